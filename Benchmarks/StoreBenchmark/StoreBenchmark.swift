@@ -1,0 +1,1 @@
+@main struct PStoreBenchmark { static func main() {} }

@@ -1,0 +1,1 @@
+@main struct PSeedSample { static func main() {} }

@@ -1,0 +1,352 @@
+import Foundation
+import Synchronization
+
+/// The work a person does on one file: time spent, progress, and the items that measure it.
+///
+/// Fetch the activity of a file from the data store, change it, and save the store:
+///
+/// ```swift
+/// let activity = try await CLSDataStore.shared.fetchActivity(for: fileURL)
+/// activity.start()
+/// try await CLSDataStore.shared.save()
+/// ```
+///
+/// Nothing reaches the store until ``CLSDataStore/save()``. Within one data store a file has one
+/// activity instance, so changes through any reference are saved together.
+///
+/// `@unchecked Sendable`: all mutable state sits in `state`, guarded by its `Mutex`.
+public final class CLSActivity: CLSObject, @unchecked Sendable {
+    /// The context of the file this activity belongs to.
+    public let context: CLSContext
+    let activityID: Int64
+    private let tracker: ChangeTracker
+
+    struct State {
+        var spans: [SpanRecord] = []
+        var ranges = IntervalSet()
+        var primary: CLSActivityItem?
+        var additional: [CLSActivityItem] = []
+        var pending = PendingChanges()
+        var sequence = 0
+
+        mutating func nextSequence() -> Int {
+            sequence += 1
+            return sequence
+        }
+    }
+
+    let state = Mutex(State())
+
+    init(record: ActivityRecord, context: CLSContext, tracker: ChangeTracker) {
+        self.context = context
+        self.activityID = record.activityID
+        self.tracker = tracker
+        super.init(created: Date(timeIntervalSince1970: record.createdAt))
+        apply(record)
+    }
+
+    // MARK: Time
+
+    /// Whether a time span is running, started here or in another process.
+    public var isStarted: Bool {
+        state.withLock { $0.spans.contains { $0.end == nil } }
+    }
+
+    /// The time spent: the measure of the union of all spans, so overlapping spans count once.
+    /// A running span counts up to now.
+    public var duration: TimeInterval {
+        let now = Date().timeIntervalSince1970
+        return state.withLock { state in
+            IntervalSet(state.spans.map { $0.start...max($0.start, $0.end ?? now) }).measure
+        }
+    }
+
+    /// Every time span, oldest first.
+    public var timeSpans: [TimeSpan] {
+        state.withLock { state in
+            state.spans.sorted { $0.start < $1.start }.map {
+                TimeSpan(start: Date(timeIntervalSince1970: $0.start),
+                         end: $0.end.map(Date.init(timeIntervalSince1970:)),
+                         lastPulse: Date(timeIntervalSince1970: $0.lastPulse))
+            }
+        }
+    }
+
+    /// Starts a time span. Does nothing when this process already runs one for this activity.
+    public func start() {
+        let now = Date().timeIntervalSince1970
+        let me = ProcessIdentity.current
+        let started = state.withLock { state -> Bool in
+            guard !state.spans.contains(where: { $0.end == nil && $0.owner == me }) else { return false }
+            let span = SpanRecord(id: UUID().uuidString, start: now, end: nil, lastPulse: now, owner: me)
+            state.spans.append(span)
+            state.pending.spans[span.id] = state.nextSequence()
+            return true
+        }
+        tracker.markStarted(self)
+        if started { changed() }
+    }
+
+    /// Stops the spans this process started; when it runs none, stops every running span, so a start
+    /// saved in one process can be stopped in another.
+    public func stop() {
+        let now = Date().timeIntervalSince1970
+        let me = ProcessIdentity.current
+        let stopped = state.withLock { state -> Bool in
+            let open = state.spans.indices.filter { state.spans[$0].end == nil }
+            let mine = open.filter { state.spans[$0].owner == me }
+            let targets = mine.isEmpty ? open : mine
+            for index in targets {
+                state.spans[index].end = max(now, state.spans[index].start)
+                state.spans[index].lastPulse = max(state.spans[index].lastPulse, now)
+                state.spans[index].owner = nil
+                state.pending.spans[state.spans[index].id] = state.nextSequence()
+            }
+            return !targets.isEmpty
+        }
+        if stopped { changed() }
+    }
+
+    /// Records a sign of work (a keystroke, a change on disk, an editor event) on the spans this
+    /// process runs. If the process dies, those spans end at their last pulse, not at the crash.
+    ///
+    /// The pulse reaches the store with the next save.
+    /// - Parameter date: When the work happened; now by default.
+    public func recordPulse(at date: Date = Date()) {
+        let time = date.timeIntervalSince1970
+        let me = ProcessIdentity.current
+        let pulsed = state.withLock { state -> Bool in
+            var pulsed = false
+            for index in state.spans.indices where state.spans[index].end == nil && state.spans[index].owner == me {
+                state.spans[index].lastPulse = max(state.spans[index].lastPulse, time)
+                state.pending.spans[state.spans[index].id] = state.nextSequence()
+                pulsed = true
+            }
+            return pulsed
+        }
+        if pulsed { changed() }
+    }
+
+    // MARK: Progress
+
+    /// How far the work has come, from 0 to 1: the measure of the union of all progress ranges.
+    ///
+    /// Setting a value adds the range from 0 to that value, so progress set lower than before does
+    /// not take back what was reached. Values outside 0…1 are clamped; NaN makes the next save
+    /// throw `.invalidArgument`.
+    public var progress: Double {
+        get { state.withLock { min(1, max(0, $0.ranges.measure)) } }
+        set { addRange(lower: 0, upper: newValue, label: "progress") }
+    }
+
+    /// Every progress range, merged where they overlap.
+    public var progressRanges: [ClosedRange<Double>] {
+        state.withLock { $0.ranges.intervals }
+    }
+
+    /// Adds a range of progress, for example the part of a document a person has read.
+    ///
+    /// Overlapping or repeated ranges count once. Bounds outside 0…1 are clamped; a start after the
+    /// end, or NaN, makes the next save throw `.invalidArgument`.
+    /// - Parameters:
+    ///   - start: Where the range begins, from 0 to 1.
+    ///   - end: Where the range ends, from 0 to 1.
+    public func addProgressRange(fromStart start: Double, toEnd end: Double) {
+        addRange(lower: start, upper: end, label: "progress range")
+    }
+
+    private func addRange(lower: Double, upper: Double, label: String) {
+        let added = state.withLock { state -> Bool in
+            guard !lower.isNaN, !upper.isNaN else {
+                state.pending.error = CLSError(.invalidArgument,
+                                               "\(label) \(lower)…\(upper) for \(context.identifier) is not a number: give values from 0 to 1")
+                return true
+            }
+            let low = min(1, max(0, lower)), high = min(1, max(0, upper))
+            guard low <= high else {
+                state.pending.error = CLSError(.invalidArgument,
+                                               "\(label) starts at \(lower) after its end \(upper) for \(context.identifier): give start ≤ end")
+                return true
+            }
+            guard low < high else { return false }
+            state.ranges.insert(low...high)
+            state.pending.ranges.append((low...high, state.nextSequence()))
+            return true
+        }
+        if added { changed() }
+    }
+
+    // MARK: Items
+
+    /// The item that matters most, such as the word count of an essay.
+    ///
+    /// Once saved, the primary item keeps its subclass: saving a primary item of another subclass
+    /// throws `.invalidModification`.
+    public var primaryActivityItem: CLSActivityItem? {
+        get { state.withLock { $0.primary } }
+        set {
+            newValue?.attach(to: self)
+            state.withLock { state in
+                let stamp = state.nextSequence()
+                if let item = newValue {
+                    state.additional.removeAll { $0.identifier == item.identifier }
+                    if let old = state.primary, old.identifier != item.identifier {
+                        state.pending.upserts[old.identifier] = nil
+                    }
+                    state.primary = item
+                    state.pending.upserts[item.identifier] = stamp
+                    state.pending.deletions[item.identifier] = nil
+                } else {
+                    if let old = state.primary { state.pending.upserts[old.identifier] = nil }
+                    state.primary = nil
+                    state.pending.clearsPrimary = stamp
+                }
+            }
+            changed()
+        }
+    }
+
+    /// The other items, unique by identifier.
+    public var additionalActivityItems: [CLSActivityItem] {
+        state.withLock { $0.additional }
+    }
+
+    /// Adds an item; an item with the same identifier is replaced, so a session that runs twice never
+    /// adds the same measurement twice.
+    /// - Parameter activityItem: The item to add.
+    public func addAdditionalActivityItem(_ activityItem: CLSActivityItem) {
+        activityItem.attach(to: self)
+        state.withLock { state in
+            if state.primary?.identifier == activityItem.identifier { state.primary = nil }
+            if let index = state.additional.firstIndex(where: { $0.identifier == activityItem.identifier }) {
+                state.additional[index] = activityItem
+            } else {
+                state.additional.append(activityItem)
+            }
+            state.pending.upserts[activityItem.identifier] = state.nextSequence()
+            state.pending.deletions[activityItem.identifier] = nil
+        }
+        changed()
+    }
+
+    /// Removes the primary item and every additional item. Takes effect at the next save.
+    public func removeAllActivityItems() {
+        state.withLock { state in
+            state.primary = nil
+            state.additional = []
+            state.pending.upserts = [:]
+            state.pending.deletions = [:]
+            state.pending.clearsPrimary = nil
+            state.pending.removesAllItems = state.nextSequence()
+        }
+        changed()
+    }
+
+    func itemDidChange(_ item: CLSActivityItem) {
+        let belongs = state.withLock { state -> Bool in
+            guard state.primary === item || state.additional.contains(where: { $0 === item }) else { return false }
+            state.pending.upserts[item.identifier] = state.nextSequence()
+            return true
+        }
+        if belongs { changed() }
+    }
+
+    // MARK: Saving
+
+    private func changed() {
+        setDates(modified: Date())
+        tracker.markChanged(self)
+    }
+
+    var hasUnsavedChanges: Bool { state.withLock { !$0.pending.isEmpty } }
+
+    /// The changes to write, and the sequence number they reach; nil when nothing is pending.
+    /// - Throws: The bad value a setter recorded, or an item whose value breaks its rules.
+    func changesToSave() throws -> (changes: ActivityChanges, sequence: Int)? {
+        try state.withLock { state in
+            if let error = state.pending.error {
+                state.pending.error = nil
+                throw error
+            }
+            guard !state.pending.isEmpty else { return nil }
+            var changes = ActivityChanges(activityID: activityID)
+            let pending = state.pending
+            changes.spans = state.spans.filter { pending.spans[$0.id] != nil }
+            changes.ranges = pending.ranges.map(\.range)
+            changes.removesAllItems = pending.removesAllItems != nil
+            changes.clearsPrimary = pending.clearsPrimary != nil
+            changes.deletions = Array(pending.deletions.keys)
+            if let primary = state.primary, pending.upserts[primary.identifier] != nil {
+                if let error = primary.validationError { throw error }
+                changes.upserts.append(primary.record(role: .primary))
+            }
+            for item in state.additional where pending.upserts[item.identifier] != nil {
+                if let error = item.validationError { throw error }
+                changes.upserts.append(item.record(role: .additional))
+            }
+            return (changes, state.sequence)
+        }
+    }
+
+    /// Takes in what the store holds after a save that wrote everything up to `sequence`.
+    func didSave(_ record: ActivityRecord, through sequence: Int) {
+        state.withLock { $0.pending.prune(through: sequence) }
+        apply(record)
+    }
+
+    /// Replaces the view with what the store holds, then lays the still-unsaved changes on top.
+    func apply(_ record: ActivityRecord) {
+        setDates(modified: Date(timeIntervalSince1970: record.modifiedAt))
+        state.withLock { state in
+            let pending = state.pending
+            var known: [String: CLSActivityItem] = [:]
+            if let primary = state.primary { known[primary.identifier] = primary }
+            for item in state.additional { known[item.identifier] = item }
+
+            // Spans: stored ones, with local unsaved changes merged in.
+            var spans = record.spans
+            for local in state.spans where pending.spans[local.id] != nil {
+                if let index = spans.firstIndex(where: { $0.id == local.id }) {
+                    spans[index] = spans[index].merged(with: local)
+                } else {
+                    spans.append(local)
+                }
+            }
+            state.spans = spans
+
+            var ranges = IntervalSet(record.ranges)
+            for entry in pending.ranges { ranges.insert(entry.range) }
+            state.ranges = ranges
+
+            // Items: stored ones (reusing the instances callers hold), then local unsaved changes.
+            var primary: CLSActivityItem?
+            var additional: [CLSActivityItem] = []
+            if pending.removesAllItems == nil {
+                for stored in record.items where pending.deletions[stored.identifier] == nil {
+                    if stored.role == .primary, pending.clearsPrimary != nil { continue }
+                    let item: CLSActivityItem
+                    if let existing = known[stored.identifier], existing.itemValue.kind == stored.value.kind {
+                        if pending.upserts[stored.identifier] == nil { existing.load(stored) }
+                        item = existing
+                    } else {
+                        item = CLSActivityItem.make(from: stored)
+                        item.attach(to: self)
+                    }
+                    if stored.role == .primary { primary = item } else { additional.append(item) }
+                }
+            }
+            for (identifier, _) in pending.upserts.sorted(by: { $0.value < $1.value }) {
+                guard let item = known[identifier] else { continue }
+                additional.removeAll { $0.identifier == identifier }
+                if primary?.identifier == identifier { primary = nil }
+                if state.primary === item { primary = item } else { additional.append(item) }
+            }
+            state.primary = primary
+            state.additional = additional
+        }
+    }
+
+    public override var description: String {
+        "<CLSActivity \(context.identifier) progress=\(progress) duration=\(Int(duration))s>"
+    }
+}

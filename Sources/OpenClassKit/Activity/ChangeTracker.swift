@@ -1,0 +1,36 @@
+import Synchronization
+
+/// Keeps, for one data store, the activities with unsaved changes and the one most recently started.
+///
+/// Activities with changes are held strongly until saved, so dropping the last reference to a changed
+/// activity loses nothing.
+final class ChangeTracker: Sendable {
+    private struct State {
+        var changed: [ObjectIdentifier: CLSActivity] = [:]
+        weak var lastStarted: CLSActivity?
+    }
+
+    private let state = Mutex(State())
+
+    func markChanged(_ activity: CLSActivity) {
+        state.withLock { $0.changed[ObjectIdentifier(activity)] = activity }
+    }
+
+    func markStarted(_ activity: CLSActivity) {
+        state.withLock { $0.lastStarted = activity }
+    }
+
+    var lastStarted: CLSActivity? { state.withLock { $0.lastStarted } }
+
+    /// The activities to save now; they stay tracked until ``didSave(_:)``.
+    var changedActivities: [CLSActivity] { state.withLock { Array($0.changed.values) } }
+
+    /// Stops tracking saved activities that gained no new changes while the save ran.
+    func didSave(_ activities: [CLSActivity]) {
+        state.withLock { state in
+            for activity in activities where !activity.hasUnsavedChanges {
+                state.changed[ObjectIdentifier(activity)] = nil
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// The changes made to an activity since its last save, each stamped with a sequence number.
+///
+/// A save writes everything up to some sequence number; changes made while the save runs get higher
+/// numbers and stay pending, and a failed save leaves everything pending.
+struct PendingChanges: Sendable {
+    /// Span id → sequence number of its last local change.
+    var spans: [String: Int] = [:]
+    var ranges: [(range: ClosedRange<Double>, sequence: Int)] = []
+    var removesAllItems: Int?
+    var clearsPrimary: Int?
+    /// Item identifier → sequence number of its last local change.
+    var upserts: [String: Int] = [:]
+    var deletions: [String: Int] = [:]
+    /// A bad value given to a setter that cannot throw; the next save throws it.
+    var error: CLSError?
+
+    var isEmpty: Bool {
+        spans.isEmpty && ranges.isEmpty && removesAllItems == nil && clearsPrimary == nil
+            && upserts.isEmpty && deletions.isEmpty && error == nil
+    }
+
+    /// Forgets every change a save has written.
+    mutating func prune(through sequence: Int) {
+        spans = spans.filter { $0.value > sequence }
+        ranges.removeAll { $0.sequence <= sequence }
+        if let stamp = removesAllItems, stamp <= sequence { removesAllItems = nil }
+        if let stamp = clearsPrimary, stamp <= sequence { clearsPrimary = nil }
+        upserts = upserts.filter { $0.value > sequence }
+        deletions = deletions.filter { $0.value > sequence }
+    }
+}

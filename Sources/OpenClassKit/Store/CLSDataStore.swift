@@ -1,0 +1,178 @@
+import Foundation
+import Synchronization
+
+/// The store of every activity: fetch a file's activity, change it, save.
+///
+/// ```swift
+/// let activity = try await CLSDataStore.shared.fetchActivity(for: fileURL)
+/// activity.start()
+/// try await CLSDataStore.shared.save()
+/// ```
+///
+/// ``shared`` keeps its data in `$CLSFILE_STORE` when that is set, else in
+/// `$XDG_DATA_HOME/clsfile/store.sqlite` (`~/.local/share/clsfile/store.sqlite`). The store is one
+/// SQLite file that any number of processes may read and write at once; saves merge.
+public final class CLSDataStore: Sendable {
+    /// Settings of a data store.
+    public struct Configuration: Sendable {
+        /// The identifier of the main app context: the tool that reports.
+        public var appIdentifier: String
+        /// How long a save waits for another process that holds the store before it fails.
+        public var busyTimeout: TimeInterval
+
+        /// Creates settings.
+        /// - Parameters:
+        ///   - appIdentifier: The identifier of the main app context; `"clsfile"` by default.
+        ///   - busyTimeout: Seconds a save waits for another process; 5 by default.
+        public init(appIdentifier: String = "clsfile", busyTimeout: TimeInterval = 5) {
+            self.appIdentifier = appIdentifier
+            self.busyTimeout = busyTimeout
+        }
+    }
+
+    /// The data store of this user, at ``defaultStoreURL``.
+    public static let shared = CLSDataStore(storeURL: defaultStoreURL)
+
+    /// Where ``shared`` keeps its data: `$CLSFILE_STORE`, else `$XDG_DATA_HOME/clsfile/store.sqlite`,
+    /// else `~/.local/share/clsfile/store.sqlite`.
+    public static var defaultStoreURL: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["CLSFILE_STORE"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share").path
+        return URL(fileURLWithPath: dataHome).appendingPathComponent("clsfile/store.sqlite")
+    }
+
+    /// The file that holds this store's data.
+    public let storeURL: URL
+    /// The root of the context tree: the tool that reports.
+    public let mainAppContext: CLSContext
+
+    let storage: any ActivityStorage
+    private let tracker = ChangeTracker()
+    private let activities = Mutex<[Int64: WeakActivity]>([:])
+
+    private struct WeakActivity {
+        weak var activity: CLSActivity?
+    }
+
+    /// Opens the store kept in a given file. The file and its folder are made on first use.
+    /// - Parameters:
+    ///   - storeURL: The SQLite file of the store.
+    ///   - configuration: Settings; the defaults suit most tools.
+    public init(storeURL: URL, configuration: Configuration = Configuration()) {
+        self.storeURL = storeURL
+        mainAppContext = CLSContext(type: .app, identifier: configuration.appIdentifier,
+                                    title: configuration.appIdentifier, parent: nil, path: nil)
+        storage = SQLiteStorage(path: storeURL.path, appIdentifier: configuration.appIdentifier,
+                                busyTimeout: configuration.busyTimeout)
+    }
+
+    /// The activity most recently started through this store that is still running.
+    public var runningActivity: CLSActivity? {
+        tracker.lastStarted.flatMap { $0.isStarted ? $0 : nil }
+    }
+
+    // MARK: Fetching
+
+    /// Returns the activity of a file, creating it when the file has none.
+    ///
+    /// The file is found by its canonical path, so relative paths, symbolic links and `file://` URLs
+    /// that name one file all reach one activity; a file moved with `mv` keeps its activity. Within
+    /// one data store, fetching a file twice gives the same instance.
+    /// - Parameter url: A file URL naming an existing regular file.
+    /// - Returns: The file's current activity.
+    /// - Throws: ``CLSError`` `.invalidArgument` for a URL that names no regular file,
+    ///   `.databaseInaccessible` when the store cannot be used.
+    public func fetchActivity(for url: URL) async throws -> CLSActivity {
+        let file = try FileIdentity(resolving: url)
+        return instance(for: try await storage.activity(for: file))
+    }
+
+    /// Returns the activity of a file, creating it when the file has none, to a completion handler
+    /// that may run on any thread.
+    /// - Parameters:
+    ///   - url: A file URL naming an existing regular file.
+    ///   - completion: Called with the activity, or with the error.
+    public func fetchActivity(for url: URL,
+                              completion: @escaping @Sendable (CLSActivity?, (any Error)?) -> Void) {
+        Task {
+            do { completion(try await fetchActivity(for: url), nil) } catch { completion(nil, error) }
+        }
+    }
+
+    /// Returns the activity of a file if it has one, creating nothing.
+    /// - Parameter url: A file URL naming an existing regular file.
+    /// - Returns: The file's activity, or nil when nothing was ever recorded for it.
+    /// - Throws: ``CLSError`` as ``fetchActivity(for:)`` does.
+    public func existingActivity(for url: URL) async throws -> CLSActivity? {
+        let file = try FileIdentity(resolving: url)
+        return try await storage.existingActivity(for: file).map(instance(for:))
+    }
+
+    /// Returns the activity of every file in the store, oldest first.
+    /// - Throws: ``CLSError`` `.databaseInaccessible` when the store cannot be read.
+    public func allActivities() async throws -> [CLSActivity] {
+        try await storage.allActivities().map(instance(for:))
+    }
+
+    /// The one instance of a stored activity, refreshed with what the store holds.
+    private func instance(for record: ActivityRecord) -> CLSActivity {
+        let (activity, isNew) = activities.withLock { map -> (CLSActivity, Bool) in
+            if let existing = map[record.activityID]?.activity { return (existing, false) }
+            let context = CLSContext(type: .document, identifier: PathBytes.display(record.file.path),
+                                     title: PathBytes.fileName(of: record.file.path), parent: mainAppContext,
+                                     path: record.file.path)
+            let activity = CLSActivity(record: record, context: context, tracker: tracker)
+            map[record.activityID] = WeakActivity(activity: activity)
+            return (activity, true)
+        }
+        if !isNew {
+            activity.context.fileMoved(to: record.file.path)
+            activity.apply(record)
+        }
+        return activity
+    }
+
+    // MARK: Saving
+
+    /// Writes every unsaved change of every activity fetched from this store, in one transaction.
+    ///
+    /// Changes that other processes saved meanwhile are merged, not overwritten: time spans and
+    /// progress ranges unite, and items are last-writer-wins by identifier.
+    /// - Throws: ``CLSError``: `.invalidArgument` for a bad value (NaN progress, a score above its
+    ///   maximum), `.invalidModification` for a primary item of a new subclass,
+    ///   `.databaseInaccessible` when the store cannot be written. After an error nothing was
+    ///   written and the changes stay pending.
+    public func save() async throws {
+        let changed = tracker.changedActivities
+        var batch: [(activity: CLSActivity, changes: ActivityChanges, sequence: Int)] = []
+        for activity in changed {
+            if let (changes, sequence) = try activity.changesToSave() {
+                batch.append((activity, changes, sequence))
+            }
+        }
+        if !batch.isEmpty {
+            let records = try await storage.save(batch.map(\.changes))
+            for (entry, record) in zip(batch, records) {
+                entry.activity.didSave(record, through: entry.sequence)
+            }
+        }
+        tracker.didSave(changed)
+    }
+
+    /// Writes every unsaved change, then calls a completion handler that may run on any thread.
+    /// - Parameter completion: Called with nil on success, or with the error.
+    public func save(completion: (@Sendable ((any Error)?) -> Void)? = nil) {
+        Task {
+            do {
+                try await save()
+                completion?(nil)
+            } catch {
+                completion?(error)
+            }
+        }
+    }
+}

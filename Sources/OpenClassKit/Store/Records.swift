@@ -1,0 +1,84 @@
+import Foundation
+
+/// Which slot of an activity an item fills.
+enum ItemRole: String, Sendable {
+    case primary
+    case additional
+}
+
+/// The value of an activity item, one case per subclass.
+enum ItemValue: Sendable, Equatable {
+    case quantity(Double)
+    case score(Double, maxScore: Double)
+    case binary(Bool, CLSBinaryValueType)
+
+    /// The name stored in the `kind` column and shown to people.
+    var kind: String {
+        switch self {
+        case .quantity: "quantity"
+        case .score: "score"
+        case .binary: "binary"
+        }
+    }
+}
+
+/// One activity item as stored.
+struct ItemRecord: Sendable, Equatable {
+    var identifier: String
+    var title: String
+    var role: ItemRole
+    var value: ItemValue
+    var createdAt: Double
+    var modifiedAt: Double
+}
+
+/// One time span as stored. Times are seconds since 1970.
+struct SpanRecord: Sendable, Equatable {
+    var id: String
+    var start: Double
+    var end: Double?
+    var lastPulse: Double
+    /// The process that runs the span; nil once the span has ended or was handed over.
+    var owner: ProcessIdentity?
+
+    /// Combines two versions of one span the way concurrent saves must: a stop is never undone,
+    /// the later stop and the later pulse win.
+    func merged(with other: SpanRecord) -> SpanRecord {
+        var result = self
+        switch (end, other.end) {
+        case (nil, let theirs): result.end = theirs
+        case (let mine?, let theirs?): result.end = max(mine, theirs)
+        case (_, nil): break
+        }
+        result.lastPulse = max(lastPulse, other.lastPulse)
+        result.owner = result.end == nil ? (other.owner ?? owner) : nil
+        return result
+    }
+}
+
+/// An activity and everything it holds, read from the store in one transaction.
+struct ActivityRecord: Sendable {
+    var activityID: Int64
+    var contextID: Int64
+    var file: FileIdentity
+    var createdAt: Double
+    var modifiedAt: Double
+    var spans: [SpanRecord]
+    var ranges: [ClosedRange<Double>]
+    var items: [ItemRecord]
+}
+
+/// What one save writes for one activity.
+struct ActivityChanges: Sendable {
+    var activityID: Int64
+    var spans: [SpanRecord] = []
+    var ranges: [ClosedRange<Double>] = []
+    var removesAllItems = false
+    var clearsPrimary = false
+    var deletions: [String] = []
+    var upserts: [ItemRecord] = []
+
+    var isEmpty: Bool {
+        spans.isEmpty && ranges.isEmpty && !removesAllItems && !clearsPrimary && deletions.isEmpty && upserts.isEmpty
+    }
+}

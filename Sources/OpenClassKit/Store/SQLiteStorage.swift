@@ -1,0 +1,407 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Activity storage in one SQLite file, in WAL mode, shared safely by any number of processes.
+///
+/// The database is opened on first use: the folder is made 0700 and the file 0600 when they do not
+/// exist yet, migrations run, and spans left running by processes that died are ended at their last
+/// pulse. A file that is not a clsfile store is reported and never written.
+actor SQLiteStorage: ActivityStorage {
+    let path: String
+    private let appIdentifier: String
+    private let busyTimeout: TimeInterval
+    private var pool: DatabasePool?
+
+    init(path: String, appIdentifier: String, busyTimeout: TimeInterval) {
+        self.path = path
+        self.appIdentifier = appIdentifier
+        self.busyTimeout = busyTimeout
+    }
+
+    // MARK: Opening
+
+    private func database() throws -> DatabasePool {
+        if let pool { return pool }
+        try prepareLocation()
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "clsfile-store"
+        let path = self.path
+        configuration.prepareDatabase { db in
+            try StoreSchema.checkOwnership(of: db, path: path)
+        }
+        let opened = try translatingErrors {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try StoreSchema.migrator.migrate(pool)
+            try endSpansOfDeadProcesses(in: pool)
+            return pool
+        }
+        pool = opened
+        return opened
+    }
+
+    /// Makes the folder (0700) and an empty file (0600) when missing; refuses what is not a file.
+    private func prepareLocation() throws {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: return
+            case S_IFDIR:
+                throw CLSError(.databaseInaccessible,
+                               "store path \(path) is a directory: give the path of a file inside it, such as \(path)/store.sqlite")
+            default:
+                throw CLSError(.databaseInaccessible, "store path \(path) is not a regular file: choose another store path")
+            }
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw CLSError(.databaseInaccessible,
+                               "cannot create the store folder \(folder): \(error.localizedDescription); check its parent's permissions or choose another store path")
+            }
+        }
+        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+        } else if errno != EEXIST {
+            let reason = String(cString: strerror(errno))
+            throw CLSError(.databaseInaccessible,
+                           "cannot create the store \(path): \(reason); check the folder's permissions or choose another store path")
+        }
+    }
+
+    /// Ends, at their last pulse, the running spans of processes on this host that are gone.
+    private nonisolated func endSpansOfDeadProcesses(in pool: DatabasePool) throws {
+        let running = try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, owner_host, owner_boot, owner_pid, owner_start FROM time_span
+                WHERE ended_at IS NULL AND owner_pid IS NOT NULL
+                """)
+        }
+        let dead = running.filter { row in
+            ProcessIdentity(host: row["owner_host"] ?? "", bootID: row["owner_boot"] ?? "",
+                            pid: row["owner_pid"] ?? 0, startTicks: row["owner_start"] ?? 0).isKnownDead
+        }.map { $0["id"] as String }
+        guard !dead.isEmpty else { return }
+        try pool.write { db in
+            for id in dead {
+                try db.execute(sql: """
+                    UPDATE time_span SET ended_at = last_pulse_at,
+                        owner_host = NULL, owner_boot = NULL, owner_pid = NULL, owner_start = NULL
+                    WHERE id = ? AND ended_at IS NULL
+                    """, arguments: [id])
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    func existingActivity(for file: FileIdentity) async throws -> ActivityRecord? {
+        let pool = try database()
+        return try await translatingErrors {
+            try await pool.read { db in try Self.lookUp(file, in: db) }
+        }
+    }
+
+    func activity(for file: FileIdentity) async throws -> ActivityRecord {
+        let pool = try database()
+        let appIdentifier = self.appIdentifier
+        return try await translatingErrors {
+            if let record = try await pool.read({ db in try Self.lookUp(file, in: db) }),
+               record.file == file {
+                return record
+            }
+            return try await pool.writeWithoutTransaction { db in
+                var record: ActivityRecord?
+                try db.inTransaction(.immediate) {
+                    record = try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db)
+                    return .commit
+                }
+                guard let record else { throw CLSError(.invalidCreate, "no activity was made for \(PathBytes.display(file.path))") }
+                return record
+            }
+        }
+    }
+
+    func allActivities() async throws -> [ActivityRecord] {
+        let pool = try database()
+        return try await translatingErrors {
+            try await pool.read { db in try Self.loadAll(in: db) }
+        }
+    }
+
+    private static func lookUp(_ file: FileIdentity, in db: Database) throws -> ActivityRecord? {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT a.id FROM context c JOIN activity a ON a.context_id = c.id
+            WHERE c.path = ? ORDER BY a.attempt DESC LIMIT 1
+            """), arguments: [Data(file.path)])
+        guard let activityID: Int64 = row?[0] else { return nil }
+        return try load(activityID, in: db)
+    }
+
+    /// The file's activity; a moved file keeps its history; a new file gets a context and an activity.
+    private static func findOrCreate(_ file: FileIdentity, appIdentifier: String, in db: Database) throws -> ActivityRecord {
+        let now = Date().timeIntervalSince1970
+        let pathData = Data(file.path)
+        let display = PathBytes.display(file.path)
+        if let found = try lookUp(file, in: db) {
+            if found.file != file {
+                try db.execute(sql: "UPDATE context SET device = ?, inode = ?, modified_at = ? WHERE id = ?",
+                               arguments: [Int64(bitPattern: file.device), Int64(bitPattern: file.inode), now, found.contextID])
+            }
+            return try load(found.activityID, in: db)
+        }
+        let candidates = try Row.fetchAll(db, sql: """
+            SELECT id, path FROM context WHERE device = ? AND inode = ? AND path IS NOT NULL
+            """, arguments: [Int64(bitPattern: file.device), Int64(bitPattern: file.inode)])
+        for candidate in candidates {
+            let oldPath = [UInt8](candidate["path"] as Data)
+            guard !FileIdentity.fileExists(at: oldPath, device: file.device, inode: file.inode) else { continue }
+            let contextID: Int64 = candidate["id"]
+            try db.execute(sql: "UPDATE context SET path = ?, identifier = ?, title = ?, modified_at = ? WHERE id = ?",
+                           arguments: [pathData, display, PathBytes.fileName(of: file.path), now, contextID])
+            if let moved = try lookUp(file, in: db) { return moved }
+        }
+        let rootID = try rootContextID(appIdentifier: appIdentifier, in: db)
+        try db.execute(sql: """
+            INSERT INTO context (parent_id, identifier, type, title, path, device, inode, created_at, modified_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [rootID, display, CLSContextType.document.rawValue, PathBytes.fileName(of: file.path), pathData,
+                             Int64(bitPattern: file.device), Int64(bitPattern: file.inode), now, now])
+        let contextID = db.lastInsertedRowID
+        try db.execute(sql: "INSERT INTO activity (context_id, attempt, created_at, modified_at) VALUES (?, 1, ?, ?)",
+                       arguments: [contextID, now, now])
+        return try load(db.lastInsertedRowID, in: db)
+    }
+
+    private static func rootContextID(appIdentifier: String, in db: Database) throws -> Int64 {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM context WHERE parent_id IS NULL AND identifier = ?",
+                                       arguments: [appIdentifier]) {
+            return id
+        }
+        let now = Date().timeIntervalSince1970
+        try db.execute(sql: """
+            INSERT INTO context (parent_id, identifier, type, title, created_at, modified_at)
+            VALUES (NULL, ?, ?, ?, ?, ?)
+            """, arguments: [appIdentifier, CLSContextType.app.rawValue, appIdentifier, now, now])
+        return db.lastInsertedRowID
+    }
+
+    /// Reads one activity with its spans, ranges and items.
+    private static func load(_ activityID: Int64, in db: Database) throws -> ActivityRecord {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT a.id, a.context_id, a.created_at, a.modified_at, c.path, c.device, c.inode
+            FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
+            """), arguments: [activityID]) else {
+            throw CLSError(.invalidUpdate, "activity \(activityID) vanished from the store while being read; try again")
+        }
+        var record = activityRecord(from: row)
+        record.spans = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM time_span WHERE activity_id = ?"),
+                                        arguments: [activityID]).map(spanRecord(from:))
+        record.ranges = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM progress_range WHERE activity_id = ?"),
+                                         arguments: [activityID]).map(range(from:))
+        record.items = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT * FROM activity_item WHERE activity_id = ? ORDER BY created_at, identifier
+            """), arguments: [activityID]).map(itemRecord(from:))
+        return record
+    }
+
+    private static func loadAll(in db: Database) throws -> [ActivityRecord] {
+        var records: [Int64: ActivityRecord] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT a.id, a.context_id, a.created_at, a.modified_at, c.path, c.device, c.inode
+            FROM activity a JOIN context c ON c.id = a.context_id
+            WHERE c.path IS NOT NULL AND a.attempt = (SELECT max(attempt) FROM activity WHERE context_id = c.id)
+            """) {
+            let record = activityRecord(from: row)
+            records[record.activityID] = record
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM time_span") {
+            records[row["activity_id"]]?.spans.append(spanRecord(from: row))
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM progress_range") {
+            records[row["activity_id"]]?.ranges.append(range(from: row))
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM activity_item ORDER BY created_at, identifier") {
+            records[row["activity_id"]]?.items.append(itemRecord(from: row))
+        }
+        return records.values.sorted { $0.activityID < $1.activityID }
+    }
+
+    // MARK: Saving
+
+    func save(_ changes: [ActivityChanges]) async throws -> [ActivityRecord] {
+        let pool = try database()
+        let records = try await translatingErrors {
+            try await pool.writeWithoutTransaction { db in
+                var records: [ActivityRecord] = []
+                try db.inTransaction(.immediate) {
+                    let now = Date().timeIntervalSince1970
+                    for change in changes {
+                        try Self.write(change, at: now, in: db)
+                    }
+                    records = try changes.map { try Self.load($0.activityID, in: db) }
+                    return .commit
+                }
+                return records
+            }
+        }
+        let me = ProcessIdentity.current
+        if records.contains(where: { $0.spans.contains { $0.end == nil && $0.owner == me } }) {
+            SpanHandover.register(pool, storePath: path)
+        }
+        return records
+    }
+
+    private static func write(_ change: ActivityChanges, at now: Double, in db: Database) throws {
+        let activityID = change.activityID
+        for span in change.spans {
+            let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM time_span WHERE id = ?"),
+                                          arguments: [span.id]).map(spanRecord(from:))
+            let merged = stored?.merged(with: span) ?? span
+            try db.cachedStatement(sql: """
+                INSERT INTO time_span (id, activity_id, started_at, ended_at, last_pulse_at,
+                                       owner_host, owner_boot, owner_pid, owner_start)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET ended_at = excluded.ended_at, last_pulse_at = excluded.last_pulse_at,
+                    owner_host = excluded.owner_host, owner_boot = excluded.owner_boot,
+                    owner_pid = excluded.owner_pid, owner_start = excluded.owner_start
+                """).execute(arguments: [merged.id, activityID, merged.start, merged.end, merged.lastPulse,
+                                          merged.owner?.host, merged.owner?.bootID, merged.owner?.pid,
+                                          merged.owner?.startTicks])
+        }
+        if !change.ranges.isEmpty {
+            for range in change.ranges {
+                try db.cachedStatement(sql: """
+                    INSERT OR IGNORE INTO progress_range (activity_id, lower_bound, upper_bound) VALUES (?, ?, ?)
+                    """).execute(arguments: [activityID, range.lowerBound, range.upperBound])
+            }
+            try compactRanges(of: activityID, in: db)
+        }
+        if change.removesAllItems {
+            try db.execute(sql: "DELETE FROM activity_item WHERE activity_id = ?", arguments: [activityID])
+        }
+        if change.clearsPrimary {
+            try db.execute(sql: "DELETE FROM activity_item WHERE activity_id = ? AND role = 'primary'", arguments: [activityID])
+        }
+        for identifier in change.deletions {
+            try db.execute(sql: "DELETE FROM activity_item WHERE activity_id = ? AND identifier = ?",
+                           arguments: [activityID, identifier])
+        }
+        for item in change.upserts {
+            if item.role == .primary {
+                try replacePrimary(with: item, of: activityID, in: db)
+            }
+            try upsert(item, into: activityID, in: db)
+        }
+        try db.cachedStatement(sql: "UPDATE activity SET modified_at = ? WHERE id = ?")
+            .execute(arguments: [now, activityID])
+    }
+
+    /// Removes the old primary item; its subclass may not change.
+    private static func replacePrimary(with item: ItemRecord, of activityID: Int64, in db: Database) throws {
+        guard let current = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT identifier, kind FROM activity_item WHERE activity_id = ? AND role = 'primary'
+            """), arguments: [activityID]) else { return }
+        let kind: String = current["kind"]
+        guard kind == item.value.kind else {
+            let path = try Data.fetchOne(db, sql: """
+                SELECT c.path FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
+                """, arguments: [activityID]).map { PathBytes.display([UInt8]($0)) } ?? "activity \(activityID)"
+            throw CLSError(.invalidModification,
+                           "the primary item of \(path) is a \(kind) item; it cannot become a \(item.value.kind) item ('\(item.identifier)'): keep the \(kind) subclass, or add the new item as an additional item")
+        }
+        let identifier: String = current["identifier"]
+        if identifier != item.identifier {
+            try db.execute(sql: "DELETE FROM activity_item WHERE activity_id = ? AND identifier = ?",
+                           arguments: [activityID, identifier])
+        }
+    }
+
+    private static func upsert(_ item: ItemRecord, into activityID: Int64, in db: Database) throws {
+        var quantity: Double?, score: Double?, maxScore: Double?, binaryValue: Bool?, binaryType: Int?
+        switch item.value {
+        case .quantity(let value): quantity = value
+        case .score(let value, let maximum): (score, maxScore) = (value, maximum)
+        case .binary(let value, let type): (binaryValue, binaryType) = (value, type.rawValue)
+        }
+        try db.cachedStatement(sql: """
+            INSERT INTO activity_item (activity_id, identifier, role, kind, title, quantity, score, max_score,
+                                       binary_value, binary_type, created_at, modified_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(activity_id, identifier) DO UPDATE SET role = excluded.role, kind = excluded.kind,
+                title = excluded.title, quantity = excluded.quantity, score = excluded.score,
+                max_score = excluded.max_score, binary_value = excluded.binary_value,
+                binary_type = excluded.binary_type, modified_at = excluded.modified_at
+            """).execute(arguments: [activityID, item.identifier, item.role.rawValue, item.value.kind, item.title,
+                                     quantity, score, maxScore, binaryValue, binaryType, item.createdAt, item.modifiedAt])
+    }
+
+    /// Keeps the range table small: past a few dozen rows, an activity's ranges are replaced by their union.
+    private static func compactRanges(of activityID: Int64, in db: Database) throws {
+        let ranges = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM progress_range WHERE activity_id = ?"),
+                                      arguments: [activityID]).map(range(from:))
+        let union = IntervalSet(ranges)
+        guard ranges.count > 32, union.intervals.count < ranges.count else { return }
+        try db.execute(sql: "DELETE FROM progress_range WHERE activity_id = ?", arguments: [activityID])
+        for range in union.intervals {
+            try db.execute(sql: "INSERT INTO progress_range (activity_id, lower_bound, upper_bound) VALUES (?, ?, ?)",
+                           arguments: [activityID, range.lowerBound, range.upperBound])
+        }
+    }
+
+    // MARK: Rows
+
+    private static func activityRecord(from row: Row) -> ActivityRecord {
+        ActivityRecord(activityID: row["id"], contextID: row["context_id"],
+                       file: FileIdentity(path: [UInt8](row["path"] as Data? ?? Data()),
+                                          device: UInt64(bitPattern: row["device"] ?? 0),
+                                          inode: UInt64(bitPattern: row["inode"] ?? 0)),
+                       createdAt: row["created_at"], modifiedAt: row["modified_at"],
+                       spans: [], ranges: [], items: [])
+    }
+
+    private static func spanRecord(from row: Row) -> SpanRecord {
+        let owner: ProcessIdentity? = (row["owner_pid"] as Int64?).map { pid in
+            ProcessIdentity(host: row["owner_host"] ?? "", bootID: row["owner_boot"] ?? "",
+                            pid: pid, startTicks: row["owner_start"] ?? 0)
+        }
+        return SpanRecord(id: row["id"], start: row["started_at"], end: row["ended_at"],
+                          lastPulse: row["last_pulse_at"], owner: owner)
+    }
+
+    private static func range(from row: Row) -> ClosedRange<Double> {
+        let lower: Double = row["lower_bound"], upper: Double = row["upper_bound"]
+        return lower...max(lower, upper)
+    }
+
+    private static func itemRecord(from row: Row) -> ItemRecord {
+        let value: ItemValue
+        switch row["kind"] as String {
+        case "score": value = .score(row["score"] ?? 0, maxScore: row["max_score"] ?? 0)
+        case "binary": value = .binary(row["binary_value"] ?? false,
+                                       CLSBinaryValueType(rawValue: row["binary_type"] ?? 0) ?? .trueFalse)
+        default: value = .quantity(row["quantity"] ?? 0)
+        }
+        return ItemRecord(identifier: row["identifier"], title: row["title"],
+                          role: ItemRole(rawValue: row["role"]) ?? .additional, value: value,
+                          createdAt: row["created_at"], modifiedAt: row["modified_at"])
+    }
+
+    // MARK: Errors
+
+    private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw StoreError.translate(error, path: path, busyTimeout: busyTimeout) }
+    }
+
+    private func translatingErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch { throw StoreError.translate(error, path: path, busyTimeout: busyTimeout) }
+    }
+}

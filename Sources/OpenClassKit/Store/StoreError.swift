@@ -1,0 +1,37 @@
+import Foundation
+import GRDB
+
+/// Turns SQLite's errors into ``CLSError``s that name the store and say what to do.
+enum StoreError {
+    static func translate(_ error: any Error, path: String, busyTimeout: TimeInterval) -> CLSError {
+        if let error = error as? CLSError { return error }
+        guard let database = error as? DatabaseError else {
+            return CLSError(.databaseInaccessible, "store \(path) failed: \(error.localizedDescription)")
+        }
+        let detail = database.message ?? "\(database.resultCode)"
+        switch database.resultCode {
+        case .SQLITE_NOTADB:
+            return CLSError(.databaseInaccessible,
+                            "\(path) is not a clsfile store (not an SQLite database); it was left untouched: move it aside or choose another store path with --store or CLSFILE_STORE",
+                            underlyingError: database)
+        case .SQLITE_CORRUPT:
+            return CLSError(.databaseInaccessible,
+                            "the store \(path) is damaged (\(detail)); it was left untouched: try `sqlite3 \(path) .recover`, or move it aside",
+                            underlyingError: database)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return CLSError(.databaseInaccessible,
+                            "the store \(path) stayed locked by another process for over \(busyTimeout) s; nothing was written: try again",
+                            underlyingError: database)
+        case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
+            return CLSError(.databaseInaccessible,
+                            "cannot open the store \(path) for writing (\(detail)): check the permissions of the file and its folder",
+                            underlyingError: database)
+        case .SQLITE_FULL, .SQLITE_IOERR:
+            return CLSError(.databaseInaccessible,
+                            "cannot write the store \(path) (\(detail)): check free disk space",
+                            underlyingError: database)
+        default:
+            return CLSError(.databaseInaccessible, "the store \(path) failed: \(detail)", underlyingError: database)
+        }
+    }
+}

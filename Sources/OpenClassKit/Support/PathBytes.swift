@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Helpers for file paths held as raw bytes.
+enum PathBytes {
+    /// Decodes `%XX` escapes into bytes; anything else is copied as its UTF-8 bytes.
+    static func percentDecoded(_ text: String) -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
+               let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return bytes
+    }
+
+    /// Percent-encodes a path so that it survives as the path of a `file://` URL.
+    static func percentEncoded(_ bytes: [UInt8]) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"),
+                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A file URL for a path given as bytes; names that are not UTF-8 survive the round trip.
+    static func fileURL(for bytes: [UInt8]) -> URL {
+        URL(string: "file://" + percentEncoded(bytes)) ?? URL(fileURLWithPath: display(bytes))
+    }
+
+    /// The path for people to read: UTF-8 as is, other bytes as `\xNN`.
+    static func display(_ bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var out = ""
+        var index = 0
+        while index < bytes.count {
+            var end = index + 1
+            while end <= bytes.count, end - index <= 4 {
+                if let scalar = String(validating: bytes[index..<end], as: UTF8.self) {
+                    out += scalar
+                    break
+                }
+                end += 1
+            }
+            if end <= bytes.count, end - index <= 4 {
+                index = end
+            } else {
+                out += "\\x" + String(bytes[index], radix: 16, uppercase: true)
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// The last component of a path, for people to read.
+    static func fileName(of path: [UInt8]) -> String {
+        display(Array(path.split(separator: UInt8(ascii: "/")).last ?? []))
+    }
+
+    /// realpath(3) on raw bytes; nil with `errno` set when it fails.
+    static func realPath(of bytes: [UInt8]) -> [UInt8]? {
+        withCString(bytes) { pointer -> [UInt8]? in
+            guard let resolved = realpath(pointer, nil) else { return nil }
+            defer { free(resolved) }
+            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self),
+                                             count: strlen(resolved)))
+        }
+    }
+
+    /// Calls `body` with a NUL-terminated copy of the bytes.
+    static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        var terminated = bytes
+        terminated.append(0)
+        return try terminated.withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

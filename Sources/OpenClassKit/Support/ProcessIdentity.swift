@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Who owns a running time span: one process on one boot of one host.
+///
+/// A pid alone is not enough, since pids are reused; the pair (pid, start time in clock ticks since
+/// boot) is unique within one boot, and the boot id tells boots apart.
+struct ProcessIdentity: Sendable, Hashable {
+    var host: String
+    var bootID: String
+    var pid: Int64
+    var startTicks: Int64
+
+    /// The identity of this process, read once.
+    static let current: ProcessIdentity = {
+        let pid = Int64(getpid())
+        return ProcessIdentity(host: ProcessInfo.processInfo.hostName,
+                               bootID: readBootID(),
+                               pid: pid,
+                               startTicks: startTicks(of: pid) ?? 0)
+    }()
+
+    /// Whether this owner is known to be gone: same host, and either another boot or no live
+    /// process with that pid and start time. An owner on another host is never judged gone.
+    var isKnownDead: Bool {
+        let me = ProcessIdentity.current
+        guard host == me.host else { return false }
+        guard bootID == me.bootID else { return true }
+        guard let ticks = ProcessIdentity.startTicks(of: pid) else { return true }
+        return ticks != startTicks
+    }
+
+    private static func readBootID() -> String {
+        let text = (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? ""
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Field 22 of `/proc/PID/stat`: the process start time in clock ticks after boot.
+    static func startTicks(of pid: Int64) -> Int64? {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat"),
+              let close = data.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        // Fields after the command name start at field 3; the name itself may hold spaces.
+        let rest = data[data.index(after: close)...].split(separator: UInt8(ascii: " "))
+        guard rest.count > 19 else { return nil }
+        return Int64(String(decoding: rest[19], as: UTF8.self))
+    }
+}

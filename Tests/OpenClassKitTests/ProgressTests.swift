@@ -1,0 +1,91 @@
+import Foundation
+import OpenClassKit
+import Testing
+
+struct ProgressTests {
+    @Test func overlappingAndRepeatedRangesCountOnce() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("book.txt")
+        let store = scratch.store()
+        let activity = try await store.fetchActivity(for: file)
+        activity.addProgressRange(fromStart: 0.1, toEnd: 0.3)
+        activity.addProgressRange(fromStart: 0.2, toEnd: 0.5)
+        activity.addProgressRange(fromStart: 0.1, toEnd: 0.3)
+        activity.addProgressRange(fromStart: 0.8, toEnd: 0.9)
+        #expect(abs(activity.progress - 0.5) < 1e-12)
+        #expect(activity.progressRanges == [0.1...0.5, 0.8...0.9])
+        try await store.save()
+
+        let reread = try await scratch.store().fetchActivity(for: file)
+        #expect(abs(reread.progress - 0.5) < 1e-12)
+        reread.addProgressRange(fromStart: 0.45, toEnd: 0.85)
+        #expect(abs(reread.progress - 0.8) < 1e-12)
+    }
+
+    @Test func theSetterAddsTheRangeFromZero() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let activity = try await store.fetchActivity(for: try scratch.file("essay.txt"))
+        activity.addProgressRange(fromStart: 0.5, toEnd: 0.7)
+        activity.progress = 0.3
+        #expect(abs(activity.progress - 0.5) < 1e-12)
+        activity.progress = 0.6
+        #expect(abs(activity.progress - 0.7) < 1e-12)
+        activity.progress = 0.2
+        #expect(abs(activity.progress - 0.7) < 1e-12, "setting less never takes progress back")
+    }
+
+    @Test(arguments: [(1.5, 1.0), (-0.3, 0.0), (0.0, 0.0), (1.0, 1.0)])
+    func valuesOutsideZeroToOneAreClamped(value: Double, expected: Double) async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let activity = try await store.fetchActivity(for: try scratch.file("essay.txt"))
+        activity.progress = value
+        #expect(activity.progress == expected)
+        try await store.save()
+        #expect(try await scratch.store().fetchActivity(for: try scratch.file("essay.txt")).progress == expected)
+    }
+
+    @Test func notANumberIsRejectedAtSaveAndNothingIsWritten() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        let store = scratch.store()
+        let activity = try await store.fetchActivity(for: file)
+        activity.addProgressRange(fromStart: 0, toEnd: 0.2)
+        activity.progress = .nan
+        let error = await clsError { try await store.save() }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("nan") == true)
+        #expect(try await scratch.store().fetchActivity(for: file).progress == 0)
+        // The valid change stays pending and the next save writes it.
+        try await store.save()
+        #expect(abs(try await scratch.store().fetchActivity(for: file).progress - 0.2) < 1e-12)
+    }
+
+    @Test func aRangeThatEndsBeforeItStartsIsRejected() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let activity = try await store.fetchActivity(for: try scratch.file("essay.txt"))
+        activity.addProgressRange(fromStart: 0.6, toEnd: 0.4)
+        #expect(activity.progress == 0)
+        let error = await clsError { try await store.save() }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("0.6") == true)
+    }
+
+    @Test func manySmallRangesStayCorrectAfterCompaction() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        let store = scratch.store()
+        let activity = try await store.fetchActivity(for: file)
+        for step in 1...100 {
+            activity.progress = Double(step) / 200
+            try await store.save()
+        }
+        activity.addProgressRange(fromStart: 0.9, toEnd: 1)
+        try await store.save()
+        let reread = try await scratch.store().fetchActivity(for: file)
+        #expect(abs(reread.progress - 0.6) < 1e-12)
+        #expect(reread.progressRanges == [0...0.5, 0.9...1])
+    }
+}

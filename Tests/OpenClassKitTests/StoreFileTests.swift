@@ -1,0 +1,138 @@
+import Foundation
+import OpenClassKit
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct StoreFileTests {
+    private func mode(of path: String) -> mode_t {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+    }
+
+    @Test func aNewStoreIsPrivateToItsUser() async throws {
+        let scratch = try Scratch()
+        let storeURL = scratch.url.appendingPathComponent("deep/clsfile/store.sqlite")
+        let store = CLSDataStore(storeURL: storeURL)
+        let activity = try await store.fetchActivity(for: try scratch.file("essay.txt"))
+        activity.progress = 0.1
+        try await store.save()
+        #expect(mode(of: storeURL.deletingLastPathComponent().path) == 0o700)
+        #expect(mode(of: storeURL.path) == 0o600)
+        #expect(mode(of: storeURL.path + "-wal") == 0o600)
+    }
+
+    @Test func aCorruptStoreIsReportedAndLeftUntouched() async throws {
+        let scratch = try Scratch()
+        let junk = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) })
+        try junk.write(to: scratch.storeURL)
+        let file = try scratch.file("essay.txt")
+        let error = await clsError { _ = try await scratch.store().fetchActivity(for: file) }
+        #expect(error?.code == .databaseInaccessible)
+        #expect(error?.message.contains(scratch.storeURL.path) == true)
+        #expect(error?.message.contains("left untouched") == true)
+        #expect(try Data(contentsOf: scratch.storeURL) == junk)
+    }
+
+    @Test func aDamagedStoreIsReportedAndLeftUntouched() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        do {
+            let store = scratch.store()
+            try await store.fetchActivity(for: file).progress = 0.5
+            try await store.save()
+        }
+        // Move everything into the main file, then overwrite its table pages but keep page 1.
+        #expect(try run(URL(fileURLWithPath: "/usr/bin/sqlite3"),
+                        [scratch.storeURL.path, "PRAGMA wal_checkpoint(TRUNCATE);"]).status == 0)
+        var bytes = try Data(contentsOf: scratch.storeURL)
+        for index in 4096..<bytes.count { bytes[index] = 0xA5 }
+        try bytes.write(to: scratch.storeURL)
+        let error = await clsError { _ = try await scratch.store().fetchActivity(for: file) }
+        #expect(error?.code == .databaseInaccessible)
+        #expect(error?.message.contains(scratch.storeURL.path) == true)
+        #expect(try Data(contentsOf: scratch.storeURL) == bytes)
+    }
+
+    @Test func anotherProgramsDatabaseIsRefused() async throws {
+        let scratch = try Scratch()
+        let created = try run(URL(fileURLWithPath: "/usr/bin/sqlite3"),
+                              [scratch.storeURL.path, "CREATE TABLE contacts(name TEXT); INSERT INTO contacts VALUES ('Ada');"])
+        #expect(created.status == 0, "\(created.errorOutput)")
+        let before = try Data(contentsOf: scratch.storeURL)
+        let error = await clsError { _ = try await scratch.store().fetchActivity(for: try scratch.file("essay.txt")) }
+        #expect(error?.code == .databaseInaccessible)
+        #expect(error?.message.contains("another program") == true)
+        #expect(try Data(contentsOf: scratch.storeURL) == before)
+        #expect(!FileManager.default.fileExists(atPath: scratch.storeURL.path + "-wal"))
+    }
+
+    @Test func aStorePathThatIsADirectoryIsRefused() async throws {
+        let scratch = try Scratch()
+        let store = CLSDataStore(storeURL: scratch.url)
+        let error = await clsError { _ = try await store.fetchActivity(for: try scratch.file("essay.txt")) }
+        #expect(error?.code == .databaseInaccessible)
+        #expect(error?.message.contains("\(scratch.url.path) is a directory") == true)
+    }
+
+    @Test func aStoreInAReadOnlyFolderIsRefusedWithItsPath() async throws {
+        let scratch = try Scratch()
+        // Root ignores permissions, so the attempt runs as an unprivileged user when the tests run as root.
+        #expect(chmod(scratch.url.path, 0o755) == 0)
+        let file = try scratch.file("essay.txt")
+        let locked = scratch.url.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
+        #expect(chmod(locked.path, 0o555) == 0)
+        let storePath = locked.appendingPathComponent("store.sqlite").path
+        let user: String? = geteuid() == 0 ? "65534" : nil
+        let result = try runWorker(["start", storePath, file.path], as: user)
+        #expect(result.status == 1)
+        #expect(result.errorOutput.contains("cannot create the store \(storePath)"))
+        #expect(result.errorOutput.contains("Permission denied"))
+        #expect(!FileManager.default.fileExists(atPath: storePath))
+    }
+
+    @Test func oneStoreGivesOneInstancePerFile() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        let store = scratch.store()
+        async let first = store.fetchActivity(for: file)
+        async let second = store.fetchActivity(for: file)
+        let (one, two) = try await (first, second)
+        #expect(one === two)
+        #expect(one.context.parent === store.mainAppContext)
+        #expect(one.context.identifierPath == ["clsfile", file.path])
+        #expect(one.context.type == .document)
+    }
+
+    @Test func changesFromManyTasksAreAllSaved() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        let store = scratch.store()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    let activity = try await store.fetchActivity(for: file)
+                    activity.addAdditionalActivityItem(CLSQuantityItem(identifier: "item-\(index)", title: "Item"))
+                    activity.addProgressRange(fromStart: Double(index) / 50, toEnd: Double(index + 1) / 50)
+                    try await store.save()
+                }
+            }
+            try await group.waitForAll()
+        }
+        let stored = try await scratch.store().fetchActivity(for: file)
+        #expect(stored.additionalActivityItems.count == 50)
+        #expect(stored.progress == 1)
+    }
+
+    @Test func aDroppedActivityKeepsItsUnsavedChanges() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        let store = scratch.store()
+        try await store.fetchActivity(for: file).progress = 0.4
+        try await store.save()
+        #expect(abs(try await scratch.store().fetchActivity(for: file).progress - 0.4) < 1e-12)
+    }
+}

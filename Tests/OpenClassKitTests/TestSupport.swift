@@ -1,0 +1,95 @@
+import Foundation
+import OpenClassKit
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A temporary folder for one test, removed when the test ends.
+final class Scratch: Sendable {
+    let url: URL
+
+    init() throws {
+        let template = FileManager.default.temporaryDirectory.appendingPathComponent("clsfile-test-XXXXXX").path
+        var bytes = Array(template.utf8CString)
+        guard let made = mkdtemp(&bytes) else { throw POSIXError(.EIO) }
+        url = URL(fileURLWithPath: String(cString: made))
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// The store file inside the folder.
+    var storeURL: URL { url.appendingPathComponent("store.sqlite") }
+
+    /// A store on this folder's store file.
+    func store() -> CLSDataStore { CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: 30)) }
+
+    /// Writes a file and returns its URL.
+    @discardableResult
+    func file(_ name: String, _ text: String = "some words\n") throws -> URL {
+        let url = url.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+}
+
+/// The result of running a helper process.
+struct ProcessResult {
+    var status: Int32
+    var output: String
+    var errorOutput: String
+}
+
+/// Where the package's built executables are: beside the test bundle.
+func builtExecutable(_ name: String) throws -> URL {
+    var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = folder.appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        folder = folder.deletingLastPathComponent()
+    }
+    throw CLSError(.invalidArgument, "\(name) is not built beside \(CommandLine.arguments[0]): run `swift build` first")
+}
+
+/// Runs the store worker and waits for it.
+@discardableResult
+func runWorker(_ arguments: [String], as user: String? = nil) throws -> ProcessResult {
+    try run(try builtExecutable("store-worker"), arguments, as: user)
+}
+
+/// Runs an executable and waits for it, collecting its output.
+func run(_ executable: URL, _ arguments: [String], as user: String? = nil) throws -> ProcessResult {
+    let process = Process()
+    if let user {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", executable.path] + arguments
+    } else {
+        process.executableURL = executable
+        process.arguments = arguments
+    }
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus,
+                         output: String(decoding: outputData, as: UTF8.self),
+                         errorOutput: String(decoding: errorData, as: UTF8.self))
+}
+
+/// Runs `body` and returns the `CLSError` it throws; records an issue when it throws something else or nothing.
+func clsError(sourceLocation: SourceLocation = #_sourceLocation,
+              _ body: () async throws -> Void) async -> CLSError? {
+    do {
+        try await body()
+        Issue.record("expected a CLSError, got none", sourceLocation: sourceLocation)
+    } catch let error as CLSError {
+        return error
+    } catch {
+        Issue.record("expected a CLSError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}

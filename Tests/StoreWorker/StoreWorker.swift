@@ -1,0 +1,73 @@
+import Foundation
+import OpenClassKit
+
+/// A second process for the store's tests: each command does one thing to one file's activity.
+///
+///     store-worker start STORE FILE
+///     store-worker stop STORE FILE
+///     store-worker hammer STORE FILE WORKER SAVES TOTAL_WORKERS
+///     store-worker pulse-forever STORE FILE
+@main
+struct StoreWorker {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard arguments.count >= 3 else {
+            FileHandle.standardError.write(Data("usage: store-worker COMMAND STORE FILE [...]\n".utf8))
+            exit(64)
+        }
+        let store = CLSDataStore(storeURL: URL(fileURLWithPath: arguments[1]),
+                                 configuration: .init(busyTimeout: 60))
+        let file = URL(fileURLWithPath: arguments[2])
+        do {
+            switch arguments[0] {
+            case "start":
+                try await store.fetchActivity(for: file).start()
+                try await store.save()
+            case "stop":
+                try await store.fetchActivity(for: file).stop()
+                try await store.save()
+            case "hammer":
+                let worker = Int(arguments[3]) ?? 0, saves = Int(arguments[4]) ?? 0, workers = Int(arguments[5]) ?? 1
+                try await hammer(store, file, worker: worker, saves: saves, workers: workers)
+            case "pulse-forever":
+                try await pulseForever(store, file)
+            default:
+                FileHandle.standardError.write(Data("store-worker: unknown command \(arguments[0])\n".utf8))
+                exit(64)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("store-worker: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// Each save adds one span, one progress range and one item of this worker's own.
+    static func hammer(_ store: CLSDataStore, _ file: URL, worker: Int, saves: Int, workers: Int) async throws {
+        let slice = 1.0 / Double(saves * workers)
+        for index in 0..<saves {
+            let activity = try await store.fetchActivity(for: file)
+            activity.start()
+            activity.stop()
+            let position = Double(worker * saves + index)
+            activity.addProgressRange(fromStart: position * slice, toEnd: (position + 1) * slice)
+            let item = CLSQuantityItem(identifier: "worker-\(worker)-save-\(index)", title: "Save \(index)")
+            item.quantity = Double(index)
+            activity.addAdditionalActivityItem(item)
+            try await store.save()
+        }
+    }
+
+    /// Starts the activity, then records and saves a pulse every 50 ms, printing each pulse's time.
+    static func pulseForever(_ store: CLSDataStore, _ file: URL) async throws {
+        let activity = try await store.fetchActivity(for: file)
+        activity.start()
+        try await store.save()
+        while true {
+            let now = Date()
+            activity.recordPulse(at: now)
+            try await store.save()
+            FileHandle.standardOutput.write(Data("pulse \(now.timeIntervalSince1970)\n".utf8))
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}
