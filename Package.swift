@@ -39,13 +39,18 @@ let package = Package(
             dependencies: ["OpenClassKit"],
             path: "Tests/StoreWorker"
         ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["OpenClassKit"],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "OpenClassKitTests",
-            dependencies: ["OpenClassKit", "store-worker"]
+            dependencies: ["OpenClassKit", "TestSupport", "store-worker"]
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["clsfile", "SeedSample"]
+            dependencies: ["OpenClassKit", "TestSupport", "clsfile", "SeedSample"]
         ),
     ]
 )

@@ -1,1 +1,136 @@
-@main struct PStoreBenchmark { static func main() {} }
+import Foundation
+import OpenClassKit
+
+/// Measures `fetchActivity` + a change + `save()` on a store that already holds many files.
+///
+///     swift run -c release StoreBenchmark [--files 100000] [--operations 2000] [--keep DIR]
+///
+/// Goals (issue 2): p50 ≤ 1 ms and p99 ≤ 5 ms per operation.
+@main
+struct StoreBenchmark {
+    static func main() async throws {
+        let files = option("--files", default: 100_000)
+        let operations = option("--operations", default: 2_000)
+        let folder = try makeFolder()
+        defer { if !CommandLine.arguments.contains("--keep") { try? FileManager.default.removeItem(at: folder) } }
+        let storeURL = folder.appendingPathComponent("store.sqlite")
+
+        let paths = try makeFiles(files, in: folder)
+        let populating = ContinuousClock.now
+        let store = CLSDataStore(storeURL: storeURL)
+        for (index, path) in paths.enumerated() {
+            let activity = try await store.fetchActivity(for: path)
+            activity.start()
+            activity.stop()
+            activity.progress = Double(index % 100) / 100
+            let words = CLSQuantityItem(identifier: "total_word_count", title: "Word Count")
+            words.quantity = Double(index % 5000)
+            activity.primaryActivityItem = words
+            if index % 1000 == 999 || index == paths.count - 1 {
+                try await store.save()
+                report("populating: \(index + 1) of \(paths.count) files")
+            }
+        }
+        report("populated \(paths.count) files in \(populating.duration(to: .now))\n")
+
+        // Fresh store object, as a new process would have.
+        let measured = CLSDataStore(storeURL: storeURL)
+        var generator = SystemRandomNumberGenerator()
+        var latencies: [Double] = []
+        latencies.reserveCapacity(operations)
+        for round in 0..<operations {
+            let path = paths[Int.random(in: 0..<paths.count, using: &generator)]
+            let start = ContinuousClock.now
+            let activity = try await measured.fetchActivity(for: path)
+            activity.start()
+            activity.addProgressRange(fromStart: 0.5, toEnd: 0.6)
+            let words = activity.primaryActivityItem as? CLSQuantityItem
+                ?? CLSQuantityItem(identifier: "total_word_count", title: "Word Count")
+            words.quantity += 1
+            activity.primaryActivityItem = words
+            activity.stop()
+            try await measured.save()
+            latencies.append(milliseconds(start.duration(to: .now)))
+            if round % 500 == 499 { report("measuring: \(round + 1) of \(operations)") }
+        }
+        report("")
+        checkpoint(storeURL)
+        let bytes = fileSize(storeURL) + fileSize(URL(fileURLWithPath: storeURL.path + "-wal"))
+
+        latencies.sort()
+        let p50 = percentile(latencies, 0.50), p99 = percentile(latencies, 0.99)
+        print("StoreBenchmark: fetchActivity + change + save() on a store of \(files) files, \(operations) operations")
+        print(String(format: "  p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   max %.3f ms   mean %.3f ms",
+                     p50, percentile(latencies, 0.90), p99, latencies.last ?? 0,
+                     latencies.reduce(0, +) / Double(max(1, latencies.count))))
+        print(String(format: "  store %.1f MiB, %.0f bytes per activity", Double(bytes) / 1_048_576, Double(bytes) / Double(files)))
+        print("  goal p50 ≤ 1 ms: \(p50 <= 1 ? "met" : "MISSED");  goal p99 ≤ 5 ms: \(p99 <= 5 ? "met" : "MISSED")")
+    }
+
+    static func option(_ name: String, default value: Int) -> Int {
+        let arguments = CommandLine.arguments
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
+              let number = Int(arguments[index + 1]), number > 0 else { return value }
+        return number
+    }
+
+    static func makeFolder() throws -> URL {
+        if let index = CommandLine.arguments.firstIndex(of: "--keep"), index + 1 < CommandLine.arguments.count {
+            let url = URL(fileURLWithPath: CommandLine.arguments[index + 1])
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            return url
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("clsfile-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Empty files, a thousand to a folder.
+    static func makeFiles(_ count: Int, in folder: URL) throws -> [URL] {
+        var urls: [URL] = []
+        urls.reserveCapacity(count)
+        for index in 0..<count {
+            let subfolder = folder.appendingPathComponent(String(format: "d%03d", index / 1000))
+            if index % 1000 == 0 {
+                try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
+            }
+            let url = subfolder.appendingPathComponent(String(format: "essay-%06d.txt", index))
+            if !FileManager.default.fileExists(atPath: url.path) {
+                guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+                }
+            }
+            urls.append(url)
+            if index % 10_000 == 9_999 { report("making files: \(index + 1) of \(count)") }
+        }
+        return urls
+    }
+
+    static func milliseconds(_ duration: Swift.Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    static func percentile(_ sorted: [Double], _ share: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * share).rounded(.up)) - 1)]
+    }
+
+    static func fileSize(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+    }
+
+    /// Folds the write-ahead log into the store file so its size is the data's.
+    static func checkpoint(_ url: URL) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [url.path, "PRAGMA wal_checkpoint(TRUNCATE);"]
+        process.standardOutput = FileHandle.nullDevice
+        try? process.run()
+        process.waitUntilExit()
+    }
+
+    /// Progress on standard error, on one line.
+    static func report(_ text: String) {
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+}

@@ -1,1 +1,19 @@
-@main struct Placeholder { static func main() {} }
+import ArgumentParser
+
+/// The `clsfile` command: parses arguments and prints; the work happens in the libraries.
+@main
+struct Clsfile: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clsfile",
+        abstract: "Record and report the time, progress and word count of work on files.",
+        discussion: """
+            Activities are kept in one SQLite store: --store PATH, else $CLSFILE_STORE, else \
+            $XDG_DATA_HOME/clsfile/store.sqlite (~/.local/share/clsfile/store.sqlite).
+
+            Exit codes: 0 success; 1 an unexpected failure; 64 a usage error; 66 a file that is \
+            missing or not a regular file; 74 a store that cannot be opened, read or written.
+            """,
+        version: "0.1.0",
+        subcommands: [ShowCommand.self, ListCommand.self]
+    )
+}

@@ -1,5 +1,6 @@
 import Foundation
 import OpenClassKit
+import TestSupport
 import Testing
 
 struct ActivityItemTests {

@@ -29,8 +29,12 @@ struct FileIdentity: Sendable, Hashable {
         guard !requested.isEmpty else {
             throw CLSError(.invalidArgument, "'\(url.absoluteString)' names no file: pass a path to a regular file")
         }
-        guard let canonical = PathBytes.realPath(of: requested) else {
-            let reason = String(cString: strerror(errno))
+        let canonical: [UInt8]
+        switch PathBytes.realPath(of: requested) {
+        case .success(let resolved):
+            canonical = resolved
+        case .failure(let error):
+            let reason = String(cString: strerror(error.code.rawValue))
             throw CLSError(.invalidArgument,
                            "cannot open \(PathBytes.display(requested)): \(reason); check the path, or create the file first")
         }

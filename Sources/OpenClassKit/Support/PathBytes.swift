@@ -81,23 +81,31 @@ enum PathBytes {
         display(Array(path.split(separator: UInt8(ascii: "/")).last ?? []))
     }
 
-    /// realpath(3) on raw bytes; nil with `errno` set when it fails.
-    static func realPath(of bytes: [UInt8]) -> [UInt8]? {
-        withCString(bytes) { pointer -> [UInt8]? in
-            guard let resolved = realpath(pointer, nil) else { return nil }
+    /// realpath(3) on raw bytes.
+    /// - Returns: The resolved path, or the `errno` that realpath(3) set.
+    static func realPath(of bytes: [UInt8]) -> Result<[UInt8], POSIXError> {
+        withCString(bytes) { pointer in
+            guard let resolved = realpath(pointer, nil) else {
+                return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
+            }
             defer { free(resolved) }
-            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self),
-                                             count: strlen(resolved)))
+            return .success(Array(UnsafeBufferPointer(
+                start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
         }
+    }
+
+    /// The current directory as bytes.
+    static func currentDirectory() -> [UInt8] {
+        guard let pointer = getcwd(nil, 0) else { return Array(FileManager.default.currentDirectoryPath.utf8) }
+        defer { free(pointer) }
+        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                         count: strlen(pointer)))
     }
 
     /// Calls `body` with a NUL-terminated copy of the bytes.
     static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        var terminated = bytes
-        terminated.append(0)
-        return try terminated.withUnsafeBufferPointer { buffer in
-            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
-        }
+        let terminated = bytes.map { CChar(bitPattern: $0) } + [0]
+        return try body(terminated)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -107,5 +115,20 @@ enum PathBytes {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+}
+
+extension URL {
+    /// Creates a file URL from a path given as raw bytes, so that file names that are not valid
+    /// UTF-8 survive: the bytes are percent-encoded into the URL.
+    ///
+    /// A relative path is taken relative to the current directory.
+    /// - Parameter pathBytes: The path as the file system spells it.
+    public init(fileSystemPathBytes pathBytes: [UInt8]) {
+        var absolute = pathBytes
+        if absolute.first != UInt8(ascii: "/") {
+            absolute = PathBytes.currentDirectory() + [UInt8(ascii: "/")] + pathBytes
+        }
+        self = PathBytes.fileURL(for: absolute)
     }
 }

@@ -7,10 +7,10 @@ import Glibc
 #endif
 
 /// A temporary folder for one test, removed when the test ends.
-final class Scratch: Sendable {
-    let url: URL
+public final class Scratch: Sendable {
+    public let url: URL
 
-    init() throws {
+    public init() throws {
         let template = FileManager.default.temporaryDirectory.appendingPathComponent("clsfile-test-XXXXXX").path
         var bytes = Array(template.utf8CString)
         guard let made = mkdtemp(&bytes) else { throw POSIXError(.EIO) }
@@ -20,14 +20,14 @@ final class Scratch: Sendable {
     deinit { try? FileManager.default.removeItem(at: url) }
 
     /// The store file inside the folder.
-    var storeURL: URL { url.appendingPathComponent("store.sqlite") }
+    public var storeURL: URL { url.appendingPathComponent("store.sqlite") }
 
     /// A store on this folder's store file.
-    func store() -> CLSDataStore { CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: 30)) }
+    public func store() -> CLSDataStore { CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: 30)) }
 
     /// Writes a file and returns its URL.
     @discardableResult
-    func file(_ name: String, _ text: String = "some words\n") throws -> URL {
+    public func file(_ name: String, _ text: String = "some words\n") throws -> URL {
         let url = url.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
         return url
@@ -35,14 +35,14 @@ final class Scratch: Sendable {
 }
 
 /// The result of running a helper process.
-struct ProcessResult {
-    var status: Int32
-    var output: String
-    var errorOutput: String
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var output: String
+    public var errorOutput: String
 }
 
 /// Where the package's built executables are: beside the test bundle.
-func builtExecutable(_ name: String) throws -> URL {
+public func builtExecutable(_ name: String) throws -> URL {
     var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     for _ in 0..<4 {
         let candidate = folder.appendingPathComponent(name)
@@ -54,12 +54,13 @@ func builtExecutable(_ name: String) throws -> URL {
 
 /// Runs the store worker and waits for it.
 @discardableResult
-func runWorker(_ arguments: [String], as user: String? = nil) throws -> ProcessResult {
+public func runWorker(_ arguments: [String], as user: String? = nil) throws -> ProcessResult {
     try run(try builtExecutable("store-worker"), arguments, as: user)
 }
 
 /// Runs an executable and waits for it, collecting its output.
-func run(_ executable: URL, _ arguments: [String], as user: String? = nil) throws -> ProcessResult {
+public func run(_ executable: URL, _ arguments: [String], as user: String? = nil,
+                environment: [String: String]? = nil) throws -> ProcessResult {
     let process = Process()
     if let user {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -67,6 +68,9 @@ func run(_ executable: URL, _ arguments: [String], as user: String? = nil) throw
     } else {
         process.executableURL = executable
         process.arguments = arguments
+    }
+    if let environment {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
     let output = Pipe(), errors = Pipe()
     process.standardOutput = output
@@ -81,7 +85,7 @@ func run(_ executable: URL, _ arguments: [String], as user: String? = nil) throw
 }
 
 /// Runs `body` and returns the `CLSError` it throws; records an issue when it throws something else or nothing.
-func clsError(sourceLocation: SourceLocation = #_sourceLocation,
+public func clsError(sourceLocation: SourceLocation = #_sourceLocation,
               _ body: () async throws -> Void) async -> CLSError? {
     do {
         try await body()

@@ -1,0 +1,18 @@
+import ArgumentParser
+import Foundation
+import OpenClassKit
+
+/// Runs a command body, printing a ``CLSError`` as one line on standard error and exiting with the
+/// code `--help` documents.
+func reportingFailures(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as CLSError {
+        FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
+        switch error.code {
+        case .invalidArgument: throw ExitCode(66)
+        case .databaseInaccessible: throw ExitCode(74)
+        default: throw ExitCode.failure
+        }
+    }
+}

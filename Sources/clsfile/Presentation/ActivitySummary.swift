@@ -1,0 +1,156 @@
+import Foundation
+import OpenClassKit
+
+/// What `show` and `list` print about one file's activity, as text or JSON.
+struct ActivitySummary: Encodable {
+    struct Item: Encodable {
+        var identifier: String
+        var title: String
+        var kind: String
+        var quantity: Double?
+        var score: Double?
+        var maxScore: Double?
+        var value: Bool?
+        var valueType: String?
+
+        init(_ item: CLSActivityItem) {
+            identifier = item.identifier
+            title = item.title
+            switch item {
+            case let quantityItem as CLSQuantityItem:
+                kind = "quantity"
+                quantity = quantityItem.quantity
+            case let scoreItem as CLSScoreItem:
+                kind = "score"
+                (score, maxScore) = (scoreItem.score, scoreItem.maxScore)
+            case let binaryItem as CLSBinaryItem:
+                kind = "binary"
+                value = binaryItem.value
+                valueType = "\(binaryItem.valueType)"
+            default:
+                kind = "item"
+            }
+        }
+
+        /// The value as people read it: `558`, `7.2 / 18`, `yes`.
+        var displayValue: String {
+            if let quantity { return Formatting.number(quantity) }
+            if let score, let maxScore { return "\(Formatting.number(score)) / \(Formatting.number(maxScore))" }
+            if let value, let valueType,
+               let type = CLSBinaryValueType.allCases.first(where: { "\($0)" == valueType }) {
+                return value ? type.labels.whenTrue : type.labels.whenFalse
+            }
+            return ""
+        }
+    }
+
+    struct Span: Encodable {
+        var start: Date
+        var end: Date?
+        var lastPulse: Date
+        var seconds: Double
+    }
+
+    var path: String
+    var recorded: Bool
+    var durationSeconds: Double = 0
+    var isStarted = false
+    var progress: Double = 0
+    var progressRanges: [[Double]] = []
+    var primaryItem: Item?
+    var additionalItems: [Item] = []
+    var spans: [Span] = []
+    var created: Date?
+    var modified = Date.distantPast
+
+    init(_ activity: CLSActivity) {
+        path = activity.context.fileURL.map(Self.path(of:)) ?? activity.context.identifier
+        recorded = true
+        durationSeconds = activity.duration
+        isStarted = activity.isStarted
+        progress = activity.progress
+        progressRanges = activity.progressRanges.map { [$0.lowerBound, $0.upperBound] }
+        primaryItem = activity.primaryActivityItem.map(Item.init)
+        additionalItems = activity.additionalActivityItems.map(Item.init)
+        let now = Date()
+        spans = activity.timeSpans.map {
+            Span(start: $0.start, end: $0.end, lastPulse: $0.lastPulse,
+                 seconds: ($0.end ?? now).timeIntervalSince($0.start))
+        }
+        created = activity.dateCreated
+        modified = activity.dateLastModified
+    }
+
+    init(unrecordedFile url: URL) {
+        path = Self.path(of: url)
+        recorded = false
+    }
+
+    /// The path with percent-escapes decoded where they make valid UTF-8.
+    private static func path(of url: URL) -> String {
+        url.path(percentEncoded: false)
+    }
+
+    // MARK: Text
+
+    func text() -> String {
+        guard recorded else { return "No activity recorded for \(path)." }
+        var lines = ["File:       \(path)"]
+        let sessions = spans.count == 1 ? "1 session" : "\(spans.count) sessions"
+        lines.append("Time:       \(Formatting.text(durationSeconds)) in \(sessions)\(isStarted ? ", running" : "")")
+        let ranges = progressRanges.count > 1 || progressRanges.first?.first ?? 0 > 0
+            ? " (" + progressRanges.map { "\(Formatting.percent($0[0]))–\(Formatting.percent($0[1]))" }.joined(separator: ", ") + ")"
+            : ""
+        lines.append("Progress:   \(Formatting.percent(progress))\(ranges)")
+        lines.append("Primary:    " + (primaryItem.map { "\($0.title): \($0.displayValue)" } ?? "none"))
+        if additionalItems.isEmpty {
+            lines.append("Additional: none")
+        } else {
+            for (index, item) in additionalItems.enumerated() {
+                lines.append((index == 0 ? "Additional: " : "            ") + "\(item.title): \(item.displayValue)")
+            }
+        }
+        for (index, span) in spans.enumerated() {
+            let end = span.end.map(Formatting.clock) ?? "running"
+            lines.append((index == 0 ? "Sessions:   " : "            ")
+                         + "\(Formatting.timestamp(span.start)) – \(end)  \(Formatting.text(span.seconds))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func table(_ summaries: [ActivitySummary]) -> String {
+        guard !summaries.isEmpty else { return "No activity recorded yet." }
+        var rows = [["TIME", "PROGRESS", "PRIMARY", "LAST CHANGED", "FILE"]]
+        for summary in summaries {
+            rows.append([Formatting.text(summary.durationSeconds) + (summary.isStarted ? "*" : ""),
+                         Formatting.percent(summary.progress),
+                         summary.primaryItem.map { "\($0.displayValue) \($0.title.lowercased())" } ?? "-",
+                         Formatting.timestamp(summary.modified),
+                         summary.path])
+        }
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var lines = rows.map { row in
+            (0..<4).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                + "  " + row[4]
+        }
+        if summaries.contains(where: \.isStarted) { lines.append("* running now") }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: JSON
+
+    func json() throws -> String { try Self.encode(self) }
+
+    static func json(_ summaries: [ActivitySummary]) throws -> String { try encode(summaries) }
+
+    private static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)
+                .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon)))
+        }
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
