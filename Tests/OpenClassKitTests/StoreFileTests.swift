@@ -70,6 +70,24 @@ struct StoreFileTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.storeURL.path + "-wal"))
     }
 
+    @Test func aStoreFromANewerClsfileIsRefusedAndLeftUntouched() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        do {
+            let store = scratch.store()
+            try await store.fetchActivity(for: file).progress = 0.5
+            try await store.save()
+        }
+        #expect(try run(URL(fileURLWithPath: "/usr/bin/sqlite3"),
+                        [scratch.storeURL.path, "PRAGMA user_version = 99; PRAGMA wal_checkpoint(TRUNCATE);"]).status == 0)
+        let before = try Data(contentsOf: scratch.storeURL)
+        let error = await clsError { _ = try await scratch.store().fetchActivity(for: file) }
+        #expect(error?.code == .databaseInaccessible)
+        #expect(error?.message.contains("schema version 99") == true)
+        #expect(error?.message.contains("update clsfile") == true)
+        #expect(try Data(contentsOf: scratch.storeURL) == before)
+    }
+
     @Test func aStorePathThatIsADirectoryIsRefused() async throws {
         let scratch = try Scratch()
         let store = CLSDataStore(storeURL: scratch.url)

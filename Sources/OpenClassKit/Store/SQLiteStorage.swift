@@ -24,7 +24,7 @@ actor SQLiteStorage: ActivityStorage {
 
     // MARK: Opening
 
-    private func database() throws -> DatabasePool {
+    private func database() async throws -> DatabasePool {
         if let pool { return pool }
         try prepareLocation()
         var configuration = Configuration()
@@ -34,14 +34,31 @@ actor SQLiteStorage: ActivityStorage {
         configuration.prepareDatabase { db in
             try StoreSchema.checkOwnership(of: db, path: path)
         }
-        let opened = try translatingErrors {
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            try StoreSchema.migrator.migrate(pool)
-            try endSpansOfDeadProcesses(in: pool)
-            return pool
+        // Switching a new file to WAL takes an exclusive lock without waiting on the busy handler,
+        // so processes that make one store at the same moment retry here until the busy timeout.
+        let deadline = ContinuousClock.now + .seconds(busyTimeout)
+        while true {
+            do {
+                let opened = try translatingErrors { try openPool(configuration) }
+                pool = opened
+                return opened
+            } catch let error as CLSError where error.isBusy && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 2...20)))
+            }
         }
-        pool = opened
-        return opened
+    }
+
+    private nonisolated func openPool(_ configuration: Configuration) throws -> DatabasePool {
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        let path = self.path
+        try pool.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                try StoreSchema.migrate(db, path: path)
+                return .commit
+            }
+        }
+        try endSpansOfDeadProcesses(in: pool)
+        return pool
     }
 
     /// Makes the folder (0700) and an empty file (0600) when missing; refuses what is not a file.
@@ -104,14 +121,14 @@ actor SQLiteStorage: ActivityStorage {
     // MARK: Reading
 
     func existingActivity(for file: FileIdentity) async throws -> ActivityRecord? {
-        let pool = try database()
+        let pool = try await database()
         return try await translatingErrors {
             try await pool.read { db in try Self.lookUp(file, in: db) }
         }
     }
 
     func activity(for file: FileIdentity) async throws -> ActivityRecord {
-        let pool = try database()
+        let pool = try await database()
         let appIdentifier = self.appIdentifier
         return try await translatingErrors {
             if let record = try await pool.read({ db in try Self.lookUp(file, in: db) }),
@@ -131,7 +148,7 @@ actor SQLiteStorage: ActivityStorage {
     }
 
     func allActivities() async throws -> [ActivityRecord] {
-        let pool = try database()
+        let pool = try await database()
         return try await translatingErrors {
             try await pool.read { db in try Self.loadAll(in: db) }
         }
@@ -238,7 +255,7 @@ actor SQLiteStorage: ActivityStorage {
     // MARK: Saving
 
     func save(_ changes: [ActivityChanges]) async throws -> [ActivityRecord] {
-        let pool = try database()
+        let pool = try await database()
         let records = try await translatingErrors {
             try await pool.writeWithoutTransaction { db in
                 var records: [ActivityRecord] = []

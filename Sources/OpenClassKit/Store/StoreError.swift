@@ -3,6 +3,12 @@ import GRDB
 
 /// Turns SQLite's errors into ``CLSError``s that name the store and say what to do.
 enum StoreError {
+    /// Whether a translated error says the store was busy.
+    static func isBusy(_ error: CLSError) -> Bool {
+        guard let database = error.underlyingError as? DatabaseError else { return false }
+        return database.resultCode == .SQLITE_BUSY || database.resultCode == .SQLITE_LOCKED
+    }
+
     static func translate(_ error: any Error, path: String, busyTimeout: TimeInterval) -> CLSError {
         if let error = error as? CLSError { return error }
         guard let database = error as? DatabaseError else {
@@ -20,7 +26,7 @@ enum StoreError {
                             underlyingError: database)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return CLSError(.databaseInaccessible,
-                            "the store \(path) stayed locked by another process for over \(busyTimeout) s; nothing was written: try again",
+                            "the store \(path) stayed locked by another process for over \(busyTimeout) s (\(database.extendedResultCode): \(database.sql ?? detail)); nothing was written: try again",
                             underlyingError: database)
         case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
             return CLSError(.databaseInaccessible,
@@ -34,4 +40,9 @@ enum StoreError {
             return CLSError(.databaseInaccessible, "the store \(path) failed: \(detail)", underlyingError: database)
         }
     }
+}
+
+extension CLSError {
+    /// Whether the store was held by another process for too long.
+    var isBusy: Bool { StoreError.isBusy(self) }
 }

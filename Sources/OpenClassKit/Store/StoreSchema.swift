@@ -1,89 +1,111 @@
 import GRDB
 
-/// The store's schema, as append-only migrations. Each migration's SQL is the documentation of the
-/// tables: see the OpenClassKit documentation catalog for a guide to reading the store with `sqlite3`.
+/// The store's schema, as append-only migrations numbered by `PRAGMA user_version`. Each
+/// migration's SQL is the documentation of the tables: see the OpenClassKit documentation catalog
+/// for a guide to reading the store with `sqlite3`.
 enum StoreSchema {
     /// `PRAGMA application_id` of a clsfile store: "CLSF".
     static let applicationID: Int32 = 0x434C_5346
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1 contexts, activities, spans, ranges, items") { db in
-            try db.execute(sql: """
-                PRAGMA application_id = \(applicationID);
-
-                CREATE TABLE context (
-                    id          INTEGER PRIMARY KEY,
-                    parent_id   INTEGER REFERENCES context(id) ON DELETE CASCADE,
-                    identifier  TEXT    NOT NULL,
-                    type        INTEGER NOT NULL,
-                    title       TEXT    NOT NULL,
-                    path        BLOB    UNIQUE,
-                    device      INTEGER,
-                    inode       INTEGER,
-                    created_at  REAL    NOT NULL,
-                    modified_at REAL    NOT NULL
-                );
-                CREATE INDEX context_by_parent ON context(parent_id, identifier);
-                CREATE INDEX context_by_inode ON context(device, inode) WHERE path IS NOT NULL;
-
-                CREATE TABLE activity (
-                    id           INTEGER PRIMARY KEY,
-                    context_id   INTEGER NOT NULL REFERENCES context(id) ON DELETE CASCADE,
-                    attempt      INTEGER NOT NULL DEFAULT 1,
-                    created_at   REAL    NOT NULL,
-                    modified_at  REAL    NOT NULL,
-                    completed_at REAL,
-                    UNIQUE (context_id, attempt)
-                );
-
-                CREATE TABLE time_span (
-                    id            TEXT    PRIMARY KEY,
-                    activity_id   INTEGER NOT NULL REFERENCES activity(id) ON DELETE CASCADE,
-                    started_at    REAL    NOT NULL,
-                    ended_at      REAL,
-                    last_pulse_at REAL    NOT NULL,
-                    owner_host    TEXT,
-                    owner_boot    TEXT,
-                    owner_pid     INTEGER,
-                    owner_start   INTEGER
-                );
-                CREATE INDEX time_span_by_activity ON time_span(activity_id);
-                CREATE INDEX time_span_running ON time_span(owner_pid) WHERE ended_at IS NULL;
-
-                CREATE TABLE progress_range (
-                    activity_id INTEGER NOT NULL REFERENCES activity(id) ON DELETE CASCADE,
-                    lower_bound REAL    NOT NULL,
-                    upper_bound REAL    NOT NULL,
-                    CHECK (0 <= lower_bound AND lower_bound < upper_bound AND upper_bound <= 1),
-                    PRIMARY KEY (activity_id, lower_bound, upper_bound)
-                ) WITHOUT ROWID;
-
-                CREATE TABLE activity_item (
-                    activity_id  INTEGER NOT NULL REFERENCES activity(id) ON DELETE CASCADE,
-                    identifier   TEXT    NOT NULL,
-                    role         TEXT    NOT NULL CHECK (role IN ('primary', 'additional')),
-                    kind         TEXT    NOT NULL CHECK (kind IN ('quantity', 'score', 'binary')),
-                    title        TEXT    NOT NULL,
-                    quantity     REAL,
-                    score        REAL,
-                    max_score    REAL,
-                    binary_value INTEGER,
-                    binary_type  INTEGER,
-                    created_at   REAL    NOT NULL,
-                    modified_at  REAL    NOT NULL,
-                    PRIMARY KEY (activity_id, identifier)
-                ) WITHOUT ROWID;
-                CREATE UNIQUE INDEX activity_item_one_primary ON activity_item(activity_id) WHERE role = 'primary';
-                """)
+    /// Brings the store to the latest version. Runs inside an IMMEDIATE transaction, so processes
+    /// that open a new store at the same moment migrate it once.
+    static func migrate(_ db: Database, path: String) throws {
+        let version = try checkVersion(of: db, path: path)
+        for (index, sql) in migrations.enumerated().dropFirst(version) {
+            try db.execute(sql: sql)
+            try db.execute(sql: "PRAGMA user_version = \(index + 1)")
         }
-        return migrator
     }
 
-    /// Throws unless the database is empty or a clsfile store.
+    /// The migrations, oldest first; never edit one that has shipped, add another.
+    static let migrations: [String] = [
+        // 1: contexts, activities, time spans, progress ranges, items.
+        """
+        PRAGMA application_id = \(applicationID);
+
+        CREATE TABLE context (
+            id          INTEGER PRIMARY KEY,
+            parent_id   INTEGER REFERENCES context(id) ON DELETE CASCADE,
+            identifier  TEXT    NOT NULL,
+            type        INTEGER NOT NULL,
+            title       TEXT    NOT NULL,
+            path        BLOB    UNIQUE,
+            device      INTEGER,
+            inode       INTEGER,
+            created_at  REAL    NOT NULL,
+            modified_at REAL    NOT NULL
+        );
+        CREATE INDEX context_by_parent ON context(parent_id, identifier);
+        CREATE INDEX context_by_inode ON context(device, inode) WHERE path IS NOT NULL;
+
+        CREATE TABLE activity (
+            id           INTEGER PRIMARY KEY,
+            context_id   INTEGER NOT NULL REFERENCES context(id) ON DELETE CASCADE,
+            attempt      INTEGER NOT NULL DEFAULT 1,
+            created_at   REAL    NOT NULL,
+            modified_at  REAL    NOT NULL,
+            completed_at REAL,
+            UNIQUE (context_id, attempt)
+        );
+
+        CREATE TABLE time_span (
+            id            TEXT    PRIMARY KEY,
+            activity_id   INTEGER NOT NULL REFERENCES activity(id) ON DELETE CASCADE,
+            started_at    REAL    NOT NULL,
+            ended_at      REAL,
+            last_pulse_at REAL    NOT NULL,
+            owner_host    TEXT,
+            owner_boot    TEXT,
+            owner_pid     INTEGER,
+            owner_start   INTEGER
+        );
+        CREATE INDEX time_span_by_activity ON time_span(activity_id);
+        CREATE INDEX time_span_running ON time_span(owner_pid) WHERE ended_at IS NULL;
+
+        CREATE TABLE progress_range (
+            activity_id INTEGER NOT NULL REFERENCES activity(id) ON DELETE CASCADE,
+            lower_bound REAL    NOT NULL,
+            upper_bound REAL    NOT NULL,
+            CHECK (0 <= lower_bound AND lower_bound < upper_bound AND upper_bound <= 1),
+            PRIMARY KEY (activity_id, lower_bound, upper_bound)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE activity_item (
+            activity_id  INTEGER NOT NULL REFERENCES activity(id) ON DELETE CASCADE,
+            identifier   TEXT    NOT NULL,
+            role         TEXT    NOT NULL CHECK (role IN ('primary', 'additional')),
+            kind         TEXT    NOT NULL CHECK (kind IN ('quantity', 'score', 'binary')),
+            title        TEXT    NOT NULL,
+            quantity     REAL,
+            score        REAL,
+            max_score    REAL,
+            binary_value INTEGER,
+            binary_type  INTEGER,
+            created_at   REAL    NOT NULL,
+            modified_at  REAL    NOT NULL,
+            PRIMARY KEY (activity_id, identifier)
+        ) WITHOUT ROWID;
+        CREATE UNIQUE INDEX activity_item_one_primary ON activity_item(activity_id) WHERE role = 'primary';
+        """,
+    ]
+
+    /// The store's schema version; throws when a newer clsfile wrote it.
+    @discardableResult
+    private static func checkVersion(of db: Database, path: String) throws -> Int {
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        guard version <= migrations.count else {
+            throw CLSError(.databaseInaccessible,
+                           "the store \(path) has schema version \(version), newer than this clsfile knows (\(migrations.count)); it was left untouched: update clsfile")
+        }
+        return version
+    }
+
+    /// Throws unless the database is empty or a clsfile store of a version this code knows.
+    /// Runs on every new connection, before anything can be written.
     static func checkOwnership(of db: Database, path: String) throws {
         let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         if applicationID == Self.applicationID {
+            try checkVersion(of: db, path: path)
             // Touch the root page of every table, so that a damaged store fails here, before
             // anything is written to it.
             for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") {
@@ -91,8 +113,8 @@ enum StoreSchema {
             }
             return
         }
-        let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-        if applicationID == 0 && tableCount == 0 { return }
+        let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+        if applicationID == 0 && objects == 0 { return }
         throw CLSError(.databaseInaccessible,
                        "\(path) is an SQLite database of another program, not a clsfile store; it was left untouched: choose another store path")
     }
