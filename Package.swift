@@ -6,21 +6,29 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenClassKit", targets: ["OpenClassKit"]),
+        .library(name: "ContentDetectors", targets: ["ContentDetectors"]),
         .executable(name: "clsfile", targets: ["clsfile"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
     targets: [
         .target(
             name: "OpenClassKit",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
+        .target(
+            name: "ContentDetectors",
+            dependencies: ["CMagic", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
         .executableTarget(
             name: "clsfile",
             dependencies: [
                 "OpenClassKit",
+                "ContentDetectors",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -35,6 +43,11 @@ let package = Package(
             path: "Benchmarks/StoreBenchmark"
         ),
         .executableTarget(
+            name: "DetectorBenchmark",
+            dependencies: ["ContentDetectors"],
+            path: "Benchmarks/DetectorBenchmark"
+        ),
+        .executableTarget(
             name: "store-worker",
             dependencies: ["OpenClassKit"],
             path: "Tests/StoreWorker"
@@ -47,6 +60,11 @@ let package = Package(
         .testTarget(
             name: "OpenClassKitTests",
             dependencies: ["OpenClassKit", "TestSupport", "store-worker"]
+        ),
+        .testTarget(
+            name: "ContentDetectorsTests",
+            dependencies: ["ContentDetectors", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "IntegrationTests",

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Detects a file's kind, extracts its prose with the matching streaming extractor and counts it.
+///
+/// ```swift
+/// let report = try DocumentAnalyzer().analyze(URL(fileURLWithPath: "essay.docx"))
+/// print(report.statistics.words, report.footnotes.words)
+/// ```
+public struct DocumentAnalyzer: Sendable {
+    /// Creates an analyzer.
+    public init() {}
+
+    /// Analyzes the file at `url`.
+    ///
+    /// Throws ``DetectorError`` when the path is not a regular file, is too large, cannot be read,
+    /// is of an unsupported MIME type, or is a damaged, encrypted or over-expanding container.
+    public func analyze(_ url: URL, options: AnalysisOptions = AnalysisOptions()) throws -> DocumentReport {
+        let file = try SafeFile(url: url, maximumSize: options.maximumFileSize)
+        let kind = try KindDetector(maximumFileSize: options.maximumFileSize).kind(of: url, file: file)
+        let extractor: TextExtractor
+        switch kind.format {
+        case .plainText: extractor = PlainTextExtractor()
+        case .markdown: extractor = MarkdownExtractor()
+        case .html: extractor = HTMLExtractor()
+        case .latex: extractor = LaTeXExtractor()
+        case .docx: extractor = DocxExtractor()
+        case .odt: extractor = OpenDocumentExtractor(flat: false)
+        case .flatODT: extractor = OpenDocumentExtractor(flat: true)
+        case .rtf: extractor = RTFExtractor()
+        case .epub: extractor = EPUBExtractor()
+        case .notebook: extractor = NotebookExtractor()
+        case .csv, .zip, .unknown: throw DetectorError.unsupported(url.path, mimeType: kind.mimeType)
+        }
+        var output = ExtractionOutput()
+        try extractor.extract(DocumentSource(url: url, file: file, kind: kind, options: options), into: &output)
+        return DocumentReport(
+            kind: kind,
+            statistics: output.bodyOverride ?? output[.body].counter.statistics,
+            footnotes: output[.footnotes].counter.statistics,
+            endnotes: output[.endnotes].counter.statistics,
+            comments: output[.comments].counter.statistics,
+            codeLines: output.codeLines,
+            checklist: ChecklistCount(done: output.checklistDone, total: output.checklistTotal),
+            notebookCells: output.isNotebook ? NotebookCells(code: output.codeCells, executed: output.executedCells, markdown: output.markdownCells) : nil
+        )
+    }
+}

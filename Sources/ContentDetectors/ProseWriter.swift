@@ -1,0 +1,109 @@
+/// Where extracted prose goes.
+enum ProseTarget: Int {
+    case body, footnotes, endnotes, comments
+}
+
+/// Feeds extracted text into one ``WordCounter``, optionally collapsing whitespace as HTML and ODF do.
+struct ProseWriter {
+    var counter = WordCounter()
+    private var pendingSpace = false
+    private var atParagraphStart = true
+
+    /// Text whose whitespace runs (including line breaks) count as one space.
+    mutating func collapsed(_ bytes: UnsafeRawBufferPointer) {
+        var runStart = 0
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let c = bytes[i]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x0C {
+                if i > runStart { emit(UnsafeRawBufferPointer(rebasing: bytes[runStart..<i])) }
+                if !atParagraphStart { pendingSpace = true }
+                i += 1
+                runStart = i
+            } else {
+                i += 1
+            }
+        }
+        if n > runStart { emit(UnsafeRawBufferPointer(rebasing: bytes[runStart..<n])) }
+    }
+
+    /// Text taken as is, except that line breaks become spaces.
+    mutating func exact(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        if bytes.contains(0x0A) || bytes.contains(0x0D) {
+            collapsed(bytes)
+            return
+        }
+        emit(bytes)
+    }
+
+    private mutating func emit(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        if pendingSpace {
+            pendingSpace = false
+            counter.consume(" ")
+        }
+        atParagraphStart = false
+        counter.consume(bytes)
+    }
+
+    /// A word separator (tab, line break inside a paragraph).
+    mutating func space() {
+        if !atParagraphStart { pendingSpace = true }
+    }
+
+    mutating func text(_ s: String) {
+        var s = s
+        s.withUTF8 { exact(UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func paragraph() {
+        pendingSpace = false
+        atParagraphStart = true
+        counter.endParagraph()
+    }
+}
+
+/// Everything an extractor produces for one document.
+struct ExtractionOutput {
+    var writers = [ProseWriter(), ProseWriter(), ProseWriter(), ProseWriter()]
+    var codeLines = 0
+    var checklistDone = 0
+    var checklistTotal = 0
+    var codeCells = 0
+    var executedCells = 0
+    var markdownCells = 0
+    var isNotebook = false
+    /// Body statistics computed apart (parallel plain-text counting); replaces the body writer's.
+    var bodyOverride: TextStatistics? = nil
+
+    subscript(target: ProseTarget) -> ProseWriter {
+        get { writers[target.rawValue] }
+        set { writers[target.rawValue] = newValue }
+    }
+}
+
+/// One extractor per format: streams a file's prose into an ``ExtractionOutput``.
+protocol TextExtractor {
+    func extract(_ source: DocumentSource, into output: inout ExtractionOutput) throws
+}
+
+/// A file opened for extraction, with what the detector found out about it.
+struct DocumentSource {
+    let url: URL
+    let file: SafeFile
+    let kind: FileKind
+    let options: AnalysisOptions
+
+    var path: String { url.path }
+
+    /// Streams the file as UTF-8, transcoding from its charset.
+    func forEachUTF8Chunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let transcoder = Transcoder(charset: kind.charset)
+        try file.forEachChunk { chunk in try transcoder.feed(chunk, body) }
+        try transcoder.finish(body)
+    }
+}
+
+import Foundation

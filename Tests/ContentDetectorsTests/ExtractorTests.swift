@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+@testable import ContentDetectors
+
+@Suite("Extractors")
+struct ExtractorTests {
+    let analyzer = DocumentAnalyzer()
+
+    func report(_ name: String) throws -> DocumentReport { try analyzer.analyze(Fixtures.url(name)) }
+
+    @Test(arguments: ["utf8-bom.txt", "utf16le.txt", "utf16be.txt", "utf16le-nobom.txt", "crlf.txt", "cr.txt"])
+    func encodingsAndLineEndsGiveTheSameCounts(_ name: String) throws {
+        let reference = try report("english.txt").statistics
+        #expect(try report(name).statistics == reference, "\(name)")
+    }
+
+    @Test(arguments: [("gb18030.txt", "chinese.utf8.txt"), ("big5.txt", "traditional.utf8.txt"),
+                      ("shift_jis.txt", "japanese.utf8.txt"), ("euc-kr.txt", "korean.utf8.txt"),
+                      ("latin1.txt", "french.utf8.txt")])
+    func legacyEncodingsDecodeLikeUTF8(_ legacy: String, _ utf8: String) throws {
+        let a = try report(legacy).statistics
+        let b = try report(utf8).statistics
+        #expect(a == b, "\(legacy)")
+        #expect(a.words > 10)
+    }
+
+    @Test func chineseCountsEachIdeograph() throws {
+        let s = try report("chinese.utf8.txt").statistics
+        #expect(s.cjkWords == s.words)
+        #expect(s.words == 66)
+        #expect(s.paragraphs == 2)
+    }
+
+    @Test func windows1252SmartQuotesAndEuro() throws {
+        let r = try report("cp1252.txt")
+        #expect(r.statistics.words == 13)
+        #expect(r.statistics.sentences == 2)
+    }
+
+    @Test func invalidUTF8IsReplaced() throws {
+        let s = try report("invalid-utf8.txt").statistics
+        #expect(s.words == 7)
+    }
+
+    @Test func markdown() throws {
+        let r = try report("notes.md")
+        #expect(r.statistics.words == 30)
+        #expect(r.codeLines == 3)
+        #expect(r.checklist == ChecklistCount(done: 2, total: 3))
+        let progress = ProgressEstimator.checklist.estimate(r)
+        #expect(abs(progress.value - 2.0 / 3) < 1e-9)
+        #expect(progress.basis == "2 of 3 checklist items done")
+    }
+
+    @Test func plainTextChecklist() throws {
+        let dir = try TemporaryDirectory()
+        let url = try dir.file("todo.txt", "Plan\n- [x] one\n  * [ ] two\n1. [x] three\nnot - [x] an item\n")
+        let r = try analyzer.analyze(url)
+        #expect(r.checklist == ChecklistCount(done: 2, total: 3))
+    }
+
+    @Test func html() throws {
+        let r = try report("page.html")
+        #expect(r.statistics.words == 13)
+        #expect(r.statistics.paragraphs == 3)
+        #expect(try report("page-saved-as.txt").statistics == r.statistics)
+    }
+
+    @Test func latex() throws {
+        let r = try report("essay.tex")
+        #expect(r.statistics.words == 23)
+        #expect(r.footnotes.words == 4)
+    }
+
+    @Test func rtf() throws {
+        let r = try report("essay.rtf")
+        #expect(r.statistics.words == 11)
+        #expect(r.footnotes.words == 3)
+        #expect(r.comments.words == 2)
+    }
+
+    @Test(arguments: ["english.odt", "english.fodt", "english-lo.docx"])
+    func libreOfficeDocumentsMatchItsWordCount(_ name: String) throws {
+        // LibreOffice's meta.xml for english.odt says meta:word-count="73".
+        let r = try report(name)
+        #expect(r.statistics.words == 73, "\(name)")
+        #expect(r.statistics.paragraphs == 3, "\(name)")
+    }
+
+    @Test func docxNotesCommentsAndDeletions() throws {
+        let dir = try TemporaryDirectory()
+        let url = dir.url.appendingPathComponent("essay.docx")
+        let body = paragraph("Kept words here")
+            + "<w:p><w:r><w:t>Also</w:t></w:r><w:del w:id=\"1\"><w:r><w:delText>deleted words</w:delText></w:r></w:del><w:ins w:id=\"2\"><w:r><w:t xml:space=\"preserve\"> inserted</w:t></w:r></w:ins><w:r><w:tab/><w:t>tabbed</w:t></w:r></w:p>"
+            + "<w:p><w:r><w:t>fallback</w:t></w:r><mc:AlternateContent><mc:Choice Requires=\"wps\"><w:r><w:t>box</w:t></w:r></mc:Choice><mc:Fallback><w:r><w:t>box</w:t></w:r></mc:Fallback></mc:AlternateContent></w:p>"
+        try makeDocx(at: url, body: body,
+                     footnotes: "<w:footnote w:type=\"separator\" w:id=\"-1\"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:id=\"1\">\(paragraph("A footnote of six words here."))</w:footnote>",
+                     comments: "<w:comment w:id=\"0\" w:author=\"T\">\(paragraph("Nice point"))</w:comment>",
+                     endnotes: "<w:endnote w:id=\"1\">\(paragraph("End"))</w:endnote>")
+        let r = try analyzer.analyze(url)
+        // "Kept words here" + "Also inserted tabbed" + "fallbackbox" (adjacent runs join; the
+        // mc:Fallback copy of the box is skipped).
+        #expect(r.statistics.words == 7)
+        #expect(r.statistics.paragraphs == 3)
+        #expect(r.footnotes.words == 6)
+        #expect(r.comments.words == 2)
+        #expect(r.endnotes.words == 1)
+    }
+
+    @Test func odtNotesAnnotationsAndTrackedChanges() throws {
+        let dir = try TemporaryDirectory()
+        let url = dir.url.appendingPathComponent("essay.odt")
+        let content = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/">
+        <office:body><office:text>
+        <text:tracked-changes><text:changed-region><text:deletion><text:p>gone words</text:p></text:deletion></text:changed-region></text:tracked-changes>
+        <text:h>Title here</text:h>
+        <text:p>Body<text:s/>text<text:note text:note-class="footnote"><text:note-citation>1</text:note-citation><text:note-body><text:p>Foot note</text:p></text:note-body></text:note> and<text:tab/>more.</text:p>
+        <text:p>Second<office:annotation><dc:creator>Ann</dc:creator><dc:date>2026-01-01</dc:date><text:p>A remark</text:p></office:annotation> paragraph<text:note text:note-class="endnote"><text:note-citation>i</text:note-citation><text:note-body><text:p>End note text</text:p></text:note-body></text:note>.</text:p>
+        </office:text></office:body></office:document-content>
+        """
+        try makeZip(at: url, [("mimetype", Data("application/vnd.oasis.opendocument.text".utf8)), ("content.xml", Data(content.utf8))], compress: false)
+        let r = try analyzer.analyze(url)
+        #expect(r.kind.format == .odt)
+        #expect(r.statistics.words == 8)
+        #expect(r.statistics.paragraphs == 3)
+        #expect(r.footnotes.words == 2)
+        #expect(r.endnotes.words == 3)
+        #expect(r.comments.words == 2)
+    }
+
+    @Test func epubFollowsTheSpine() throws {
+        let dir = try TemporaryDirectory()
+        let url = dir.url.appendingPathComponent("book.epub")
+        let container = "<?xml version=\"1.0\"?><container version=\"1.0\" xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\"><rootfiles><rootfile full-path=\"OEBPS/content.opf\" media-type=\"application/oebps-package+xml\"/></rootfiles></container>"
+        let opf = """
+        <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata/>
+        <manifest><item id="c2" href="text/ch%202.xhtml" media-type="application/xhtml+xml"/><item id="c1" href="text/ch1.xhtml" media-type="application/xhtml+xml"/><item id="extra" href="text/extra.xhtml" media-type="application/xhtml+xml"/></manifest>
+        <spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>
+        """
+        func page(_ text: String) -> Data {
+            Data("<?xml version=\"1.0\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>T</title><script/></head><body><p>\(text)</p></body></html>".utf8)
+        }
+        try makeZip(at: url, [
+            ("mimetype", Data("application/epub+zip".utf8)), ("META-INF/container.xml", Data(container.utf8)),
+            ("OEBPS/content.opf", Data(opf.utf8)), ("OEBPS/text/ch1.xhtml", page("Chapter one has five words.")),
+            ("OEBPS/text/ch 2.xhtml", page("Chapter two &amp; three")), ("OEBPS/text/extra.xhtml", page("Not in the spine")),
+        ])
+        let r = try analyzer.analyze(url)
+        #expect(r.kind.format == .epub)
+        #expect(r.statistics.words == 8)  // "&" is no word
+        #expect(r.statistics.paragraphs == 2)
+    }
+
+    @Test func notebook() throws {
+        let r = try report("notebook.ipynb")
+        #expect(r.notebookCells == NotebookCells(code: 3, executed: 2, markdown: 1))
+        #expect(r.codeLines == 4)
+        #expect(r.statistics.words == 10)
+        #expect(r.checklist == ChecklistCount(done: 1, total: 2))
+        let progress = ProgressEstimator.executedCells.estimate(r)
+        #expect(abs(progress.value - 2.0 / 3) < 1e-9)
+        #expect(progress.basis == "2 of 3 code cells executed")
+    }
+
+    @Test func targetWordCountProgress() throws {
+        let r = try report("english.txt")
+        let p = ProgressEstimator.targetWordCount(146).estimate(r)
+        #expect(p.value == 0.5)
+        #expect(p.basis == "73 of 146 words")
+        #expect(ProgressEstimator.targetWordCount(10).estimate(r).value == 1)
+        #expect(ProgressEstimator.checklist.estimate(r).basis == "no checklist items found")
+    }
+}

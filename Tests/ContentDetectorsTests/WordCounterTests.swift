@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import ContentDetectors
+
+@Suite("Counting rule")
+struct WordCounterTests {
+    @Test func hyphensAndContractionsAreOneWord() {
+        #expect(count("A well-known student's essay isn't long.").words == 6)
+    }
+
+    @Test func dashesSplitWords() {
+        #expect(count("war\u{2014}peace and 1990\u{2013}2000").words == 5)
+    }
+
+    @Test func punctuationOnlyTokensAreNotWords() {
+        #expect(count("Wait - what ... ?! \u{2022} ok").words == 3)
+    }
+
+    @Test func urlsAndEmailsAreOneWord() {
+        #expect(count("Mail me@example.com or see https://example.com/a-b?c=d now").words == 6)
+    }
+
+    @Test func hanAndKanaCountOneWordEach() {
+        let s = count("学生たちは図書館で勉強")
+        #expect(s.words == 11)
+        #expect(s.cjkCharacters == 11)
+        #expect(s.cjkWords == 11)
+    }
+
+    @Test func hangulWordsAreSeparatedBySpaces() {
+        let s = count("학생들은 도서관에서 공부합니다.")
+        #expect(s.words == 3)
+        #expect(s.cjkCharacters == 14)
+        #expect(s.sentences == 1)
+    }
+
+    @Test func charactersAreGraphemeClusters() {
+        // e + combining acute, a family emoji (ZWJ sequence) and a flag: 3 clusters plus 2 spaces.
+        let s = count("e\u{301} 👨‍👩‍👧 🇫🇷")
+        #expect(s.characters == 5)
+        #expect(s.charactersExcludingSpaces == 3)
+        #expect(s.words == 1)
+    }
+
+    @Test func sentencesAndParagraphs() {
+        let s = count("One two three. Four five? \"Six seven!\"\n\nA heading\n\nLast one")
+        #expect(s.sentences == 5)
+        #expect(s.paragraphs == 3)
+    }
+
+    @Test func lineEndingsAreEquivalent() {
+        let lf = count("a b\n\nc d\n")
+        #expect(count("a b\r\n\r\nc d\r\n") == lf)
+        #expect(count("a b\r\rc d\r") == lf)
+    }
+
+    @Test func chunkSplitsDoNotChangeCounts() throws {
+        let text = String(repeating: "Caf\u{E9} na\u{EF}ve \u{4E2D}\u{6587} r\u{E9}sum\u{E9}s are well-known.\r\n\r\n", count: 50)
+        let whole = count(text)
+        let bytes = Array(text.utf8)
+        for step in [1, 2, 3, 7, 64, 65, 1000] {
+            var counter = WordCounter()
+            var i = 0
+            while i < bytes.count {
+                let end = min(bytes.count, i + step)
+                bytes[i..<end].withUnsafeBytes { counter.consume($0) }
+                i = end
+            }
+            #expect(counter.statistics == whole, "step \(step)")
+        }
+    }
+
+    @Test func blockPathMatchesBytePath() {
+        // Long ASCII text goes through the 64-byte block path; one byte at a time never does.
+        let text = String(repeating: "The quick (brown) fox's well-known leap: \"done.\" Really? Yes!\n  \n\tNext 42 items, e.g. apples.\r\n", count: 40)
+        var slow = WordCounter()
+        for b in text.utf8 { [b].withUnsafeBytes { slow.consume($0) } }
+        #expect(count(text) == slow.statistics)
+    }
+
+    @Test func invalidBytesAreReplacedNotFatal() {
+        var counter = WordCounter()
+        ([0x61, 0x62, 0xFF, 0x63, 0x20, 0xC3] as [UInt8]).withUnsafeBytes { counter.consume($0) }
+        let s = counter.statistics
+        #expect(s.words == 1)  // "ab\u{FFFD}c" and a lone "\u{FFFD}", which is no word
+        #expect(s.characters == 6)
+    }
+
+    @Test func wcAgreesOnPlainASCII() throws {
+        let url = Fixtures.url("english.txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/wc")
+        process.arguments = ["-w", url.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C"
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let expected = Int(output.split(separator: " ").first ?? "") ?? -1
+        let report = try DocumentAnalyzer().analyze(url)
+        #expect(report.statistics.words == expected)
+        #expect(expected == 73)
+    }
+
+    @Test func readabilityMatchesTextstat() throws {
+        // Reference: textstat 0.7.3 (pip install textstat==0.7.3; newer releases need NLTK's
+        // cmudict download), on Fixtures/readability.txt:
+        //   flesch_kincaid_grade 2.1, flesch_reading_ease 101.6, lexicon_count 96,
+        //   sentence_count 8, syllable_count 106.
+        let s = try DocumentAnalyzer().analyze(Fixtures.url("readability.txt")).statistics
+        #expect(s.words == 96)
+        #expect(s.sentences == 8)
+        #expect(abs(s.fleschKincaidGrade - 2.1) <= 0.5)
+        #expect(abs(s.fleschReadingEase - 101.6) <= 5)
+        #expect(abs(s.readingTimeMinutes - 96.0 / 238) < 0.001)
+    }
+
+    @Test func libreOfficeAgreesOnCharacters() throws {
+        // LibreOffice 7.4 (soffice --headless --convert-to odt english.txt), meta.xml:
+        // meta:word-count="73" meta:character-count="425" meta:non-whitespace-character-count="355".
+        let s = try DocumentAnalyzer().analyze(Fixtures.url("english.txt")).statistics
+        #expect(s.characters == 425)
+        #expect(s.charactersExcludingSpaces == 355)
+        #expect(s.paragraphs == 3)
+    }
+}
