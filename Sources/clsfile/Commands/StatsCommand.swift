@@ -1,0 +1,59 @@
+import ArgumentParser
+import ContentDetectors
+import Foundation
+
+/// `clsfile stats FILE…`: counts words and more, like `wc`, for every document format.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Count words, characters and sentences, and grade readability, of documents.",
+        discussion: """
+            Reads plain text in any common encoding, Markdown, HTML, LaTeX, DOCX, ODT, RTF, EPUB \
+            and Jupyter notebooks; the format comes from the content, not the name. Files that \
+            cannot be counted are reported on standard error and the others are still counted; \
+            the exit code is then 66 (missing, unreadable or not a regular file) or 65 \
+            (unsupported format, damaged, or over a safety limit).
+            """)
+
+    @Flag(name: .long, help: "Print JSON instead of a table.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Report progress toward this many words.", valueName: "n"))
+    var targetWords: Int?
+
+    @Argument(help: ArgumentHelp("The documents.", valueName: "file"))
+    var files: [String]
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Give at least one file.") }
+        if let targetWords, targetWords <= 0 {
+            throw ValidationError("--target-words must be a positive number of words, not \(targetWords).")
+        }
+    }
+
+    func run() async throws {
+        let analyzer = DocumentAnalyzer()
+        var rows: [DocumentSummary] = []
+        var exitCode: Int32 = 0
+        let progress = ProgressLine()
+        for (index, file) in files.enumerated() {
+            progress.show("counting \(index + 1) of \(files.count): \(file)")
+            do {
+                let report = try analyzer.analyze(FileArgument.url(for: file))
+                rows.append(DocumentSummary(path: file, report: report, targetWords: targetWords))
+            } catch let error as DetectorError {
+                progress.clear()
+                FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
+                let code: Int32 = [.notARegularFile, .unreadable].contains(error.code) ? 66 : 65
+                exitCode = exitCode == 66 ? 66 : code
+            }
+        }
+        progress.clear()
+        if json {
+            print(try DocumentSummary.json(rows))
+        } else if !rows.isEmpty {
+            print(DocumentSummary.table(rows))
+        }
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+}

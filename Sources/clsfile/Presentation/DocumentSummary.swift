@@ -1,0 +1,94 @@
+import ContentDetectors
+import Foundation
+
+/// What `stats` prints about one document, as a table row or JSON.
+struct DocumentSummary: Encodable {
+    struct Figures: Encodable {
+        var words: Int
+        var characters: Int
+        var charactersExcludingSpaces: Int
+        var sentences: Int
+        var paragraphs: Int
+        var syllables: Int
+        var cjkCharacters: Int
+        var fleschKincaidGrade: Double
+        var fleschReadingEase: Double
+        var readingTimeMinutes: Double
+
+        init(_ statistics: TextStatistics) {
+            words = statistics.words
+            characters = statistics.characters
+            charactersExcludingSpaces = statistics.charactersExcludingSpaces
+            sentences = statistics.sentences
+            paragraphs = statistics.paragraphs
+            syllables = statistics.syllables
+            cjkCharacters = statistics.cjkCharacters
+            fleschKincaidGrade = Self.rounded(statistics.fleschKincaidGrade)
+            fleschReadingEase = Self.rounded(statistics.fleschReadingEase)
+            readingTimeMinutes = Self.rounded(statistics.readingTimeMinutes)
+        }
+
+        private static func rounded(_ value: Double) -> Double {
+            value.isFinite ? (value * 100).rounded() / 100 : 0
+        }
+    }
+
+    var path: String
+    var format: String
+    var mimeType: String
+    var charset: String
+    var body: Figures
+    var footnotes: Figures?
+    var endnotes: Figures?
+    var comments: Figures?
+    var codeLines: Int
+    var checklist: ChecklistCount?
+    var notebookCells: NotebookCells?
+    var progress: [ProgressEstimate]
+
+    init(path: String, report: DocumentReport, targetWords: Int?) {
+        self.path = path
+        format = report.kind.format.rawValue
+        mimeType = report.kind.mimeType
+        charset = report.kind.charset
+        body = Figures(report.statistics)
+        footnotes = report.footnotes.words > 0 ? Figures(report.footnotes) : nil
+        endnotes = report.endnotes.words > 0 ? Figures(report.endnotes) : nil
+        comments = report.comments.words > 0 ? Figures(report.comments) : nil
+        codeLines = report.codeLines
+        checklist = report.checklist.total > 0 ? report.checklist : nil
+        notebookCells = report.notebookCells
+        var estimators: [ProgressEstimator] = []
+        if let targetWords { estimators.append(.targetWordCount(targetWords)) }
+        if checklist != nil { estimators.append(.checklist) }
+        if notebookCells.map({ $0.code > 0 }) == true { estimators.append(.executedCells) }
+        progress = estimators.map { $0.estimate(report) }
+    }
+
+    static func table(_ rows: [DocumentSummary]) -> String {
+        var lines = [["WORDS", "CHARS", "SENTENCES", "GRADE", "PROGRESS", "FORMAT", "FILE"]]
+        for row in rows {
+            lines.append(["\(row.body.words)", "\(row.body.characters)", "\(row.body.sentences)",
+                          String(format: "%.1f", row.body.fleschKincaidGrade),
+                          row.progress.first.map { Formatting.percent($0.value) } ?? "-",
+                          row.format, row.path])
+        }
+        if rows.count > 1 {
+            lines.append(["\(rows.reduce(0) { $0 + $1.body.words })", "\(rows.reduce(0) { $0 + $1.body.characters })",
+                          "\(rows.reduce(0) { $0 + $1.body.sentences })", "", "", "", "total"])
+        }
+        let widths = (0..<6).map { column in lines.map { $0[column].count }.max() ?? 0 }
+        return lines.map { line in
+            (0..<6).map { column in
+                column < 5 ? String(repeating: " ", count: widths[column] - line[column].count) + line[column]
+                    : line[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ") + "  " + line[6]
+        }.joined(separator: "\n")
+    }
+
+    static func json(_ rows: [DocumentSummary]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(rows), as: UTF8.self)
+    }
+}

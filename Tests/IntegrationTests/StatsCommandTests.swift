@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `clsfile stats`, run as a built binary on real files.
+struct StatsCommandTests {
+    private func clsfile(_ arguments: [String]) throws -> ProcessResult {
+        try run(try builtExecutable("clsfile"), arguments)
+    }
+
+    @Test func theTableAgreesWithWcOnPlainASCII() throws {
+        let scratch = try Scratch()
+        let text = (0..<500).map { "Sentence number \($0) has six words." }.joined(separator: " ") + "\n"
+        let file = try scratch.file("plain.txt", text)
+        let wc = try run(URL(fileURLWithPath: "/usr/bin/wc"), ["-w", file.path])
+        let expected = try #require(Int(wc.output.split(separator: " ").first ?? ""))
+        let result = try clsfile(["stats", file.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let row = try #require(result.output.split(separator: "\n").last)
+        let columns = row.split(separator: " ", omittingEmptySubsequences: true)
+        #expect(Int(columns[0]) == expected)
+        #expect(Int(columns[2]) == 500)
+        #expect(row.hasSuffix(file.path))
+        #expect(!result.errorOutput.contains("\u{1B}"), "no progress line when standard error is not a terminal")
+    }
+
+    @Test func jsonCarriesTheKindStatisticsAndProgress() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("todo.md", """
+            ---
+            title: Plan
+            ---
+            # Plan for the essay
+
+            - [x] Read the sources
+            - [ ] Write the draft
+
+            ```swift
+            let ignored = "code is not prose"
+            ```
+            """)
+        let result = try clsfile(["stats", "--json", "--target-words", "20", file.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        let row = try #require(rows.first)
+        #expect(row["format"] as? String == "markdown")
+        let body = try #require(row["body"] as? [String: Any])
+        #expect(body["words"] as? Int == 10)
+        #expect(row["codeLines"] as? Int == 1)
+        let progress = try #require(row["progress"] as? [[String: Any]])
+        #expect(progress.map { $0["basis"] as? String } == ["10 of 20 words", "1 of 2 checklist items done"])
+    }
+
+    @Test func badFilesAreReportedWhileTheOthersAreCounted() throws {
+        let scratch = try Scratch()
+        let good = try scratch.file("good.txt", "three small words\n")
+        let missing = scratch.url.appendingPathComponent("missing.txt").path
+        let fifo = scratch.url.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let junk = scratch.url.appendingPathComponent("junk.bin")
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: junk)
+
+        let started = Date()
+        let result = try clsfile(["stats", good.path, missing, fifo, junk.path])
+        #expect(Date().timeIntervalSince(started) < 10, "a FIFO must be refused without blocking")
+        #expect(result.status == 66)
+        #expect(result.output.contains("good.txt"))
+        let errors = result.errorOutput.split(separator: "\n")
+        #expect(errors.count == 3)
+        #expect(errors.contains { $0.contains(missing) })
+        #expect(errors.contains { $0.contains(fifo) })
+        #expect(errors.contains { $0.contains(junk.path) && $0.contains("application/octet-stream") })
+
+        let unsupported = try clsfile(["stats", junk.path])
+        #expect(unsupported.status == 65)
+    }
+
+    @Test func aTargetOfZeroWordsIsAUsageError() throws {
+        let scratch = try Scratch()
+        let result = try clsfile(["stats", "--target-words", "0", try scratch.file("a.txt").path])
+        #expect(result.status == 64)
+        #expect(result.errorOutput.contains("--target-words"))
+    }
+}
