@@ -24,11 +24,16 @@ let package = Package(
             name: "ContentDetectors",
             dependencies: ["CMagic", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        .target(
+            name: "SessionRecorder",
+            dependencies: ["OpenClassKit", "ContentDetectors"]
+        ),
         .executableTarget(
             name: "clsfile",
             dependencies: [
                 "OpenClassKit",
                 "ContentDetectors",
+                "SessionRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -15,6 +15,6 @@ struct Clsfile: AsyncParsableCommand {
             damaged, over a safety limit); 74 a store that cannot be opened, read or written.
             """,
         version: "0.1.0",
-        subcommands: [ShowCommand.self, ListCommand.self, StatsCommand.self]
+        subcommands: [ShowCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self]
     )
 }

@@ -55,9 +55,18 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// The time spent: the measure of the union of all spans, so overlapping spans count once.
     /// A running span counts up to now.
     public var duration: TimeInterval {
-        let now = Date().timeIntervalSince1970
+        duration(since: .distantPast)
+    }
+
+    /// The time spent since a date: the measure of the union of all spans, cut at `date`.
+    /// - Parameter date: Where counting begins.
+    public func duration(since date: Date) -> TimeInterval {
+        let now = Date().timeIntervalSince1970, from = date.timeIntervalSince1970
         return state.withLock { state in
-            IntervalSet(state.spans.map { $0.start...max($0.start, $0.end ?? now) }).measure
+            IntervalSet(state.spans.compactMap { span -> ClosedRange<Double>? in
+                let end = max(span.start, span.end ?? now)
+                return end > from ? max(span.start, from)...end : nil
+            }).measure
         }
     }
 
@@ -87,44 +96,80 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         if started { changed() }
     }
 
-    /// Stops the spans this process started; when it runs none, stops every running span, so a start
-    /// saved in one process can be stopped in another.
+    /// Stops the spans this process started; when it runs none, stops the running spans that no
+    /// live process owns, so a start saved by one process can be stopped by another.
     public func stop() {
+        stop(idleTimeout: nil)
+    }
+
+    /// Stops like ``stop()``, except that a span idle for longer than `idleTimeout` ends at its last
+    /// pulse instead of now, so idle time before the stop is not counted.
+    /// - Parameter idleTimeout: The longest gap between pulses that still counts as work; nil
+    ///   counts every second up to now.
+    public func stop(idleTimeout: TimeInterval?) {
         let now = Date().timeIntervalSince1970
-        let me = ProcessIdentity.current
         let stopped = state.withLock { state -> Bool in
-            let open = state.spans.indices.filter { state.spans[$0].end == nil }
-            let mine = open.filter { state.spans[$0].owner == me }
-            let targets = mine.isEmpty ? open : mine
+            let targets = Self.spansToDrive(in: state)
             for index in targets {
-                state.spans[index].end = max(now, state.spans[index].start)
-                state.spans[index].lastPulse = max(state.spans[index].lastPulse, now)
-                state.spans[index].owner = nil
-                state.pending.spans[state.spans[index].id] = state.nextSequence()
+                var span = state.spans[index]
+                if let idleTimeout, now - span.lastPulse > idleTimeout {
+                    span.end = span.lastPulse
+                } else {
+                    span.end = max(now, span.start)
+                    span.lastPulse = max(span.lastPulse, now)
+                }
+                span.owner = nil
+                state.spans[index] = span
+                state.pending.spans[span.id] = state.nextSequence()
             }
             return !targets.isEmpty
         }
         if stopped { changed() }
     }
 
-    /// Records a sign of work (a keystroke, a change on disk, an editor event) on the spans this
-    /// process runs. If the process dies, those spans end at their last pulse, not at the crash.
+    /// Records a sign of work (a keystroke, a change on disk, an editor event) on the running spans
+    /// this process owns, or, when it owns none, on the running spans handed over by processes that
+    /// exited. If the process dies, its spans end at their last pulse, not at the crash.
     ///
-    /// The pulse reaches the store with the next save.
-    /// - Parameter date: When the work happened; now by default.
-    public func recordPulse(at date: Date = Date()) {
+    /// With an idle timeout, a pulse that comes after a longer gap ends the span at its previous
+    /// pulse and starts a new one now: the idle time between is not counted. A pulse on an activity
+    /// that is not started does nothing. The pulse reaches the store with the next save.
+    /// - Parameters:
+    ///   - date: When the work happened; now by default.
+    ///   - idleTimeout: The longest gap between pulses that still counts as work; nil for no limit.
+    public func recordPulse(at date: Date = Date(), idleTimeout: TimeInterval? = nil) {
         let time = date.timeIntervalSince1970
-        let me = ProcessIdentity.current
         let pulsed = state.withLock { state -> Bool in
-            var pulsed = false
-            for index in state.spans.indices where state.spans[index].end == nil && state.spans[index].owner == me {
-                state.spans[index].lastPulse = max(state.spans[index].lastPulse, time)
+            let targets = Self.spansToDrive(in: state)
+            var resumes = false
+            for index in targets {
+                if let idleTimeout, time - state.spans[index].lastPulse > idleTimeout {
+                    state.spans[index].end = state.spans[index].lastPulse
+                    state.spans[index].owner = nil
+                    resumes = true
+                } else {
+                    state.spans[index].lastPulse = max(state.spans[index].lastPulse, time)
+                }
                 state.pending.spans[state.spans[index].id] = state.nextSequence()
-                pulsed = true
             }
-            return pulsed
+            if resumes {
+                let span = SpanRecord(id: UUID().uuidString, start: time, end: nil, lastPulse: time,
+                                      owner: ProcessIdentity.current)
+                state.spans.append(span)
+                state.pending.spans[span.id] = state.nextSequence()
+            }
+            return !targets.isEmpty
         }
         if pulsed { changed() }
+    }
+
+    /// The running spans a stop or a pulse from this process acts on: its own, else the ones no
+    /// process owns any more.
+    private static func spansToDrive(in state: State) -> [Int] {
+        let me = ProcessIdentity.current
+        let running = state.spans.indices.filter { state.spans[$0].end == nil }
+        let mine = running.filter { state.spans[$0].owner == me }
+        return mine.isEmpty ? running.filter { state.spans[$0].owner == nil } : mine
     }
 
     // MARK: Progress

@@ -43,6 +43,7 @@ enum StoreError {
 }
 
 extension CLSError {
-    /// Whether the store was held by another process for too long.
-    var isBusy: Bool { StoreError.isBusy(self) }
+    /// Whether the store was held by another process for longer than the busy timeout, so that
+    /// trying again later may succeed.
+    public var isBusy: Bool { StoreError.isBusy(self) }
 }

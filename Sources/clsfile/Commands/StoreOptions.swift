@@ -9,9 +9,14 @@ struct StoreOptions: ParsableArguments {
         valueName: "path"))
     var store: String?
 
+    /// The store file these options name.
+    var storeURL: URL {
+        store.map { URL(fileURLWithPath: $0) } ?? CLSDataStore.defaultStoreURL
+    }
+
     /// The data store these options name.
-    func dataStore() -> CLSDataStore {
-        guard let store else { return CLSDataStore.shared }
-        return CLSDataStore(storeURL: URL(fileURLWithPath: store))
+    func dataStore(busyTimeout: TimeInterval = 5) -> CLSDataStore {
+        guard store != nil || busyTimeout != 5 else { return CLSDataStore.shared }
+        return CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: busyTimeout))
     }
 }

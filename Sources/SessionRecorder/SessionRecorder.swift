@@ -1,0 +1,196 @@
+import ContentDetectors
+import Foundation
+import OpenClassKit
+
+/// Records editing sessions: turns editor events into activity time, progress and items.
+///
+/// A session is what an editor does to a file between open and close. Every event is a pulse, a
+/// sign that the person works; a gap between pulses longer than the idle timeout is not counted.
+/// On save and close the file's content is measured: its word count becomes the primary item,
+/// readability and other figures additional items, and the progress the detectors estimate is
+/// added. Every event is idempotent and tolerates order faults (an edit without an open, two
+/// closes).
+///
+/// ```swift
+/// let recorder = SessionRecorder(store: .shared)
+/// try await recorder.record(SessionEvent(kind: .open, file: url))
+/// try await recorder.record(SessionEvent(kind: .close, file: url))
+/// ```
+public struct SessionRecorder: Sendable {
+    /// Settings of a recorder.
+    public struct Configuration: Sendable {
+        /// The longest gap between pulses that still counts as work; 5 minutes by default.
+        public var idleTimeout: TimeInterval
+        /// A word count to measure progress toward; remembered per file once given.
+        public var targetWords: Int?
+
+        /// Creates settings.
+        public init(idleTimeout: TimeInterval = 300, targetWords: Int? = nil) {
+            self.idleTimeout = idleTimeout
+            self.targetWords = targetWords
+        }
+
+        /// The rule that decides what counts, in words, for summaries and reports.
+        public var idleRule: String {
+            "gaps over \(Self.describe(idleTimeout)) without input are not counted"
+        }
+
+        static func describe(_ seconds: TimeInterval) -> String {
+            seconds >= 60 && seconds.truncatingRemainder(dividingBy: 60) == 0
+                ? "\(Int(seconds / 60)) min" : "\(Int(seconds)) s"
+        }
+    }
+
+    /// Identifiers of the items a recorder writes.
+    public enum ItemIdentifier {
+        public static let wordCount = "total_word_count"
+        public static let targetWords = "target_word_count"
+        public static let readabilityGrade = "readability_grade"
+        public static let characters = "characters"
+        public static let sentences = "sentences"
+        public static let checklist = "checklist"
+        public static let codeCells = "executed_code_cells"
+        public static let codeLines = "code_lines"
+        public static let openTime = "open_time"
+    }
+
+    /// The store events are recorded in.
+    public let store: CLSDataStore
+    /// The recorder's settings.
+    public let configuration: Configuration
+
+    /// Creates a recorder.
+    public init(store: CLSDataStore, configuration: Configuration = Configuration()) {
+        self.store = store
+        self.configuration = configuration
+    }
+
+    /// What recording measured.
+    public struct Measurement: Sendable {
+        /// The detectors' report at the last save or close; nil when nothing was measured.
+        public var report: DocumentReport?
+        /// Why a file could not be measured (its time is recorded all the same).
+        public var problems: [DetectorError] = []
+    }
+
+    /// Applies events in date order and saves once.
+    /// - Returns: What was measured at saves and closes.
+    /// - Throws: `CLSError` when a file is not a regular file or the store fails; nothing is then saved.
+    @discardableResult
+    public func record(_ events: [SessionEvent]) async throws -> Measurement {
+        var measurement = Measurement()
+        for event in events.sorted(by: { $0.date < $1.date }) {
+            let activity = try await store.fetchActivity(for: event.file)
+            do {
+                if let report = try apply(event, to: activity) { measurement.report = report }
+            } catch let problem as DetectorError {
+                measurement.problems.append(problem)
+            }
+        }
+        try await store.save()
+        return measurement
+    }
+
+    /// Applies one event and saves.
+    @discardableResult
+    public func record(_ event: SessionEvent) async throws -> Measurement {
+        try await record([event])
+    }
+
+    private func apply(_ event: SessionEvent, to activity: CLSActivity) throws -> DocumentReport? {
+        if event.kind != .close || activity.isStarted {
+            keepRunning(activity, at: event.date)
+        }
+        switch event.kind {
+        case .open, .edit:
+            return nil
+        case .view:
+            if let range = event.viewedRange {
+                activity.addProgressRange(fromStart: range.start, toEnd: range.end)
+            }
+            return nil
+        case .save:
+            return try measure(event.file, into: activity)
+        case .close:
+            // Stop first: a file that cannot be measured still closes its session.
+            let opened = activity.timeSpans.filter(\.isRunning).map(\.start).min()
+            activity.stop(idleTimeout: configuration.idleTimeout)
+            if let opened { addOpenTime(event.date.timeIntervalSince(opened), to: activity) }
+            return try measure(event.file, into: activity)
+        }
+    }
+
+    /// Extends the running session with a pulse, or starts one.
+    private func keepRunning(_ activity: CLSActivity, at date: Date) {
+        if activity.isStarted {
+            activity.recordPulse(at: date, idleTimeout: configuration.idleTimeout)
+        } else {
+            activity.start()
+        }
+    }
+
+    /// Counts the file and records the figures and the progress they show.
+    /// - Throws: `DetectorError` when the file cannot be measured; its time is kept.
+    private func measure(_ file: URL, into activity: CLSActivity) throws -> DocumentReport {
+        let report = try DocumentAnalyzer().analyze(file)
+        let statistics = report.statistics
+        let words = activity.primaryActivityItem as? CLSQuantityItem
+            ?? CLSQuantityItem(identifier: ItemIdentifier.wordCount, title: "Word Count")
+        words.quantity = Double(statistics.words)
+        activity.primaryActivityItem = words
+
+        quantity(ItemIdentifier.readabilityGrade, "Readability Grade",
+                 (statistics.fleschKincaidGrade * 10).rounded() / 10, in: activity)
+        quantity(ItemIdentifier.characters, "Characters", Double(statistics.characters), in: activity)
+        quantity(ItemIdentifier.sentences, "Sentences", Double(statistics.sentences), in: activity)
+        if report.checklist.total > 0 {
+            activity.addAdditionalActivityItem(CLSScoreItem(
+                identifier: ItemIdentifier.checklist, title: "Checklist",
+                score: Double(report.checklist.done), maxScore: Double(report.checklist.total)))
+        }
+        if let cells = report.notebookCells, cells.code > 0 {
+            activity.addAdditionalActivityItem(CLSScoreItem(
+                identifier: ItemIdentifier.codeCells, title: "Executed Code Cells",
+                score: Double(cells.executed), maxScore: Double(cells.code)))
+        }
+        if report.codeLines > 0 {
+            quantity(ItemIdentifier.codeLines, "Code Lines", Double(report.codeLines), in: activity)
+        }
+        if let target = configuration.targetWords {
+            quantity(ItemIdentifier.targetWords, "Target Words", Double(target), in: activity)
+        }
+        if let estimate = Self.progress(of: report, targetWords: targetWords(of: activity)) {
+            activity.progress = estimate.value
+        }
+        return report
+    }
+
+    /// Adds to the time the file was open, idle time included: the "Open Time" item, in seconds.
+    public func addOpenTime(_ seconds: TimeInterval, to activity: CLSActivity) {
+        guard seconds > 0 else { return }
+        let existing = activity.additionalActivityItems.first { $0.identifier == ItemIdentifier.openTime } as? CLSQuantityItem
+        quantity(ItemIdentifier.openTime, "Open Time", (existing?.quantity ?? 0) + seconds, in: activity)
+    }
+
+    private func quantity(_ identifier: String, _ title: String, _ value: Double, in activity: CLSActivity) {
+        let item = CLSQuantityItem(identifier: identifier, title: title)
+        item.quantity = value.isFinite ? value : 0
+        activity.addAdditionalActivityItem(item)
+    }
+
+    /// The target given now, else the one remembered for the file.
+    private func targetWords(of activity: CLSActivity) -> Int? {
+        if let target = configuration.targetWords { return target }
+        let remembered = activity.additionalActivityItems.first { $0.identifier == ItemIdentifier.targetWords }
+        return (remembered as? CLSQuantityItem).map { Int($0.quantity) }.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// The progress the content shows: toward the target word count, else checklist completion,
+    /// else executed notebook cells; nil when none applies.
+    public static func progress(of report: DocumentReport, targetWords: Int?) -> ProgressEstimate? {
+        if let targetWords, targetWords > 0 { return ProgressEstimator.targetWordCount(targetWords).estimate(report) }
+        if report.checklist.total > 0 { return ProgressEstimator.checklist.estimate(report) }
+        if let cells = report.notebookCells, cells.code > 0 { return ProgressEstimator.executedCells.estimate(report) }
+        return nil
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import OpenClassKit
+import SessionRecorder
+
+/// `clsfile hook EVENT FILE`: what editor plugins call on open, edit, save, view and close.
+struct HookCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hook",
+        abstract: "Record an editor event (what editor plugins call).",
+        discussion: """
+            Events: open, edit, save, view, close. Calls are idempotent and may come in any order. \
+            A hook never makes the editor wait: when the store stays locked for more than 200 ms \
+            the event goes to a spool file beside the store (STORE.spool) and the next call \
+            records it. With --stdio, events are read as JSON lines from standard input, one \
+            answer line each, for plugins that keep one process running:
+              {"event": "view", "file": "/path/essay.txt", "view": [1, 40], "totalLines": 200}
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var sessionOptions: SessionOptions
+
+    @Flag(name: .long, help: "Read events as JSON lines from standard input.")
+    var stdio = false
+
+    @Argument(help: ArgumentHelp("open, edit, save, view or close.", valueName: "event"))
+    var event: SessionEvent.Kind?
+
+    @Argument(help: ArgumentHelp("The file.", valueName: "file"))
+    var file: String?
+
+    @Option(name: .long, help: "The cursor's line.")
+    var line: Int?
+
+    @Option(name: .long, help: ArgumentHelp("The visible lines, as FIRST-LAST.", valueName: "first-last"))
+    var view: String?
+
+    @Option(name: .long, help: ArgumentHelp("The file's number of lines (with --view).", valueName: "n"))
+    var totalLines: Int?
+
+    @Option(name: .long, help: ArgumentHelp("The editor's name.", valueName: "name"))
+    var editor: String?
+
+    func validate() throws {
+        if stdio {
+            guard event == nil, file == nil else { throw ValidationError("--stdio takes no event or file.") }
+            return
+        }
+        guard event != nil, file != nil else { throw ValidationError("Give an event and a file, or --stdio.") }
+        _ = try HookLine.visibleLines(view, totalLines: totalLines)
+    }
+
+    func run() async throws {
+        let recorder = SessionRecorder(
+            store: storeOptions.dataStore(busyTimeout: 0.2),
+            configuration: .init(idleTimeout: try sessionOptions.resolvedIdleTimeout()))
+        let spool = EventSpool(storeURL: storeOptions.storeURL)
+        if stdio {
+            try await HookLine.serve(recorder: recorder, spool: spool)
+            return
+        }
+        guard let event, let file else { return }
+        let sessionEvent = SessionEvent(kind: event, file: FileArgument.url(for: file), line: line,
+                                        visibleLines: try HookLine.visibleLines(view, totalLines: totalLines),
+                                        totalLines: totalLines, editor: editor)
+        let failures = try await HookLine.deliver(sessionEvent, recorder: recorder, spool: spool)
+        if let failure = failures.first(where: { $0.event == sessionEvent }) {
+            throw ExitCode(failure.error.code == .invalidArgument ? 66 : 74)
+        }
+    }
+}
+
+extension SessionEvent.Kind: ExpressibleByArgument {}

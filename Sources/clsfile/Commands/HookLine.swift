@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import OpenClassKit
+import SessionRecorder
+
+/// The parts of `clsfile hook` shared by single calls and `--stdio`.
+enum HookLine {
+    /// One JSON line of `hook --stdio`.
+    struct Request: Decodable {
+        var event: SessionEvent.Kind
+        var file: String
+        var line: Int?
+        var view: [Int]?
+        var totalLines: Int?
+        var editor: String?
+    }
+
+    /// Parses `--view FIRST-LAST`.
+    static func visibleLines(_ text: String?, totalLines: Int?) throws -> ClosedRange<Int>? {
+        guard let text else {
+            guard totalLines == nil else { throw ValidationError("--total-lines goes with --view.") }
+            return nil
+        }
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] >= 1, parts[0] <= parts[1] else {
+            throw ValidationError("--view takes FIRST-LAST with 1 ≤ FIRST ≤ LAST, not '\(text)'.")
+        }
+        guard let totalLines, totalLines >= 1 else {
+            throw ValidationError("--view needs --total-lines, the file's number of lines.")
+        }
+        return parts[0]...parts[1]
+    }
+
+    /// Delivers one event and reports on standard error what went wrong.
+    /// - Returns: The events that could not be recorded.
+    static func deliver(_ event: SessionEvent, recorder: SessionRecorder,
+                        spool: EventSpool) async throws -> [(event: SessionEvent, error: CLSError)] {
+        do {
+            let delivery = try await recorder.deliver(event, spool: spool)
+            for line in delivery.rejectedLines {
+                warn("skipped a line of \(spool.url.path) that is not an event: \(line.prefix(80))")
+            }
+            for problem in delivery.measurement.problems {
+                warn("time recorded, but the content was not measured: \(problem.message)")
+            }
+            for failure in delivery.failures {
+                warn("\(failure.event.kind.rawValue) event not recorded: \(failure.error.message)")
+            }
+            return delivery.failures
+        } catch let error as CLSError {
+            warn(error.message)
+            return [(event, error)]
+        } catch let error as RecorderError {
+            warn(error.message)
+            throw ExitCode(74)
+        }
+    }
+
+    /// Answers JSON lines on standard input until it ends.
+    static func serve(recorder: SessionRecorder, spool: EventSpool) async throws {
+        let decoder = JSONDecoder()
+        while let text = readLine(strippingNewline: true) {
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            let answer: String
+            do {
+                let request = try decoder.decode(Request.self, from: Data(text.utf8))
+                let range = request.view.flatMap { $0.count == 2 ? $0[0]...max($0[0], $0[1]) : nil }
+                let event = SessionEvent(kind: request.event, file: FileArgument.url(for: request.file),
+                                         line: request.line, visibleLines: range,
+                                         totalLines: request.totalLines, editor: request.editor)
+                let failures = try await deliver(event, recorder: recorder, spool: spool)
+                answer = failures.first { $0.event == event }.map { Self.answer(error: $0.error.message) }
+                    ?? #"{"ok":true}"#
+            } catch let error as DecodingError {
+                answer = Self.answer(error: "not an event line: \(error)")
+            }
+            print(answer)
+            fflush(nil)
+        }
+    }
+
+    private static func answer(error: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: ["ok": false, "error": error])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func warn(_ text: String) {
+        FileHandle.standardError.write(Data("clsfile: \(text)\n".utf8))
+    }
+}
