@@ -67,6 +67,10 @@ let package = Package(
             dependencies: ["OpenClassKit", "TestSupport", "store-worker"]
         ),
         .testTarget(
+            name: "SessionRecorderTests",
+            dependencies: ["SessionRecorder", "OpenClassKit", "TestSupport"]
+        ),
+        .testTarget(
             name: "ContentDetectorsTests",
             dependencies: ["ContentDetectors", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             resources: [.copy("Fixtures")]

@@ -98,7 +98,8 @@ public struct SessionRecorder: Sendable {
     }
 
     private func apply(_ event: SessionEvent, to activity: CLSActivity) throws -> DocumentReport? {
-        if event.kind != .close || activity.isStarted {
+        // Every event but close is a sign of work; a close only ends the session.
+        if event.kind != .close {
             keepRunning(activity, at: event.date)
         }
         switch event.kind {

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `clsfile hook` and `clsfile report`, run as built binaries.
+struct HookCommandTests {
+    private func show(_ file: URL, store: URL) throws -> [String: Any] {
+        let result = try run(try builtExecutable("clsfile"), ["show", "--json", "--store", store.path, file.path])
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    }
+
+    @Test func aThousandHookCallsInParallelAreAllRecorded() async throws {
+        let scratch = try Scratch()
+        let total = 1000
+        let file = try scratch.file("book.txt", String(repeating: "a line of the book\n", count: total))
+        let clsfile = try builtExecutable("clsfile")
+        let store = scratch.storeURL.path
+        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+            var next = 1, failed = 0
+            // 32 processes at a time, each viewing one line of its own.
+            for _ in 0..<32 where next <= total {
+                let line = next
+                next += 1
+                group.addTask { try run(clsfile, ["hook", "view", file.path, "--view", "\(line)-\(line)",
+                                                  "--total-lines", "\(total)", "--store", store]).status == 0 ? 0 : 1 }
+            }
+            while let result = try await group.next() {
+                failed += result
+                if next <= total {
+                    let line = next
+                    next += 1
+                    group.addTask { try run(clsfile, ["hook", "view", file.path, "--view", "\(line)-\(line)",
+                                                      "--total-lines", "\(total)", "--store", store]).status == 0 ? 0 : 1 }
+                }
+            }
+            return failed
+        }
+        #expect(failures == 0)
+        // Events spooled while the store was busy are recorded by the next call.
+        #expect(try run(clsfile, ["hook", "close", file.path, "--store", store]).status == 0)
+        let activity = try show(file, store: scratch.storeURL)
+        #expect(activity["progress"] as? Double == 1.0, "every line's view must be recorded")
+        #expect(activity["isStarted"] as? Bool == false)
+    }
+
+    @Test func stdioAnswersEveryLine() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "four words in here\n")
+        let input = """
+            {"event":"open","file":"\(file.path)","editor":"test"}
+            {"event":"edit","file":"\(file.path)","line":1}
+            not json
+            {"event":"close","file":"\(file.path)"}
+            {"event":"close","file":"\(scratch.url.path)/missing.txt"}
+
+            """
+        let script = scratch.url.appendingPathComponent("input.jsonl")
+        try Data(input.utf8).write(to: script)
+        let result = try run(URL(fileURLWithPath: "/bin/sh"),
+                             ["-c", "exec \"$0\" hook --stdio --store \"$1\" < \"$2\"",
+                              try builtExecutable("clsfile").path, scratch.storeURL.path, script.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let answers = result.output.split(separator: "\n").map(String.init)
+        #expect(answers.count == 5)
+        #expect(answers[0] == #"{"ok":true}"# && answers[1] == #"{"ok":true}"# && answers[3] == #"{"ok":true}"#)
+        #expect(answers[2].contains(#""ok":false"#) && answers[2].contains("not an event line"))
+        #expect(answers[4].contains(#""ok":false"#) && answers[4].contains("missing.txt"))
+        let activity = try show(file, store: scratch.storeURL)
+        #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == 4)
+        #expect(activity["isStarted"] as? Bool == false)
+    }
+
+    @Test func hookErrorsAreClear() throws {
+        let scratch = try Scratch()
+        let clsfile = try builtExecutable("clsfile")
+        let missing = try run(clsfile, ["hook", "edit", scratch.url.path + "/gone.txt", "--store", scratch.storeURL.path])
+        #expect(missing.status == 66)
+        #expect(missing.errorOutput.contains("gone.txt"))
+        let badView = try run(clsfile, ["hook", "view", try scratch.file("a.txt").path, "--view", "9-3",
+                                        "--total-lines", "10", "--store", scratch.storeURL.path])
+        #expect(badView.status == 64)
+        #expect(badView.errorOutput.contains("--view"))
+        let badEvent = try run(clsfile, ["hook", "scroll", try scratch.file("b.txt").path])
+        #expect(badEvent.status == 64)
+    }
+
+    @Test func theReportStatesTheIdleRule() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "five words are in here\n")
+        let clsfile = try builtExecutable("clsfile")
+        for event in ["open", "edit", "close"] {
+            #expect(try run(clsfile, ["hook", event, file.path, "--store", scratch.storeURL.path]).status == 0)
+        }
+        let table = try run(clsfile, ["report", "--store", scratch.storeURL.path, "--idle-timeout", "120"])
+        #expect(table.status == 0)
+        #expect(table.output.contains("gaps over 2 min without input are not counted"))
+        let row = try #require(table.output.split(separator: "\n").dropFirst().first)
+        #expect(row.hasSuffix(file.path))
+        #expect(row.contains("5"))
+        let csv = try run(clsfile, ["report", "--csv", "--store", scratch.storeURL.path])
+        #expect(csv.output.hasPrefix("file,active_seconds,open_seconds,words,progress,sessions,last_opened\n"))
+        #expect(csv.output.contains("\(file.path),"))
+        let json = try run(clsfile, ["report", "--json", "--since", "2000-01-01", "--store", scratch.storeURL.path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect((object["files"] as? [Any])?.count == 1)
+        let future = try run(clsfile, ["report", "--since", "2999-01-01", "--store", scratch.storeURL.path])
+        #expect(future.output.contains("No activity"))
+        let badDate = try run(clsfile, ["report", "--since", "yesterday"])
+        #expect(badDate.status == 64)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import OpenClassKit
+import SessionRecorder
+import Testing
+import TestSupport
+
+struct SessionRecorderTests {
+    private func quantity(_ identifier: String, in activity: CLSActivity) -> Double? {
+        (activity.additionalActivityItems.first { $0.identifier == identifier } as? CLSQuantityItem)?.quantity
+    }
+
+    @Test func aSessionRecordsTimeWordsItemsAndProgress() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("plan.md", """
+            # Plan
+
+            - [x] Read the three sources twice.
+            - [ ] Write the first draft.
+            - [ ] Ask for feedback.
+
+            The essay argues that libraries matter.
+            """)
+        let recorder = SessionRecorder(store: scratch.store())
+        try await recorder.record(SessionEvent(kind: .open, file: file))
+        try await Task.sleep(for: .milliseconds(200))
+        try await recorder.record(SessionEvent(kind: .edit, file: file))
+        let measurement = try await recorder.record(SessionEvent(kind: .close, file: file))
+        #expect(measurement.problems.isEmpty)
+        let words = try #require(measurement.report?.statistics.words)
+
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(!activity.isStarted)
+        #expect(activity.timeSpans.count == 1)
+        #expect(activity.duration >= 0.2 && activity.duration < 5)
+        let primary = try #require(activity.primaryActivityItem as? CLSQuantityItem)
+        #expect(primary.identifier == "total_word_count")
+        #expect(primary.title == "Word Count")
+        #expect(primary.quantity == Double(words))
+        #expect(quantity("sentences", in: activity) == 5, "the heading ends a sentence of its own")
+        #expect(quantity("readability_grade", in: activity) != nil)
+        #expect(try #require(quantity("open_time", in: activity)) >= 0.2)
+        let checklist = try #require(activity.additionalActivityItems.first { $0.identifier == "checklist" } as? CLSScoreItem)
+        #expect((checklist.score, checklist.maxScore) == (1, 3))
+        #expect(abs(activity.progress - 1.0 / 3) < 1e-9)
+    }
+
+    @Test func idleGapsAreNotCounted() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "one two three")
+        let recorder = SessionRecorder(store: scratch.store(), configuration: .init(idleTimeout: 0.3))
+        try await recorder.record(SessionEvent(kind: .open, file: file))
+        try await Task.sleep(for: .milliseconds(700))
+        try await recorder.record(SessionEvent(kind: .edit, file: file))
+        try await Task.sleep(for: .milliseconds(100))
+        try await recorder.record(SessionEvent(kind: .edit, file: file))
+        try await Task.sleep(for: .milliseconds(700))
+        try await recorder.record(SessionEvent(kind: .close, file: file))
+
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(activity.timeSpans.count == 2, "the idle gap splits the session")
+        // Counted: 0 s before the gap, ~0.1 s between the edits; the idle tails end at the last pulse.
+        #expect(activity.duration >= 0.1 && activity.duration < 0.35)
+        #expect(!activity.isStarted)
+    }
+
+    @Test func aTargetWordCountIsRememberedPerFile() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", (1...50).map { "word\($0)" }.joined(separator: " "))
+        try await SessionRecorder(store: scratch.store(), configuration: .init(targetWords: 200))
+            .record(SessionEvent(kind: .close, file: file))
+        #expect(try await scratch.store().fetchActivity(for: file).progress == 0.25)
+
+        try Data((1...100).map { "word\($0)" }.joined(separator: " ").utf8).write(to: file)
+        try await SessionRecorder(store: scratch.store()).record(SessionEvent(kind: .save, file: file))
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(activity.progress == 0.5)
+        #expect(quantity("target_word_count", in: activity) == 200)
+    }
+
+    @Test func eventsInAnyOrderLeaveAConsistentStore() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "a few words")
+        let recorder = SessionRecorder(store: scratch.store())
+        try await recorder.record(SessionEvent(kind: .close, file: file))
+        try await recorder.record(SessionEvent(kind: .close, file: file))
+        try await recorder.record(SessionEvent(kind: .edit, file: file))
+        try await recorder.record(SessionEvent(kind: .open, file: file))
+        try await recorder.record(SessionEvent(kind: .open, file: file))
+        try await recorder.record(SessionEvent(kind: .close, file: file))
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(!activity.isStarted)
+        #expect(activity.timeSpans.count == 1)
+        #expect((activity.primaryActivityItem as? CLSQuantityItem)?.quantity == 3)
+        #expect(activity.additionalActivityItems.filter { $0.identifier == "characters" }.count == 1)
+    }
+
+    @Test func viewRangesGiveProgressAsTheShareOfLinesSeen() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("book.txt", String(repeating: "line\n", count: 100))
+        let recorder = SessionRecorder(store: scratch.store())
+        for range in [1...20, 11...40, 71...100] {
+            try await recorder.record(SessionEvent(kind: .view, file: file, visibleLines: range, totalLines: 100))
+        }
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(abs(activity.progress - 0.7) < 1e-9)
+    }
+
+    @Test func aFileThatCannotBeMeasuredKeepsItsTime() async throws {
+        let scratch = try Scratch()
+        let file = scratch.url.appendingPathComponent("image.bin")
+        try Data((0..<2048).map { UInt8(truncatingIfNeeded: $0 &* 193 &+ 71) }).write(to: file)
+        let recorder = SessionRecorder(store: scratch.store())
+        try await recorder.record(SessionEvent(kind: .open, file: file))
+        let measurement = try await recorder.record(SessionEvent(kind: .close, file: file))
+        #expect(measurement.problems.count == 1)
+        #expect(measurement.problems.first?.message.contains(file.path) == true)
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(activity.timeSpans.count == 1 && !activity.isStarted)
+        #expect(activity.primaryActivityItem == nil)
+    }
+
+    @Test func aBusyStoreSpoolsEventsAndTheNextCallRecordsThem() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "words")
+        try await SessionRecorder(store: scratch.store()).record(SessionEvent(kind: .open, file: file))
+
+        // Another process holds the write lock.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        holder.arguments = [scratch.storeURL.path]
+        let input = Pipe(), output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
+        _ = output.fileHandleForReading.availableData
+
+        let busy = CLSDataStore(storeURL: scratch.storeURL, configuration: .init(busyTimeout: 0.2))
+        let spool = EventSpool(storeURL: scratch.storeURL)
+        let started = ContinuousClock.now
+        let view = SessionEvent(kind: .view, file: file, visibleLines: 1...1, totalLines: 4)
+        let first = try await SessionRecorder(store: busy).deliver(view, spool: spool)
+        #expect(first.isSpooled)
+        #expect(ContinuousClock.now - started < .seconds(2), "a hook must not wait for a busy store")
+
+        input.fileHandleForWriting.write(Data("COMMIT;\n.quit\n".utf8))
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+
+        let second = try await SessionRecorder(store: scratch.store())
+            .deliver(SessionEvent(kind: .close, file: file), spool: spool)
+        #expect(!second.isSpooled)
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(activity.progress == 0.25, "the spooled view was recorded")
+        #expect(!activity.isStarted)
+        #expect(try spool.drain().events.isEmpty)
+    }
+
+    @Test func spoolLinesThatAreNotEventsAreReportedNotReplayed() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "words")
+        let spool = EventSpool(storeURL: scratch.storeURL)
+        try spool.append([SessionEvent(kind: .open, file: file)])
+        let handle = try FileHandle(forWritingTo: spool.url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{ this is damaged\n".utf8))
+        try handle.close()
+        let delivery = try await SessionRecorder(store: scratch.store())
+            .deliver(SessionEvent(kind: .close, file: file), spool: spool)
+        #expect(delivery.rejectedLines == ["{ this is damaged"])
+        #expect(try await scratch.store().fetchActivity(for: file).timeSpans.count == 1)
+    }
+}
