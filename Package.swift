@@ -24,9 +24,10 @@ let package = Package(
             name: "ContentDetectors",
             dependencies: ["CMagic", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        .target(name: "CTerminal"),
         .target(
             name: "SessionRecorder",
-            dependencies: ["OpenClassKit", "ContentDetectors"]
+            dependencies: ["OpenClassKit", "ContentDetectors", "CTerminal"]
         ),
         .executableTarget(
             name: "clsfile",

@@ -98,27 +98,29 @@ public struct WordCounter: Sendable {
     public mutating func consume(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else { return }
         let count = bytes.count
+        let tables = Tables(ascii: asciiTable, letters: letterTable, basicPlane: basicPlaneTable, blockFlags: blockFlagTable)
         var i = 0
-        if carryCount > 0 { i = completeCarry(base, count) }
+        if carryCount > 0 { i = completeCarry(base, count, tables) }
         if pendingCR {
             pendingCR = false
             if i < count && base[i] == 0x0A { i += 1 }
         }
         while i < count {
             if !inToken && count &- i >= 64 {
-                let used = consumeBlock(base + i)
+                let used = consumeBlock(base + i, tables.blockFlags)
                 if used > 0 { i &+= used; continue }
             }
-            i = consumeScalarRange(base, i, min(count, i &+ 64), count)
+            i = consumeScalarRange(base, i, min(count, i &+ 64), count, tables)
         }
     }
 
     /// Byte-at-a-time path from `start` until at least `end`; returns where it stopped.
-    private mutating func consumeScalarRange(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ count: Int) -> Int {
-        let table = asciiTable
-        let letters = letterTable
+    /// Stops at the first token boundary after `end`, so the block path can take over.
+    private mutating func consumeScalarRange(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ count: Int, _ tables: Tables) -> Int {
+        let table = tables.ascii
+        let letters = tables.letters
         var i = start
-        while i < end {
+        while i < end || (inToken && i < count) {
             let b = base[i]
             let cls = table[Int(b)]
             if cls == CharacterClass.vowel || cls == CharacterClass.consonant {
@@ -168,7 +170,7 @@ public struct WordCounter: Sendable {
                     pendingCR = true
                 }
             case CharacterClass.nonASCII:
-                i = consumeScalar(base, i, count)
+                i = joinNext ? consumeScalar(base, i, count, tables.basicPlane) : consumeNonASCIIRun(base, i, count, tables.basicPlane)
             default:
                 handle(cls)
                 i &+= 1
@@ -180,16 +182,22 @@ public struct WordCounter: Sendable {
     /// Processes a 64-byte pure-ASCII block with bit masks, up to and including its last separator.
     /// Returns the number of bytes consumed, or 0 if the block needs the byte-at-a-time path.
     @inline(__always)
-    private mutating func consumeBlock(_ p: UnsafePointer<UInt8>) -> Int {
+    private mutating func consumeBlock(_ p: UnsafePointer<UInt8>, _ flags: UnsafePointer<UInt8>) -> Int {
         let raw = UnsafeRawPointer(p)
-        var high: UInt64 = 0
-        for w in 0..<8 { high |= raw.loadUnaligned(fromByteOffset: w &* 8, as: UInt64.self) }
-        if high & 0x8080_8080_8080_8080 != 0 { return 0 }
-        let flags = blockFlagTable
-        var sep: UInt64 = 0, nl: UInt64 = 0, sp: UInt64 = 0, letter: UInt64 = 0
-        var alnum: UInt64 = 0, vowel: UInt64 = 0, term: UInt64 = 0, close: UInt64 = 0
+        // Bytes from the first non-ASCII one on are left to the byte-at-a-time path.
+        var asciiLimit = 64
+        for w in 0..<8 {
+            let h = raw.loadUnaligned(fromByteOffset: w &* 8, as: UInt64.self) & 0x8080_8080_8080_8080
+            if h != 0 { asciiLimit = w &* 8 &+ h.trailingZeroBitCount >> 3; break }
+        }
+        if asciiLimit == 0 { return 0 }
+        // Five masks are gathered per block; letters, closing punctuation and terminators are
+        // looked up per token instead, and CR only when the block holds one.
+        var sep: UInt64 = 0, nl: UInt64 = 0, sp: UInt64 = 0, alnum: UInt64 = 0, vowel: UInt64 = 0
+        var crBytes: UInt64 = 0
         let lanes: UInt64 = 0x0101_0101_0101_0101
         let gather: UInt64 = 0x0102_0408_1020_4080
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
         for w in 0..<8 {
             let q = p + w &* 8
             var x: UInt64 = 0
@@ -198,67 +206,101 @@ public struct WordCounter: Sendable {
             sep |= (((x & lanes) &* gather) >> 56) << shift
             nl |= ((((x >> 1) & lanes) &* gather) >> 56) << shift
             sp |= ((((x >> 2) & lanes) &* gather) >> 56) << shift
-            letter |= ((((x >> 3) & lanes) &* gather) >> 56) << shift
             alnum |= ((((x >> 4) & lanes) &* gather) >> 56) << shift
             vowel |= ((((x >> 5) & lanes) &* gather) >> 56) << shift
-            term |= ((((x >> 6) & lanes) &* gather) >> 56) << shift
-            close |= ((((x >> 7) & lanes) &* gather) >> 56) << shift
+            // High bit of each lane that holds 0x0D; CR bits are then found by a scan, rarely needed.
+            let z = raw.loadUnaligned(fromByteOffset: w &* 8, as: UInt64.self) ^ 0x0D0D_0D0D_0D0D_0D0D
+            crBytes |= ~(((z & low7) &+ low7) | z) & 0x8080_8080_8080_8080
         }
+        if asciiLimit < 64 { sep &= (UInt64(1) << UInt64(asciiLimit)) &- 1 }
         if sep == 0 { return 0 }
         let length = 64 &- sep.leadingZeroBitCount
         let inBlock: UInt64 = length == 64 ? ~0 : (UInt64(1) << UInt64(length)) &- 1
         let visible = ~sep & inBlock
-        let cr = nl & term
+        var cr: UInt64 = 0
+        if crBytes != 0 {
+            var k = 0
+            while k < length { if p[k] == 0x0D { cr |= UInt64(1) << UInt64(k) }; k &+= 1 }
+        }
         // A block never ends in CR, so a CR LF pair never straddles two blocks.
         if (cr >> UInt64(length &- 1)) & 1 == 1 { return 0 }
-        var breaks = nl & inBlock & ~(cr << 1 & ~cr)
+        // Only an LF right after a CR is part of its line break (CR VT and CR FF are two breaks).
+        var crLF = cr << 1 & ~cr
+        var pairs = crLF
+        while pairs != 0 {
+            let k = pairs.trailingZeroBitCount
+            pairs &= pairs &- 1
+            if p[k] != 0x0A { crLF &= ~(UInt64(1) << UInt64(k)) }
+        }
+        var breaks = nl & inBlock & ~crLF
         totals.characters &+= (visible | (sp & inBlock)).nonzeroBitCount
         totals.charactersExcludingSpaces &+= visible.nonzeroBitCount
         var starts = visible & ~(visible << 1)
         var ends = visible & ~(visible >> 1)
         let groupStarts = vowel & ~(vowel << 1)
-        let notClosing = ~close
+        // Counters live in locals for the walk (no token is open here, so a paragraph end needs no endToken).
+        var words = 0, syllables = 0, sentences = 0, paragraphs = 0
+        var segment = segmentWords, paragraph = paragraphWords, run = newlineRun
         while starts != 0 || breaks != 0 {
             let s = starts.trailingZeroBitCount
             let b = breaks.trailingZeroBitCount
             if b < s {
                 breaks &= breaks &- 1
-                newlineRun &+= 1
-                if newlineRun == 2 { endParagraph() }
+                run &+= 1
+                if run == 2 {
+                    if segment > 0 { sentences &+= 1; segment = 0 }
+                    if paragraph > 0 { paragraphs &+= 1; paragraph = 0 }
+                }
                 continue
             }
             let e = ends.trailingZeroBitCount
             starts &= starts &- 1
             ends &= ends &- 1
-            newlineRun = 0
+            run = 0
             let upToEnd: UInt64 = e == 63 ? ~0 : (UInt64(1) << UInt64(e &+ 1)) &- 1
             let range = upToEnd & ~((UInt64(1) << UInt64(s)) &- 1)
             if alnum & range != 0 {
-                totals.words &+= 1
-                segmentWords &+= 1
-                paragraphWords &+= 1
-                let groups = (groupStarts & range).nonzeroBitCount
-                if groups <= 1 {
-                    totals.syllables &+= 1
+                words &+= 1
+                segment &+= 1
+                paragraph &+= 1
+                let groupBits = groupStarts & range
+                if groupBits & (groupBits &- 1) == 0 {  // at most one vowel group
+                    syllables &+= 1
                 } else {
-                    let letters = letter & range
+                    let groups = groupBits.nonzeroBitCount
+                    // The last letter of the token (there is one: it has vowels), then up to two before it.
+                    var k = e
+                    while flags[Int(p[k])] & 0b1000 == 0 { k &-= 1 }
                     var last: UInt32 = 0
-                    var k = 63 &- letters.leadingZeroBitCount
                     var taken = 0
-                    while taken < 3 && k >= s && (letters >> UInt64(k)) & 1 == 1 {
+                    while taken < 3 && k >= s && flags[Int(p[k])] & 0b1000 != 0 {
                         last |= UInt32(p[k] | 0x20) << UInt32(taken &* 8)
                         taken &+= 1
                         k &-= 1
                     }
-                    totals.syllables &+= WordCounter.syllables(groups: groups, lastLetters: last, extra: 0)
+                    let final = last & 0xFF
+                    if final == 0x65 || final == 0x64 || final == 0x73 {
+                        syllables &+= WordCounter.syllables(groups: groups, lastLetters: last, extra: 0)
+                    } else {
+                        syllables &+= groups  // no suffix rule applies; groups > 1
+                    }
                 }
             }
-            let lastNonClosing = range & notClosing
-            if lastNonClosing != 0 && (term >> UInt64(63 &- lastNonClosing.leadingZeroBitCount)) & 1 == 1 && segmentWords > 0 {
-                totals.sentences &+= 1
-                segmentWords = 0
+            // The token's last character other than closing punctuation must be a terminator.
+            var t = e
+            while t > s && flags[Int(p[t])] & 0x80 != 0 { t &-= 1 }
+            if flags[Int(p[t])] & 0b1100_0000 == 0b0100_0000 && segment > 0 {
+                sentences &+= 1
+                segment = 0
             }
         }
+        totals.words &+= words
+        totals.syllables &+= syllables
+        totals.sentences &+= sentences
+        totals.paragraphs &+= paragraphs
+        segmentWords = segment
+        paragraphWords = paragraph
+        newlineRun = run
         return length
     }
 
@@ -284,7 +326,7 @@ public struct WordCounter: Sendable {
             totals.words += 1
             segmentWords += 1
             paragraphWords += 1
-            totals.syllables += tokenSyllables()
+            totals.syllables += WordCounter.syllables(groups: vowelGroups, lastLetters: lastLetters, extra: extraSyllables)
         }
         if tokenTerminated && segmentWords > 0 {
             totals.sentences += 1
@@ -296,10 +338,6 @@ public struct WordCounter: Sendable {
         endToken()
         newlineRun += 1
         if newlineRun == 2 { endParagraph() }
-    }
-
-    private func tokenSyllables() -> Int {
-        WordCounter.syllables(groups: vowelGroups, lastLetters: lastLetters, extra: extraSyllables)
     }
 
     /// English syllable estimate from vowel groups and the last three letters of the final letter run.
@@ -324,7 +362,13 @@ public struct WordCounter: Sendable {
 
     // MARK: - Classes other than ASCII letters, spaces and line breaks
 
+    @inline(__always)
     private mutating func handle(_ cls: UInt8) {
+        handle(cls, lastWasHangul: lastWasHangul)
+    }
+
+    @inline(__always)
+    private mutating func handle(_ cls: UInt8, lastWasHangul: Bool) {
         switch cls {
         case CharacterClass.digit:
             countVisible()
@@ -415,10 +459,11 @@ public struct WordCounter: Sendable {
 
     // MARK: - UTF-8 decoding
 
-    private mutating func handleScalar(_ v: UInt32) {
+    @inline(__always)
+    private mutating func handleScalar(_ v: UInt32, _ basicPlane: UnsafePointer<UInt8>) {
         let cls: UInt8
         if v < 0x10000 {
-            cls = basicPlaneTable[Int(v)]
+            cls = basicPlane[Int(v)]
         } else if let scalar = Unicode.Scalar(v) {
             cls = CharacterClass.classify(scalar)
         } else {
@@ -436,17 +481,102 @@ public struct WordCounter: Sendable {
                 return  // joined into the previous cluster (emoji ZWJ sequences)
             }
         }
-        if cls == CharacterClass.hangulVowelOrTrail {
-            handle(cls)
-            lastWasHangul = true
-            return
+        let wasHangul = lastWasHangul
+        lastWasHangul = cls == CharacterClass.hangul || cls == CharacterClass.hangulVowelOrTrail
+        handle(cls, lastWasHangul: wasHangul)
+    }
+
+    /// Consumes a run of well-formed two- and three-byte letters, ideographs and Hangul syllables
+    /// with `handleScalar`'s effects written out; anything else ends the run. Needs `joinNext` false.
+    @inline(__always)
+    private mutating func consumeNonASCIIRun(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ basicPlane: UnsafePointer<UInt8>) -> Int {
+        var i = start
+        while i &+ 2 < count {
+            let b0 = base[i]
+            let v: UInt32
+            let length: Int
+            if b0 >= 0xC2 && b0 <= 0xDF {
+                let c1 = base[i &+ 1]
+                if c1 & 0xC0 != 0x80 { break }
+                v = UInt32(b0 & 0x1F) << 6 | UInt32(c1 & 0x3F)
+                length = 2
+            } else if b0 & 0xF0 == 0xE0 {
+                let c1 = base[i &+ 1], c2 = base[i &+ 2]
+                if c1 & 0xC0 != 0x80 || c2 & 0xC0 != 0x80 { break }
+                v = UInt32(b0 & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
+                if v < 0x800 || (v >= 0xD800 && v <= 0xDFFF) { break }
+                length = 3
+            } else {
+                break
+            }
+            let cls = basicPlane[Int(v)]
+            if cls == CharacterClass.vowel || cls == CharacterClass.consonant {
+                regionalOdd = false
+                lastWasHangul = false
+                countVisible()
+                if !inToken { startToken() }
+                tokenIsWord = true
+                tokenTerminated = false
+                let isVowel = cls == CharacterClass.vowel
+                if isVowel && !previousVowel { vowelGroups &+= 1 }
+                previousVowel = isVowel
+                lastLetters = (lastLetters << 8 | (isVowel ? 0x61 : 0x6E)) & 0xFF_FFFF
+            } else if cls == CharacterClass.ideograph {
+                regionalOdd = false
+                lastWasHangul = false
+                if inToken { endToken() }
+                countVisible()
+                totals.cjkCharacters &+= 1
+                totals.cjkWords &+= 1
+                totals.words &+= 1
+                totals.syllables &+= 1
+                segmentWords &+= 1
+                paragraphWords &+= 1
+            } else if cls == CharacterClass.hangul {
+                regionalOdd = false
+                lastWasHangul = true
+                countVisible()
+                totals.cjkCharacters &+= 1
+                if !inToken { startToken() }
+                tokenIsWord = true
+                tokenTerminated = false
+                extraSyllables &+= 1
+                previousVowel = false
+            } else {
+                break
+            }
+            i &+= length
         }
-        lastWasHangul = cls == CharacterClass.hangul
-        handle(cls)
+        return i == start ? consumeScalar(base, i, count, basicPlane) : i
     }
 
     /// Decodes the scalar starting at `i`; returns the index after it.
-    private mutating func consumeScalar(_ base: UnsafePointer<UInt8>, _ i: Int, _ count: Int) -> Int {
+    @inline(__always)
+    private mutating func consumeScalar(_ base: UnsafePointer<UInt8>, _ i: Int, _ count: Int, _ basicPlane: UnsafePointer<UInt8>) -> Int {
+        let b0 = base[i]
+        if b0 >= 0xC2 && b0 <= 0xDF {
+            if i &+ 1 < count {
+                let c1 = base[i &+ 1]
+                if c1 & 0xC0 == 0x80 {
+                    handleScalar(UInt32(b0 & 0x1F) << 6 | UInt32(c1 & 0x3F), basicPlane)
+                    return i &+ 2
+                }
+            }
+        } else if b0 & 0xF0 == 0xE0 && i &+ 2 < count {
+            let c1 = base[i &+ 1], c2 = base[i &+ 2]
+            if c1 & 0xC0 == 0x80 && c2 & 0xC0 == 0x80 {
+                let v = UInt32(b0 & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
+                if v >= 0x800 && (v < 0xD800 || v > 0xDFFF) {
+                    handleScalar(v, basicPlane)
+                    return i &+ 3
+                }
+            }
+        }
+        return consumeScalarSlow(base, i, count, basicPlane)
+    }
+
+    @inline(never)
+    private mutating func consumeScalarSlow(_ base: UnsafePointer<UInt8>, _ i: Int, _ count: Int, _ basicPlane: UnsafePointer<UInt8>) -> Int {
         let b0 = base[i]
         var need: Int
         var v: UInt32
@@ -455,7 +585,7 @@ public struct WordCounter: Sendable {
         case 0xE0...0xEF: need = 2; v = UInt32(b0 & 0x0F)
         case 0xF0...0xF4: need = 3; v = UInt32(b0 & 0x07)
         default:
-            handleScalar(0xFFFD)
+            handleScalar(0xFFFD, basicPlane)
             return i + 1
         }
         var k = 1
@@ -472,7 +602,7 @@ public struct WordCounter: Sendable {
             }
             let c = base[i + k]
             guard c & 0xC0 == 0x80 else {
-                handleScalar(0xFFFD)
+                handleScalar(0xFFFD, basicPlane)
                 return i + k
             }
             v = v << 6 | UInt32(c & 0x3F)
@@ -481,12 +611,12 @@ public struct WordCounter: Sendable {
         if (need == 2 && (v < 0x800 || (v >= 0xD800 && v <= 0xDFFF))) || (need == 3 && (v < 0x10000 || v > 0x10FFFF)) {
             v = 0xFFFD
         }
-        handleScalar(v)
+        handleScalar(v, basicPlane)
         return i + need + 1
     }
 
     /// Completes a sequence split across chunks; returns how many bytes of the new chunk it used.
-    private mutating func completeCarry(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    private mutating func completeCarry(_ base: UnsafePointer<UInt8>, _ count: Int, _ tables: Tables) -> Int {
         var joined = [UInt8]()
         for shift in stride(from: (carryCount - 1) * 8, through: 0, by: -8) {
             joined.append(UInt8((carry >> UInt32(shift)) & 0xFF))
@@ -496,7 +626,7 @@ public struct WordCounter: Sendable {
         carry = 0
         let take = min(4 - old, count)
         for j in 0..<take { joined.append(base[j]) }
-        let used = joined.withUnsafeBufferPointer { consumeScalar($0.baseAddress!, 0, $0.count) }
+        let used = joined.withUnsafeBufferPointer { consumeScalarSlow($0.baseAddress!, 0, $0.count, tables.basicPlane) }
         if carryCount > 0 {
             // Still incomplete: everything of this chunk went into the carry.
             return count
@@ -508,7 +638,15 @@ public struct WordCounter: Sendable {
         if carryCount > 0 {
             carryCount = 0
             carry = 0
-            handleScalar(0xFFFD)
+            handleScalar(0xFFFD, basicPlaneTable)
         }
     }
+}
+
+/// The lookup tables, read from their globals once per call to `consume`.
+private struct Tables {
+    let ascii: UnsafePointer<UInt8>
+    let letters: UnsafePointer<UInt8>
+    let basicPlane: UnsafePointer<UInt8>
+    let blockFlags: UnsafePointer<UInt8>
 }

@@ -168,7 +168,7 @@ public struct SessionRecorder: Sendable {
 
     /// Adds to the time the file was open, idle time included: the "Open Time" item, in seconds.
     public func addOpenTime(_ seconds: TimeInterval, to activity: CLSActivity) {
-        guard seconds > 0 else { return }
+        guard seconds != 0, seconds.isFinite else { return }
         let existing = activity.additionalActivityItems.first { $0.identifier == ItemIdentifier.openTime } as? CLSQuantityItem
         quantity(ItemIdentifier.openTime, "Open Time", (existing?.quantity ?? 0) + seconds, in: activity)
     }

@@ -11,10 +11,10 @@ struct Clsfile: AsyncParsableCommand {
             $XDG_DATA_HOME/clsfile/store.sqlite (~/.local/share/clsfile/store.sqlite).
 
             Exit codes: 0 success; 1 an unexpected failure; 64 a usage error; 66 a file that is \
-            missing or not a regular file; 65 a document that cannot be counted (unsupported, \
+            missing or not a regular file; 69 an editor that cannot be started; 65 a document that cannot be counted (unsupported, \
             damaged, over a safety limit); 74 a store that cannot be opened, read or written.
             """,
         version: "0.1.0",
-        subcommands: [ShowCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self]
+        subcommands: [OpenCommand.self, ShowCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self]
     )
 }

@@ -97,3 +97,26 @@ public func clsError(sourceLocation: SourceLocation = #_sourceLocation,
     }
     return nil
 }
+
+/// Runs a command with no input or output and waits for it with waitpid. Unlike Foundation's
+/// `Process`, this reliably reaps commands that leave a daemon behind, such as a tmux client that
+/// starts its server.
+/// - Returns: The exit status as a shell reports it, or -1 when the command could not start.
+@discardableResult
+public func runQuietly(_ executable: String, _ arguments: [String]) -> Int32 {
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for descriptor: Int32 in 0...2 {
+        posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return -1 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+        guard errno == EINTR else { return -1 }
+    }
+    return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+}

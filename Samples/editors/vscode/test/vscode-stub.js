@@ -1,0 +1,58 @@
+// A minimal stand-in for the `vscode` module, enough to load extension.js in plain
+// Node and fire the events it listens to. Not a VS Code emulator.
+'use strict';
+
+const path = require('path');
+
+function emitter() {
+  const listeners = [];
+  const event = (listener) => {
+    listeners.push(listener);
+    return { dispose() { listeners.splice(listeners.indexOf(listener), 1); } };
+  };
+  event.fire = (value) => listeners.slice().forEach((listener) => listener(value));
+  return event;
+}
+
+class Position {
+  constructor(line, character) { this.line = line; this.character = character; }
+}
+
+class Range {
+  constructor(startLine, startCharacter, endLine, endCharacter) {
+    this.start = new Position(startLine, startCharacter);
+    this.end = new Position(endLine, endCharacter);
+  }
+}
+
+const Uri = {
+  file(fsPath) { return { scheme: 'file', fsPath: path.resolve(fsPath), path: path.resolve(fsPath) }; },
+  parse(text) { const [scheme, rest] = text.split(':'); return { scheme, fsPath: rest, path: rest }; },
+};
+
+const configuration = {};
+const messages = [];
+
+const workspace = {
+  textDocuments: [],
+  onDidOpenTextDocument: emitter(),
+  onDidChangeTextDocument: emitter(),
+  onDidSaveTextDocument: emitter(),
+  onDidCloseTextDocument: emitter(),
+  getConfiguration(section) {
+    return { get: (key, fallback) => (`${section}.${key}` in configuration ? configuration[`${section}.${key}`] : fallback) };
+  },
+};
+
+const window = {
+  visibleTextEditors: [],
+  onDidChangeTextEditorVisibleRanges: emitter(),
+  showWarningMessage(text) { messages.push(text); return Promise.resolve(); },
+  showInformationMessage(text) { messages.push(text); return Promise.resolve(); },
+};
+
+const commands = {
+  registerCommand(name, callback) { return { dispose() {} }; },
+};
+
+module.exports = { workspace, window, commands, Uri, Position, Range, configuration, messages };

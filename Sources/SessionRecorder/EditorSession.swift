@@ -1,0 +1,208 @@
+import CTerminal
+import Foundation
+import OpenClassKit
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs an editor on a file and records the session: what `clsfile open` does.
+///
+/// In a terminal, the editor runs on a pseudo-terminal that this session relays, so every keystroke
+/// is a pulse and typed input can be told from pasted bursts; window size changes follow, and the
+/// person's terminal is restored however the session ends. Outside a terminal, or when asked, the
+/// editor shares the terminal and changes of the file on disk are the pulses. SIGTERM and SIGHUP
+/// are passed on to the editor.
+public struct EditorSession: Sendable {
+    /// What a session did.
+    public struct Outcome: Sendable {
+        /// The editor's exit status as a shell reports it.
+        public var exitStatus: Int32
+        /// The time counted as work in this session.
+        public var activeTime: TimeInterval
+        /// The time from open to close.
+        public var openTime: TimeInterval
+        /// The measurement taken at close.
+        public var measurement: SessionRecorder.Measurement
+        /// The file's progress after the session.
+        public var progress: Double
+        /// Characters typed and pasted through the relay (zero without one).
+        public var typedCharacters: Int
+        public var pastedCharacters: Int
+    }
+
+    /// Item identifiers for the writing-process evidence a session records.
+    public enum ItemIdentifier {
+        public static let typedCharacters = "typed_characters"
+        public static let pastedCharacters = "pasted_characters"
+        public static let largestGrowth = "largest_growth_between_pulses"
+    }
+
+    /// Pulses reach the store at most this often, so a killed session loses at most this much.
+    static let flushInterval: Duration = .seconds(5)
+
+    let recorder: SessionRecorder
+
+    /// Creates a session that records through a recorder.
+    public init(recorder: SessionRecorder) {
+        self.recorder = recorder
+    }
+
+    /// Opens the file in the editor, waits for the editor to end, and records the session.
+    /// A missing file is created first; its folder must exist.
+    /// - Parameters:
+    ///   - file: The file; the editor gets its canonical path.
+    ///   - editor: The editor command.
+    ///   - usePTY: Relay the terminal through a pseudo-terminal when standard input is one.
+    /// - Throws: ``RecorderError`` when the file cannot be created or the editor cannot start (no
+    ///   session is then recorded), `CLSError` when the store fails.
+    public func run(file: URL, editor: EditorCommand, usePTY: Bool) async throws -> Outcome {
+        let path = try Self.prepare(file)
+        let url = URL(fileURLWithPath: path)
+        let before = try await recorder.store.fetchActivity(for: url).duration
+        let opened = Date()
+
+        let relayTerminal = usePTY && isatty(STDIN_FILENO) == 1
+        var master: Int32 = -1
+        var terminal: TerminalState?
+        var process: EditorProcess
+        if relayTerminal {
+            var name = [CChar](repeating: 0, count: 256)
+            master = clsfile_open_pty(&name, UInt(name.count))
+            guard master >= 0 else {
+                throw RecorderError(.invalidEvent, "cannot open a pseudo-terminal: \(String(cString: strerror(errno))); try --no-pty")
+            }
+            var rows: UInt16 = 0, columns: UInt16 = 0
+            if clsfile_get_window_size(STDIN_FILENO, &rows, &columns) == 0 {
+                _ = clsfile_set_window_size(master, rows, columns)
+            }
+            process = try EditorProcess(command: editor, file: path, terminal: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            terminal = try? TerminalState()
+        } else {
+            process = try EditorProcess(command: editor, file: path, terminal: nil)
+        }
+
+        try await recorder.record(SessionEvent(kind: .open, file: url))
+        let pulses = PulseLog(size: Self.fileSize(path))
+        let loop = SessionLoop(editor: process, master: master, watchedFile: relayTerminal ? nil : path,
+                               pulses: pulses)
+        let flusher = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.flushInterval)
+                // A pulse that fails to save (busy store) is superseded by the next one; the final
+                // pulse and the close below are saved or reported.
+                if let date = pulses.takePulse(size: Self.fileSize(path)) {
+                    _ = try? await recorder.record(SessionEvent(kind: .edit, file: url, date: date))
+                }
+            }
+        }
+        let status = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: loop.run()) }.start()
+        }
+        terminal?.restore()
+        if master >= 0 { close(master) }
+        flusher.cancel()
+
+        if let date = pulses.takePulse(size: Self.fileSize(path)) {
+            try await recorder.record(SessionEvent(kind: .edit, file: url, date: date))
+        }
+        let openTimeBefore = Self.openTime(of: try await recorder.store.fetchActivity(for: url))
+        let closed = Date()
+        let measurement = try await recorder.record(SessionEvent(kind: .close, file: url, date: closed))
+        let activity = try await recorder.store.fetchActivity(for: url)
+        let evidence = pulses.evidence
+        // The close counted open time from the running span's start; make it the whole session.
+        recorder.addOpenTime(openTimeBefore + closed.timeIntervalSince(opened) - Self.openTime(of: activity), to: activity)
+        if relayTerminal {
+            Self.add(Double(evidence.typed), to: ItemIdentifier.typedCharacters, "Typed Characters", in: activity)
+            Self.add(Double(evidence.pasted), to: ItemIdentifier.pastedCharacters, "Pasted Characters", in: activity)
+        }
+        Self.raise(Double(evidence.largestGrowth), to: ItemIdentifier.largestGrowth,
+                   "Largest Growth Between Pulses (bytes)", in: activity)
+        try await recorder.store.save()
+        return Outcome(exitStatus: status, activeTime: max(0, activity.duration - before),
+                       openTime: closed.timeIntervalSince(opened), measurement: measurement,
+                       progress: activity.progress, typedCharacters: evidence.typed, pastedCharacters: evidence.pasted)
+    }
+
+    private static func openTime(of activity: CLSActivity) -> TimeInterval {
+        let item = activity.additionalActivityItems.first { $0.identifier == SessionRecorder.ItemIdentifier.openTime }
+        return (item as? CLSQuantityItem)?.quantity ?? 0
+    }
+
+    /// Creates the file when missing and returns its canonical path.
+    private static func prepare(_ file: URL) throws -> String {
+        let path = file.path
+        if !FileManager.default.fileExists(atPath: path) {
+            let folder = (path as NSString).deletingLastPathComponent
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw RecorderError(.invalidEvent, "cannot create \(path): the folder \(folder) does not exist; create it first")
+            }
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw RecorderError(.invalidEvent, "cannot create \(path): check the folder's permissions")
+            }
+        }
+        return file.resolvingSymlinksInPath().path
+    }
+
+    private static func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    private static func add(_ amount: Double, to identifier: String, _ title: String, in activity: CLSActivity) {
+        let existing = (activity.additionalActivityItems.first { $0.identifier == identifier } as? CLSQuantityItem)?.quantity ?? 0
+        let item = CLSQuantityItem(identifier: identifier, title: title)
+        item.quantity = existing + amount
+        activity.addAdditionalActivityItem(item)
+    }
+
+    private static func raise(_ value: Double, to identifier: String, _ title: String, in activity: CLSActivity) {
+        let existing = (activity.additionalActivityItems.first { $0.identifier == identifier } as? CLSQuantityItem)?.quantity ?? 0
+        guard value > existing || !activity.additionalActivityItems.contains(where: { $0.identifier == identifier }) else { return }
+        let item = CLSQuantityItem(identifier: identifier, title: title)
+        item.quantity = max(existing, value)
+        activity.addAdditionalActivityItem(item)
+    }
+}
+
+/// Pulses and input counts, shared by the relay thread and the task that saves pulses.
+final class PulseLog: Sendable {
+    struct Evidence {
+        var tally = InputTally()
+        var lastPulse: Date?
+        var lastSize: Int64
+        var largestGrowth: Int64 = 0
+        var typed: Int { tally.typed }
+        var pasted: Int { tally.pasted }
+    }
+
+    private let state: Mutex<Evidence>
+
+    init(size: Int64) {
+        state = Mutex(Evidence(lastSize: size))
+    }
+
+    func pulse(input: ArraySlice<UInt8>? = nil) {
+        state.withLock { state in
+            if let input { state.tally.add(input) }
+            state.lastPulse = Date()
+        }
+    }
+
+    /// The time of the last pulse not yet saved, if any; also measures the file's growth since the
+    /// previous save of a pulse.
+    func takePulse(size: Int64) -> Date? {
+        state.withLock { state in
+            defer { state.lastPulse = nil }
+            guard let date = state.lastPulse else { return nil }
+            state.largestGrowth = max(state.largestGrowth, size - state.lastSize)
+            state.lastSize = size
+            return date
+        }
+    }
+
+    var evidence: Evidence { state.withLock { $0 } }
+}

@@ -1,0 +1,55 @@
+/// Counts what a person typed and what arrived in pasted bursts, from the bytes of a terminal.
+///
+/// Text between bracketed-paste markers (`ESC [200~` … `ESC [201~`) is pasted. Otherwise a read
+/// that brings more than ``burstLimit`` characters at once is a paste, since no one types that fast
+/// between two reads; smaller reads are typing. Escape sequences (arrows, function keys) count as
+/// neither. Characters are Unicode scalars: UTF-8 continuation bytes are not counted.
+struct InputTally: Sendable {
+    /// More characters than this in one read count as pasted.
+    static let burstLimit = 8
+
+    private(set) var typed = 0
+    private(set) var pasted = 0
+    private var inPaste = false
+
+    mutating func add(_ bytes: some Collection<UInt8>) {
+        let input = Array(bytes)
+        var index = 0, characters = 0, pasteCharacters = 0
+        while index < input.count {
+            let byte = input[index]
+            if byte == 0x1B {
+                let end = Self.endOfEscape(in: input, from: index)
+                let sequence = input[index..<end]
+                if sequence.elementsEqual([0x1B, 0x5B, 0x32, 0x30, 0x30, 0x7E]) { inPaste = true }
+                if sequence.elementsEqual([0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]) { inPaste = false }
+                index = end
+                continue
+            }
+            if Self.isCharacter(byte) {
+                if inPaste { pasteCharacters += 1 } else { characters += 1 }
+            }
+            index += 1
+        }
+        pasted += pasteCharacters
+        if characters > Self.burstLimit { pasted += characters } else { typed += characters }
+    }
+
+    private static func isCharacter(_ byte: UInt8) -> Bool {
+        (byte >= 0x20 && byte != 0x7F && !(0x80...0xBF).contains(byte)) || byte == 0x0D || byte == 0x09
+    }
+
+    /// Where an escape sequence starting at `start` ends (exclusive).
+    private static func endOfEscape(in input: [UInt8], from start: Int) -> Int {
+        var index = start + 1
+        guard index < input.count else { return index }
+        let introducer = input[index]
+        index += 1
+        guard introducer == 0x5B || introducer == 0x4F else { return index }
+        while index < input.count {
+            let byte = input[index]
+            index += 1
+            if (0x40...0x7E).contains(byte) { break }
+        }
+        return index
+    }
+}

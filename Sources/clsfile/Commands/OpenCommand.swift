@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import OpenClassKit
+import SessionRecorder
+
+/// `clsfile open FILE`: edit a file in place and record the session.
+struct OpenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Open a file in your editor, in place, and record the session.",
+        discussion: """
+            The editor comes from --editor, else $VISUAL, else $EDITOR, else editor, nano, vim or \
+            vi; a command with arguments works ("code --wait", "emacs -nw"). A missing file is \
+            created (its folder must exist). In a terminal, clsfile relays it through a \
+            pseudo-terminal, so keystrokes count as work; with --no-pty, or outside a terminal, \
+            changes to the file count. When the editor exits, clsfile records the word count and \
+            progress, prints one summary line, and exits with the editor's exit code.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var sessionOptions: SessionOptions
+
+    @Option(name: .long, help: ArgumentHelp("The editor command.", valueName: "command"))
+    var editor: String?
+
+    @Option(name: .long, help: ArgumentHelp("Measure progress toward this many words; remembered for the file.",
+                                            valueName: "n"))
+    var targetWords: Int?
+
+    @Flag(name: .long, help: "Do not relay the terminal; count changes of the file instead.")
+    var noPty = false
+
+    @Argument(help: ArgumentHelp("The file.", valueName: "file"))
+    var file: String
+
+    func validate() throws {
+        if let targetWords, targetWords <= 0 {
+            throw ValidationError("--target-words must be a positive number of words, not \(targetWords).")
+        }
+    }
+
+    func run() async throws {
+        let configuration = SessionRecorder.Configuration(idleTimeout: try sessionOptions.resolvedIdleTimeout(),
+                                                          targetWords: targetWords)
+        var status: Int32 = 0
+        try await reportingFailures {
+            do {
+                let command = try EditorCommand.resolve(option: editor, environment: ProcessInfo.processInfo.environment)
+                let session = EditorSession(recorder: SessionRecorder(store: storeOptions.dataStore(),
+                                                                      configuration: configuration))
+                let outcome = try await session.run(file: FileArgument.url(for: file), editor: command, usePTY: !noPty)
+                for problem in outcome.measurement.problems {
+                    HookLine.warn("time recorded, but the content was not measured: \(problem.message)")
+                }
+                HookLine.warn(Self.summary(outcome, file: file, rule: configuration.idleRule))
+                status = outcome.exitStatus
+            } catch let error as RecorderError {
+                HookLine.warn(error.message)
+                throw ExitCode(69)
+            }
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    static func summary(_ outcome: EditorSession.Outcome, file: String, rule: String) -> String {
+        let words = outcome.measurement.report.map { "\($0.statistics.words) words" } ?? "words not counted"
+        var parts = ["active \(Formatting.text(outcome.activeTime))", "open \(Formatting.text(outcome.openTime))",
+                     words, "progress \(Formatting.percent(outcome.progress))"]
+        if outcome.typedCharacters + outcome.pastedCharacters > 0 {
+            parts.append("\(outcome.typedCharacters) typed, \(outcome.pastedCharacters) pasted characters")
+        }
+        return "\((file as NSString).lastPathComponent): " + parts.joined(separator: ", ") + " (\(rule))"
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The editor plugins in Samples/editors, run in the real editors (VS Code through a stand-in
+/// of its `vscode` module) against the built `clsfile`, with the result read back from the store.
+@Suite(.serialized)
+struct EditorPluginTests {
+    /// Samples/editors in this package.
+    static let editors = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Samples/editors")
+
+    /// Where an executable is on PATH, if it is installed.
+    static func installed(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    private static let words = ["alpha", "beta", "gamma", "delta", "epsilon"]
+
+    @Test(.enabled(if: installed("vim") != nil && installed("tmux") != nil))
+    func vimRecordsASession() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("vim essay.txt", "")
+        let clsfile = try builtExecutable("clsfile")
+        let command = [
+            "env", "CLSFILE_STORE=\(scratch.storeURL.path)",
+            "vim", "-N", "-u", "NONE", "-i", "NONE", "-n",
+            "--cmd", "set rtp^=\(Self.editors.appendingPathComponent("vim").path)",
+            "--cmd", "let g:clsfile_command = '\(clsfile.path)'",
+            "--cmd", "let g:clsfile_edit_interval = 0",
+            "--cmd", "let g:clsfile_view_interval = 0",
+            "-c", "runtime plugin/clsfile.vim",
+            file.path,
+        ]
+        try await typeInTmux(command, file: file, scratch: scratch)
+    }
+
+    @Test(.enabled(if: installed("nvim") != nil && installed("tmux") != nil))
+    func neovimRecordsASession() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("nvim essay.txt", "")
+        let clsfile = try builtExecutable("clsfile")
+        let command = [
+            "env", "CLSFILE_STORE=\(scratch.storeURL.path)",
+            "nvim", "-u", "NONE", "-i", "NONE", "-n",
+            "--cmd", "set rtp^=\(Self.editors.appendingPathComponent("nvim").path)",
+            "--cmd", "let g:clsfile_command = '\(clsfile.path)'",
+            "--cmd", "let g:clsfile_edit_interval = 0",
+            "--cmd", "let g:clsfile_view_interval = 0",
+            "-c", "runtime plugin/clsfile.lua",
+            file.path,
+        ]
+        try await typeInTmux(command, file: file, scratch: scratch)
+    }
+
+    @Test(.enabled(if: installed("emacs") != nil))
+    func emacsRecordsASession() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("emacs essay.txt", "")
+        let clsfile = try builtExecutable("clsfile")
+        let script = """
+            (progn
+              (setq clsfile-command \(lisp(clsfile.path)) clsfile-edit-interval 0 clsfile-view-interval 0)
+              (clsfile-mode 1)
+              (with-temp-buffer (insert "not a file"))
+              (find-file \(lisp(file.path)))
+              (sleep-for 1)
+              (dolist (word '(\(Self.words.map(lisp).joined(separator: " "))))
+                (insert word " ")
+                (sleep-for 0.05))
+              (clsfile--post-command)
+              (sleep-for 0.3)
+              (save-buffer)
+              (sleep-for 0.3)
+              (kill-buffer))
+            """
+        let result = try await runBounded(
+            try #require(Self.installed("emacs")),
+            ["--batch", "-Q", "-l", Self.editors.appendingPathComponent("emacs/clsfile.el").path, "--eval", script],
+            environment: ["CLSFILE_STORE": scratch.storeURL.path], in: scratch)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        try await expectSession(of: file, scratch: scratch)
+    }
+
+    @Test(.enabled(if: installed("node") != nil))
+    func vscodeExtensionRecordsASession() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("vscode essay.txt", "")
+        let clsfile = try builtExecutable("clsfile")
+        let result = try await runBounded(
+            try #require(Self.installed("node")),
+            [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path, clsfile.path]
+                + Self.words,
+            environment: ["CLSFILE_STORE": scratch.storeURL.path], in: scratch)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.errorOutput.isEmpty, "\(result.errorOutput)")
+        try await expectSession(of: file, scratch: scratch)
+    }
+
+    @Test(.enabled(if: installed("node") != nil))
+    func vscodeExtensionSaysOnceWhenClsfileIsMissing() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let result = try await runBounded(
+            try #require(Self.installed("node")),
+            [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
+             scratch.url.appendingPathComponent("no-clsfile").path, "word"],
+            environment: ["CLSFILE_STORE": scratch.storeURL.path], in: scratch)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.errorOutput.components(separatedBy: "is not executable").count == 2, "\(result.errorOutput)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.storeURL.path))
+    }
+
+    // MARK: - Helpers
+
+    /// Runs an editor in a private tmux server, waits for its open event, types the words,
+    /// writes, quits, and checks the session.
+    private func typeInTmux(_ command: [String], file: URL, scratch: Scratch) async throws {
+        let tmux = try #require(Self.installed("tmux"))
+        let socket = "clsfile-\(UUID().uuidString.prefix(8))"
+        let tmuxArguments = ["-L", socket, "-f", "/dev/null"]
+        defer { _ = try? runQuiet(tmux, tmuxArguments + ["kill-server"]) }
+        let shell = command.map(Self.shellQuoted).joined(separator: " ")
+        let started = try runQuiet(tmux, tmuxArguments + ["new-session", "-d", "-x", "120", "-y", "40", "-s", "editor", shell])
+        try #require(started == 0, "tmux did not start")
+
+        let opened = try await poll(file, scratch: scratch) { $0["isStarted"] as? Bool == true }
+        try #require(opened["isStarted"] as? Bool == true, "the editor sent no open event: \(opened)")
+        try await Task.sleep(for: .milliseconds(1000))
+        _ = try runQuiet(tmux, tmuxArguments + ["send-keys", "-t", "editor", "i"])
+        _ = try runQuiet(tmux, tmuxArguments + ["send-keys", "-t", "editor", "-l", Self.words.joined(separator: " ")])
+        _ = try runQuiet(tmux, tmuxArguments + ["send-keys", "-t", "editor", "Escape"])
+        try await Task.sleep(for: .milliseconds(500))
+        _ = try runQuiet(tmux, tmuxArguments + ["send-keys", "-t", "editor", ":w", "Enter"])
+        try await Task.sleep(for: .milliseconds(500))
+        _ = try runQuiet(tmux, tmuxArguments + ["send-keys", "-t", "editor", ":q", "Enter"])
+        try await expectSession(of: file, scratch: scratch)
+        #expect(try String(contentsOf: file, encoding: .utf8).contains(Self.words.joined(separator: " ")))
+        // The editor quit (its exit hook did not hang): the tmux session is gone.
+        var running = true
+        for _ in 0..<50 where running {
+            running = try runQuiet(tmux, tmuxArguments + ["has-session", "-t", "editor"]) == 0
+            if running { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(!running, "the editor did not quit")
+    }
+
+    /// Waits for the closed session and checks it: one span, stopped, the words counted, time spent.
+    private func expectSession(of file: URL, scratch: Scratch) async throws {
+        let expected = Double(Self.words.count)
+        let object = try await poll(file, scratch: scratch) {
+            $0["isStarted"] as? Bool == false
+                && ($0["primaryItem"] as? [String: Any])?["quantity"] as? Double == expected
+        }
+        #expect((object["spans"] as? [Any])?.count == 1, "\(object)")
+        #expect(object["isStarted"] as? Bool == false, "\(object)")
+        let primary = try #require(object["primaryItem"] as? [String: Any], "\(object)")
+        #expect(primary["identifier"] as? String == "total_word_count")
+        #expect(primary["quantity"] as? Double == expected, "\(object)")
+        #expect((object["durationSeconds"] as? Double ?? 0) > 0, "\(object)")
+        #expect((object["progressRanges"] as? [Any])?.isEmpty == false, "no view was recorded: \(object)")
+    }
+
+    /// Reads `clsfile show --json FILE` until `done` holds or 25 s pass; returns the last answer.
+    private func poll(_ file: URL, scratch: Scratch,
+                      until done: ([String: Any]) -> Bool) async throws -> [String: Any] {
+        let clsfile = try builtExecutable("clsfile")
+        let deadline = Date().addingTimeInterval(25)
+        var last: [String: Any] = [:]
+        while Date() < deadline {
+            if FileManager.default.fileExists(atPath: scratch.storeURL.path) {
+                let result = try run(clsfile, ["show", "--json", file.path],
+                                     environment: ["CLSFILE_STORE": scratch.storeURL.path])
+                if result.status == 0,
+                   let object = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] {
+                    last = object
+                    if done(object) { return object }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        return last
+    }
+
+    /// Runs a command with its output discarded, for at most 10 s; returns its status.
+    private func runQuiet(_ executable: URL, _ arguments: [String]) throws -> Int32 {
+        let pid = try spawn(executable, arguments, environment: [:], output: "/dev/null", errors: "/dev/null")
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let status = reap(pid) { return status }
+            usleep(20_000)
+        }
+        kill(pid, SIGKILL)
+        return waitForExit(pid)
+    }
+
+    /// Runs a command for at most 30 s (then kills it), its output in files of the scratch folder.
+    private func runBounded(_ executable: URL, _ arguments: [String], environment: [String: String],
+                            in scratch: Scratch) async throws -> Outcome {
+        let outputURL = scratch.url.appendingPathComponent("stdout.log")
+        let errorURL = scratch.url.appendingPathComponent("stderr.log")
+        let pid = try spawn(executable, arguments, environment: environment,
+                            output: outputURL.path, errors: errorURL.path)
+        let deadline = Date().addingTimeInterval(30)
+        var status: Int32?
+        while status == nil && Date() < deadline {
+            status = reap(pid)
+            if status == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        if status == nil {
+            kill(pid, SIGKILL)
+            status = waitForExit(pid)
+            Issue.record("\(executable.lastPathComponent) did not end within 30 s")
+        }
+        return Outcome(status: status ?? -1,
+                       output: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
+                       errorOutput: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
+    }
+
+    /// Starts a process with posix_spawn (waited for with waitpid, not Foundation's Process,
+    /// so a tmux client that forks its server is reaped reliably).
+    private func spawn(_ executable: URL, _ arguments: [String], environment: [String: String],
+                       output: String, errors: String) throws -> pid_t {
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        return pid
+    }
+
+    /// The exit status of a process that ended, else nil.
+    private func reap(_ pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == 0 { return nil }
+        if result < 0 { return -1 }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    private func waitForExit(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    private static func shellQuoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// How a bounded run ended.
+private struct Outcome {
+    var status: Int32
+    var output: String
+    var errorOutput: String
+}
+
+/// A Lisp string literal.
+private func lisp(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+}

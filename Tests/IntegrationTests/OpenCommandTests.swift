@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `clsfile open` with a scripted stand-in editor, and with real vim in tmux.
+@Suite(.serialized)
+struct OpenCommandTests {
+    private func show(_ file: URL, store: URL) throws -> [String: Any] {
+        let result = try run(try builtExecutable("clsfile"), ["show", "--json", "--store", store.path, file.path])
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    }
+
+    private func item(_ identifier: String, in activity: [String: Any]) -> Double? {
+        let items = activity["additionalItems"] as? [[String: Any]] ?? []
+        return items.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double
+    }
+
+    /// A stand-in editor: a shell script that writes words to the file it is given.
+    private func scriptedEditor(in scratch: Scratch, _ body: String) throws -> URL {
+        let url = scratch.url.appendingPathComponent("editor.sh")
+        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: url)
+        #expect(chmod(url.path, 0o755) == 0)
+        return url
+    }
+
+    @Test func aScriptedEditorSessionIsRecorded() throws {
+        let scratch = try Scratch()
+        let editor = try scriptedEditor(in: scratch, """
+            sleep 0.4
+            printf 'The first words of the essay.\\n' >> "$1"
+            sleep 0.4
+            printf 'Two more.\\n' >> "$1"
+            exit 7
+            """)
+        let file = scratch.url.appendingPathComponent("new-essay.txt")
+        let result = try run(try builtExecutable("clsfile"),
+                             ["open", "--no-pty", "--editor", editor.path, "--target-words", "16",
+                              "--store", scratch.storeURL.path, file.path])
+        #expect(result.status == 7, "clsfile exits with the editor's code: \(result.errorOutput)")
+        #expect(result.errorOutput.contains("new-essay.txt: active"))
+        #expect(result.errorOutput.contains("8 words"))
+        #expect(result.errorOutput.contains("gaps over 5 min without input are not counted"))
+
+        let activity = try show(file, store: scratch.storeURL)
+        #expect(activity["isStarted"] as? Bool == false)
+        #expect((activity["spans"] as? [Any])?.count == 1)
+        let duration = try #require(activity["durationSeconds"] as? Double)
+        #expect(duration >= 0.7 && duration < 5)
+        #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == 8)
+        #expect(activity["progress"] as? Double == 0.5)
+        #expect(try #require(item("open_time", in: activity)) >= 0.7)
+        #expect(item("largest_growth_between_pulses", in: activity) ?? 0 > 0)
+    }
+
+    @Test func anEditorThatCannotStartLeavesNoOpenSpan() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "words")
+        let result = try run(try builtExecutable("clsfile"),
+                             ["open", "--no-pty", "--editor", "/nonexistent/editor --flag",
+                              "--store", scratch.storeURL.path, file.path])
+        #expect(result.status == 69)
+        #expect(result.errorOutput.contains("cannot start the editor '/nonexistent/editor --flag'"))
+        let activity = try show(file, store: scratch.storeURL)
+        #expect((activity["spans"] as? [Any])?.isEmpty ?? true)
+    }
+
+    @Test func aMissingFolderIsAClearError() throws {
+        let scratch = try Scratch()
+        let file = scratch.url.appendingPathComponent("no-such-folder/essay.txt")
+        let result = try run(try builtExecutable("clsfile"),
+                             ["open", "--no-pty", "--editor", "true", "--store", scratch.storeURL.path, file.path])
+        #expect(result.status == 69)
+        #expect(result.errorOutput.contains("the folder \(scratch.url.path)/no-such-folder does not exist"))
+    }
+
+    @Test func sigtermReachesTheEditor() throws {
+        let scratch = try Scratch()
+        let marker = scratch.url.appendingPathComponent("got-term")
+        let editor = try scriptedEditor(in: scratch, """
+            trap 'echo term > "\(marker.path)"; exit 42' TERM
+            while :; do sleep 0.1; done
+            """)
+        let file = try scratch.file("essay.txt", "words here")
+        let process = Process()
+        process.executableURL = try builtExecutable("clsfile")
+        process.arguments = ["open", "--no-pty", "--editor", editor.path, "--store", scratch.storeURL.path, file.path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.0)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: marker.path))
+        #expect(process.terminationStatus == 42)
+        #expect(try show(file, store: scratch.storeURL)["isStarted"] as? Bool == false)
+    }
+}
+
+/// Real vim, driven through tmux, wrapped by `clsfile open`.
+@Suite(.serialized, .enabled(if: Tmux.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/vim")))
+struct OpenCommandInTerminalTests {
+    @Test func typingInVimIsRecordedAndTheTerminalIsRestored() throws {
+        let scratch = try Scratch()
+        let file = scratch.url.appendingPathComponent("vim-essay.txt")
+        let after = scratch.url.appendingPathComponent("stty-after")
+        let tmux = try Tmux(command: """
+            '\(try builtExecutable("clsfile").path)' open --editor 'vim -N -u NONE -i NONE' \
+            --store '\(scratch.storeURL.path)' '\(file.path)'; echo "exit=$?" > '\(after.path)'; \
+            stty -a >> '\(after.path)'; sleep 60
+            """)
+        defer { tmux.kill() }
+        try tmux.waitFor("~", timeout: 10)
+        tmux.type("i")
+        tmux.type("Words typed in vim one key at a time", delay: 0.03)
+        tmux.keys("Escape")
+        tmux.type(":wq")
+        tmux.keys("Enter")
+        try tmux.waitForFile(after, timeout: 15)
+
+        let written = try String(contentsOf: file, encoding: .utf8)
+        #expect(written == "Words typed in vim one key at a time\n")
+        let terminal = try String(contentsOf: after, encoding: .utf8)
+        #expect(terminal.hasPrefix("exit=0"))
+        #expect(terminal.contains(" icanon") && terminal.contains(" echo"), "the terminal is back in cooked mode")
+        let result = try run(try builtExecutable("clsfile"),
+                             ["show", "--json", "--store", scratch.storeURL.path, file.path])
+        let activity = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == 9)
+        #expect((activity["spans"] as? [Any])?.count == 1)
+        #expect(activity["isStarted"] as? Bool == false)
+        let items = activity["additionalItems"] as? [[String: Any]] ?? []
+        let typed = items.first { $0["identifier"] as? String == "typed_characters" }?["quantity"] as? Double
+        #expect(try #require(typed) >= 36, "every typed key is counted as typed")
+    }
+
+    @Test func killingClsfileEndsTheSpanAtTheLastPulseAndRestoresTheTerminal() throws {
+        let scratch = try Scratch()
+        let file = scratch.url.appendingPathComponent("killed.txt")
+        let pidFile = scratch.url.appendingPathComponent("pid")
+        let after = scratch.url.appendingPathComponent("stty-after")
+        let tmux = try Tmux(command: """
+            '\(try builtExecutable("clsfile").path)' open --editor 'vim -N -u NONE -i NONE' \
+            --store '\(scratch.storeURL.path)' '\(file.path)' </dev/tty & echo $! > '\(pidFile.path)'; wait; \
+            sleep 1; stty -a > '\(after.path)'; sleep 60
+            """)
+        defer { tmux.kill() }
+        try tmux.waitFor("~", timeout: 10)
+        tmux.type("i")
+        tmux.type("some words", delay: 0.03)
+        let lastTyping = Date()
+        // Wait past the flush interval so the pulse is in the store, then idle a little.
+        Thread.sleep(forTimeInterval: 7)
+        let pid = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, SIGKILL)
+        let killed = Date()
+        try tmux.waitForFile(after, timeout: 15)
+        let terminal = try String(contentsOf: after, encoding: .utf8)
+        #expect(terminal.contains(" icanon") && terminal.contains(" echo"), "the guardian restores the terminal")
+
+        let result = try run(try builtExecutable("clsfile"),
+                             ["show", "--json", "--store", scratch.storeURL.path, file.path])
+        let activity = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(activity["isStarted"] as? Bool == false, "the dead session's span is ended")
+        let span = try #require((activity["spans"] as? [[String: Any]])?.first)
+        #expect(span["end"] as? String == span["lastPulse"] as? String)
+        let duration = try #require(activity["durationSeconds"] as? Double)
+        #expect(duration < killed.timeIntervalSince(lastTyping) + 3, "idle time before the kill is not counted")
+    }
+}
+
+/// A tmux session for one test.
+struct Tmux {
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+
+    let name = "clsfile-test-\(UUID().uuidString.prefix(8))"
+
+    init(command: String) throws {
+        // The tmux server keeps inherited pipes open, so it gets no pipes to inherit.
+        guard tmux(["new-session", "-d", "-s", name, "-x", "100", "-y", "30", command]) == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "tmux could not start a session"])
+        }
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) -> Int32 {
+        runQuietly("/usr/bin/tmux", arguments)
+    }
+
+    func keys(_ keys: String...) {
+        tmux(["send-keys", "-t", name] + keys)
+    }
+
+    func type(_ text: String, delay: TimeInterval = 0) {
+        guard delay > 0 else {
+            tmux(["send-keys", "-t", name, "-l", text])
+            return
+        }
+        for character in text {
+            tmux(["send-keys", "-t", name, "-l", String(character)])
+            Thread.sleep(forTimeInterval: delay)
+        }
+    }
+
+    func screen() -> String {
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).screen")
+        defer { try? FileManager.default.removeItem(at: capture) }
+        guard tmux(["capture-pane", "-t", name, "-b", name]) == 0,
+              tmux(["save-buffer", "-b", name, capture.path]) == 0 else { return "" }
+        return (try? String(contentsOf: capture, encoding: .utf8)) ?? ""
+    }
+
+    func waitFor(_ text: String, timeout: TimeInterval) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !screen().contains(text) {
+            guard Date() < deadline else {
+                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "screen never showed \(text):\n\(screen())"])
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    func waitForFile(_ url: URL, timeout: TimeInterval) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !FileManager.default.fileExists(atPath: url.path) || ((try? Data(contentsOf: url))?.isEmpty ?? true) {
+            guard Date() < deadline else {
+                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(url.path) never appeared; screen:\n\(screen())"])
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+    }
+
+    func kill() {
+        tmux(["kill-session", "-t", name])
+    }
+}
