@@ -54,6 +54,10 @@ let package = Package(
             path: "Benchmarks/DetectorBenchmark"
         ),
         .executableTarget(
+            name: "SessionBenchmark",
+            path: "Benchmarks/SessionBenchmark"
+        ),
+        .executableTarget(
             name: "store-worker",
             dependencies: ["OpenClassKit"],
             path: "Tests/StoreWorker"

