@@ -61,7 +61,13 @@ struct SessionBenchmark {
         let words: [String] = [server, "--testing", "--port", port, "--storage", "memory"]
         let arguments = words.map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }
-        guard posix_spawn(&pid, server, nil, nil, arguments, environ) == 0 else { return nil }
+        var quiet = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&quiet)
+        defer { posix_spawn_file_actions_destroy(&quiet) }
+        for descriptor: Int32 in 0...2 {
+            posix_spawn_file_actions_addopen(&quiet, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        guard posix_spawn(&pid, server, &quiet, nil, arguments, environ) == 0 else { return nil }
         defer {
             kill(pid, SIGTERM)
             var status: Int32 = 0

@@ -51,10 +51,13 @@ actor SQLiteStorage: ActivityStorage {
     private nonisolated func openPool(_ configuration: Configuration) throws -> DatabasePool {
         let pool = try DatabasePool(path: path, configuration: configuration)
         let path = self.path
-        try pool.writeWithoutTransaction { db in
-            try db.inTransaction(.immediate) {
-                try StoreSchema.migrate(db, path: path)
-                return .commit
+        // Most opens find the schema current: check with a read before taking the write lock.
+        if try pool.read(StoreSchema.needsMigration) {
+            try pool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    try StoreSchema.migrate(db, path: path)
+                    return .commit
+                }
             }
         }
         try endSpansOfDeadProcesses(in: pool)

@@ -89,6 +89,11 @@ enum StoreSchema {
         """,
     ]
 
+    /// Whether the store's schema is older than this code's.
+    static func needsMigration(_ db: Database) throws -> Bool {
+        (try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0) < migrations.count
+    }
+
     /// The store's schema version; throws when a newer clsfile wrote it.
     @discardableResult
     private static func checkVersion(of db: Database, path: String) throws -> Int {
