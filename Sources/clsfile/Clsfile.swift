@@ -10,7 +10,8 @@ struct Clsfile: AsyncParsableCommand {
             Activities are kept in one SQLite store: --store PATH, else $CLSFILE_STORE, else \
             $XDG_DATA_HOME/clsfile/store.sqlite (~/.local/share/clsfile/store.sqlite).
 
-            Exit codes: 0 success; 1 an unexpected failure; 64 a usage error; 66 a file that is \
+            Exit codes (clsfile open exits with the editor's code once the editor ran): 0 success; \
+            1 an unexpected failure; 64 a usage error; 66 a file that is \
             missing or not a regular file; 69 an editor that cannot be started; 65 a document that cannot be counted (unsupported, \
             damaged, over a safety limit); 74 a store that cannot be opened, read or written.
             """,
