@@ -115,33 +115,13 @@ enum CharsetDetector {
 
     /// Decodes strictly; `nil` if more than 1 in 50 characters is invalid.
     private static func decode(_ bytes: [UInt8], with name: String) -> [UInt32]? {
-        let cd = iconv_open("UTF-32LE", name)
-        if cd == iconv_t(bitPattern: -1) { return nil }
-        defer { iconv_close(cd) }
-        var out = [UInt32](repeating: 0, count: bytes.count + 4)
-        var errors = 0
-        var produced = 0
-        var input = bytes
-        input.withUnsafeMutableBytes { inRaw in
-            out.withUnsafeMutableBytes { outRaw in
-                var inPtr: UnsafeMutablePointer<CChar>? = inRaw.baseAddress!.assumingMemoryBound(to: CChar.self)
-                var inLeft = inRaw.count
-                var outPtr: UnsafeMutablePointer<CChar>? = outRaw.baseAddress!.assumingMemoryBound(to: CChar.self)
-                var outLeft = outRaw.count
-                while inLeft > 0 {
-                    if iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft) != -1 { break }
-                    if errno == EILSEQ {
-                        errors += 1
-                        inPtr! += 1
-                        inLeft -= 1
-                    } else {
-                        break  // EINVAL: truncated at the end of the sample
-                    }
-                }
-                produced = (outRaw.count - outLeft) / 4
-            }
-        }
-        if errors * 50 > max(produced, 1) { return nil }
-        return Array(out.prefix(produced))
+        // U+FFFD in UTF-32LE stands for each invalid byte; a sample cut mid-character just ends.
+        guard let result = Transcoder.convertWhole(bytes, from: name, to: "UTF-32LE", replacement: [0xFD, 0xFF, 0, 0],
+                                                   truncatedEndIsInvalid: false) else { return nil }
+        let scalars: [UInt32] = result.output.withUnsafeBytes { raw in
+            (0..<raw.count / 4).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)) }
+        }.filter { $0 != 0xFFFD }
+        if result.invalid * 50 > max(scalars.count, 1) { return nil }
+        return scalars
     }
 }

@@ -94,6 +94,42 @@ final class Transcoder {
         }
     }
 
+    /// Converts a whole buffer at once, for short runs of text.
+    ///
+    /// Each invalid byte becomes `replacement` in the output and is counted. A sequence cut off at
+    /// the end counts as invalid when `truncatedEndIsInvalid`, else the conversion stops before it.
+    /// - Returns: The converted bytes and the number of invalid bytes; nil when iconv does not know `name`.
+    static func convertWhole(_ bytes: [UInt8], from name: String, to target: String, replacement: [UInt8],
+                             truncatedEndIsInvalid: Bool) -> (output: [UInt8], invalid: Int)? {
+        let cd = iconv_open(target, name)
+        guard cd != iconv_t(bitPattern: -1) else { return nil }
+        defer { iconv_close(cd) }
+        var input = bytes
+        var output = [UInt8](repeating: 0, count: bytes.count * 4 + 8)
+        var produced = 0, invalid = 0
+        input.withUnsafeMutableBytes { inRaw in
+            output.withUnsafeMutableBytes { outRaw in
+                guard let inBase = inRaw.baseAddress, let outBase = outRaw.baseAddress else { return }
+                var inPointer: UnsafeMutablePointer<CChar>? = inBase.assumingMemoryBound(to: CChar.self)
+                var inLeft = inRaw.count
+                var outPointer: UnsafeMutablePointer<CChar>? = outBase.assumingMemoryBound(to: CChar.self)
+                var outLeft = outRaw.count
+                while inLeft > 0, iconv(cd, &inPointer, &inLeft, &outPointer, &outLeft) == -1 {
+                    guard errno == EILSEQ || (errno == EINVAL && truncatedEndIsInvalid),
+                          outLeft >= replacement.count, let at = outPointer, let from = inPointer else { break }
+                    for (offset, byte) in replacement.enumerated() { at[offset] = CChar(bitPattern: byte) }
+                    outPointer = at + replacement.count
+                    outLeft -= replacement.count
+                    inPointer = from + 1
+                    inLeft -= 1
+                    invalid += 1
+                }
+                produced = outRaw.count - outLeft
+            }
+        }
+        return (Array(output.prefix(produced)), invalid)
+    }
+
     private func dropBOM(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         let b = Array(bytes.prefix(3))
         switch charset {

@@ -82,33 +82,11 @@ struct RTFParser {
         text.append(contentsOf: decoded)
     }
 
+    /// Decodes a run of `\'hh` bytes in the document's code page; an unknown code page is read as UTF-8.
     static func decode(_ bytes: [UInt8], codePage: Int) -> [UInt8] {
-        let cd = iconv_open("UTF-8", "CP\(codePage)")
-        if cd == iconv_t(bitPattern: -1) {
-            return Array(String(decoding: bytes, as: UTF8.self).utf8)
-        }
-        defer { iconv_close(cd) }
-        var input = bytes
-        var out = [UInt8](repeating: 0, count: bytes.count * 4 + 8)
-        var produced = 0
-        input.withUnsafeMutableBytes { inRaw in
-            out.withUnsafeMutableBytes { outRaw in
-                var inPtr: UnsafeMutablePointer<CChar>? = inRaw.baseAddress!.assumingMemoryBound(to: CChar.self)
-                var inLeft = inRaw.count
-                var outPtr: UnsafeMutablePointer<CChar>? = outRaw.baseAddress!.assumingMemoryBound(to: CChar.self)
-                var outLeft = outRaw.count
-                while inLeft > 0 {
-                    if iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft) != -1 { break }
-                    guard outLeft >= 3 else { break }
-                    for b in Transcoder.replacement { outPtr!.pointee = CChar(bitPattern: b); outPtr! += 1 }
-                    outLeft -= 3
-                    inPtr! += 1
-                    inLeft -= 1
-                }
-                produced = outRaw.count - outLeft
-            }
-        }
-        return Array(out.prefix(produced))
+        Transcoder.convertWhole(bytes, from: "CP\(codePage)", to: "UTF-8", replacement: Transcoder.replacement,
+                                truncatedEndIsInvalid: true)?.output
+            ?? Array(String(decoding: bytes, as: UTF8.self).utf8)
     }
 
     private mutating func byte(_ c: UInt8) {
