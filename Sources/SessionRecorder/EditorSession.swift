@@ -107,28 +107,26 @@ public struct EditorSession: Sendable {
         if let date = pulses.takePulse(size: Self.fileSize(path)) {
             try await recorder.record(SessionEvent(kind: .edit, file: url, date: date))
         }
-        let openTimeBefore = Self.openTime(of: try await recorder.store.fetchActivity(for: url))
+        let openTime = SessionRecorder.ItemIdentifier.openTime
+        let openTimeBefore = try await recorder.store.fetchActivity(for: url).quantity(of: openTime) ?? 0
         let closed = Date()
         let measurement = try await recorder.record(SessionEvent(kind: .close, file: url, date: closed))
         let activity = try await recorder.store.fetchActivity(for: url)
         let evidence = pulses.evidence
-        // The close counted open time from the running span's start; make it the whole session.
-        recorder.addOpenTime(openTimeBefore + closed.timeIntervalSince(opened) - Self.openTime(of: activity), to: activity)
+        // The close counted open time from the running span's start; this session knows it exactly.
+        activity.setQuantity(openTimeBefore + closed.timeIntervalSince(opened), identifier: openTime, title: "Open Time")
         if relayTerminal {
-            Self.add(Double(evidence.typed), to: ItemIdentifier.typedCharacters, "Typed Characters", in: activity)
-            Self.add(Double(evidence.pasted), to: ItemIdentifier.pastedCharacters, "Pasted Characters", in: activity)
+            activity.addToQuantity(Double(evidence.typed), identifier: ItemIdentifier.typedCharacters,
+                                   title: "Typed Characters")
+            activity.addToQuantity(Double(evidence.pasted), identifier: ItemIdentifier.pastedCharacters,
+                                   title: "Pasted Characters")
         }
-        Self.raise(Double(evidence.largestGrowth), to: ItemIdentifier.largestGrowth,
-                   "Largest Growth Between Pulses (bytes)", in: activity)
+        activity.setQuantity(max(activity.quantity(of: ItemIdentifier.largestGrowth) ?? 0, Double(evidence.largestGrowth)),
+                             identifier: ItemIdentifier.largestGrowth, title: "Largest Growth Between Pulses (bytes)")
         try await recorder.store.save()
         return Outcome(exitStatus: status, activeTime: max(0, activity.duration - before),
                        openTime: closed.timeIntervalSince(opened), measurement: measurement,
                        progress: activity.progress, typedCharacters: evidence.typed, pastedCharacters: evidence.pasted)
-    }
-
-    private static func openTime(of activity: CLSActivity) -> TimeInterval {
-        let item = activity.additionalActivityItems.first { $0.identifier == SessionRecorder.ItemIdentifier.openTime }
-        return (item as? CLSQuantityItem)?.quantity ?? 0
     }
 
     /// Creates the file when missing and returns its canonical path.
@@ -152,20 +150,6 @@ public struct EditorSession: Sendable {
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }
 
-    private static func add(_ amount: Double, to identifier: String, _ title: String, in activity: CLSActivity) {
-        let existing = (activity.additionalActivityItems.first { $0.identifier == identifier } as? CLSQuantityItem)?.quantity ?? 0
-        let item = CLSQuantityItem(identifier: identifier, title: title)
-        item.quantity = existing + amount
-        activity.addAdditionalActivityItem(item)
-    }
-
-    private static func raise(_ value: Double, to identifier: String, _ title: String, in activity: CLSActivity) {
-        let existing = (activity.additionalActivityItems.first { $0.identifier == identifier } as? CLSQuantityItem)?.quantity ?? 0
-        guard value > existing || !activity.additionalActivityItems.contains(where: { $0.identifier == identifier }) else { return }
-        let item = CLSQuantityItem(identifier: identifier, title: title)
-        item.quantity = max(existing, value)
-        activity.addAdditionalActivityItem(item)
-    }
 }
 
 /// Pulses and input counts, shared by the relay thread and the task that saves pulses.

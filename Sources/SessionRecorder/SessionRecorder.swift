@@ -140,10 +140,9 @@ public struct SessionRecorder: Sendable {
         words.quantity = Double(statistics.words)
         activity.primaryActivityItem = words
 
-        quantity(ItemIdentifier.readabilityGrade, "Readability Grade",
-                 (statistics.fleschKincaidGrade * 10).rounded() / 10, in: activity)
-        quantity(ItemIdentifier.characters, "Characters", Double(statistics.characters), in: activity)
-        quantity(ItemIdentifier.sentences, "Sentences", Double(statistics.sentences), in: activity)
+        activity.setQuantity((statistics.fleschKincaidGrade * 10).rounded() / 10, identifier: ItemIdentifier.readabilityGrade, title: "Readability Grade")
+        activity.setQuantity(Double(statistics.characters), identifier: ItemIdentifier.characters, title: "Characters")
+        activity.setQuantity(Double(statistics.sentences), identifier: ItemIdentifier.sentences, title: "Sentences")
         if report.checklist.total > 0 {
             activity.addAdditionalActivityItem(CLSScoreItem(
                 identifier: ItemIdentifier.checklist, title: "Checklist",
@@ -155,10 +154,10 @@ public struct SessionRecorder: Sendable {
                 score: Double(cells.executed), maxScore: Double(cells.code)))
         }
         if report.codeLines > 0 {
-            quantity(ItemIdentifier.codeLines, "Code Lines", Double(report.codeLines), in: activity)
+            activity.setQuantity(Double(report.codeLines), identifier: ItemIdentifier.codeLines, title: "Code Lines")
         }
         if let target = configuration.targetWords {
-            quantity(ItemIdentifier.targetWords, "Target Words", Double(target), in: activity)
+            activity.setQuantity(Double(target), identifier: ItemIdentifier.targetWords, title: "Target Words")
         }
         if let estimate = Self.progress(of: report, targetWords: targetWords(of: activity)) {
             activity.progress = estimate.value
@@ -169,21 +168,13 @@ public struct SessionRecorder: Sendable {
     /// Adds to the time the file was open, idle time included: the "Open Time" item, in seconds.
     public func addOpenTime(_ seconds: TimeInterval, to activity: CLSActivity) {
         guard seconds != 0, seconds.isFinite else { return }
-        let existing = activity.additionalActivityItems.first { $0.identifier == ItemIdentifier.openTime } as? CLSQuantityItem
-        quantity(ItemIdentifier.openTime, "Open Time", (existing?.quantity ?? 0) + seconds, in: activity)
-    }
-
-    private func quantity(_ identifier: String, _ title: String, _ value: Double, in activity: CLSActivity) {
-        let item = CLSQuantityItem(identifier: identifier, title: title)
-        item.quantity = value.isFinite ? value : 0
-        activity.addAdditionalActivityItem(item)
+        activity.addToQuantity(seconds, identifier: ItemIdentifier.openTime, title: "Open Time")
     }
 
     /// The target given now, else the one remembered for the file.
     private func targetWords(of activity: CLSActivity) -> Int? {
         if let target = configuration.targetWords { return target }
-        let remembered = activity.additionalActivityItems.first { $0.identifier == ItemIdentifier.targetWords }
-        return (remembered as? CLSQuantityItem).map { Int($0.quantity) }.flatMap { $0 > 0 ? $0 : nil }
+        return activity.quantity(of: ItemIdentifier.targetWords).map { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// The progress the content shows: toward the target word count, else checklist completion,

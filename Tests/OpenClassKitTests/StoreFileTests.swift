@@ -13,6 +13,18 @@ struct StoreFileTests {
         return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0
     }
 
+    /// A store holding one file's activity, then changed behind clsfile's back with `sqlite3`.
+    private func storeWithOneActivity(thenRun sql: String) async throws -> (Scratch, URL) {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        let store = scratch.store()
+        try await store.fetchActivity(for: file).progress = 0.5
+        try await store.save()
+        let changed = try run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [scratch.storeURL.path, sql])
+        #expect(changed.status == 0, "\(changed.errorOutput)")
+        return (scratch, file)
+    }
+
     @Test func aNewStoreIsPrivateToItsUser() async throws {
         let scratch = try Scratch()
         let storeURL = scratch.url.appendingPathComponent("deep/clsfile/store.sqlite")
@@ -38,16 +50,8 @@ struct StoreFileTests {
     }
 
     @Test func aDamagedStoreIsReportedAndLeftUntouched() async throws {
-        let scratch = try Scratch()
-        let file = try scratch.file("essay.txt")
-        do {
-            let store = scratch.store()
-            try await store.fetchActivity(for: file).progress = 0.5
-            try await store.save()
-        }
-        // Move everything into the main file, then overwrite its table pages but keep page 1.
-        #expect(try run(URL(fileURLWithPath: "/usr/bin/sqlite3"),
-                        [scratch.storeURL.path, "PRAGMA wal_checkpoint(TRUNCATE);"]).status == 0)
+        let (scratch, file) = try await storeWithOneActivity(thenRun: "PRAGMA wal_checkpoint(TRUNCATE);")
+        // Everything is in the main file now: overwrite its table pages but keep page 1.
         var bytes = try Data(contentsOf: scratch.storeURL)
         for index in 4096..<bytes.count { bytes[index] = 0xA5 }
         try bytes.write(to: scratch.storeURL)
@@ -71,15 +75,8 @@ struct StoreFileTests {
     }
 
     @Test func aStoreFromANewerClsfileIsRefusedAndLeftUntouched() async throws {
-        let scratch = try Scratch()
-        let file = try scratch.file("essay.txt")
-        do {
-            let store = scratch.store()
-            try await store.fetchActivity(for: file).progress = 0.5
-            try await store.save()
-        }
-        #expect(try run(URL(fileURLWithPath: "/usr/bin/sqlite3"),
-                        [scratch.storeURL.path, "PRAGMA user_version = 99; PRAGMA wal_checkpoint(TRUNCATE);"]).status == 0)
+        let (scratch, file) = try await storeWithOneActivity(
+            thenRun: "PRAGMA user_version = 99; PRAGMA wal_checkpoint(TRUNCATE);")
         let before = try Data(contentsOf: scratch.storeURL)
         let error = await clsError { _ = try await scratch.store().fetchActivity(for: file) }
         #expect(error?.code == .databaseInaccessible)

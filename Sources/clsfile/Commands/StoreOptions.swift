@@ -15,8 +15,11 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The data store these options name.
-    func dataStore(busyTimeout: TimeInterval = 5) -> CLSDataStore {
-        guard store != nil || busyTimeout != 5 else { return CLSDataStore.shared }
-        return CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: busyTimeout))
+    /// - Parameter busyTimeout: How long a save waits for another process; the store's default when nil.
+    func dataStore(busyTimeout: TimeInterval? = nil) -> CLSDataStore {
+        guard store != nil || busyTimeout != nil else { return CLSDataStore.shared }
+        var configuration = CLSDataStore.Configuration()
+        if let busyTimeout { configuration.busyTimeout = busyTimeout }
+        return CLSDataStore(storeURL: storeURL, configuration: configuration)
     }
 }
