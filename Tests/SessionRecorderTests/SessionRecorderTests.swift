@@ -171,3 +171,19 @@ struct SessionRecorderTests {
         #expect(try await scratch.store().fetchActivity(for: file).timeSpans.count == 1)
     }
 }
+
+struct EventSpoolTests {
+    @Test func aSpoolThatCannotBeWrittenIsAClearError() throws {
+        let scratch = try Scratch()
+        let spool = EventSpool(storeURL: scratch.storeURL)
+        try FileManager.default.createDirectory(at: spool.url, withIntermediateDirectories: false)
+        do {
+            try spool.append([SessionEvent(kind: .edit, file: scratch.storeURL)])
+            Issue.record("appending to a spool that is a directory must fail")
+        } catch let error as RecorderError {
+            #expect(error.code == .spoolUnavailable)
+            #expect(error.message.contains(spool.url.path))
+            #expect(error.message.contains("permissions"))
+        }
+    }
+}
