@@ -7,12 +7,14 @@ let package = Package(
     products: [
         .library(name: "OpenClassKit", targets: ["OpenClassKit"]),
         .library(name: "ContentDetectors", targets: ["ContentDetectors"]),
+        .library(name: "Classroom", targets: ["Classroom"]),
         .executable(name: "clsfile", targets: ["clsfile"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .target(
@@ -29,10 +31,15 @@ let package = Package(
             name: "SessionRecorder",
             dependencies: ["OpenClassKit", "ContentDetectors", "CTerminal"]
         ),
+        .target(
+            name: "Classroom",
+            dependencies: ["OpenClassKit", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .executableTarget(
             name: "clsfile",
             dependencies: [
                 "OpenClassKit",
+                "Classroom",
                 "ContentDetectors",
                 "SessionRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

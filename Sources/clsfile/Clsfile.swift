@@ -16,6 +16,7 @@ struct Clsfile: AsyncParsableCommand {
             damaged, over a safety limit); 74 a store that cannot be opened, read or written.
             """,
         version: "0.1.0",
-        subcommands: [OpenCommand.self, ShowCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self]
+        subcommands: [OpenCommand.self, ShowCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,
+                      RoleCommand.self, ResetCommand.self]
     )
 }

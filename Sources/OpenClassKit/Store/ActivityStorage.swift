@@ -1,6 +1,8 @@
+import Foundation
+
 /// Where a data store keeps its activities. ``SQLiteStorage`` is the real one; the protocol leaves
 /// room for another backend, such as a class server.
-protocol ActivityStorage: Sendable {
+protocol ActivityStorage: AssignmentStorage {
     /// Reads the current activity of a file, creating its context and activity when it has none.
     /// A file that moved (same device and inode, old path gone) takes its history along.
     func activity(for file: FileIdentity) async throws -> ActivityRecord
@@ -14,4 +16,36 @@ protocol ActivityStorage: Sendable {
     /// Writes every change in one transaction, all or nothing, merging with what other processes
     /// saved, and returns what the store then holds for each activity, in the same order.
     func save(_ changes: [ActivityChanges]) async throws -> [ActivityRecord]
+}
+
+/// Where assignments and collected submissions are kept: the same store as the activities.
+protocol AssignmentStorage: Sendable {
+    /// Records a teacher's assignment; recording the same one again changes nothing.
+    func record(_ assignment: CLSAssignment) async throws
+
+    /// Ties an assignment to a student's file, replacing an earlier tie of the same assignment.
+    func accept(_ assignment: CLSAssignment, for file: FileIdentity) async throws
+
+    /// Every assignment, oldest first, with its file and done date where it has them.
+    func assignments() async throws -> [CLSAssignment]
+
+    /// The assignment tied to a file, if any.
+    func assignment(for file: FileIdentity) async throws -> CLSAssignment?
+
+    /// Removes an assignment (and, in a teacher's store, what was collected for it); false when
+    /// there was none.
+    func removeAssignment(identifier: String) async throws -> Bool
+
+    /// Sets the done date of the assigned files' activities that have none; returns how many files
+    /// are assigned among those given.
+    func complete(assignmentsOf contextIDs: [Int64]?, at date: Date) async throws -> Int
+
+    /// The identifier paths (app, file) of every assigned file, with the context of each.
+    func assignedContexts(appIdentifier: String) async throws -> [(contextID: Int64, identifierPath: [String])]
+
+    /// Imports a collected submission, keeping only the latest per student and assignment.
+    func importSubmission(_ submission: CLSSubmission) async throws -> CLSSubmission.ImportResult
+
+    /// The submissions collected for an assignment, by student name.
+    func submissions(forAssignment identifier: String) async throws -> [CLSSubmission]
 }

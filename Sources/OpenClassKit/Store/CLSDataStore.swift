@@ -30,19 +30,28 @@ public final class CLSDataStore: Sendable {
         }
     }
 
-    /// The data store of this user, at ``defaultStoreURL``.
-    public static let shared = CLSDataStore(storeURL: defaultStoreURL)
-
-    /// Where ``shared`` keeps its data: `$CLSFILE_STORE`, else `$XDG_DATA_HOME/clsfile/store.sqlite`,
-    /// else `~/.local/share/clsfile/store.sqlite`.
-    public static var defaultStoreURL: URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["CLSFILE_STORE"], !path.isEmpty {
-            return URL(fileURLWithPath: path)
+    /// The data store of this user, at ``defaultStoreURL``. When that cannot be worked out (the
+    /// development-mode settings are damaged), every call on it throws the reason.
+    public static let shared: CLSDataStore = {
+        do {
+            return CLSDataStore(storeURL: try defaultStoreURL)
+        } catch {
+            let reason = error as? CLSError ?? CLSError(.databaseInaccessible, "\(error)")
+            return CLSDataStore(storeURL: CLSDeveloperMode.settingsURL, storage: UnusableStorage(reason: reason))
         }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share").path
-        return URL(fileURLWithPath: dataHome).appendingPathComponent("clsfile/store.sqlite")
+    }()
+
+    /// Where ``shared`` keeps its data: `$CLSFILE_STORE` when set; else the store of the
+    /// development-mode role in force (``CLSDeveloperMode/storeURL(for:dataHome:)``): with no role,
+    /// `$XDG_DATA_HOME/clsfile/store.sqlite` (`~/.local/share/clsfile/store.sqlite`).
+    /// - Throws: ``CLSError`` when the development-mode settings exist but are damaged.
+    public static var defaultStoreURL: URL {
+        get throws {
+            if let path = ProcessInfo.processInfo.environment["CLSFILE_STORE"], !path.isEmpty {
+                return URL(fileURLWithPath: path)
+            }
+            return CLSDeveloperMode.storeURL(for: try CLSDeveloperMode.current().role)
+        }
     }
 
     /// The file that holds this store's data.
@@ -68,6 +77,12 @@ public final class CLSDataStore: Sendable {
                                     title: configuration.appIdentifier, parent: nil, path: nil)
         storage = SQLiteStorage(path: storeURL.path, appIdentifier: configuration.appIdentifier,
                                 busyTimeout: configuration.busyTimeout)
+    }
+
+    init(storeURL: URL, storage: any ActivityStorage) {
+        self.storeURL = storeURL
+        mainAppContext = CLSContext(type: .app, identifier: "clsfile", title: "clsfile", parent: nil, path: nil)
+        self.storage = storage
     }
 
     /// The activity most recently started through this store that is still running.

@@ -12,7 +12,7 @@ import Glibc
 /// pulse. A file that is not a clsfile store is reported and never written.
 actor SQLiteStorage: ActivityStorage {
     let path: String
-    private let appIdentifier: String
+    let appIdentifier: String
     private let busyTimeout: TimeInterval
     private var pool: DatabasePool?
 
@@ -24,7 +24,7 @@ actor SQLiteStorage: ActivityStorage {
 
     // MARK: Opening
 
-    private func database() async throws -> DatabasePool {
+    func database() async throws -> DatabasePool {
         if let pool { return pool }
         try prepareLocation()
         var configuration = Configuration()
@@ -157,7 +157,7 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
-    private static func lookUp(_ file: FileIdentity, in db: Database) throws -> ActivityRecord? {
+    static func lookUp(_ file: FileIdentity, in db: Database) throws -> ActivityRecord? {
         let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT a.id FROM context c JOIN activity a ON a.context_id = c.id
             WHERE c.path = ? ORDER BY a.attempt DESC LIMIT 1
@@ -167,7 +167,7 @@ actor SQLiteStorage: ActivityStorage {
     }
 
     /// The file's activity; a moved file keeps its history; a new file gets a context and an activity.
-    private static func findOrCreate(_ file: FileIdentity, appIdentifier: String, in db: Database) throws -> ActivityRecord {
+    static func findOrCreate(_ file: FileIdentity, appIdentifier: String, in db: Database) throws -> ActivityRecord {
         let now = Date().timeIntervalSince1970
         let pathData = Data(file.path)
         let display = PathBytes.display(file.path)
@@ -421,7 +421,7 @@ actor SQLiteStorage: ActivityStorage {
         do { return try body() } catch { throw StoreError.translate(error, path: path, busyTimeout: busyTimeout) }
     }
 
-    private func translatingErrors<T>(_ body: () async throws -> T) async throws -> T {
+    func translatingErrors<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch { throw StoreError.translate(error, path: path, busyTimeout: busyTimeout) }
     }
 }

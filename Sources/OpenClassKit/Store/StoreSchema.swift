@@ -87,6 +87,35 @@ enum StoreSchema {
         ) WITHOUT ROWID;
         CREATE UNIQUE INDEX activity_item_one_primary ON activity_item(activity_id) WHERE role = 'primary';
         """,
+        // 2: assignments (a teacher's handouts; a student's accepted ones, tied to a file) and the
+        // submissions a teacher collected. The done flag is `activity.completed_at`.
+        """
+        CREATE TABLE assignment (
+            id              TEXT    PRIMARY KEY,
+            title           TEXT    NOT NULL,
+            class_name      TEXT,
+            due_at          REAL,
+            target_words    INTEGER,
+            instructions    TEXT,
+            document_name   TEXT    NOT NULL,
+            document_digest TEXT    NOT NULL,
+            class_key       BLOB    NOT NULL CHECK (length(class_key) = 32),
+            created_at      REAL    NOT NULL,
+            accepted_at     REAL,
+            context_id      INTEGER UNIQUE REFERENCES context(id) ON DELETE SET NULL
+        );
+
+        CREATE TABLE submission (
+            assignment_id TEXT NOT NULL REFERENCES assignment(id) ON DELETE CASCADE,
+            student_id    TEXT NOT NULL,
+            student_name  TEXT NOT NULL,
+            submitted_at  REAL NOT NULL,
+            digest        TEXT NOT NULL,
+            payload       BLOB NOT NULL,
+            imported_at   REAL NOT NULL,
+            PRIMARY KEY (assignment_id, student_id)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// Whether the store's schema is older than this code's.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Classroom
 import Foundation
 import OpenClassKit
 
@@ -14,5 +15,17 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
         case .databaseInaccessible: throw ExitCode(74)
         default: throw ExitCode.failure
         }
+    } catch let error as ClassroomError {
+        FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
+        throw ExitCode(exitCode(of: error.code))
+    }
+}
+
+/// The exit code `--help` documents for a Classroom failure.
+func exitCode(of code: ClassroomError.Code) -> Int32 {
+    switch code {
+    case .wrongRole: 64
+    case .malformedFile, .damagedFile, .newerFormat, .unknownHandout: 65
+    case .notAssigned, .fileAccess: 66
     }
 }

@@ -52,9 +52,9 @@ struct HookCommand: AsyncParsableCommand {
 
     func run() async throws {
         let recorder = SessionRecorder(
-            store: storeOptions.dataStore(busyTimeout: 0.2),
+            store: try storeOptions.dataStore(busyTimeout: 0.2),
             configuration: .init(idleTimeout: try sessionOptions.resolvedIdleTimeout()))
-        let spool = EventSpool(storeURL: storeOptions.storeURL)
+        let spool = EventSpool(storeURL: try storeOptions.storeURL)
         if stdio {
             try await HookLine.serve(recorder: recorder, spool: spool)
             return

@@ -46,7 +46,7 @@ struct OpenCommand: AsyncParsableCommand {
         try await reportingFailures {
             do {
                 let command = try EditorCommand.resolve(option: editor, environment: ProcessInfo.processInfo.environment)
-                let session = EditorSession(recorder: SessionRecorder(store: storeOptions.dataStore(),
+                let session = EditorSession(recorder: SessionRecorder(store: try storeOptions.dataStore(),
                                                                       configuration: configuration))
                 let outcome = try await session.run(file: FileArgument.url(for: file), editor: command, usePTY: !noPty)
                 for problem in outcome.measurement.problems {

@@ -5,21 +5,21 @@ import OpenClassKit
 /// The options every command that reads or writes the store takes.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The store file; defaults to $CLSFILE_STORE, else $XDG_DATA_HOME/clsfile/store.sqlite.",
+        "The store file; defaults to $CLSFILE_STORE, else the store of the development-mode role (see clsfile role), else $XDG_DATA_HOME/clsfile/store.sqlite.",
         valueName: "path"))
     var store: String?
 
     /// The store file these options name.
     var storeURL: URL {
-        store.map { URL(fileURLWithPath: $0) } ?? CLSDataStore.defaultStoreURL
+        get throws { try store.map { URL(fileURLWithPath: $0) } ?? CLSDataStore.defaultStoreURL }
     }
 
     /// The data store these options name.
     /// - Parameter busyTimeout: How long a save waits for another process; the store's default when nil.
-    func dataStore(busyTimeout: TimeInterval? = nil) -> CLSDataStore {
+    func dataStore(busyTimeout: TimeInterval? = nil) throws -> CLSDataStore {
         guard store != nil || busyTimeout != nil else { return CLSDataStore.shared }
         var configuration = CLSDataStore.Configuration()
         if let busyTimeout { configuration.busyTimeout = busyTimeout }
-        return CLSDataStore(storeURL: storeURL, configuration: configuration)
+        return CLSDataStore(storeURL: try storeURL, configuration: configuration)
     }
 }

@@ -1,0 +1,99 @@
+import Foundation
+import OpenClassKit
+
+/// The teacher's view of the class, as Schoolwork shows it: per assignment the averages and how many
+/// are done, a row per student, and each student's work in detail.
+///
+/// It is made only from what the teacher's store holds: the teacher's own assignments and the
+/// submissions collected for them. Nothing else can appear in it.
+public struct ClassReport: Sendable, Equatable, Codable {
+    /// One student's latest submission for an assignment.
+    public struct StudentRow: Sendable, Equatable, Codable {
+        public var studentIdentifier: String
+        public var studentName: String
+        public var submittedAt: Date
+        public var work: StudentWork
+    }
+
+    /// The average of one kind of primary item.
+    public struct PrimaryAverage: Sendable, Equatable, Codable {
+        /// `kind:identifier`; items with different keys are never averaged together.
+        public var key: String
+        public var title: String
+        public var kind: String
+        public var average: Double
+        /// How many students' work has this kind of primary item.
+        public var count: Int
+    }
+
+    /// One assignment with its students.
+    public struct AssignmentSummary: Sendable, Equatable, Codable {
+        public var identifier: String
+        public var title: String
+        public var className: String?
+        public var dueDate: Date?
+        public var targetWords: Int?
+        public var documentName: String
+        /// How many students submitted work.
+        public var studentCount: Int
+        /// How many of them marked it done.
+        public var doneCount: Int
+        /// The average active time in seconds; nil with no students.
+        public var averageActiveSeconds: Double?
+        /// The average progress, 0…1; nil with no students.
+        public var averageProgress: Double?
+        /// One average per kind of primary item, the most common first.
+        public var primaryAverages: [PrimaryAverage]
+        /// Set when the students' primary items are of different kinds, which are shown apart.
+        public var warning: String?
+        /// The students, by name.
+        public var students: [StudentRow]
+    }
+
+    public var assignments: [AssignmentSummary]
+
+    /// Reads the class from a teacher's store.
+    /// - Throws: ``CLSError`` when the store cannot be read, ``ClassroomError`` `.malformedFile`
+    ///   when a stored submission cannot be read back.
+    public init(store: CLSDataStore) async throws {
+        var summaries: [AssignmentSummary] = []
+        for assignment in try await store.assignments() {
+            var rows: [StudentRow] = []
+            for submission in try await store.submissions(forAssignment: assignment.identifier) {
+                let work: StudentWork
+                do { work = try JSONCoding.decoder.decode(StudentWork.self, from: submission.payload) } catch {
+                    throw ClassroomError(.malformedFile, "the submission of \(submission.studentName) for '\(assignment.title)' in \(store.storeURL.path) cannot be read (\(JSONCoding.describe(error))); collect it again")
+                }
+                rows.append(StudentRow(studentIdentifier: submission.studentIdentifier, studentName: submission.studentName,
+                                       submittedAt: submission.submittedAt, work: work))
+            }
+            summaries.append(Self.summary(of: assignment, rows: rows))
+        }
+        assignments = summaries
+    }
+
+    /// Creates a report from its parts.
+    public init(assignments: [AssignmentSummary]) {
+        self.assignments = assignments
+    }
+
+    static func summary(of assignment: CLSAssignment, rows: [StudentRow]) -> AssignmentSummary {
+        let works = rows.map(\.work)
+        var groups: [String: [StudentWork.Item]] = [:]
+        for item in works.compactMap(\.primaryItem) { groups[item.comparisonKey, default: []].append(item) }
+        let averages = groups.map { key, items in
+            PrimaryAverage(key: key, title: items[0].title, kind: items[0].kind,
+                           average: items.map(\.value).reduce(0, +) / Double(items.count), count: items.count)
+        }.sorted { ($0.count, $1.key) > ($1.count, $0.key) }
+        let warning = averages.count > 1
+            ? "the students' primary items are of \(averages.count) different kinds (\(averages.map(\.title).joined(separator: ", "))); each is averaged apart, never together"
+            : nil
+        return AssignmentSummary(
+            identifier: assignment.identifier, title: assignment.title, className: assignment.className,
+            dueDate: assignment.dueDate, targetWords: assignment.targetWordCount, documentName: assignment.documentName,
+            studentCount: rows.count, doneCount: works.filter(\.isDone).count,
+            averageActiveSeconds: works.isEmpty ? nil : works.map(\.activeSeconds).reduce(0, +) / Double(works.count),
+            averageProgress: works.isEmpty ? nil : works.map(\.progress).reduce(0, +) / Double(works.count),
+            primaryAverages: averages, warning: warning, students: rows)
+    }
+}

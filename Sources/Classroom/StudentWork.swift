@@ -1,0 +1,108 @@
+import Foundation
+import OpenClassKit
+
+/// One student's work on one assignment: what a submission carries and what a teacher sees.
+///
+/// It holds the assigned document's file name (never its path), the sessions, the progress, the
+/// done date and every activity item, and nothing about any other file.
+public struct StudentWork: Sendable, Equatable, Codable {
+    /// One editing session.
+    public struct Session: Sendable, Equatable, Codable {
+        public var start: Date
+        public var end: Date
+        /// The session's length in seconds.
+        public var seconds: Double { end.timeIntervalSince(start) }
+    }
+
+    /// One activity item, whatever its subclass.
+    public struct Item: Sendable, Equatable, Codable {
+        /// `quantity`, `score` or `binary`.
+        public var kind: String
+        public var identifier: String
+        public var title: String
+        /// The quantity, the score, or 1/0 for a binary item.
+        public var value: Double
+        /// The maximum score, for score items.
+        public var maxScore: Double?
+
+        /// What a primary item is compared by: items of different keys are never averaged together.
+        public var comparisonKey: String { "\(kind):\(identifier)" }
+
+        /// The value for people: `412`, `3/4`, `yes`.
+        public var formattedValue: String {
+            switch kind {
+            case "score": "\(Self.number(value))/\(Self.number(maxScore ?? 0))"
+            case "binary": value != 0 ? "yes" : "no"
+            default: Self.number(value)
+            }
+        }
+
+        static func number(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(format: "%.1f", value)
+        }
+    }
+
+    public var assignmentIdentifier: String
+    public var documentName: String
+    /// Active time in seconds: the union of the sessions.
+    public var activeSeconds: Double
+    public var sessions: [Session]
+    /// Progress, 0…1.
+    public var progress: Double
+    public var primaryItem: Item?
+    public var additionalItems: [Item]
+    /// When the student marked it done; nil while not done.
+    public var completedAt: Date?
+
+    /// Whether the student marked it done.
+    public var isDone: Bool { completedAt != nil }
+
+    /// The work recorded on an assigned document, read from its activity.
+    /// - Parameters:
+    ///   - assignment: The accepted assignment.
+    ///   - activity: The activity of the assigned file, or nil when the student never opened it.
+    ///   - now: The time running sessions are counted to.
+    public init(assignment: CLSAssignment, activity: CLSActivity?, now: Date = Date()) {
+        assignmentIdentifier = assignment.identifier
+        documentName = assignment.documentURL?.lastPathComponent ?? assignment.documentName
+        completedAt = assignment.completedAt
+        guard let activity else {
+            activeSeconds = 0
+            sessions = []
+            progress = 0
+            additionalItems = []
+            return
+        }
+        activeSeconds = activity.duration
+        sessions = activity.timeSpans.map { Session(start: $0.start, end: $0.end ?? max(now, $0.start)) }
+        progress = activity.progress
+        primaryItem = activity.primaryActivityItem.map(Self.item(from:))
+        additionalItems = activity.additionalActivityItems.map(Self.item(from:))
+    }
+
+    /// Creates work from its parts.
+    public init(assignmentIdentifier: String, documentName: String, activeSeconds: Double, sessions: [Session],
+                progress: Double, primaryItem: Item?, additionalItems: [Item], completedAt: Date?) {
+        self.assignmentIdentifier = assignmentIdentifier
+        self.documentName = documentName
+        self.activeSeconds = activeSeconds
+        self.sessions = sessions
+        self.progress = progress
+        self.primaryItem = primaryItem
+        self.additionalItems = additionalItems
+        self.completedAt = completedAt
+    }
+
+    private static func item(from item: CLSActivityItem) -> Item {
+        switch item {
+        case let score as CLSScoreItem:
+            Item(kind: "score", identifier: score.identifier, title: score.title, value: score.score, maxScore: score.maxScore)
+        case let binary as CLSBinaryItem:
+            Item(kind: "binary", identifier: binary.identifier, title: binary.title, value: binary.value ? 1 : 0)
+        default:
+            // The three subclasses are the only items there can be: CLSActivityItem has no public initializer.
+            Item(kind: "quantity", identifier: item.identifier, title: item.title,
+                 value: (item as? CLSQuantityItem)?.quantity ?? 0)
+        }
+    }
+}

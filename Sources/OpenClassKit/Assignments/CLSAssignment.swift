@@ -1,0 +1,55 @@
+import Foundation
+
+/// A document a teacher handed out, as the teacher's store or an accepting student's store records it.
+///
+/// The teacher records it with ``CLSDataStore/recordAssignment(_:)`` when making the handout; a
+/// student accepts it for one file with ``CLSDataStore/acceptAssignment(_:for:)``. From then on
+/// ``CLSDataStore/isAssignedDocument(_:)`` is true for that file, and only such files ever leave the
+/// student's machine.
+public struct CLSAssignment: Sendable, Hashable {
+    /// The handout's identifier, the same on every machine.
+    public var identifier: String
+    /// What the teacher called it.
+    public var title: String
+    /// The class it was given to, if the teacher named one.
+    public var className: String?
+    /// When it is due, if the teacher set a date.
+    public var dueDate: Date?
+    /// The word count the teacher asked for, if any.
+    public var targetWordCount: Int?
+    /// What the teacher asked the students to do, if anything.
+    public var instructions: String?
+    /// The file name of the document the teacher handed out.
+    public var documentName: String
+    /// The SHA-256 of the document as handed out, in lowercase hexadecimal.
+    public var documentDigest: String
+    /// The 32-byte key that seals what students send back for this handout.
+    public var classKey: Data
+    /// When the teacher made the handout.
+    public var createdAt: Date
+    /// When this student accepted it; nil in the teacher's store.
+    public internal(set) var acceptedAt: Date?
+    /// The student's file that the assignment is for; nil in the teacher's store.
+    public internal(set) var documentURL: URL?
+    /// When the student marked the work done; nil while it is not done. Independent of progress.
+    public internal(set) var completedAt: Date?
+
+    /// Creates an assignment as a teacher's handout describes it.
+    public init(identifier: String, title: String, className: String? = nil, dueDate: Date? = nil,
+                targetWordCount: Int? = nil, instructions: String? = nil, documentName: String,
+                documentDigest: String, classKey: Data, createdAt: Date = Date()) {
+        self.identifier = identifier
+        self.title = title
+        self.className = className
+        self.dueDate = dueDate
+        self.targetWordCount = targetWordCount
+        self.instructions = instructions
+        self.documentName = documentName
+        self.documentDigest = documentDigest
+        self.classKey = classKey
+        self.createdAt = createdAt
+    }
+
+    /// Whether the student marked the work done.
+    public var isCompleted: Bool { completedAt != nil }
+}

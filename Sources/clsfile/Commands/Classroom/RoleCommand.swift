@@ -1,0 +1,50 @@
+import ArgumentParser
+import Classroom
+import Foundation
+import OpenClassKit
+
+/// `clsfile role [teacher|student|off]`: development mode, as in ClassKit.
+struct RoleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "role",
+        abstract: "Show or set the development-mode role: teacher, student or off.",
+        discussion: """
+            Like ClassKit's development mode, this lets one person act as a teacher or a student on \
+            one machine. Each role keeps its data in its own store \
+            ($XDG_DATA_HOME/clsfile/teacher/store.sqlite, …/student/store.sqlite; with the role off, \
+            …/clsfile/store.sqlite), so switching never mixes them. A student gives a display name \
+            once, with --name: it is what the teacher sees. With no role given, prints the role now.
+            """)
+
+    @Argument(help: ArgumentHelp("teacher, student or off.", valueName: "role"))
+    var role: CLSDeveloperMode.Role?
+
+    @Option(name: .long, help: ArgumentHelp("The name a teacher sees on your work.", valueName: "name"))
+    var name: String?
+
+    func validate() throws {
+        if let name, name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("--name cannot be empty.")
+        }
+        if name != nil && role == nil { throw ValidationError("--name goes with a role: clsfile role student --name NAME.") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            var mode = try CLSDeveloperMode.current()
+            if let role {
+                mode.role = role
+                if let name { mode.displayName = name.trimmingCharacters(in: .whitespacesAndNewlines) }
+                if role == .student && mode.displayName == nil {
+                    throw ClassroomError(.wrongRole, "a student gives a display name once, which the teacher sees: clsfile role student --name \"Your Name\"")
+                }
+                try mode.save()
+            }
+            let store = try CLSDataStore.defaultStoreURL.path
+            let name = mode.displayName.map { ", name \"\($0)\"" } ?? ""
+            print("role: \(mode.role.rawValue)\(name); store: \(store)")
+        }
+    }
+}
+
+extension CLSDeveloperMode.Role: ExpressibleByArgument {}
