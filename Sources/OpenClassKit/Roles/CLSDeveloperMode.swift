@@ -66,7 +66,7 @@ public struct CLSDeveloperMode: Sendable, Equatable, Codable {
             return try JSONDecoder().decode(CLSDeveloperMode.self, from: data)
         } catch {
             throw CLSError(.invalidArgument,
-                           "the development-mode settings \(url.path) are damaged (\(error)); set the role again with `clsfile role`, which rewrites the file")
+                           "the development-mode settings \(url.path) are damaged (not the settings JSON clsfile writes); set the role again with `clsfile role`, which rewrites the file")
         }
     }
 

@@ -31,7 +31,13 @@ struct RoleCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            var mode = try CLSDeveloperMode.current()
+            var mode: CLSDeveloperMode
+            do {
+                mode = try CLSDeveloperMode.current()
+            } catch let error as CLSError where role != nil {
+                HookLine.warn("\(error.message); writing new settings with a new account identifier")
+                mode = CLSDeveloperMode()
+            }
             if let role {
                 mode.role = role
                 if let name { mode.displayName = name.trimmingCharacters(in: .whitespacesAndNewlines) }
