@@ -162,3 +162,17 @@ extension Sequence where Element == UInt8 {
     /// Lowercase hexadecimal.
     var hexadecimal: String { map { String(format: "%02x", $0) }.joined() }
 }
+
+extension Handout {
+    /// For a student about to open a document: its assignment, accepting the handout lying beside
+    /// it when the document is not assigned yet. Nil in other roles, or with no handout.
+    /// - Returns: The assignment, and whether this call accepted it.
+    public static func assignment(opening document: URL, store: CLSDataStore,
+                                  mode: CLSDeveloperMode) async throws -> (assignment: CLSAssignment, accepted: Bool)? {
+        guard mode.role == .student, FileManager.default.fileExists(atPath: document.path) else { return nil }
+        if let assignment = try await store.assignment(for: document) { return (assignment, false) }
+        guard let handout = lyingBeside(document) else { return nil }
+        try await store.acceptAssignment(handout.assignment, for: document)
+        return (handout.assignment, true)
+    }
+}

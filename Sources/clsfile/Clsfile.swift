@@ -17,6 +17,7 @@ struct Clsfile: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [OpenCommand.self, ShowCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,
-                      RoleCommand.self, ResetCommand.self]
+                      RoleCommand.self, AssignCommand.self, AcceptCommand.self, AssignmentsCommand.self, DoneCommand.self,
+                      SubmitCommand.self, CollectCommand.self, ClassReportCommand.self, ResetCommand.self]
     )
 }

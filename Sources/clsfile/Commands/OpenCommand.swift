@@ -1,4 +1,5 @@
 import ArgumentParser
+import Classroom
 import Foundation
 import OpenClassKit
 import SessionRecorder
@@ -40,15 +41,21 @@ struct OpenCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = SessionRecorder.Configuration(idleTimeout: try sessionOptions.resolvedIdleTimeout(),
+        var configuration = SessionRecorder.Configuration(idleTimeout: try sessionOptions.resolvedIdleTimeout(),
                                                           targetWords: targetWords)
         var status: Int32 = 0
         try await reportingFailures {
             do {
                 let command = try EditorCommand.resolve(option: editor, environment: ProcessInfo.processInfo.environment)
-                let session = EditorSession(recorder: SessionRecorder(store: try storeOptions.dataStore(),
-                                                                      configuration: configuration))
-                let outcome = try await session.run(file: FileArgument.url(for: file), editor: command, usePTY: !noPty)
+                let store = try storeOptions.dataStore()
+                let url = FileArgument.url(for: file)
+                if let (assignment, accepted) = try await Handout.assignment(opening: url, store: store,
+                                                                             mode: try CLSDeveloperMode.current()) {
+                    if accepted { HookLine.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned") }
+                    if configuration.targetWords == nil { configuration.targetWords = assignment.targetWordCount }
+                }
+                let session = EditorSession(recorder: SessionRecorder(store: store, configuration: configuration))
+                let outcome = try await session.run(file: url, editor: command, usePTY: !noPty)
                 for problem in outcome.measurement.problems {
                     HookLine.warn("time recorded, but the content was not measured: \(problem.message)")
                 }

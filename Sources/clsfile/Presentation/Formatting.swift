@@ -22,6 +22,20 @@ enum Formatting {
         value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))" : String(format: "%g", value)
     }
 
+    /// Lines of cells as aligned columns, two spaces apart; the last column is not padded.
+    static func columns(_ lines: [[String]]) -> [String] {
+        let count = lines.map(\.count).max() ?? 0
+        let widths = (0..<count).map { column in lines.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return lines.map { line in
+            line.enumerated().map { column, cell in
+                column == line.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+    }
+
+    /// `2026-11-21` in local time.
+    static func day(_ date: Date) -> String { format(date, "yyyy-MM-dd") }
+
     /// `2026-11-21 22:10:03` in local time.
     static func timestamp(_ date: Date) -> String { format(date, "yyyy-MM-dd HH:mm:ss") }
 

@@ -36,11 +36,7 @@ struct ReportRow: Encodable {
                           Formatting.percent(row.progress), "\(row.sessions)",
                           Formatting.timestamp(row.lastOpened), row.path])
         }
-        let widths = (0..<6).map { column in lines.map { $0[column].count }.max() ?? 0 }
-        var text = lines.map { line in
-            (0..<6).map { line[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ") + "  " + line[6]
-        }
+        var text = Formatting.columns(lines)
         text.append("")
         text.append("Active time counts work only: \(idleRule). Open time runs from open to close.")
         if rows.contains(where: \.isRunning) { text.append("* a session is running now.") }

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Classroom
+import Foundation
+import OpenClassKit
+
+/// `clsfile accept HANDOUT`: a student takes on an assignment.
+struct AcceptCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accept",
+        abstract: "Accept a handout: from now on its document is assigned (student).",
+        discussion: """
+            The document is the file the handout names, in the handout's folder, unless --document \
+            gives another. Only assigned documents ever leave your machine (with `clsfile submit`); \
+            everything else you open stays in your own store.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .long, help: ArgumentHelp("Your copy of the document, when it is not beside the handout.",
+                                            valueName: "file"))
+    var document: String?
+
+    @Argument(help: ArgumentHelp("The .clshandout file.", valueName: "handout"))
+    var handout: String
+
+    func run() async throws {
+        try await reportingFailures {
+            _ = try RoleGate.require(.student, for: "accept")
+            let handoutURL = FileArgument.url(for: handout)
+            let handout = try Handout.read(from: handoutURL)
+            let documentURL = document.map(FileArgument.url(for:))
+                ?? handoutURL.deletingLastPathComponent().appendingPathComponent(handout.document.name)
+            guard FileManager.default.fileExists(atPath: documentURL.path) else {
+                throw ClassroomError(.fileAccess, "the handout is for \(handout.document.name), which is not at \(documentURL.path); put the document there or pass --document")
+            }
+            try await storeOptions.dataStore().acceptAssignment(handout.assignment, for: documentURL)
+            print("accepted '\(handout.title)' for \(documentURL.path)")
+        }
+    }
+}

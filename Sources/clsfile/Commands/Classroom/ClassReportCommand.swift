@@ -1,0 +1,66 @@
+import ArgumentParser
+import Classroom
+import Foundation
+import OpenClassKit
+
+/// `clsfile class-report`: the teacher's view of the class in the terminal.
+struct ClassReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "class-report",
+        abstract: "Show each assignment's averages and a row per student; or one student's work in detail (teacher).",
+        discussion: """
+            Shows only your assignments and the work collected for them with `clsfile collect`. \
+            Primary items of different kinds (a word count and a score, say) are never averaged \
+            together: each kind is averaged apart, with a warning.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Show this student's work in detail (a name or account identifier).",
+                                            valueName: "student"))
+    var student: String?
+
+    @Argument(help: ArgumentHelp("Only this assignment (an identifier, a unique prefix, or the title).", valueName: "assignment"))
+    var assignment: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            _ = try RoleGate.require(.teacher, for: "class-report")
+            var report = try await ClassReport(store: try storeOptions.dataStore())
+            if let assignment {
+                let key = assignment.lowercased()
+                report.assignments = report.assignments.filter { $0.identifier.hasPrefix(key) || $0.title.lowercased() == key }
+                guard report.assignments.count == 1 else {
+                    throw ClassroomError(.notAssigned, report.assignments.isEmpty
+                        ? "no assignment \(assignment); `clsfile assignments` lists them"
+                        : "\(assignment) matches \(report.assignments.count) assignments; give more of the identifier")
+                }
+            }
+            if let student {
+                let matches = report.assignments.flatMap { summary in
+                    summary.students.filter { $0.studentName == student || $0.studentIdentifier == student }.map { (summary, $0) }
+                }
+                guard !matches.isEmpty else {
+                    throw ClassroomError(.notAssigned, "no collected work from \(student)\(assignment.map { " for \($0)" } ?? "")")
+                }
+                if json {
+                    print(try encoded(matches.map(\.1)))
+                } else {
+                    print(matches.map { ClassReportText.detail($0.1, in: $0.0) }.joined(separator: "\n\n"))
+                }
+                return
+            }
+            print(json ? try encoded(report) : ClassReportText.overview(report))
+        }
+    }
+
+    private func encoded<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}

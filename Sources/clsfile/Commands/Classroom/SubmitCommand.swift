@@ -1,0 +1,40 @@
+import ArgumentParser
+import Classroom
+import Foundation
+import OpenClassKit
+
+/// `clsfile submit`: a student seals their work on assigned documents for the teacher.
+struct SubmitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "submit",
+        abstract: "Write your work on assigned documents as sealed files for your teacher (student).",
+        discussion: """
+            Writes one .clssubmission file per accepted assignment into --output (the current \
+            folder by default), sealed with the handout's class key. It holds only the assigned \
+            document's file name, time, sessions, progress, items and done flag: nothing about any \
+            other file. Submitting again replaces the file; the teacher's `clsfile collect` keeps \
+            the latest.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .long, help: ArgumentHelp("Only this assignment (an identifier or a unique prefix).", valueName: "id"))
+    var assignment: String?
+
+    @Option(name: .long, help: ArgumentHelp("The folder to write into.", valueName: "folder"))
+    var output: String = "."
+
+    func run() async throws {
+        try await reportingFailures {
+            let student = try RoleGate.require(.student, for: "submit")
+            let folder = URL(fileURLWithPath: output)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ClassroomError(.fileAccess, "\(output) is not a folder; create it or pass another --output")
+            }
+            let written = try await Submitter(store: try storeOptions.dataStore(), student: student)
+                .submit(identifier: assignment?.lowercased(), to: folder)
+            for url in written { print(url.path) }
+        }
+    }
+}

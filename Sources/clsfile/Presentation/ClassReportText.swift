@@ -1,0 +1,58 @@
+import Classroom
+import Foundation
+
+/// The teacher's view in the terminal: per assignment the averages and a row per student; for one
+/// student, every item and every session.
+enum ClassReportText {
+    static func overview(_ report: ClassReport) -> String {
+        guard !report.assignments.isEmpty else { return "No assignments yet: hand one out with `clsfile assign FILE --title T`." }
+        return report.assignments.map(assignment).joined(separator: "\n\n")
+    }
+
+    static func assignment(_ summary: ClassReport.AssignmentSummary) -> String {
+        var heading = [summary.className.map { "class \($0)" }, summary.dueDate.map { "due \(Formatting.day($0))" },
+                       summary.targetWords.map { "target \($0) words" }].compactMap { $0 }.joined(separator: ", ")
+        if !heading.isEmpty { heading = " (\(heading))" }
+        var lines = ["\(summary.title)\(heading)  [\(summary.identifier.prefix(8))]  \(summary.documentName)"]
+        guard summary.studentCount > 0 else {
+            lines.append("  no work collected yet: `clsfile collect FOLDER` imports the students' .clssubmission files")
+            return lines.joined(separator: "\n")
+        }
+        var averages = ["\(summary.studentCount) \(summary.studentCount == 1 ? "student" : "students"), \(summary.doneCount) done"]
+        if let time = summary.averageActiveSeconds { averages.append("average time \(Formatting.text(time))") }
+        for average in summary.primaryAverages {
+            averages.append("average \(average.title) \(Formatting.number((average.average * 10).rounded() / 10))"
+                            + (summary.primaryAverages.count > 1 ? " (\(average.count))" : ""))
+        }
+        if let progress = summary.averageProgress { averages.append("average progress \(Formatting.percent((progress * 1000).rounded() / 1000))") }
+        lines.append("  " + averages.joined(separator: " · "))
+        if let warning = summary.warning { lines.append("  warning: \(warning)") }
+        var table = [["STUDENT", "TIME", "PRIMARY", "PROGRESS", "DONE", "SUBMITTED"]]
+        for row in summary.students {
+            table.append([row.studentName, Formatting.text(row.work.activeSeconds), primary(row.work.primaryItem),
+                          Formatting.percent((row.work.progress * 1000).rounded() / 1000), row.work.isDone ? "yes" : "no",
+                          Formatting.timestamp(row.submittedAt)])
+        }
+        lines += Formatting.columns(table).map { "  " + $0 }
+        return lines.joined(separator: "\n")
+    }
+
+    static func detail(_ row: ClassReport.StudentRow, in summary: ClassReport.AssignmentSummary) -> String {
+        let work = row.work
+        var lines = ["\(row.studentName) — \(summary.title) (\(work.documentName))",
+                     "Time:       \(Formatting.text(work.activeSeconds)) in \(work.sessions.count) \(work.sessions.count == 1 ? "session" : "sessions")",
+                     "Progress:   \(Formatting.percent((work.progress * 1000).rounded() / 1000))",
+                     "Done:       \(work.completedAt.map { "yes, \(Formatting.timestamp($0))" } ?? "no")",
+                     "Submitted:  \(Formatting.timestamp(row.submittedAt))",
+                     "Primary:    \(work.primaryItem.map { "\($0.title): \($0.formattedValue)" } ?? "none")"]
+        lines.append("Items:" + (work.additionalItems.isEmpty ? "      none" : ""))
+        lines += Formatting.columns(work.additionalItems.map { ["  " + $0.title, $0.formattedValue] })
+        lines.append("Sessions:" + (work.sessions.isEmpty ? "   none" : ""))
+        lines += work.sessions.map { "  \(Formatting.timestamp($0.start)) – \(Formatting.clock($0.end))  \(Formatting.text($0.seconds))" }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func primary(_ item: StudentWork.Item?) -> String {
+        item.map { "\($0.formattedValue) \($0.title.lowercased())" } ?? "-"
+    }
+}
