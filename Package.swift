@@ -89,7 +89,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenClassKit", "TestSupport", "clsfile", "SeedSample"]
+            dependencies: ["OpenClassKit", "Classroom", "TestSupport", "clsfile", "SeedSample"]
         ),
     ]
 )

@@ -10,6 +10,13 @@ public struct StudentWork: Sendable, Equatable, Codable {
     public struct Session: Sendable, Equatable, Codable {
         public var start: Date
         public var end: Date
+
+        /// Creates a session.
+        public init(start: Date, end: Date) {
+            self.start = start
+            self.end = end
+        }
+
         /// The session's length in seconds.
         public var seconds: Double { end.timeIntervalSince(start) }
     }
@@ -24,6 +31,15 @@ public struct StudentWork: Sendable, Equatable, Codable {
         public var value: Double
         /// The maximum score, for score items.
         public var maxScore: Double?
+
+        /// Creates an item.
+        public init(kind: String, identifier: String, title: String, value: Double, maxScore: Double? = nil) {
+            self.kind = kind
+            self.identifier = identifier
+            self.title = title
+            self.value = value
+            self.maxScore = maxScore
+        }
 
         /// What a primary item is compared by: items of different keys are never averaged together.
         public var comparisonKey: String { "\(kind):\(identifier)" }
