@@ -7,13 +7,17 @@ struct Clsfile: AsyncParsableCommand {
         commandName: "clsfile",
         abstract: "Record and report the time, progress and word count of work on files.",
         discussion: """
-            Activities are kept in one SQLite store: --store PATH, else $CLSFILE_STORE, else \
-            $XDG_DATA_HOME/clsfile/store.sqlite (~/.local/share/clsfile/store.sqlite).
+            Activities are kept in one SQLite store: --store PATH, else $CLSFILE_STORE, else the \
+            store of the development-mode role (clsfile role: $XDG_DATA_HOME/clsfile/teacher/ or \
+            student/store.sqlite), else $XDG_DATA_HOME/clsfile/store.sqlite \
+            (~/.local/share/clsfile/store.sqlite).
 
             Exit codes (clsfile open exits with the editor's code once the editor ran): 0 success; \
-            1 an unexpected failure; 64 a usage error; 66 a file that is \
-            missing or not a regular file; 69 an editor that cannot be started; 65 a document that cannot be counted (unsupported, \
-            damaged, over a safety limit); 74 a store that cannot be opened, read or written.
+            1 an unexpected failure; 64 a usage error, or a command for another role; 66 a file \
+            that is missing or not a regular file, or not assigned; 69 an editor that cannot be \
+            started; 65 a document that cannot be counted (unsupported, damaged, over a safety \
+            limit), or a handout or submission file that is malformed, edited, damaged or not \
+            yours; 74 a store that cannot be opened, read or written.
             """,
         version: "0.1.0",
         subcommands: [OpenCommand.self, ShowCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,
