@@ -43,9 +43,6 @@ struct AssignmentRow: Encodable {
     }
 
     static func json(_ assignments: [CLSAssignment]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(assignments.map(AssignmentRow.init)), as: UTF8.self)
+        try Formatting.json(assignments.map(AssignmentRow.init))
     }
 }

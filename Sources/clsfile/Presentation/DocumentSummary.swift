@@ -87,8 +87,6 @@ struct DocumentSummary: Encodable {
     }
 
     static func json(_ rows: [DocumentSummary]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(rows), as: UTF8.self)
+        try Formatting.json(rows)
     }
 }

@@ -33,6 +33,14 @@ enum Formatting {
         }
     }
 
+    /// Pretty JSON with sorted keys and ISO 8601 dates, for `--json`.
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
     /// `2026-11-21` in local time.
     static func day(_ date: Date) -> String { format(date, "yyyy-MM-dd") }
 

@@ -64,9 +64,6 @@ struct ReportRow: Encodable {
             var idleRule: String
             var files: [ReportRow]
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(Report(idleRule: idleRule, files: rows)), as: UTF8.self)
+        return try Formatting.json(Report(idleRule: idleRule, files: rows))
     }
 }

@@ -47,20 +47,13 @@ struct ClassReportCommand: AsyncParsableCommand {
                     throw ClassroomError(.notAssigned, "no collected work from \(student)\(assignment.map { " for \($0)" } ?? "")")
                 }
                 if json {
-                    print(try encoded(matches.map(\.1)))
+                    print(try Formatting.json(matches.map(\.1)))
                 } else {
                     print(matches.map { ClassReportText.detail($0.1, in: $0.0) }.joined(separator: "\n\n"))
                 }
                 return
             }
-            print(json ? try encoded(report) : ClassReportText.overview(report))
+            print(json ? try Formatting.json(report) : ClassReportText.overview(report))
         }
-    }
-
-    private func encoded<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }
