@@ -36,6 +36,12 @@ private struct Person {
         return result
     }
 
+    /// Runs clsfile in a pseudo-terminal (through script(1)), typing `input` at its prompt.
+    func clsfileInTerminal(_ arguments: String, typing input: String) throws -> ProcessResult {
+        let command = "printf '%s\\n' '\(input)' | script -qec '\(try builtExecutable("clsfile").path) \(arguments)' /dev/null"
+        return try run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: environment)
+    }
+
     /// Opens a file with a stand-in editor that appends text and takes a little time.
     func edit(_ file: URL, appending text: String, seconds: Double = 1.1) throws {
         let script = "sleep \(seconds); printf '%s\\n' '\(text)' >> \"$0\""
@@ -260,7 +266,11 @@ struct ClassroomTests {
         #expect(try await person.store(.off).allActivities().count == 1)
         let refused = try person.clsfile("reset", expecting: 64)
         #expect(refused.errorOutput.contains("pass --yes"))
-        try person.clsfile("reset", "--yes")
+        let declined = try person.clsfileInTerminal("reset", typing: "no")
+        #expect(declined.status == 1 && declined.output.contains("Type student to confirm") && declined.output.contains("nothing was deleted"))
+        #expect(try await person.store(.student).allActivities().count == 1)
+        let confirmed = try person.clsfileInTerminal("reset", typing: "student")
+        #expect(confirmed.status == 0 && confirmed.output.contains("deleted the student data"), "\(confirmed.output)")
         #expect(try await person.store(.student).allActivities().isEmpty)
         #expect(try await person.store(.off).allActivities().count == 1)
         try person.clsfile("role", "off")
