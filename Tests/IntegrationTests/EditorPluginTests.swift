@@ -84,7 +84,7 @@ struct EditorPluginTests {
               (sleep-for 0.3)
               (kill-buffer))
             """
-        let result = try await runBounded(
+        let result = runBounded(
             try #require(Self.installed("emacs")),
             ["--batch", "-Q", "-l", Self.editors.appendingPathComponent("emacs/clsfile.el").path, "--eval", script],
             environment: ["CLSFILE_STORE": scratch.storeURL.path], in: scratch)
@@ -97,7 +97,7 @@ struct EditorPluginTests {
         let scratch = try Scratch()
         let file = try scratch.file("vscode essay.txt", "")
         let clsfile = try builtExecutable("clsfile")
-        let result = try await runBounded(
+        let result = runBounded(
             try #require(Self.installed("node")),
             [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path, clsfile.path]
                 + Self.words,
@@ -111,7 +111,7 @@ struct EditorPluginTests {
     func vscodeExtensionSaysOnceWhenClsfileIsMissing() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "")
-        let result = try await runBounded(
+        let result = runBounded(
             try #require(Self.installed("node")),
             [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
              scratch.url.appendingPathComponent("no-clsfile").path, "word"],
@@ -129,27 +129,27 @@ struct EditorPluginTests {
         let tmux = try #require(Self.installed("tmux"))
         let socket = "clsfile-\(UUID().uuidString.prefix(8))"
         let tmuxArguments = ["-L", socket, "-f", "/dev/null"]
-        defer { _ = try? runQuiet(tmux, tmuxArguments + ["kill-server"]) }
+        defer { _ = runQuietly(tmux.path, tmuxArguments + ["kill-server"]) }
         let shell = command.map(Self.shellQuoted).joined(separator: " ")
-        let started = try runQuiet(tmux, tmuxArguments + ["new-session", "-d", "-x", "120", "-y", "40", "-s", "editor", shell])
+        let started = runQuietly(tmux.path, tmuxArguments + ["new-session", "-d", "-x", "120", "-y", "40", "-s", "editor", shell])
         try #require(started == 0, "tmux did not start")
 
         let opened = try await poll(file, scratch: scratch) { $0["isStarted"] as? Bool == true }
         try #require(opened["isStarted"] as? Bool == true, "the editor sent no open event: \(opened)")
         try await Task.sleep(for: .milliseconds(1000))
-        _ = try runQuiet(tmux, tmuxArguments + ["send-keys", "-t", "editor", "i"])
-        _ = try runQuiet(tmux, tmuxArguments + ["send-keys", "-t", "editor", "-l", Self.words.joined(separator: " ")])
-        _ = try runQuiet(tmux, tmuxArguments + ["send-keys", "-t", "editor", "Escape"])
+        _ = runQuietly(tmux.path, tmuxArguments + ["send-keys", "-t", "editor", "i"])
+        _ = runQuietly(tmux.path, tmuxArguments + ["send-keys", "-t", "editor", "-l", Self.words.joined(separator: " ")])
+        _ = runQuietly(tmux.path, tmuxArguments + ["send-keys", "-t", "editor", "Escape"])
         try await Task.sleep(for: .milliseconds(500))
-        _ = try runQuiet(tmux, tmuxArguments + ["send-keys", "-t", "editor", ":w", "Enter"])
+        _ = runQuietly(tmux.path, tmuxArguments + ["send-keys", "-t", "editor", ":w", "Enter"])
         try await Task.sleep(for: .milliseconds(500))
-        _ = try runQuiet(tmux, tmuxArguments + ["send-keys", "-t", "editor", ":q", "Enter"])
+        _ = runQuietly(tmux.path, tmuxArguments + ["send-keys", "-t", "editor", ":q", "Enter"])
         try await expectSession(of: file, scratch: scratch)
         #expect(try String(contentsOf: file, encoding: .utf8).contains(Self.words.joined(separator: " ")))
         // The editor quit (its exit hook did not hang): the tmux session is gone.
         var running = true
         for _ in 0..<50 where running {
-            running = try runQuiet(tmux, tmuxArguments + ["has-session", "-t", "editor"]) == 0
+            running = runQuietly(tmux.path, tmuxArguments + ["has-session", "-t", "editor"]) == 0
             if running { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(!running, "the editor did not quit")
@@ -192,86 +192,18 @@ struct EditorPluginTests {
         return last
     }
 
-    /// Runs a command with its output discarded, for at most 10 s; returns its status.
-    private func runQuiet(_ executable: URL, _ arguments: [String]) throws -> Int32 {
-        let pid = try spawn(executable, arguments, environment: [:], output: "/dev/null", errors: "/dev/null")
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let status = reap(pid) { return status }
-            usleep(20_000)
-        }
-        kill(pid, SIGKILL)
-        return waitForExit(pid)
-    }
-
     /// Runs a command for at most 30 s (then kills it), its output in files of the scratch folder.
     private func runBounded(_ executable: URL, _ arguments: [String], environment: [String: String],
-                            in scratch: Scratch) async throws -> Outcome {
-        let outputURL = scratch.url.appendingPathComponent("stdout.log")
-        let errorURL = scratch.url.appendingPathComponent("stderr.log")
-        let pid = try spawn(executable, arguments, environment: environment,
-                            output: outputURL.path, errors: errorURL.path)
-        let deadline = Date().addingTimeInterval(30)
-        var status: Int32?
-        while status == nil && Date() < deadline {
-            status = reap(pid)
-            if status == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        if status == nil {
-            kill(pid, SIGKILL)
-            status = waitForExit(pid)
-            Issue.record("\(executable.lastPathComponent) did not end within 30 s")
-        }
-        return Outcome(status: status ?? -1,
-                       output: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
-                       errorOutput: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
-    }
-
-    /// Starts a process with posix_spawn (waited for with waitpid, not Foundation's Process,
-    /// so a tmux client that forks its server is reaped reliably).
-    private func spawn(_ executable: URL, _ arguments: [String], environment: [String: String],
-                       output: String, errors: String) throws -> pid_t {
-        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
-        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
-        return pid
-    }
-
-    /// The exit status of a process that ended, else nil.
-    private func reap(_ pid: pid_t) -> Int32? {
-        var status: Int32 = 0
-        let result = waitpid(pid, &status, WNOHANG)
-        if result == 0 { return nil }
-        if result < 0 { return -1 }
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    }
-
-    private func waitForExit(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                            in scratch: Scratch) -> ProcessResult {
+        let result = TestSupport.runBounded(executable.path, arguments, environment: environment, timeout: 30,
+                                            capturingIn: scratch.url)
+        if result.timedOut { Issue.record("\(executable.lastPathComponent) did not end within 30 s") }
+        return result
     }
 
     private static func shellQuoted(_ word: String) -> String {
         "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
-}
-
-/// How a bounded run ended.
-private struct Outcome {
-    var status: Int32
-    var output: String
-    var errorOutput: String
 }
 
 /// A Lisp string literal.
