@@ -17,6 +17,6 @@ struct Clsfile: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [OpenCommand.self, ShowCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,
-                      RoleCommand.self, ResetCommand.self]
+                      RoleCommand.self, ResetCommand.self, ExportCommand.self]
     )
 }
