@@ -88,8 +88,12 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "ClassroomTests",
+            dependencies: ["Classroom", "OpenClassKit", "TestSupport"]
+        ),
+        .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenClassKit", "TestSupport", "clsfile", "SeedSample"]
+            dependencies: ["OpenClassKit", "Classroom", "TestSupport", "clsfile", "SeedSample"]
         ),
     ]
 )
