@@ -18,7 +18,9 @@ public struct XAPIStatement: Sendable, Equatable, Codable {
             public var name: String
         }
 
+        /// Always `Agent`.
         public var objectType = "Agent"
+        /// The one identifier of the agent.
         public var account: Account
     }
 
@@ -40,9 +42,11 @@ public struct XAPIStatement: Sendable, Equatable, Codable {
             public var type: String
         }
 
+        /// Always `Activity`.
         public var objectType = "Activity"
         /// The activity's IRI.
         public var id: String
+        /// The activity's name and type.
         public var definition: Definition
     }
 
@@ -68,10 +72,15 @@ public struct XAPIStatement: Sendable, Equatable, Codable {
 
     /// A UUID derived from everything else in the statement, see ``XAPIStatementBuilder``.
     public var id: String
+    /// Who did it.
     public var actor: Agent
+    /// What they did.
     public var verb: Verb
+    /// The assignment they did it on.
     public var object: Activity
+    /// The duration, completion, progress and word count, where the verb has them.
     public var result: Result?
+    /// The registration, the platform and the session.
     public var context: Context
     /// When it happened, in ISO 8601 with a time zone.
     public var timestamp: String
