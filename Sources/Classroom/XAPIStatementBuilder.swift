@@ -87,8 +87,14 @@ public struct XAPIStatementBuilder: Sendable {
     }
 
     /// The statements of every student's work in a teacher's class report: per assignment, per
-    /// student, oldest first. A session that had not ended when the student submitted was still
-    /// running then, and gets no `terminated` statement.
+    /// student, oldest first.
+    ///
+    /// A submission writes a session that was still running as ending when it was made, and keeps
+    /// times to the second, so a session that ends in or after the second of the submission is
+    /// taken as running and gets no `terminated` statement. That also holds back the `terminated`
+    /// of a session closed in that very second, until a later submission shows it ended earlier;
+    /// the other way, a running session would get a `terminated` at the wrong time and, later,
+    /// a second one.
     public func statements(for report: ClassReport) -> [XAPIStatement] {
         report.assignments.flatMap { summary in
             summary.students.flatMap { row in

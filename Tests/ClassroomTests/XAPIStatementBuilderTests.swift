@@ -161,6 +161,20 @@ struct XAPIStatementBuilderTests {
         #expect(statements.filter { $0.verb.id.hasSuffix("/terminated") }.count == 1)
     }
 
+    @Test func aSessionClosedInTheSecondOfTheSubmissionWaitsForTheNextOne() throws {
+        let work = Self.work(sessions: [(0, 1800)])
+        let assignment = CLSAssignment(identifier: work.assignmentIdentifier, title: "T", documentName: "essay.txt",
+                                       documentDigest: "", classKey: Data(count: 32))
+        func terminated(submittedAfter seconds: Double) -> Int {
+            let submittedAt = Date(timeIntervalSince1970: Self.t0.addingTimeInterval(seconds).timeIntervalSince1970.rounded(.down))
+            let row = ClassReport.StudentRow(studentIdentifier: Self.account, studentName: "Ada", submittedAt: submittedAt, work: work)
+            return XAPIStatementBuilder().statements(for: ClassReport(assignments: [ClassReport.summary(of: assignment, rows: [row])]))
+                .filter { $0.verb.id.hasSuffix("/terminated") }.count
+        }
+        #expect(terminated(submittedAfter: 1800.2) == 0)
+        #expect(terminated(submittedAfter: 1801) == 1)
+    }
+
     @Test func sessionsStartingInTheSameSecondAreOne() throws {
         let (statements, data) = try Self.export(Self.work(sessions: [(0, 100), (0.1, 200)]))
         #expect(XAPIValidator.problems(inExport: data) == [])
