@@ -88,6 +88,10 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "ClassroomTests",
+            dependencies: ["Classroom", "OpenClassKit", "TestSupport"]
+        ),
+        .testTarget(
             name: "IntegrationTests",
             dependencies: ["OpenClassKit", "Classroom", "TestSupport", "clsfile", "SeedSample"]
         ),

@@ -50,7 +50,7 @@ private struct Person {
 }
 
 /// The whole assignment round trip with one teacher and two students, each with their own stores.
-struct ClassroomTests {
+struct AssignmentRoundTripTests {
     private func json(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
@@ -157,6 +157,14 @@ struct ClassroomTests {
         #expect(detail.contains("Readability Grade") && detail.contains("Sessions:") && detail.contains("Done:       yes"))
         for output in [text, detail, try teacher.clsfile("class-report", "--json").output] {
             #expect(!output.contains("diary") && !output.contains("nobody reads this"))
+        }
+
+        // xAPI from either side: only the assignment, never the diary.
+        for person in [ada, teacher] {
+            let export = try person.clsfile("export", "--xapi").output
+            let statements = try #require(try JSONSerialization.jsonObject(with: Data(export.utf8)) as? [[String: Any]])
+            #expect(!statements.isEmpty)
+            #expect(!export.contains("diary") && !export.contains("nobody reads this") && !export.contains(scratch.url.path))
         }
 
         // Roles keep their data apart: the teacher's store has no student files, a student's no submissions.

@@ -1,0 +1,214 @@
+import Foundation
+import OpenClassKit
+
+/// Turns a student's work on an assignment into xAPI statements in the manner of cmi5: for each
+/// session `initialized` at its start and `terminated` at its end, one `progressed` with the
+/// progress and the word count, and `completed` once the student marked the work done.
+///
+/// ```swift
+/// let builder = XAPIStatementBuilder()
+/// let statements = builder.statements(actor: mode.accountIdentifier, assignment: assignment,
+///                                     work: work, readAt: readAt)
+/// let json = try XAPIStatement.jsonArray(statements)
+/// ```
+///
+/// The statements are a function of the work alone. Every id is a name-based UUID (version 5)
+/// derived from the statement's content, so exporting the same work twice gives the same bytes,
+/// and sending them to a Learning Record Store again changes nothing; when the work changes, the
+/// changed statements get new ids, so an LRS never meets one id with two contents. Times are cut
+/// to the second, as submissions keep them, so a student's export and the teacher's export of the
+/// same work are the same statements.
+///
+/// The actor is an account of the student's opaque identifier on ``Configuration/homePage``; no
+/// name, e-mail address or path is ever written, and only the work passed in appears.
+public struct XAPIStatementBuilder: Sendable {
+    /// Settings of the statements.
+    public struct Configuration: Sendable, Equatable {
+        /// The home page used when none is given; `.invalid` is reserved and never resolves.
+        public static let defaultHomePage = "https://clsfile.invalid"
+
+        /// The home page of the system the student accounts belong to: the `homePage` of every
+        /// actor's account. An absolute http or https IRL.
+        public var homePage: String
+
+        /// Creates settings.
+        public init(homePage: String = Configuration.defaultHomePage) {
+            self.homePage = homePage
+        }
+    }
+
+    /// The four cmi5 verbs clsfile uses, in the order they are written when they share a second.
+    public enum Verb: String, Sendable, CaseIterable {
+        case initialized, progressed, completed, terminated
+
+        /// The verb's ADL IRI.
+        public var iri: String { "http://adlnet.gov/expapi/verbs/\(rawValue)" }
+    }
+
+    /// The cmi5 result extension for progress, a whole number from 0 to 100.
+    public static let progressExtension = "https://w3id.org/xapi/cmi5/result/extensions/progress"
+    /// The result extension for the word count of the assigned document.
+    public static let wordCountExtension = "https://clsfile.invalid/xapi/result/extensions/word-count"
+    /// The cmi5 context extension that names the session a statement belongs to.
+    public static let sessionExtension = "https://w3id.org/xapi/cmi5/context/extensions/sessionid"
+    /// The ADL activity type of an assignment.
+    public static let activityType = "http://adlnet.gov/expapi/activities/assessment"
+    /// The identifier of the primary item that holds the word count.
+    public static let wordCountItem = "total_word_count"
+
+    /// The settings in use.
+    public var configuration: Configuration
+
+    /// Creates a builder.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// The IRI of an assignment as an activity: the handout's identifier under clsfile's own
+    /// namespace, the same on every machine whatever the home page.
+    public static func activityIRI(assignment identifier: String) -> String {
+        var unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        unreserved.insert(charactersIn: "-._~")
+        // Percent-encoding valid Swift text cannot fail; the identifier itself is the fallback.
+        let segment = identifier.addingPercentEncoding(withAllowedCharacters: unreserved) ?? identifier
+        return "https://clsfile.invalid/xapi/assignments/\(segment)"
+    }
+
+    /// The statements of a student's work on an assignment, oldest first.
+    /// - Parameters:
+    ///   - actor: The student's opaque account identifier.
+    ///   - assignment: The assignment the work is for; its title names the activity.
+    ///   - work: The work, as ``Submitter/assignedWork(identifier:)`` reads it or a submission holds it.
+    ///   - readAt: When the work was read. A session that had not ended before then was still
+    ///     running: it gets its `initialized` statement but no `terminated` one yet.
+    /// - Returns: The statements, ordered by time.
+    public func statements(actor: String, assignment: CLSAssignment, work: StudentWork, readAt: Date) -> [XAPIStatement] {
+        statements(actor: actor, title: assignment.title, work: work, readAt: readAt)
+    }
+
+    /// The statements of every student's work in a teacher's class report: per assignment, per
+    /// student, oldest first.
+    ///
+    /// A submission writes a session that was still running as ending when it was made, and keeps
+    /// times to the second, so a session that ends in or after the second of the submission is
+    /// taken as running and gets no `terminated` statement. That also holds back the `terminated`
+    /// of a session closed in that very second, until a later submission shows it ended earlier;
+    /// the other way, a running session would get a `terminated` at the wrong time and, later,
+    /// a second one.
+    public func statements(for report: ClassReport) -> [XAPIStatement] {
+        report.assignments.flatMap { summary in
+            summary.students.flatMap { row in
+                statements(actor: row.studentIdentifier, title: summary.title, work: row.work, readAt: row.submittedAt)
+            }
+        }
+    }
+
+    /// The statements of a student's work, the activity named by `title`; see
+    /// ``statements(actor:assignment:work:readAt:)``.
+    public func statements(actor: String, title: String, work: StudentWork, readAt: Date) -> [XAPIStatement] {
+        let agent = XAPIStatement.Agent(account: .init(homePage: configuration.homePage, name: actor))
+        let activity = XAPIStatement.Activity(
+            id: Self.activityIRI(assignment: work.assignmentIdentifier),
+            definition: .init(name: ["en-US": title], type: Self.activityType))
+        let registration = NameBasedUUID.version5(["registration", actor, work.assignmentIdentifier].joined(separator: "\n"))
+        let spans = Self.spans(of: work, readAt: readAt)
+
+        var drafts: [(second: Int64, verb: Verb, result: XAPIStatement.Result?, session: String?)] = []
+        for span in spans {
+            let session = NameBasedUUID.version5(["session", actor, work.assignmentIdentifier, String(span.start)].joined(separator: "\n"))
+            drafts.append((span.start, .initialized, nil, session))
+            if !span.isRunning {
+                drafts.append((span.end, .terminated, .init(duration: XAPIFormat.duration(seconds: Double(span.end - span.start))), session))
+            }
+        }
+        if let measured = spans.map({ $0.isRunning ? $0.start : $0.end }).max() {
+            var extensions = [Self.progressExtension: Int((min(1, max(0, work.progress)) * 100 + 1e-9).rounded(.down))]
+            if let item = work.primaryItem, item.kind == "quantity", item.identifier == Self.wordCountItem, item.value.isFinite {
+                extensions[Self.wordCountExtension] = Int(item.value.rounded())
+            }
+            drafts.append((measured, .progressed, .init(extensions: extensions), nil))
+        }
+        if let completedAt = work.completedAt {
+            let second = Int64(completedAt.timeIntervalSince1970.rounded(.down))
+            let seconds = Self.activeSeconds(of: spans, until: second)
+            drafts.append((second, .completed, .init(completion: true, duration: XAPIFormat.duration(seconds: Double(seconds))), nil))
+        }
+        let ranks = Dictionary(uniqueKeysWithValues: Verb.allCases.enumerated().map { ($1, $0) })
+        drafts.sort { ($0.second, ranks[$0.verb] ?? 0) < ($1.second, ranks[$1.verb] ?? 0) }
+
+        var seen = Set<String>()
+        return drafts.compactMap { draft in
+            var statement = XAPIStatement(
+                id: "", actor: agent,
+                verb: .init(id: draft.verb.iri, display: ["en-US": draft.verb.rawValue]),
+                object: activity, result: draft.result,
+                context: .init(registration: registration, platform: "clsfile",
+                               extensions: draft.session.map { [Self.sessionExtension: $0] }),
+                timestamp: XAPIFormat.timestamp(Date(timeIntervalSince1970: Double(draft.second))))
+            statement.id = NameBasedUUID.version5(Self.identity(of: statement))
+            return seen.insert(statement.id).inserted ? statement : nil
+        }
+    }
+
+    // MARK: Sessions
+
+    /// A session in whole seconds.
+    struct Span: Equatable {
+        var start: Int64
+        var end: Int64
+        var isRunning: Bool
+    }
+
+    /// The sessions cut to the second, oldest first; sessions that start in the same second are
+    /// one, since they would give one `initialized` statement.
+    static func spans(of work: StudentWork, readAt: Date) -> [Span] {
+        var bySecond: [Int64: Span] = [:]
+        for session in work.sessions {
+            let start = Int64(session.start.timeIntervalSince1970.rounded(.down))
+            let end = max(start, Int64(session.end.timeIntervalSince1970.rounded(.down)))
+            let span = Span(start: start, end: end, isRunning: session.end >= readAt)
+            if let other = bySecond[start] {
+                bySecond[start] = Span(start: start, end: max(end, other.end), isRunning: span.isRunning || other.isRunning)
+            } else {
+                bySecond[start] = span
+            }
+        }
+        return bySecond.values.sorted { $0.start < $1.start }
+    }
+
+    /// The seconds covered by the union of the spans up to a second: the active time before it.
+    static func activeSeconds(of spans: [Span], until limit: Int64) -> Int64 {
+        var total: Int64 = 0
+        var reached = Int64.min
+        for span in spans {
+            let start = max(span.start, reached), end = min(span.end, limit)
+            if end > start { total += end - start }
+            reached = max(reached, span.end)
+        }
+        return total
+    }
+
+    // MARK: Identity
+
+    /// Everything a statement says but its id, one field a line: equal keys mean equal statements,
+    /// so equal ids do too.
+    static func identity(of statement: XAPIStatement) -> String {
+        func pairs(_ label: String, _ map: [String: String]) -> [String] {
+            map.sorted { $0.key < $1.key }.map { "\(label) \($0.key) \($0.value)" }
+        }
+        var lines = [
+            "clsfile xAPI statement 1",
+            statement.actor.objectType, statement.actor.account.homePage, statement.actor.account.name,
+            statement.verb.id, statement.object.objectType, statement.object.id, statement.object.definition.type,
+            statement.timestamp, statement.context.registration, statement.context.platform,
+        ]
+        lines += pairs("display", statement.verb.display) + pairs("name", statement.object.definition.name)
+        lines += pairs("context", statement.context.extensions ?? [:])
+        if let result = statement.result {
+            lines.append("completion \(result.completion.map(String.init) ?? "-")")
+            lines.append("duration \(result.duration ?? "-")")
+            lines += pairs("result", (result.extensions ?? [:]).mapValues(String.init))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
