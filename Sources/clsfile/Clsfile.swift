@@ -12,11 +12,11 @@ struct Clsfile: AsyncParsableCommand {
 
             Exit codes (clsfile open exits with the editor's code once the editor ran): 0 success; \
             1 an unexpected failure; 64 a usage error; 66 a file that is \
-            missing or not a regular file; 69 an editor that cannot be started; 65 a document that cannot be counted (unsupported, \
+            missing or not a regular file; 69 an editor that cannot be started, or an address clsfile serve cannot listen on; 65 a document that cannot be counted (unsupported, \
             damaged, over a safety limit); 74 a store that cannot be opened, read or written.
             """,
         version: "0.1.0",
         subcommands: [OpenCommand.self, ShowCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,
-                      RoleCommand.self, ResetCommand.self]
+                      RoleCommand.self, ResetCommand.self, ServeCommand.self]
     )
 }
