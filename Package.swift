@@ -101,6 +101,10 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
+            name: "ClassDashboardTests",
+            dependencies: ["ClassDashboard", "Classroom", "OpenClassKit", "TestSupport", "clsfile"]
+        ),
+        .testTarget(
             name: "IntegrationTests",
             dependencies: ["OpenClassKit", "TestSupport", "clsfile", "SeedSample"]
         ),

@@ -1,7 +1,7 @@
 import Hummingbird
 
-/// Turns the router's errors into pages: an address the dashboard does not have is a 404 page,
-/// not an empty response.
+/// Turns the router's "not found" into a page: an address the dashboard does not have, or a method
+/// other than GET (the dashboard changes nothing), is a 404 page, not an empty response.
 struct PageMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: AccessToken?
 
@@ -10,9 +10,6 @@ struct PageMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             return PageResponse.notFound(links: Links(request: request, token: token), what: "The dashboard has no page at this address.")
-        } catch let error as HTTPError where error.status == .methodNotAllowed {
-            return PageResponse.html(MessagePage(title: "Not allowed", message: "The dashboard only shows pages; it changes nothing.",
-                                                 links: Links(token: nil)).render(), status: .methodNotAllowed)
         }
     }
 }

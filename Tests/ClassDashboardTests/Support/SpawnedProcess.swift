@@ -1,0 +1,88 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with posix_spawn, its output going to files.
+///
+/// Unlike Foundation's `Process`, the child starts with no signal blocked and default signal
+/// dispositions, as from a shell, so SIGTERM reaches it as it would reach `clsfile serve` run by a person.
+final class SpawnedProcess: @unchecked Sendable {
+    // @unchecked: `pid` and `status` are only used from the test that owns the process, one call at a time.
+    let pid: pid_t
+    let outputURL: URL
+    let errorURL: URL
+    private var status: Int32?
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], in folder: URL, name: String) throws {
+        outputURL = folder.appendingPathComponent("\(name).out")
+        errorURL = folder.appendingPathComponent("\(name).err")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errorURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+        self.pid = pid
+    }
+
+    deinit {
+        if status == nil {
+            kill(pid, SIGKILL)
+            var raw: Int32 = 0
+            waitpid(pid, &raw, 0)
+        }
+    }
+
+    /// What the process wrote to standard output so far.
+    var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+    /// What the process wrote to standard error so far.
+    var errorOutput: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
+
+    /// Waits for the process to end, for at most `timeout` seconds; kills it after that.
+    /// - Returns: The exit status as a shell reports it (128 + N for signal N), or nil when it had to be killed.
+    @discardableResult
+    func wait(timeout: Double) async -> Int32? {
+        if let status { return status }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var raw: Int32 = 0
+            let result = waitpid(pid, &raw, WNOHANG)
+            if result == pid {
+                let status = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+                self.status = status
+                return status
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        kill(pid, SIGKILL)
+        var raw: Int32 = 0
+        waitpid(pid, &raw, 0)
+        status = -1
+        return nil
+    }
+
+    /// Sends a signal.
+    func signal(_ signal: Int32) {
+        kill(pid, signal)
+    }
+}
