@@ -207,6 +207,16 @@ struct DashboardTests {
         #expect(result.errorOutput == "clsfile: `clsfile serve` is for a teacher, and the role now is student: run `clsfile role teacher` first\n")
     }
 
+    @Test func aStoreThatCannotBeReadStopsServeAtOnce() async throws {
+        let fixture = try await ClassFixture()
+        let damaged = try fixture.scratch.file("damaged.sqlite", String(repeating: "not a database ", count: 200))
+        let result = try run(try builtExecutable("clsfile"), ["serve", "--store", damaged.path, "--port", "0"],
+                             environment: ["XDG_CONFIG_HOME": fixture.configHome.path])
+        #expect(result.status == 74)
+        #expect(result.errorOutput.hasPrefix("clsfile: ") && result.errorOutput.contains(damaged.path))
+        #expect(!result.output.contains("Class dashboard"))
+    }
+
     @Test func aPortInUseFailsWithExit69() async throws {
         let fixture = try await ClassFixture()
         let first = try await fixture.serve()

@@ -21,9 +21,9 @@ struct ServeCommand: AsyncParsableCommand {
             it gets 401. Prints the address to open when it listens (with the real port when --port \
             is 0); Ctrl-C (SIGINT) or SIGTERM stops it.
 
-            Exit codes: 0 stopped by a signal; 64 not in the teacher role, or a bad option; 69 an \
-            address that cannot be listened on (in use, not this machine's); 74 a store that cannot \
-            be opened.
+            Exit codes: 0 stopped by a signal; 64 not in the teacher role, or a bad option; 66 \
+            development-mode settings that cannot be read; 69 an address that cannot be listened on \
+            (in use, not this machine's); 74 a store that cannot be opened or read.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -53,6 +53,9 @@ struct ServeCommand: AsyncParsableCommand {
         try await reportingFailures {
             _ = try RoleGate.require(.teacher, for: "serve")
             let store = try storeOptions.dataStore()
+            // Open and read the store once now, so that a store that cannot be used stops the command
+            // here instead of turning every page into an error.
+            _ = try await store.assignments()
             var accessToken = try token.map(AccessToken.init)
             let generated = accessToken == nil && !LoopbackAddress.isLoopback(host)
             if generated { accessToken = AccessToken.random() }
