@@ -26,6 +26,7 @@ enum Stylesheet {
         th { background: #fafafc; font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
         tr:last-child td { border-bottom: none; }
         td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
+        td.number, td.nowrap, td.average-progress, td.progress { white-space: nowrap; }
         .warning { background: var(--warn-bg); border: 1px solid var(--warn-line); border-radius: 8px; padding: 10px 14px; margin: 12px 0; }
         .warning strong { margin-right: 6px; }
         .badge { display: inline-block; border-radius: 999px; padding: 1px 9px; font-size: 12px; font-weight: 600; }

@@ -106,9 +106,15 @@ struct DashboardTests {
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         #expect(png.count > 10_000)
         #expect(Self.pngSize(png).map { $0 == 1200 && $1 == 900 } == true)
+        let classShot = fixture.scratch.url.appendingPathComponent("class.png")
+        let classPNG = try await Chromium.screenshot(base, to: classShot, in: fixture.scratch.url)
+        #expect(classPNG.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) && classPNG.count > 10_000)
+        // CLSFILE_KEEP_SCREENSHOTS=DIR keeps them, for a person to look at.
         if let keep = ProcessInfo.processInfo.environment["CLSFILE_KEEP_SCREENSHOTS"] {
-            try? FileManager.default.removeItem(atPath: "\(keep)/dashboard-assignment.png")
-            try? FileManager.default.copyItem(at: shot, to: URL(fileURLWithPath: "\(keep)/dashboard-assignment.png"))
+            for (file, name) in [(shot, "dashboard-assignment.png"), (classShot, "dashboard-class.png")] {
+                try? FileManager.default.removeItem(atPath: "\(keep)/\(name)")
+                try? FileManager.default.copyItem(at: file, to: URL(fileURLWithPath: "\(keep)/\(name)"))
+            }
         }
 
         // Work collected while the server runs shows at the next request.

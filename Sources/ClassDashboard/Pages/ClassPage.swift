@@ -38,7 +38,7 @@ struct ClassPage {
         <td><a class="title" href="\(links.assignment(assignment.identifier))">\(assignment.title)</a>\
         <div class="meta">\(assignment.documentName)</div></td>
         <td>\(assignment.className ?? "–")</td>
-        <td>\(assignment.dueDate.map(DisplayFormat.day) ?? "–")</td>
+        <td class="nowrap">\(assignment.dueDate.map(DisplayFormat.day) ?? "–")</td>
         <td class="number done-count" data-done="\(assignment.doneCount)" data-students="\(assignment.studentCount)">\
         \(assignment.doneCount) of \(assignment.studentCount)</td>
         <td class="number average-time">\(Fragments.duration(assignment.averageActiveSeconds))</td>
