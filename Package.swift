@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "OpenClassKit", targets: ["OpenClassKit"]),
         .library(name: "ContentDetectors", targets: ["ContentDetectors"]),
         .library(name: "Classroom", targets: ["Classroom"]),
+        .library(name: "ClassDashboard", targets: ["ClassDashboard"]),
         .executable(name: "clsfile", targets: ["clsfile"]),
     ],
     dependencies: [
@@ -15,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -35,11 +38,21 @@ let package = Package(
             name: "Classroom",
             dependencies: ["OpenClassKit", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .target(
+            name: "ClassDashboard",
+            dependencies: [
+                "Classroom",
+                "OpenClassKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "clsfile",
             dependencies: [
                 "OpenClassKit",
                 "Classroom",
+                "ClassDashboard",
                 "ContentDetectors",
                 "SessionRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -90,6 +103,10 @@ let package = Package(
         .testTarget(
             name: "ClassroomTests",
             dependencies: ["Classroom", "OpenClassKit", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ClassDashboardTests",
+            dependencies: ["ClassDashboard", "Classroom", "OpenClassKit", "TestSupport", "clsfile"]
         ),
         .testTarget(
             name: "IntegrationTests",

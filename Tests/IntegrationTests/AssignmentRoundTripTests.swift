@@ -159,6 +159,17 @@ struct AssignmentRoundTripTests {
             #expect(!output.contains("diary") && !output.contains("nobody reads this"))
         }
 
+        // The dashboard shows the same class in a browser, and nothing else.
+        let server = try await ServerProcess(["--port", "0"], environment: teacher.environment, in: scratch.url)
+        let classPage = try await Chromium.dumpDOM(server.url, in: scratch.url)
+        let assignmentPage = try await Chromium.dumpDOM("http://127.0.0.1:\(server.port)/assignments/\(handout.id)", in: scratch.url)
+        #expect(await server.stop() == 0)
+        #expect(classPage.contains("Essay on rivers"))
+        #expect(assignmentPage.contains("Ada Lovelace") && assignmentPage.contains("Bob Moses"))
+        for page in [classPage, assignmentPage] {
+            #expect(!page.contains("diary") && !page.contains("nobody reads this"))
+        }
+
         // xAPI from either side: only the assignment, never the diary.
         for person in [ada, teacher] {
             let export = try person.clsfile("export", "--xapi").output

@@ -119,43 +119,14 @@ public func runQuietly(_ executable: String, _ arguments: [String]) -> Int32 {
 /// commands that leave a daemon behind, such as a tmux client that starts its server.
 /// - Parameters:
 ///   - environment: Variables added to this process's environment.
-///   - folder: Where to keep the command's output (`stdout.log`, `stderr.log`); discarded when nil.
+///   - folder: Where to keep the command's output (`run.out`, `run.err`); discarded when nil.
 /// - Returns: The exit status as a shell reports it (-1 when the command could not start), the
 ///   output when kept, and whether the time ran out.
 public func runBounded(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                        timeout: TimeInterval = 30, capturingIn folder: URL? = nil) -> ProcessResult {
-    let outputPath = folder?.appendingPathComponent("stdout.log").path ?? "/dev/null"
-    let errorPath = folder?.appendingPathComponent("stderr.log").path ?? "/dev/null"
-    let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, executable, &actions, nil, argv, envp) == 0 else {
+    guard let process = try? SpawnedProcess(executable, arguments, environment: environment, in: folder, name: "run") else {
         return ProcessResult(status: -1, output: "", errorOutput: "cannot start \(executable)")
     }
-    let deadline = Date().addingTimeInterval(timeout)
-    var status: Int32 = 0
-    var timedOut = false
-    while true {
-        let result = waitpid(pid, &status, WNOHANG)
-        if result == pid { break }
-        if result < 0 && errno != EINTR { return ProcessResult(status: -1, output: "", errorOutput: "lost \(executable)") }
-        if Date() > deadline && !timedOut {
-            timedOut = true
-            kill(pid, SIGKILL)
-        }
-        usleep(10_000)
-    }
-    let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    func read(_ path: String) -> String {
-        folder == nil ? "" : (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    }
-    return ProcessResult(status: code, output: read(outputPath), errorOutput: read(errorPath), timedOut: timedOut)
+    let status = process.waitBlocking(timeout: timeout)
+    return ProcessResult(status: status ?? -1, output: process.output, errorOutput: process.errorOutput, timedOut: status == nil)
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ClassDashboard
 import Classroom
 import Foundation
 import OpenClassKit
@@ -18,6 +19,9 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
     } catch let error as ClassroomError {
         FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
         throw ExitCode(exitCode(of: error.code))
+    } catch let error as DashboardError {
+        FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
+        throw ExitCode(error.code == .cannotListen ? 69 : 64)
     }
 }
 

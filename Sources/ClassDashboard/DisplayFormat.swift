@@ -1,0 +1,41 @@
+import Foundation
+
+/// How the dashboard writes times, shares and numbers: the same way the `clsfile` command does.
+enum DisplayFormat {
+    /// `2h 05m`, `41m 12s`, `9s`.
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(max(0, seconds).rounded(.down))
+        let (hours, minutes, rest) = (total / 3600, total % 3600 / 60, total % 60)
+        if hours > 0 { return String(format: "%dh %02dm", hours, minutes) }
+        if minutes > 0 { return String(format: "%dm %02ds", minutes, rest) }
+        return "\(rest)s"
+    }
+
+    /// `80%`, `12.5%`.
+    static func percent(_ share: Double) -> String {
+        let value = (share * 1000).rounded() / 10
+        return value.rounded() == value ? "\(Int(value))%" : String(format: "%.1f%%", value)
+    }
+
+    /// `412`, `356.5`: whole numbers without a fraction, others to one decimal.
+    static func number(_ value: Double) -> String {
+        let tenths = (value * 10).rounded() / 10
+        return tenths.rounded() == tenths && abs(tenths) < 1e15 ? "\(Int(tenths))" : String(format: "%.1f", tenths)
+    }
+
+    /// `2026-11-21 22:10` in the server's time zone.
+    static func timestamp(_ date: Date) -> String { format(date, "yyyy-MM-dd HH:mm") }
+
+    /// `2026-11-21`.
+    static func day(_ date: Date) -> String { format(date, "yyyy-MM-dd") }
+
+    /// `2026-11-21T21:10:03Z`, for `<time datetime>` and for tests.
+    static func machine(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    private static func format(_ date: Date, _ pattern: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = pattern
+        return formatter.string(from: date)
+    }
+}

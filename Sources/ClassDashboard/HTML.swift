@@ -1,0 +1,72 @@
+/// A piece of HTML in which every interpolated string has been escaped.
+///
+/// Literal text is markup; an interpolated `String` is text and is escaped, so a student's name or a
+/// title can never become markup. Interpolating another `HTML` inserts it as it is.
+///
+/// ```swift
+/// let row: HTML = "<td>\(student.studentName)</td>"   // "<td>&lt;b&gt;Ada</td>" for "<b>Ada"
+/// ```
+struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    /// The markup.
+    private(set) var rendered: String
+
+    init(stringLiteral markup: String) {
+        rendered = markup
+    }
+
+    init(stringInterpolation: Interpolation) {
+        rendered = stringInterpolation.rendered
+    }
+
+    /// Markup from pieces, in order.
+    init(joining pieces: some Sequence<HTML>) {
+        rendered = pieces.map(\.rendered).joined()
+    }
+
+    var description: String { rendered }
+
+    /// Text made safe for an element's content and for a quoted attribute value.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
+    }
+
+    struct Interpolation: StringInterpolationProtocol {
+        var rendered = ""
+
+        init(literalCapacity: Int, interpolationCount: Int) {
+            rendered.reserveCapacity(literalCapacity + interpolationCount * 16)
+        }
+
+        mutating func appendLiteral(_ markup: String) {
+            rendered += markup
+        }
+
+        mutating func appendInterpolation(_ text: String) {
+            rendered += HTML.escape(text)
+        }
+
+        mutating func appendInterpolation(_ html: HTML) {
+            rendered += html.rendered
+        }
+
+        mutating func appendInterpolation(_ pieces: [HTML]) {
+            for piece in pieces { rendered += piece.rendered }
+        }
+
+        mutating func appendInterpolation(_ number: Int) {
+            rendered += String(number)
+        }
+    }
+}

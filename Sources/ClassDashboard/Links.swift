@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+
+/// The addresses the pages link to.
+///
+/// When the browser gave the access token in the address (`?token=`), links carry it on, since a
+/// page without scripts has no other way to send it with the next request.
+struct Links: Sendable {
+    /// The token to carry in links, if any.
+    var token: String?
+
+    /// Links for a request: they carry the token on when a token is in force and the request gave it
+    /// in its address.
+    init(request: Request, token: AccessToken?) {
+        guard let token, request.uri.queryParameters.getAll("token").contains(where: token.matches) else { return }
+        self.token = token.value
+    }
+
+    init(token: String?) {
+        self.token = token
+    }
+
+    var home: String { "/" + query }
+    var classReportJSON: String { "/api/class-report.json" + query }
+
+    func assignment(_ identifier: String) -> String {
+        "/assignments/\(Self.segment(identifier))\(query)"
+    }
+
+    func student(_ studentIdentifier: String, of assignmentIdentifier: String) -> String {
+        "/assignments/\(Self.segment(assignmentIdentifier))/students/\(Self.segment(studentIdentifier))\(query)"
+    }
+
+    private var query: String {
+        token.map { "?token=" + Self.queryValue($0) } ?? ""
+    }
+
+    private static func segment(_ text: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/;?#")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    private static func queryValue(_ text: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+#")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Hummingbird
+
+/// Responses with the headers every dashboard response carries.
+enum PageResponse {
+    /// An HTML page.
+    static func html(_ page: HTML, status: HTTPResponse.Status = .ok) -> Response {
+        response(Data(page.rendered.utf8), contentType: "text/html; charset=utf-8", status: status)
+    }
+
+    /// The 404 page, saying what was not found.
+    static func notFound(links: Links, what: String) -> Response {
+        html(MessagePage(title: "Not found", message: what, links: links).render(), status: .notFound)
+    }
+
+    /// A JSON document.
+    static func json(_ data: Data) -> Response {
+        response(data, contentType: "application/json; charset=utf-8", status: .ok)
+    }
+
+    private static func response(_ data: Data, contentType: String, status: HTTPResponse.Status) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        // The pages hold students' work and may carry a token in links: never cached, never sent on
+        // as a referrer (the pages say so in a meta tag), never framed; no script or outside file loads.
+        headers[.cacheControl] = "no-store"
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        headers[.xContentTypeOptions] = "nosniff"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,51 @@
+import Classroom
+
+/// `/`: every assignment with its averages, how many are done, and its warning.
+struct ClassPage {
+    var report: ClassReport
+    var links: Links
+
+    func render() -> HTML {
+        let content: HTML
+        if report.assignments.isEmpty {
+            content = """
+                <h1>Class</h1>
+                <p class="empty" id="no-assignments">No assignments yet. Make a handout, collect the students' work, \
+                and it appears here.</p>
+                """
+        } else {
+            let rows = report.assignments.map(row)
+            let students = Set(report.assignments.flatMap { $0.students.map(\.studentIdentifier) }).count
+            content = """
+                <h1>Class</h1>
+                <p class="meta">\(report.assignments.count) \(report.assignments.count == 1 ? "assignment" : "assignments"), \
+                \(students) \(students == 1 ? "student" : "students") · <a href="\(links.classReportJSON)">JSON</a></p>
+                <table id="assignments">
+                <thead><tr><th>Assignment</th><th>Class</th><th>Due</th><th class="number">Done</th>\
+                <th class="number">Average time</th><th>Average primary item</th><th>Average progress</th></tr></thead>
+                <tbody>
+                \(rows)
+                </tbody>
+                </table>
+                """
+        }
+        return PageLayout(title: "Class", trail: [.init(label: "Class", link: nil)], content: content).render()
+    }
+
+    private func row(_ assignment: ClassReport.AssignmentSummary) -> HTML {
+        """
+        <tr data-assignment="\(assignment.identifier)">
+        <td><a class="title" href="\(links.assignment(assignment.identifier))">\(assignment.title)</a>\
+        <div class="meta">\(assignment.documentName)</div></td>
+        <td>\(assignment.className ?? "–")</td>
+        <td class="nowrap">\(assignment.dueDate.map(DisplayFormat.day) ?? "–")</td>
+        <td class="number done-count" data-done="\(assignment.doneCount)" data-students="\(assignment.studentCount)">\
+        \(assignment.doneCount) of \(assignment.studentCount)</td>
+        <td class="number average-time">\(Fragments.duration(assignment.averageActiveSeconds))</td>
+        <td class="average-primary">\(Fragments.primaryAverages(assignment.primaryAverages))\
+        \(Fragments.warning(assignment.warning, for: assignment.identifier))</td>
+        <td class="average-progress">\(Fragments.averageProgress(assignment.averageProgress))</td>
+        </tr>
+        """
+    }
+}

@@ -1,0 +1,47 @@
+/// The frame of every page: the document head with the embedded style sheet, a header with the
+/// trail back to the class, and the content.
+struct PageLayout {
+    /// One step of the trail: its label, and where it leads (nil for the page itself).
+    struct Step {
+        var label: String
+        var link: String?
+    }
+
+    var title: String
+    var trail: [Step]
+    var content: HTML
+
+    func render() -> HTML {
+        let steps = trail.map { step -> HTML in
+            if let link = step.link { return "<a href=\"\(link)\">\(step.label)</a>" }
+            return "<span aria-current=\"page\">\(step.label)</span>"
+        }
+        var trailMarkup: [HTML] = []
+        for (index, step) in steps.enumerated() {
+            if index > 0 { trailMarkup.append("<span class=\"sep\">›</span>") }
+            trailMarkup.append(step)
+        }
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="referrer" content="no-referrer">
+            <title>\(title) · clsfile</title>
+            <style>
+            \(Stylesheet.css)
+            </style>
+            </head>
+            <body>
+            <header><div class="app">clsfile · class dashboard</div><nav class="trail">\(trailMarkup)</nav></header>
+            <main>
+            \(content)
+            <footer>Read from the teacher's store at every request: reload to see newly collected work.</footer>
+            </main>
+            </body>
+            </html>
+
+            """
+    }
+}

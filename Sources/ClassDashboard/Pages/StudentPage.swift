@@ -1,0 +1,100 @@
+import Classroom
+
+/// `/assignments/{id}/students/{studentID}`: one student's work in detail, every item and every session.
+struct StudentPage {
+    var assignment: ClassReport.AssignmentSummary
+    var student: ClassReport.StudentRow
+    var links: Links
+
+    /// The identifiers clsfile's session recorder gives the characters typed and pasted in the editor.
+    private static let typed = "typed_characters", pasted = "pasted_characters"
+
+    func render() -> HTML {
+        let work = student.work
+        let content: HTML = """
+            <h1 id="student-name">\(student.studentName)</h1>
+            <p class="meta">\(assignment.title) · document \(work.documentName) · submitted \
+            <time datetime="\(DisplayFormat.machine(student.submittedAt))">\(DisplayFormat.timestamp(student.submittedAt))</time></p>
+            <div class="cards">
+            <div class="card" id="time"><div class="label">Time</div><div class="value">\(Fragments.duration(work.activeSeconds))</div></div>
+            <div class="card" id="session-count" data-sessions="\(work.sessions.count)"><div class="label">Sessions</div>\
+            <div class="value">\(work.sessions.count)</div></div>
+            <div class="card" id="progress" data-progress="\(String(work.progress))"><div class="label">Progress</div>\
+            <div class="value">\(DisplayFormat.percent(work.progress))</div></div>
+            <div class="card" id="done" data-done="\(work.isDone ? "true" : "false")"><div class="label">Done</div>\
+            <div class="value">\(work.isDone ? "Yes" : "No")</div>\(completion)</div>
+            \(typedAndPasted)
+            </div>
+            <h2>Items</h2>
+            \(items)
+            <h2>Sessions</h2>
+            \(sessions)
+            """
+        return PageLayout(title: "\(student.studentName) · \(assignment.title)", trail: [
+            .init(label: "Class", link: links.home),
+            .init(label: assignment.title, link: links.assignment(assignment.identifier)),
+            .init(label: student.studentName, link: nil),
+        ], content: content).render()
+    }
+
+    private var completion: HTML {
+        guard let completedAt = student.work.completedAt else { return "" }
+        return "<div class=\"note\"><time datetime=\"\(DisplayFormat.machine(completedAt))\">\(DisplayFormat.timestamp(completedAt))</time></div>"
+    }
+
+    /// Typed against pasted characters, when the work records both.
+    private var typedAndPasted: HTML {
+        let all = student.work.additionalItems
+        guard let typed = all.first(where: { $0.identifier == Self.typed && $0.kind == "quantity" })?.value,
+              let pasted = all.first(where: { $0.identifier == Self.pasted && $0.kind == "quantity" })?.value else { return "" }
+        let share = typed + pasted > 0 ? pasted / (typed + pasted) : 0
+        return """
+            <div class="card" id="typed-pasted" data-typed="\(String(typed))" data-pasted="\(String(pasted))">\
+            <div class="label">Typed vs pasted</div><div class="value">\(DisplayFormat.number(typed)) / \(DisplayFormat.number(pasted))</div>\
+            <div class="note">\(DisplayFormat.percent(share)) of the characters pasted</div></div>
+            """
+    }
+
+    private var items: HTML {
+        let work = student.work
+        let rows = (work.primaryItem.map { [($0, true)] } ?? []) + work.additionalItems.map { ($0, false) }
+        guard !rows.isEmpty else { return "<p class=\"empty\" id=\"no-items\">No items recorded.</p>" }
+        let markup = rows.map { item, isPrimary -> HTML in
+            """
+            <tr class="item" data-key="\(item.comparisonKey)" data-value="\(String(item.value))" data-primary="\(isPrimary ? "true" : "false")">\
+            <td class="item-title">\(item.title)\(isPrimary ? " <span class=\"badge done\">primary</span>" as HTML : "")</td>\
+            <td>\(ItemValue.kindName(of: item))</td><td class="number item-value">\(ItemValue.text(of: item))</td></tr>
+            """
+        }
+        return """
+            <table id="items">
+            <thead><tr><th>Item</th><th>Kind</th><th class="number">Value</th></tr></thead>
+            <tbody>
+            \(markup)
+            </tbody>
+            </table>
+            """
+    }
+
+    private var sessions: HTML {
+        let sessions = student.work.sessions
+        guard !sessions.isEmpty else { return "<p class=\"empty\" id=\"no-sessions\">No sessions recorded.</p>" }
+        let rows = sessions.enumerated().map { index, session -> HTML in
+            """
+            <tr class="session" data-start="\(DisplayFormat.machine(session.start))" data-end="\(DisplayFormat.machine(session.end))" \
+            data-seconds="\(String(session.seconds))"><td class="number">\(index + 1)</td>\
+            <td><time datetime="\(DisplayFormat.machine(session.start))">\(DisplayFormat.timestamp(session.start))</time></td>\
+            <td><time datetime="\(DisplayFormat.machine(session.end))">\(DisplayFormat.timestamp(session.end))</time></td>\
+            <td class="number">\(DisplayFormat.duration(session.seconds))</td></tr>
+            """
+        }
+        return """
+            <table id="sessions">
+            <thead><tr><th class="number">#</th><th>Start</th><th>End</th><th class="number">Length</th></tr></thead>
+            <tbody>
+            \(rows)
+            </tbody>
+            </table>
+            """
+    }
+}

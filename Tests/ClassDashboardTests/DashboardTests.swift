@@ -1,0 +1,271 @@
+@testable import Classroom
+import Foundation
+import OpenClassKit
+import TestSupport
+import Testing
+
+/// `clsfile serve` run as a teacher would run it, read by headless Chromium and a plain socket.
+@Suite(.serialized)
+struct DashboardTests {
+    @Test func pagesShowWhatTheStoreHolds() async throws {
+        let fixture = try await ClassFixture()
+        let server = try await fixture.serve()
+        let base = server.url
+        #expect(base.hasPrefix("http://127.0.0.1:") && !base.contains("token"))
+        #expect(server.process.output.contains("Store: \(fixture.storeURL.path)"))
+
+        // The class: per assignment the averages and how many are done.
+        let index = try await Chromium.dumpDOM(base, in: fixture.scratch.url)
+        let essayRow = try #require(DOM.element("tr", with: "data-assignment=\"\(fixture.essay.identifier)\"", in: index))
+        #expect(essayRow.contains(#"data-done="2" data-students="3""#))
+        #expect(DOM.text(essayRow).contains("2 of 3"))
+        // (600 + 1200 + 300) / 3 s; (0.5 + 0.75 + 1) / 3.
+        #expect(essayRow.contains(#"data-seconds="700.0">11m 40s"#))
+        #expect(essayRow.contains(#"data-progress="0.75""#) && DOM.text(essayRow).contains("75%"))
+        // Word counts (400 + 300) / 2 and the one quiz score, never averaged together.
+        #expect(essayRow.contains(#"data-key="quantity:total_word_count" data-average="350.0" data-count="2""#))
+        #expect(essayRow.contains(#"data-key="score:quiz" data-average="3.0" data-count="1""#))
+        #expect(DOM.text(essayRow).contains("Word Count: 350"))
+        #expect(DOM.text(essayRow).contains("Quiz: 3"))
+        #expect(essayRow.contains("data-warning-for=\"\(fixture.essay.identifier)\""))
+        #expect(DOM.text(essayRow).contains("2 different kinds"))
+        #expect(essayRow.contains("Rivers &lt;b&gt;&amp;&lt;/b&gt; \"Lakes\""))
+        let labRow = try #require(DOM.element("tr", with: "data-assignment=\"\(fixture.lab.identifier)\"", in: index))
+        #expect(labRow.contains(#"data-done="0" data-students="1""#))
+        #expect(labRow.contains(#"data-seconds="90.0">1m 30s"#))
+        #expect(labRow.contains(#"data-key="quantity:total_word_count" data-average="250.0""#))
+        #expect(!labRow.contains("data-warning-for"))
+        let poemRow = try #require(DOM.element("tr", with: "data-assignment=\"\(fixture.poem.identifier)\"", in: index))
+        #expect(DOM.text(poemRow).contains("0 of 0"))
+
+        // One assignment: a row per student, the averages, the warning.
+        let essayURL = Self.url(base, "/assignments/\(fixture.essay.identifier)")
+        let essayPage = try await Chromium.dumpDOM(essayURL, in: fixture.scratch.url)
+        #expect(DOM.elements("tr", with: "data-student=", in: essayPage).count == 3)
+        let ada = try #require(DOM.element("tr", with: "data-student=\"\(ClassFixture.ada.id)\"", in: essayPage))
+        #expect(DOM.text(ada).contains("Ada Lovelace"))
+        #expect(ada.contains(#"data-seconds="600.0">10m 00s"#))
+        #expect(ada.contains(#"data-key="quantity:total_word_count" data-value="400.0">Word Count: 400"#))
+        #expect(ada.contains(#"data-progress="0.5""#) && DOM.text(ada).contains("50%"))
+        #expect(ada.contains(#"data-done="true""#) && DOM.text(ada).contains("Done"))
+        let bob = try #require(DOM.element("tr", with: "data-student=\"\(ClassFixture.bob.id)\"", in: essayPage))
+        #expect(bob.contains(#"&lt;script&gt;alert("x")&lt;/script&gt; Bob &amp; Co"#))
+        #expect(bob.contains(#"data-done="false""#) && DOM.text(bob).contains("Not done"))
+        let cleo = try #require(DOM.element("tr", with: "data-student=\"\(ClassFixture.cleo.id)\"", in: essayPage))
+        #expect(cleo.contains(#"data-key="score:quiz" data-value="3.0">Quiz: 3/4"#))
+        #expect(essayPage.contains(#"id="done-count" data-done="2" data-students="3""#))
+        #expect(DOM.elements("div", with: "class=\"card primary-card\"", in: essayPage).count == 2)
+        #expect(essayPage.contains("data-warning-for=\"\(fixture.essay.identifier)\""))
+        #expect(!essayPage.contains("<script") && !essayPage.contains("<img") && !essayPage.contains("<b>"))
+
+        // An assignment whose primary items are all of one kind has no warning.
+        let labPage = try await Chromium.dumpDOM(Self.url(base, "/assignments/\(fixture.lab.identifier)"), in: fixture.scratch.url)
+        #expect(!labPage.contains("data-warning-for"))
+        #expect(DOM.elements("tr", with: "data-student=", in: labPage).count == 1)
+
+        // One student's work in detail: every item and every session.
+        let adaURL = Self.url(base, "/assignments/\(fixture.essay.identifier)/students/\(ClassFixture.ada.id)")
+        let adaPage = try await Chromium.dumpDOM(adaURL, in: fixture.scratch.url)
+        let items = DOM.elements("tr", with: "class=\"item\"", in: adaPage)
+        #expect(items.count == 5)
+        #expect(items.first?.contains(#"data-key="quantity:total_word_count" data-value="400.0" data-primary="true""#) == true)
+        #expect(items.contains { $0.contains("quantity:readability_grade") && DOM.text($0).contains("Readability Grade Quantity 7.9") })
+        #expect(items.contains { DOM.text($0).contains("Typed Characters Quantity 1200") })
+        #expect(items.contains { DOM.text($0).contains("Pasted Characters Quantity 30") })
+        #expect(items.contains { DOM.text($0).contains("Open Time Quantity 15m 00s") })
+        #expect(adaPage.contains(#"id="typed-pasted" data-typed="1200.0" data-pasted="30.0""#))
+        let sessions = DOM.elements("tr", with: "class=\"session\"", in: adaPage)
+        #expect(sessions.count == 2)
+        #expect(sessions.map { $0.contains(#"data-seconds="400.0""#) } == [true, false])
+        #expect(sessions.last?.contains(#"data-seconds="200.0""#) == true)
+        #expect(adaPage.contains(#"id="session-count" data-sessions="2""#))
+        #expect(adaPage.contains(#"id="done" data-done="true""#))
+
+        let bobPage = try await Chromium.dumpDOM(
+            Self.url(base, "/assignments/\(fixture.essay.identifier)/students/\(ClassFixture.bob.id)"), in: fixture.scratch.url)
+        #expect(bobPage.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(!bobPage.contains("<img") && !bobPage.contains("<script"))
+        #expect(bobPage.contains(#"<h1 id="student-name">&lt;script&gt;alert("x")&lt;/script&gt; Bob &amp; Co</h1>"#))
+
+        // The JSON is the class report the store gives.
+        let json = try HTTPProbe.request(port: server.port, path: "/api/class-report.json")
+        #expect(json.status == 200 && json.header("Content-Type")?.hasPrefix("application/json") == true)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let served = try decoder.decode(ClassReport.self, from: Data(json.body.utf8))
+        #expect(served == (try await ClassReport(store: fixture.store())))
+
+        // The teacher's own unassigned work never appears.
+        for page in [index, essayPage, labPage, adaPage, bobPage, json.body] {
+            #expect(!page.contains(ClassFixture.privateFileName) && !page.contains("98765"))
+        }
+
+        // A screenshot of the assignment page, as a person sees it.
+        let shot = fixture.scratch.url.appendingPathComponent("assignment.png")
+        let png = try await Chromium.screenshot(essayURL, to: shot, in: fixture.scratch.url)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        #expect(png.count > 10_000)
+        #expect(Self.pngSize(png).map { $0 == 1200 && $1 == 900 } == true)
+        let classShot = fixture.scratch.url.appendingPathComponent("class.png")
+        let classPNG = try await Chromium.screenshot(base, to: classShot, in: fixture.scratch.url)
+        #expect(classPNG.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) && classPNG.count > 10_000)
+        // CLSFILE_KEEP_SCREENSHOTS=DIR keeps them, for a person to look at.
+        if let keep = ProcessInfo.processInfo.environment["CLSFILE_KEEP_SCREENSHOTS"] {
+            for (file, name) in [(shot, "dashboard-assignment.png"), (classShot, "dashboard-class.png")] {
+                try? FileManager.default.removeItem(atPath: "\(keep)/\(name)")
+                try? FileManager.default.copyItem(at: file, to: URL(fileURLWithPath: "\(keep)/\(name)"))
+            }
+        }
+
+        // Work collected while the server runs shows at the next request.
+        try await ClassFixture.submit(to: fixture.store(), ClassFixture.dan, StudentWork(
+            assignmentIdentifier: fixture.lab.identifier, documentName: "lab.txt", activeSeconds: 30,
+            sessions: [.init(start: ClassFixture.start, end: ClassFixture.start.addingTimeInterval(30))],
+            progress: 0.75, primaryItem: ClassFixture.quantity("total_word_count", "Word Count", 350),
+            additionalItems: [], completedAt: ClassFixture.start.addingTimeInterval(60)))
+        let after = try await Chromium.dumpDOM(base, in: fixture.scratch.url)
+        let labAfter = try #require(DOM.element("tr", with: "data-assignment=\"\(fixture.lab.identifier)\"", in: after))
+        #expect(labAfter.contains(#"data-done="1" data-students="2""#))
+        #expect(labAfter.contains(#"data-seconds="60.0">1m 00s"#))
+        #expect(labAfter.contains(#"data-average="300.0""#))
+
+        #expect(await server.stop() == 0)
+        #expect(server.process.output.hasSuffix("Stopped.\n"))
+    }
+
+    @Test func aServerWithATokenAnswers401WithoutIt() async throws {
+        let fixture = try await ClassFixture()
+        let token = "correct-horse-battery-staple"
+        let server = try await fixture.serve(["--token", token])
+        #expect(server.url == "http://127.0.0.1:\(server.port)/?token=\(token)")
+        #expect(server.process.output.contains("Authorization: Bearer TOKEN"))
+        #expect(!server.process.output.contains("made for this run"))
+
+        for path in ["/", "/api/class-report.json", "/assignments/\(fixture.essay.identifier)", "/no-such-page"] {
+            let bare = try HTTPProbe.request(port: server.port, path: path)
+            #expect(bare.status == 401, "\(path)")
+            #expect(bare.header("WWW-Authenticate") == #"Bearer realm="clsfile""#)
+            #expect(!bare.body.contains("Ada Lovelace") && !bare.body.contains("Rivers"))
+        }
+        #expect(try HTTPProbe.request(port: server.port, path: "/?token=wrong-horse-battery-staple").status == 401)
+        #expect(try HTTPProbe.request(port: server.port, path: "/", headers: ["Authorization": "Bearer \(token)x"]).status == 401)
+        #expect(try HTTPProbe.request(port: server.port, path: "/", headers: ["Authorization": "Basic \(token)"]).status == 401)
+
+        let bearer = try HTTPProbe.request(port: server.port, path: "/", headers: ["Authorization": "Bearer \(token)"])
+        #expect(bearer.status == 200 && bearer.body.contains("Rivers"))
+        #expect(bearer.body.contains("href=\"/assignments/\(fixture.essay.identifier)\""))
+        // A browser that gave the token in the address gets links that carry it on.
+        let page = try await Chromium.dumpDOM(server.url, in: fixture.scratch.url)
+        #expect(page.contains("href=\"/assignments/\(fixture.essay.identifier)?token=\(token)\""))
+        let unauthorized = try await Chromium.dumpDOM("http://127.0.0.1:\(server.port)/", in: fixture.scratch.url)
+        #expect(unauthorized.contains(#"<h1 id="message-title">Token required</h1>"#))
+        #expect(await server.stop() == 0)
+    }
+
+    @Test func anAddressOtherThanLoopbackGetsARandomToken() async throws {
+        let fixture = try await ClassFixture()
+        let server = try await fixture.serve(["--host", "0.0.0.0"])
+        let printed = try #require(Self.printedToken(server))
+        #expect(printed.count == 43)
+        #expect(server.url == "http://0.0.0.0:\(server.port)/?token=\(printed)")
+        #expect(try HTTPProbe.request(port: server.port, path: "/").status == 401)
+        #expect(try HTTPProbe.request(port: server.port, path: "/?token=\(printed)").status == 200)
+        #expect(await server.stop() == 0)
+
+        let second = try await fixture.serve(["--host", "0.0.0.0"], name: "serve-again")
+        #expect(try #require(Self.printedToken(second)) != printed)
+        #expect(await second.stop() == 0)
+    }
+
+    @Test func unknownAddressesGet404Pages() async throws {
+        let fixture = try await ClassFixture()
+        let server = try await fixture.serve()
+        for path in ["/assignments/no-such-assignment", "/assignments/\(fixture.essay.identifier)/students/no-such-student",
+                     "/assignments/no-such-assignment/students/\(ClassFixture.ada.id)", "/no/such/page"] {
+            let reply = try HTTPProbe.request(port: server.port, path: path)
+            #expect(reply.status == 404, "\(path)")
+            #expect(reply.header("Content-Type") == "text/html; charset=utf-8")
+            #expect(reply.body.contains(#"<h1 id="message-title">Not found</h1>"#))
+        }
+        // The dashboard changes nothing: other methods find no page.
+        #expect(try HTTPProbe.request(port: server.port, path: "/", method: "POST").status == 404)
+        let dom = try await Chromium.dumpDOM(Self.url(server.url, "/assignments/no-such-assignment"), in: fixture.scratch.url)
+        #expect(dom.contains("There is no assignment with this identifier"))
+        #expect(await server.stop() == 0)
+    }
+
+    @Test func requestsNamingAnotherHostAreRefusedOnLoopback() async throws {
+        let fixture = try await ClassFixture()
+        let server = try await fixture.serve()
+        let reply = try HTTPProbe.request(port: server.port, path: "/", headers: ["Host": "attacker.example:\(server.port)"])
+        #expect(reply.status == 403 && !reply.body.contains("Ada"))
+        for host in ["localhost:\(server.port)", "[::1]:\(server.port)", "127.0.0.1"] {
+            #expect(try HTTPProbe.request(port: server.port, path: "/", headers: ["Host": host]).status == 200, "\(host)")
+        }
+        #expect(await server.stop() == 0)
+    }
+
+    @Test func serveIsForTheTeacherOnly() async throws {
+        let fixture = try await ClassFixture(role: .student)
+        let result = try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--port", "0"],
+                             environment: ["XDG_CONFIG_HOME": fixture.configHome.path])
+        #expect(result.status == 64)
+        #expect(result.errorOutput == "clsfile: `clsfile serve` is for a teacher, and the role now is student: run `clsfile role teacher` first\n")
+    }
+
+    @Test func aStoreThatCannotBeReadStopsServeAtOnce() async throws {
+        let fixture = try await ClassFixture()
+        let damaged = try fixture.scratch.file("damaged.sqlite", String(repeating: "not a database ", count: 200))
+        let result = try run(try builtExecutable("clsfile"), ["serve", "--store", damaged.path, "--port", "0"],
+                             environment: ["XDG_CONFIG_HOME": fixture.configHome.path])
+        #expect(result.status == 74)
+        #expect(result.errorOutput.hasPrefix("clsfile: ") && result.errorOutput.contains(damaged.path))
+        #expect(!result.output.contains("Class dashboard"))
+    }
+
+    @Test func aPortInUseFailsWithExit69() async throws {
+        let fixture = try await ClassFixture()
+        let first = try await fixture.serve()
+        let result = try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--port", "\(first.port)"],
+                             environment: ["XDG_CONFIG_HOME": fixture.configHome.path])
+        #expect(result.status == 69)
+        #expect(result.errorOutput.hasPrefix("clsfile: cannot listen on 127.0.0.1 port \(first.port): "))
+        #expect(result.errorOutput.hasSuffix("; choose another --port or --host (port 0 picks a free one)\n"))
+        #expect(await first.stop() == 0)
+    }
+
+    @Test(arguments: ["short", "has spaces in the token", "ünïcödé-token-value"])
+    func aBadTokenIsAUsageError(token: String) async throws {
+        let fixture = try await ClassFixture()
+        let result = try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--token", token],
+                             environment: ["XDG_CONFIG_HOME": fixture.configHome.path])
+        #expect(result.status == 64)
+        #expect(result.errorOutput.contains("--token: the token must have at least 16 characters"))
+    }
+
+    @Test func chromiumIsInstalled() throws {
+        // CI installs Chromium; without it the dashboard is untested, which must fail loudly.
+        _ = try Chromium.executable()
+    }
+
+    /// The token a server printed that it made.
+    static func printedToken(_ server: ServerProcess) -> String? {
+        let prefix = "Access token (made for this run; --token chooses one): "
+        return server.process.output.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    }
+
+    /// A path on the server, keeping any `?token=`.
+    static func url(_ base: String, _ path: String) -> String {
+        guard let components = URLComponents(string: base) else { return base }
+        return "http://\(components.host ?? "127.0.0.1"):\(components.port ?? 80)\(path)" + (components.query.map { "?\($0)" } ?? "")
+    }
+
+    /// Width and height from a PNG's IHDR chunk.
+    static func pngSize(_ png: Data) -> (Int, Int)? {
+        guard png.count >= 24 else { return nil }
+        let bytes = [UInt8](png[16..<24])
+        let width = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        let height = bytes[4..<8].reduce(0) { $0 << 8 | Int($1) }
+        return (width, height)
+    }
+}
