@@ -20,9 +20,10 @@ let package = Package(
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
         ),
         .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
+        .target(name: "CTextScan"),
         .target(
             name: "ContentDetectors",
-            dependencies: ["CMagic", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["CMagic", "CTextScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .target(name: "CTerminal"),
         .target(
