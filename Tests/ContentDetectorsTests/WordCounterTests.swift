@@ -103,6 +103,17 @@ struct WordCounterTests {
         #expect(count(text) == slow.statistics)
     }
 
+    @Test func basicPlaneRunsMatchClassify() {
+        // The generated runs must follow CharacterClass.classify; after changing it, run
+        // Scripts/generate-basic-plane.sh.
+        var mismatches: [UInt32] = []
+        for v in UInt32(0)..<0x10000 {
+            let expected = Unicode.Scalar(v).map(CharacterClass.classify) ?? CharacterClass.punctuation
+            if CharacterClass.basicPlane[Int(v)] != expected { mismatches.append(v) }
+        }
+        #expect(mismatches.isEmpty, "first: \(mismatches.prefix(5).map { String($0, radix: 16) })")
+    }
+
     @Test func invalidBytesAreReplacedNotFatal() {
         var counter = WordCounter()
         ([0x61, 0x62, 0xFF, 0x63, 0x20, 0xC3] as [UInt8]).withUnsafeBytes { counter.consume($0) }
