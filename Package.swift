@@ -37,6 +37,15 @@ let package = Package(
                 "ContentDetectors",
                 "SessionRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // Statically linked, the standard library and Foundation need no loading and symbol
+            // binding at start-up: about 5 ms less CPU per run, most of a short `clsfile stats`.
+            // Only the module's own dependencies are named, so CoreFoundation and Foundation's
+            // other parts are listed. Release only: the debug test bundle links clsfile's code
+            // against the shared libraries that swift-testing uses.
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections"],
+                             .when(configuration: .release)),
             ]
         ),
         .executableTarget(
