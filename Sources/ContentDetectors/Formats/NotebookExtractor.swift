@@ -28,6 +28,7 @@ struct NotebookExtractor: TextExtractor {
                 for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                     markdown.line(Array(line.utf8), &output)
                 }
+                markdown.endBlock()
                 output[.body].paragraph()
             case "code":
                 output.codeCells += 1
