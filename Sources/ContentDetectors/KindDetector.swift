@@ -49,7 +49,23 @@ public struct KindDetector: Sendable {
             default: break
             }
         }
+        if format == .html, let declared = KindDetector.declaredHTMLCharset(head, detected: charset, truncated: file.size > Int64(head.count)) {
+            return FileKind(format: format, mimeType: mime, charset: declared)
+        }
         return FileKind(format: format, mimeType: mime, charset: charset)
+    }
+
+    /// The charset an HTML file declares, when it applies: as in a browser, a byte-order mark
+    /// wins over the declaration, and the declaration over what the bytes look like. (A UTF-16
+    /// file without a mark shows no ASCII declaration, so it keeps its detected charset.)
+    static func declaredHTMLCharset(_ head: [UInt8], detected: String, truncated: Bool) -> String? {
+        let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF])
+        guard !bom, !detected.hasPrefix("utf-16"), let declared = HTMLCharset.declared(in: head), declared != detected else { return nil }
+        // An ASCII-only file reads the same in any ASCII-compatible charset; keep saying so.
+        if detected == "us-ascii" && !truncated && (declared == "utf-8" || declared == "windows-1252") {
+            return nil
+        }
+        return declared
     }
 
     static func decodeSample(_ head: [UInt8], charset: String) -> String {

@@ -39,4 +39,38 @@ struct NotProseTests {
         #expect(output.codeLines == 1)
         #expect(output[.body].counter.statistics.words == 1)
     }
+
+    @Test func htmlMetaCharsetIsHonoured() throws {
+        // Two ideographs are too few to tell Shift_JIS from Windows-1252 by their bytes.
+        let r = try report("meta-shift_jis.html")
+        #expect(r.kind.charset == "shift_jis")
+        #expect(r.statistics.words == 2)
+        #expect(r.statistics.cjkWords == 2)
+    }
+
+    @Test func htmlHttpEquivContentTypeIsHonoured() throws {
+        let r = try report("meta-koi8-r.html")
+        #expect(r.kind.charset == "koi8-r")
+        let utf8 = try report("meta-koi8-r.utf8.html")
+        #expect(r.statistics == utf8.statistics)
+    }
+
+    @Test func htmlDeclarationsFollowTheWHATWGLabels() {
+        func declared(_ html: String) -> String? { HTMLCharset.declared(in: Array(html.utf8)) }
+        #expect(declared("<meta charset=\"ISO-8859-1\">") == "windows-1252")
+        #expect(declared("<META CHARSET=gbk>") == "gb18030")
+        #expect(declared("<meta content='text/html; charset=\"sjis\"' http-equiv=Content-Type>") == "shift_jis")
+        #expect(declared("<meta charset=\"utf-16\">") == "utf-8")
+        #expect(declared("<?xml version=\"1.0\" encoding=\"windows-1251\"?><html>") == "windows-1251")
+        #expect(declared("<!-- <meta charset=\"big5\"> --><p>none</p>") == nil)
+        #expect(declared("<meta charset=\"no-such-charset\">") == nil)
+        #expect(declared(String(repeating: " ", count: 1024) + "<meta charset=\"big5\">") == nil)
+    }
+
+    @Test func htmlByteOrderMarkWinsOverTheDeclaration() throws {
+        let dir = try TemporaryDirectory()
+        let url = dir.url.appendingPathComponent("bom.html")
+        try Data([0xEF, 0xBB, 0xBF] + Array("<html><head><meta charset=\"windows-1252\"></head><body><p>Caf\u{E9}</p></body></html>".utf8)).write(to: url)
+        #expect(try analyzer.analyze(url).kind.charset == "utf-8")
+    }
 }
