@@ -1,5 +1,5 @@
 /// Where extracted prose goes.
-enum ProseTarget: Int {
+enum ProseTarget: Int, CaseIterable {
     case body, footnotes, endnotes, comments
 }
 
@@ -67,7 +67,7 @@ struct ProseWriter {
 
 /// Everything an extractor produces for one document.
 struct ExtractionOutput {
-    var writers = [ProseWriter(), ProseWriter(), ProseWriter(), ProseWriter()]
+    var writers = ProseTarget.allCases.map { _ in ProseWriter() }
     var codeLines = 0
     var checklistDone = 0
     var checklistTotal = 0
