@@ -1,6 +1,6 @@
 /// Where extracted prose goes.
 enum ProseTarget: Int, CaseIterable {
-    case body, footnotes, endnotes, comments
+    case body, footnotes, endnotes, comments, headersAndFooters
 }
 
 /// Feeds extracted text into one ``WordCounter``, optionally collapsing whitespace as HTML and ODF do.

@@ -73,4 +73,26 @@ struct NotProseTests {
         try Data([0xEF, 0xBB, 0xBF] + Array("<html><head><meta charset=\"windows-1252\"></head><body><p>Caf\u{E9}</p></body></html>".utf8)).write(to: url)
         #expect(try analyzer.analyze(url).kind.charset == "utf-8")
     }
+
+    @Test func docxHeadersAndFootersAreReportedApart() throws {
+        let dir = try TemporaryDirectory()
+        let url = dir.url.appendingPathComponent("essay.docx")
+        try makeDocx(at: url, body: paragraph("Four words of body"), parts: [
+            ("word/header1.xml", "w:hdr", paragraph("Course title here")),
+            ("word/header2.xml", "w:hdr", paragraph("First page")),
+            ("word/footer1.xml", "w:ftr", paragraph("Page") + "<w:p><w:del w:id=\"1\"><w:r><w:delText>old</w:delText></w:r></w:del></w:p>"),
+            ("word/headerStyles.xml", "w:hdr", paragraph("not a header part")),
+        ])
+        let r = try analyzer.analyze(url)
+        #expect(r.statistics.words == 4)
+        #expect(r.headersAndFooters.words == 6)
+        #expect(r.headersAndFooters.paragraphs == 3)
+    }
+
+    @Test func headerAndFooterPartsAreFoundInNumberOrder() {
+        let names = ["word/footer10.xml", "word/header2.xml", "word/footer2.xml", "word/header.xml", "word/document.xml",
+                     "word/header1.xml.rels", "word/_rels/header1.xml.rels", "customXml/header1.xml"]
+        let expected = ["word/header.xml", "word/footer2.xml", "word/header2.xml", "word/footer10.xml"]
+        #expect(DocxExtractor.headerAndFooterParts(names) == expected)
+    }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Office Open XML documents: body from `word/document.xml`; footnotes, endnotes and comments from
-/// their parts, reported apart. Deleted and moved-from revisions and fallback copies are excluded.
+/// Office Open XML documents: body from `word/document.xml`; footnotes, endnotes, comments and
+/// headers and footers (`word/header*.xml`, `word/footer*.xml`) from their parts, reported apart,
+/// as Word's own count leaves them out of the body. Deleted and moved-from revisions and fallback
+/// copies are excluded.
 struct DocxExtractor: TextExtractor {
     static let w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
     static let mc = "http://schemas.openxmlformats.org/markup-compatibility/2006"
@@ -16,18 +18,34 @@ struct DocxExtractor: TextExtractor {
 
     func extract(_ source: DocumentSource, into output: inout ExtractionOutput) throws {
         let zip = try ZipContainer(url: source.url, limits: source.options.zipLimits)
-        let parts: [(String, ProseTarget)] = [
+        var parts: [(String, ProseTarget)] = [
             ("word/document.xml", .body), ("word/footnotes.xml", .footnotes),
             ("word/endnotes.xml", .endnotes), ("word/comments.xml", .comments),
         ]
+        parts += DocxExtractor.headerAndFooterParts(zip.items.keys).map { ($0, .headersAndFooters) }
         for (part, target) in parts where zip.contains(part) || part == "word/document.xml" {
             var walker = XMLProseWalker(DocxExtractor.vocabulary, target: target)
+            // Several header and footer parts add up in one writer.
+            walker.output[target] = output[target]
             var tokenizer = MarkupTokenizer(html: false, path: source.path)
             try zip.read(part) { chunk in try tokenizer.feed(chunk, &walker) }
             try tokenizer.finish(&walker)
             walker.output[target].paragraph()
             output[target] = walker.output[target]
         }
+    }
+
+    /// `word/header1.xml`, `word/footer2.xml`, …, in number order.
+    static func headerAndFooterParts<S: Sequence>(_ names: S) -> [String] where S.Element == String {
+        names.filter { name in
+            guard name.hasPrefix("word/"), name.hasSuffix(".xml") else { return false }
+            let stem = name.dropFirst(5).dropLast(4)
+            for kind in ["header", "footer"] where stem.hasPrefix(kind) {
+                return stem.dropFirst(kind.count).allSatisfy(\.isASCIIDigit)
+            }
+            return false
+        }
+        .sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
     }
 }
 
@@ -43,4 +61,8 @@ struct QualifiedNames {
     func name(_ uri: String, _ local: String) -> [UInt8] {
         Array("\(prefixes[uri] ?? ""):\(local)".utf8)
     }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }
