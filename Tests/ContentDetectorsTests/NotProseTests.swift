@@ -95,4 +95,12 @@ struct NotProseTests {
         let expected = ["word/header.xml", "word/footer2.xml", "word/header2.xml", "word/footer10.xml"]
         #expect(DocxExtractor.headerAndFooterParts(names) == expected)
     }
+
+    @Test func rtfTrackedDeletionsAreExcluded() throws {
+        // Kept: "Kept words stay here." "Inserted text counts." "Café" "back" "end."; the deleted
+        // run's \u239? fallback is used up, not carried into the kept text.
+        let r = try report("tracked-deletion.rtf")
+        #expect(r.statistics.words == 10)
+        #expect(r.statistics.paragraphs == 2)
+    }
 }
