@@ -103,4 +103,12 @@ struct NotProseTests {
         #expect(r.statistics.words == 10)
         #expect(r.statistics.paragraphs == 2)
     }
+
+    @Test func latexInlineCodeVerbatimAndFileNamesAreNotWords() throws {
+        // texcount 3.2 (texlive-extra-utils 2022) on inline-code.tex: "Words in text: 16",
+        // "Words in headers: 1"; the body here counts headings too.
+        let r = try report("inline-code.tex")
+        #expect(r.statistics.words == 17)
+        #expect(r.codeLines == 4)
+    }
 }
