@@ -105,7 +105,7 @@ struct NotProseTests {
     }
 
     @Test func latexInlineCodeVerbatimAndFileNamesAreNotWords() throws {
-        // texcount 3.2 (texlive-extra-utils 2022) on inline-code.tex: "Words in text: 16",
+        // TeXcount 3.1.1 (texlive-extra-utils 2022) on inline-code.tex: "Words in text: 16",
         // "Words in headers: 1"; the body here counts headings too.
         let r = try report("inline-code.tex")
         #expect(r.statistics.words == 17)
