@@ -43,8 +43,13 @@ let package = Package(
             // Only the module's own dependencies are named, so CoreFoundation and Foundation's
             // other parts are listed. Release only: the debug test bundle links clsfile's code
             // against the shared libraries that swift-testing uses.
+            // -no-pie: a position-dependent executable needs none of the ~83,000 relative
+            // relocations of the static Swift metadata, nor the copy-on-write page faults they
+            // cause: about 1.2 ms less per start. The cost is that the executable's own code is
+            // not address-randomised (shared libraries, heap and stack still are).
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections"],
+                .unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
+                              "-Xclang-linker", "-no-pie"],
                              .when(configuration: .release)),
             ]
         ),
