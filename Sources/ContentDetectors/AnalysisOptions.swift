@@ -5,7 +5,8 @@ public struct AnalysisOptions: Sendable, Hashable {
     public var maximumFileSize: Int64
     /// Limits for ZIP-based formats (DOCX, ODT, EPUB).
     public var zipLimits: ZipLimits
-    /// Notebooks are parsed whole, so they have their own cap (default 64 MiB).
+    /// The largest source of one notebook cell, which is held in memory while it is counted
+    /// (default 64 MiB). The rest of a notebook, outputs included, streams by.
     public var maximumNotebookSize: Int64
 
     /// Creates options with the defaults.

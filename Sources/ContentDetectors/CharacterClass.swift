@@ -45,13 +45,15 @@ enum CharacterClass {
         return table
     }()
 
-    /// Class of every scalar of the Basic Multilingual Plane, computed once.
+    /// Class of every scalar of the Basic Multilingual Plane, expanded from ``basicPlaneRuns``
+    /// (generated from ``classify(_:)`` by `Scripts/generate-basic-plane.sh`).
     static let basicPlane: [UInt8] = {
         var table = [UInt8](repeating: punctuation, count: 0x10000)
-        for v in 0..<0x10000 {
-            if v < 0x80 { table[v] = ascii[v]; continue }
-            guard let scalar = Unicode.Scalar(UInt32(v)) else { table[v] = punctuation; continue }
-            table[v] = classify(scalar)
+        for v in 0..<0x80 { table[v] = ascii[v] }
+        for (k, run) in basicPlaneRuns.enumerated() {
+            let end = k + 1 < basicPlaneRuns.count ? Int(basicPlaneRuns[k + 1] >> 8) : 0x10000
+            let value = UInt8(run & 0xFF)
+            for v in Int(run >> 8)..<end { table[v] = value }
         }
         return table
     }()

@@ -68,6 +68,9 @@ public struct DetectorError: Error, LocalizedError, Sendable, Equatable {
     static func decompressionLimit(_ path: String, entry: String, detail: String) -> DetectorError {
         DetectorError(.decompressionLimit, "\(path) entry \(entry) \(detail); the file looks like a ZIP bomb, so it was not expanded.")
     }
+    static func notebookCellTooLarge(_ path: String, limit: Int64) -> DetectorError {
+        DetectorError(.fileTooLarge, "\(path) has a notebook cell whose source is above the \(limit)-byte limit; raise AnalysisOptions.maximumNotebookSize to count it.")
+    }
     static func malformed(_ path: String, _ detail: String) -> DetectorError {
         DetectorError(.malformedDocument, "\(path) is malformed (\(detail)); re-save the document and try again.")
     }

@@ -39,6 +39,7 @@ public struct DocumentAnalyzer: Sendable {
             footnotes: output[.footnotes].counter.statistics,
             endnotes: output[.endnotes].counter.statistics,
             comments: output[.comments].counter.statistics,
+            headersAndFooters: output[.headersAndFooters].counter.statistics,
             codeLines: output.codeLines,
             checklist: ChecklistCount(done: output.checklistDone, total: output.checklistTotal),
             notebookCells: output.isNotebook ? NotebookCells(code: output.codeCells, executed: output.executedCells, markdown: output.markdownCells) : nil

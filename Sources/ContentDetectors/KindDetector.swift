@@ -40,8 +40,11 @@ public struct KindDetector: Sendable {
         }
         let sample = KindDetector.decodeSample(head, charset: charset)
         var (format, mime) = KindDetector.textFormat(sample, extension: ext)
-        if format == .plainText && ext != "txt" && ext != "text" {
-            // libmagic is trusted for the few text formats it names reliably.
+        if format == .plainText && ext != "txt" && ext != "text" && (head.contains(0x3C) || head.contains(0x5C)) {
+            // libmagic is trusted for the few text formats it names reliably. Its HTML rules all
+            // look for "<" and its TeX rules for "\" (RTF's "{\rtf" is checked above), so text
+            // with neither is not shown to it: its first look at text costs 3-5 ms, mostly
+            // faulting in pages of its 8 MB database.
             switch Magic.shared.mimeType(of: head) {
             case "text/html": (format, mime) = (.html, "text/html")
             case "text/x-tex": (format, mime) = (.latex, "text/x-tex")
@@ -49,7 +52,23 @@ public struct KindDetector: Sendable {
             default: break
             }
         }
+        if format == .html, let declared = KindDetector.declaredHTMLCharset(head, detected: charset, truncated: file.size > Int64(head.count)) {
+            return FileKind(format: format, mimeType: mime, charset: declared)
+        }
         return FileKind(format: format, mimeType: mime, charset: charset)
+    }
+
+    /// The charset an HTML file declares, when it applies: as in a browser, a byte-order mark
+    /// wins over the declaration, and the declaration over what the bytes look like. (A UTF-16
+    /// file without a mark shows no ASCII declaration, so it keeps its detected charset.)
+    static func declaredHTMLCharset(_ head: [UInt8], detected: String, truncated: Bool) -> String? {
+        let bom = head.starts(with: [0xEF, 0xBB, 0xBF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF])
+        guard !bom, !detected.hasPrefix("utf-16"), let declared = HTMLCharset.declared(in: head), declared != detected else { return nil }
+        // An ASCII-only file reads the same in any ASCII-compatible charset; keep saying so.
+        if detected == "us-ascii" && !truncated && (declared == "utf-8" || declared == "windows-1252") {
+            return nil
+        }
+        return declared
     }
 
     static func decodeSample(_ head: [UInt8], charset: String) -> String {

@@ -1,6 +1,6 @@
 /// Where extracted prose goes.
-enum ProseTarget: Int {
-    case body, footnotes, endnotes, comments
+enum ProseTarget: Int, CaseIterable {
+    case body, footnotes, endnotes, comments, headersAndFooters
 }
 
 /// Feeds extracted text into one ``WordCounter``, optionally collapsing whitespace as HTML and ODF do.
@@ -67,7 +67,7 @@ struct ProseWriter {
 
 /// Everything an extractor produces for one document.
 struct ExtractionOutput {
-    var writers = [ProseWriter(), ProseWriter(), ProseWriter(), ProseWriter()]
+    var writers = ProseTarget.allCases.map { _ in ProseWriter() }
     var codeLines = 0
     var checklistDone = 0
     var checklistTotal = 0

@@ -21,29 +21,6 @@ nonisolated(unsafe) private let letterTable: UnsafePointer<UInt8> = {
     return UnsafePointer(p)
 }()
 
-/// Per-byte flags for the 64-byte block path: bit 0 separator, 1 line break (CR is line break + terminator),
-/// 2 space or tab, 3 letter, 4 letter or digit, 5 vowel, 6 sentence terminator, 7 closing punctuation.
-nonisolated(unsafe) private let blockFlagTable: UnsafePointer<UInt8> = {
-    let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-    for b in 0..<256 {
-        var f: UInt8 = 0
-        switch CharacterClass.ascii[b] {
-        case CharacterClass.space: f = 0b0000_0101
-        case CharacterClass.newline: f = 0b0000_0011
-        case CharacterClass.carriageReturn: f = 0b0100_0011
-        case CharacterClass.control: f = 0b0000_0001
-        case CharacterClass.vowel: f = 0b0011_1000
-        case CharacterClass.consonant: f = 0b0001_1000
-        case CharacterClass.digit: f = 0b0001_0000
-        case CharacterClass.terminator: f = 0b0100_0000
-        case CharacterClass.closing: f = 0b1000_0000
-        default: f = 0
-        }
-        p[b] = f
-    }
-    return UnsafePointer(p)
-}()
-
 /// A streaming accumulator that applies the counting rule to UTF-8 text fed in pieces.
 ///
 /// Feed it any number of chunks with ``consume(_:)-(UnsafeRawBufferPointer)``; pieces may split
@@ -98,7 +75,7 @@ public struct WordCounter: Sendable {
     public mutating func consume(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else { return }
         let count = bytes.count
-        let tables = Tables(ascii: asciiTable, letters: letterTable, basicPlane: basicPlaneTable, blockFlags: blockFlagTable)
+        let tables = Tables(ascii: asciiTable, letters: letterTable, basicPlane: basicPlaneTable)
         var i = 0
         if carryCount > 0 { i = completeCarry(base, count, tables) }
         if pendingCR {
@@ -106,9 +83,11 @@ public struct WordCounter: Sendable {
             if i < count && base[i] == 0x0A { i += 1 }
         }
         while i < count {
-            if !inToken && count &- i >= 64 {
-                let used = consumeBlock(base + i, tables.blockFlags)
-                if used > 0 { i &+= used; continue }
+            if !inToken && count &- i >= 64,
+               let block = ASCIIBlock(base + i, segmentWords: segmentWords, paragraphWords: paragraphWords, newlineRun: newlineRun) {
+                add(block)
+                i &+= block.length
+                continue
             }
             i = consumeScalarRange(base, i, min(count, i &+ 64), count, tables)
         }
@@ -179,132 +158,20 @@ public struct WordCounter: Sendable {
         return i
     }
 
-    /// Processes a 64-byte pure-ASCII block with bit masks, up to and including its last separator.
-    /// Returns the number of bytes consumed, or 0 if the block needs the byte-at-a-time path.
-    @inline(__always)
-    private mutating func consumeBlock(_ p: UnsafePointer<UInt8>, _ flags: UnsafePointer<UInt8>) -> Int {
-        let raw = UnsafeRawPointer(p)
-        // Bytes from the first non-ASCII one on are left to the byte-at-a-time path.
-        var asciiLimit = 64
-        for w in 0..<8 {
-            let h = raw.loadUnaligned(fromByteOffset: w &* 8, as: UInt64.self) & 0x8080_8080_8080_8080
-            if h != 0 { asciiLimit = w &* 8 &+ h.trailingZeroBitCount >> 3; break }
-        }
-        if asciiLimit == 0 { return 0 }
-        // Five masks are gathered per block; letters, closing punctuation and terminators are
-        // looked up per token instead, and CR only when the block holds one.
-        var sep: UInt64 = 0, nl: UInt64 = 0, sp: UInt64 = 0, alnum: UInt64 = 0, vowel: UInt64 = 0
-        var crBytes: UInt64 = 0
-        let lanes: UInt64 = 0x0101_0101_0101_0101
-        let gather: UInt64 = 0x0102_0408_1020_4080
-        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        for w in 0..<8 {
-            let q = p + w &* 8
-            var x: UInt64 = 0
-            for k in 0..<8 { x |= UInt64(flags[Int(q[k])]) << UInt64(k &* 8) }
-            let shift = UInt64(w &* 8)
-            sep |= (((x & lanes) &* gather) >> 56) << shift
-            nl |= ((((x >> 1) & lanes) &* gather) >> 56) << shift
-            sp |= ((((x >> 2) & lanes) &* gather) >> 56) << shift
-            alnum |= ((((x >> 4) & lanes) &* gather) >> 56) << shift
-            vowel |= ((((x >> 5) & lanes) &* gather) >> 56) << shift
-            // High bit of each lane that holds 0x0D; CR bits are then found by a scan, rarely needed.
-            let z = raw.loadUnaligned(fromByteOffset: w &* 8, as: UInt64.self) ^ 0x0D0D_0D0D_0D0D_0D0D
-            crBytes |= ~(((z & low7) &+ low7) | z) & 0x8080_8080_8080_8080
-        }
-        if asciiLimit < 64 { sep &= (UInt64(1) << UInt64(asciiLimit)) &- 1 }
-        if sep == 0 { return 0 }
-        let length = 64 &- sep.leadingZeroBitCount
-        let inBlock: UInt64 = length == 64 ? ~0 : (UInt64(1) << UInt64(length)) &- 1
-        let visible = ~sep & inBlock
-        var cr: UInt64 = 0
-        if crBytes != 0 {
-            var k = 0
-            while k < length { if p[k] == 0x0D { cr |= UInt64(1) << UInt64(k) }; k &+= 1 }
-        }
-        // A block never ends in CR, so a CR LF pair never straddles two blocks.
-        if (cr >> UInt64(length &- 1)) & 1 == 1 { return 0 }
-        // Only an LF right after a CR is part of its line break (CR VT and CR FF are two breaks).
-        var crLF = cr << 1 & ~cr
-        var pairs = crLF
-        while pairs != 0 {
-            let k = pairs.trailingZeroBitCount
-            pairs &= pairs &- 1
-            if p[k] != 0x0A { crLF &= ~(UInt64(1) << UInt64(k)) }
-        }
-        var breaks = nl & inBlock & ~crLF
-        totals.characters &+= (visible | (sp & inBlock)).nonzeroBitCount
-        totals.charactersExcludingSpaces &+= visible.nonzeroBitCount
-        var starts = visible & ~(visible << 1)
-        var ends = visible & ~(visible >> 1)
-        let groupStarts = vowel & ~(vowel << 1)
-        // Counters live in locals for the walk (no token is open here, so a paragraph end needs no endToken).
-        var words = 0, syllables = 0, sentences = 0, paragraphs = 0
-        var segment = segmentWords, paragraph = paragraphWords, run = newlineRun
-        while starts != 0 || breaks != 0 {
-            let s = starts.trailingZeroBitCount
-            let b = breaks.trailingZeroBitCount
-            if b < s {
-                breaks &= breaks &- 1
-                run &+= 1
-                if run == 2 {
-                    if segment > 0 { sentences &+= 1; segment = 0 }
-                    if paragraph > 0 { paragraphs &+= 1; paragraph = 0 }
-                }
-                continue
-            }
-            let e = ends.trailingZeroBitCount
-            starts &= starts &- 1
-            ends &= ends &- 1
-            run = 0
-            let upToEnd: UInt64 = e == 63 ? ~0 : (UInt64(1) << UInt64(e &+ 1)) &- 1
-            let range = upToEnd & ~((UInt64(1) << UInt64(s)) &- 1)
-            if alnum & range != 0 {
-                words &+= 1
-                segment &+= 1
-                paragraph &+= 1
-                let groupBits = groupStarts & range
-                if groupBits & (groupBits &- 1) == 0 {  // at most one vowel group
-                    syllables &+= 1
-                } else {
-                    let groups = groupBits.nonzeroBitCount
-                    // The last letter of the token (there is one: it has vowels), then up to two before it.
-                    var k = e
-                    while flags[Int(p[k])] & 0b1000 == 0 { k &-= 1 }
-                    var last: UInt32 = 0
-                    var taken = 0
-                    while taken < 3 && k >= s && flags[Int(p[k])] & 0b1000 != 0 {
-                        last |= UInt32(p[k] | 0x20) << UInt32(taken &* 8)
-                        taken &+= 1
-                        k &-= 1
-                    }
-                    let final = last & 0xFF
-                    if final == 0x65 || final == 0x64 || final == 0x73 {
-                        syllables &+= WordCounter.syllables(groups: groups, lastLetters: last, extra: 0)
-                    } else {
-                        syllables &+= groups  // no suffix rule applies; groups > 1
-                    }
-                }
-            }
-            // The token's last character other than closing punctuation must be a terminator.
-            var t = e
-            while t > s && flags[Int(p[t])] & 0x80 != 0 { t &-= 1 }
-            if flags[Int(p[t])] & 0b1100_0000 == 0b0100_0000 && segment > 0 {
-                sentences &+= 1
-                segment = 0
-            }
-        }
-        totals.words &+= words
-        totals.syllables &+= syllables
-        totals.sentences &+= sentences
-        totals.paragraphs &+= paragraphs
-        segmentWords = segment
-        paragraphWords = paragraph
-        newlineRun = run
-        return length
-    }
-
     // MARK: - Token and block boundaries
+
+    @inline(__always)
+    private mutating func add(_ block: ASCIIBlock) {
+        totals.words &+= block.words
+        totals.syllables &+= block.syllables
+        totals.sentences &+= block.sentences
+        totals.paragraphs &+= block.paragraphs
+        totals.characters &+= block.characters
+        totals.charactersExcludingSpaces &+= block.charactersExcludingSpaces
+        segmentWords = block.segmentWords
+        paragraphWords = block.paragraphWords
+        newlineRun = block.newlineRun
+    }
 
     @inline(__always)
     private mutating func startToken() {
@@ -344,20 +211,28 @@ public struct WordCounter: Sendable {
     @inline(__always)
     static func syllables(groups: Int, lastLetters: UInt32, extra: Int) -> Int {
         var n = groups
-        if n > 1 {
-            let l1 = UInt8(lastLetters & 0xFF), l2 = UInt8((lastLetters >> 8) & 0xFF), l3 = UInt8((lastLetters >> 16) & 0xFF)
-            func vowel(_ c: UInt8) -> Bool {
-                c == 0x61 || c == 0x65 || c == 0x69 || c == 0x6F || c == 0x75 || c == 0x79
-            }
-            if l1 == 0x65 {  // final e: silent unless "-le" after a consonant
-                if !vowel(l2) && !(l2 == 0x6C && l3 != 0 && !vowel(l3)) { n -= 1 }
-            } else if l1 == 0x64 && l2 == 0x65 {  // "-ed" after a consonant other than t/d
-                if l3 != 0 && !vowel(l3) && l3 != 0x74 && l3 != 0x64 { n -= 1 }
-            } else if l1 == 0x73 && l2 == 0x65 {  // "-es" not after a sibilant
-                if l3 != 0 && !vowel(l3) && l3 != 0x73 && l3 != 0x78 && l3 != 0x7A && l3 != 0x63 && l3 != 0x67 && l3 != 0x68 { n -= 1 }
-            }
+        if n > 1 && suffixIsSilent(UInt8(lastLetters & 0xFF), UInt8((lastLetters >> 8) & 0xFF), UInt8((lastLetters >> 16) & 0xFF)) {
+            n -= 1
         }
         return max(1, n + extra)
+    }
+
+    /// Whether a word ending in the lowercase letters `l3 l2 l1` (0 where the letter run is shorter)
+    /// loses a vowel group to a suffix rule: a silent final `e` (but not `-le` after a consonant),
+    /// `-ed` not after `t` or `d`, `-es` not after a sibilant.
+    @inline(__always)
+    static func suffixIsSilent(_ l1: UInt8, _ l2: UInt8, _ l3: UInt8) -> Bool {
+        func vowel(_ c: UInt8) -> Bool {
+            c == 0x61 || c == 0x65 || c == 0x69 || c == 0x6F || c == 0x75 || c == 0x79
+        }
+        if l1 == 0x65 {
+            return !vowel(l2) && !(l2 == 0x6C && l3 != 0 && !vowel(l3))
+        } else if l1 == 0x64 && l2 == 0x65 {
+            return l3 != 0 && !vowel(l3) && l3 != 0x74 && l3 != 0x64
+        } else if l1 == 0x73 && l2 == 0x65 {
+            return l3 != 0 && !vowel(l3) && l3 != 0x73 && l3 != 0x78 && l3 != 0x7A && l3 != 0x63 && l3 != 0x67 && l3 != 0x68
+        }
+        return false
     }
 
     // MARK: - Classes other than ASCII letters, spaces and line breaks
@@ -648,5 +523,4 @@ private struct Tables {
     let ascii: UnsafePointer<UInt8>
     let letters: UnsafePointer<UInt8>
     let basicPlane: UnsafePointer<UInt8>
-    let blockFlags: UnsafePointer<UInt8>
 }

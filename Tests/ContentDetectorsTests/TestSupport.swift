@@ -45,9 +45,12 @@ func wordDocument(_ body: String, namespaces: String = "") -> Data {
 }
 
 /// A minimal DOCX; `document.xml` comes first so `_rels/.rels` is not among the first entries.
-func makeDocx(at url: URL, body: String, footnotes: String? = nil, comments: String? = nil, endnotes: String? = nil) throws {
+/// `parts` are further parts as (path, root element, content), such as `("word/header1.xml", "w:hdr", …)`.
+func makeDocx(at url: URL, body: String, footnotes: String? = nil, comments: String? = nil, endnotes: String? = nil,
+              parts: [(String, String, String)] = []) throws {
     var entries: [(String, Data)] = [("word/document.xml", wordDocument(body))]
     let ns = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\""
+    for (path, root, content) in parts { entries.append((path, Data("<\(root) \(ns)>\(content)</\(root)>".utf8))) }
     if let footnotes { entries.append(("word/footnotes.xml", Data("<w:footnotes \(ns)>\(footnotes)</w:footnotes>".utf8))) }
     if let endnotes { entries.append(("word/endnotes.xml", Data("<w:endnotes \(ns)>\(endnotes)</w:endnotes>".utf8))) }
     if let comments { entries.append(("word/comments.xml", Data("<w:comments \(ns)>\(comments)</w:comments>".utf8))) }

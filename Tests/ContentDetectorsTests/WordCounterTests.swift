@@ -78,6 +78,42 @@ struct WordCounterTests {
         #expect(count(text) == slow.statistics)
     }
 
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func blockPathMatchesBytePathOnRandomText(seed: UInt64) {
+        // Words are drawn from pieces that exercise every rule the 64-byte block path applies with
+        // bit masks: suffixes (-e, -le, -ed, -es), vowel-less words, terminators and closing
+        // punctuation, CR LF, CR VT, blank lines with spaces, controls and a few non-ASCII letters.
+        let pieces = ["the", "table", "used", "wanted", "boxes", "notes", "make", "rhythm", "Mr", "42", "e.g.", "U.S.", "bee",
+                      "done.", "\"why?\"", "(yes!)", "end.)", "it's", "-", "...", "cafe\u{301}", "na\u{EF}ve", "x"]
+        let gaps = [" ", " ", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\r\n\r\n", "\r", "\r\u{0B}", "\n \n", "\u{0C}", "\u{01}", "\u{7F}"]
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        func next(_ n: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(n))
+        }
+        var text = ""
+        for _ in 0..<3000 {
+            text += pieces[next(pieces.count)]
+            text += next(3) == 0 ? gaps[next(gaps.count)] : " "
+        }
+        var slow = WordCounter()
+        for b in text.utf8 { [b].withUnsafeBytes { slow.consume($0) } }
+        #expect(count(text) == slow.statistics)
+    }
+
+    @Test func basicPlaneRunsMatchClassify() {
+        // The generated runs must follow CharacterClass.classify; after changing it, run
+        // Scripts/generate-basic-plane.sh.
+        var mismatches: [UInt32] = []
+        for v in UInt32(0)..<0x10000 {
+            let expected = Unicode.Scalar(v).map(CharacterClass.classify) ?? CharacterClass.punctuation
+            if CharacterClass.basicPlane[Int(v)] != expected { mismatches.append(v) }
+        }
+        #expect(mismatches.isEmpty, "first: \(mismatches.prefix(5).map { String($0, radix: 16) })")
+    }
+
     @Test func invalidBytesAreReplacedNotFatal() {
         var counter = WordCounter()
         ([0x61, 0x62, 0xFF, 0x63, 0x20, 0xC3] as [UInt8]).withUnsafeBytes { counter.consume($0) }

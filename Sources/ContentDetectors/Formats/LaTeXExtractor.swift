@@ -4,7 +4,8 @@ import Foundation
 /// is a `\documentclass`), comments, math (`$…$`, `$$…$$`, `\(…\)`, `\[…\]` and math environments),
 /// command names, options and the arguments of non-text commands are excluded; the arguments of
 /// sectioning, caption and emphasis commands, and of unknown commands, are counted; `\footnote`
-/// goes to footnotes; verbatim-like environments count as code lines.
+/// goes to footnotes; verbatim-like environments count as code lines; inline code (`\verb|…|`,
+/// `\lstinline`) and file names (`\input`, `\include`) are not prose.
 struct LaTeXExtractor: TextExtractor {
     func extract(_ source: DocumentSource, into output: inout ExtractionOutput) throws {
         var state = LaTeXState()
@@ -167,6 +168,15 @@ struct LaTeXState {
                     if k < n && line[k] == 0x2A { k += 1 }
                     let name = String(decoding: line[(i + 1)..<k], as: UTF8.self)
                     flush(&output)
+                    if let end = LaTeXState.inlineCodeEnd(name, line, from: k) {
+                        out.append(0x20)  // \verb|…|, \lstinline: code, not prose
+                        i = end
+                        continue
+                    }
+                    if name == "input", let end = LaTeXState.bareFileNameEnd(line, from: k) {
+                        i = end  // \input file, without braces: a file name, not prose
+                        continue
+                    }
                     command(name, &output, &out)
                     i = k
                 } else {
@@ -230,6 +240,32 @@ struct LaTeXState {
             expected = name == "tabularx" ? [.skip, .skip] : [.skip]
         }
         output[target].paragraph()
+    }
+
+    /// For `\verb`, `\verb*` and `\lstinline` (with `name` read up to `start`): the index after
+    /// the inline code, which runs from a delimiter character to its next occurrence on the line
+    /// (or, for `\lstinline{…}`, to the closing brace). `nil` for other commands.
+    static func inlineCodeEnd(_ name: String, _ line: [UInt8], from start: Int) -> Int? {
+        guard name == "verb" || name == "verb*" || name == "lstinline" else { return nil }
+        var k = start
+        if name == "lstinline" && k < line.count && line[k] == 0x5B {  // [options]
+            while k < line.count && line[k] != 0x5D { k += 1 }
+            k += 1
+        }
+        guard k < line.count else { return line.count }
+        let open = line[k]
+        let close: UInt8 = open == 0x7B ? 0x7D : open
+        guard let end = line[(k + 1)...].firstIndex(of: close) else { return line.count }
+        return end + 1
+    }
+
+    /// For `\input` followed by a file name without braces (`\input chapter`): the index after the name.
+    static func bareFileNameEnd(_ line: [UInt8], from start: Int) -> Int? {
+        var k = start
+        while k < line.count && (line[k] == 0x20 || line[k] == 0x09) { k += 1 }
+        guard k < line.count, line[k] != 0x7B, line[k] != 0x25, line[k] != 0x5C else { return nil }
+        while k < line.count && line[k] != 0x20 && line[k] != 0x09 && line[k] != 0x25 && line[k] != 0x7D { k += 1 }
+        return k
     }
 
     static func find(_ needle: [UInt8], in line: [UInt8], from: Int) -> Int? {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Markdown: front matter, fenced code, code spans, link targets, images, HTML comments and tags
-/// are not prose; fenced code lines are counted as code lines; checklist items are tallied.
+/// Markdown: front matter, fenced and indented code, code spans, link targets, images, HTML
+/// comments and tags are not prose; code lines are counted as code lines; checklist items are tallied.
 struct MarkdownExtractor: TextExtractor {
     func extract(_ source: DocumentSource, into output: inout ExtractionOutput) throws {
         var state = MarkdownState()
@@ -19,11 +19,38 @@ struct MarkdownState {
     private var frontMatterEnd: [UInt8]? = nil
     private var fence: (char: UInt8, length: Int)? = nil
     private var inComment = false
+    /// Whether the previous line ended a block (blank, heading, fence, start): an indented code
+    /// block may start here, since it cannot interrupt a paragraph.
+    private var atBlockStart = true
+    private var inIndentedCode = false
+    /// Column of the text of the last list item while its list lasts: its continuation
+    /// paragraphs are indented that far, so indented code in it needs four more columns.
+    private var listContentColumn: Int? = nil
+    private var previousBlank = false
 
     private static func indent(_ line: [UInt8]) -> Int {
         var i = 0
         while i < line.count && (line[i] == 0x20 || line[i] == 0x09) { i += 1 }
         return i
+    }
+
+    /// The column of the first character after leading spaces and tabs (tab stops every 4 columns).
+    private static func indentColumn(_ line: [UInt8], from start: Int = 0, column: Int = 0) -> Int {
+        var c = column
+        var i = start
+        while i < line.count && (line[i] == 0x20 || line[i] == 0x09) {
+            c = line[i] == 0x09 ? (c / 4 + 1) * 4 : c + 1
+            i += 1
+        }
+        return c
+    }
+
+    /// Ends a cell of a notebook: the next cell starts a new block.
+    mutating func endBlock() {
+        atBlockStart = true
+        inIndentedCode = false
+        listContentColumn = nil
+        previousBlank = false
     }
 
     private static func isBlank(_ line: [UInt8]) -> Bool { indent(line) == line.count }
@@ -46,9 +73,20 @@ struct MarkdownState {
             while k < line.count && line[k] == open.char { k += 1 }
             if ind <= 3 && k - ind >= open.length && MarkdownState.isBlank(Array(line[k...])) {
                 fence = nil
+                atBlockStart = true
             } else if !MarkdownState.isBlank(line) {
                 output.codeLines += 1
             }
+            return
+        }
+        let blank = MarkdownState.isBlank(line)
+        defer { previousBlank = blank }
+        if let column = listContentColumn, !blank, previousBlank, MarkdownState.indentColumn(line) < column,
+           MarkdownState.listMarkerEnd(line, ind) == nil {
+            listContentColumn = nil  // a block less indented than the items' text, after a blank line, ends the list
+        }
+        if !inComment && indentedCode(line, blank: blank) {
+            if !blank { output.codeLines += 1 }
             return
         }
         if ind <= 3 && ind + 2 < line.count && (line[ind] == 0x60 || line[ind] == 0x7E) {
@@ -61,10 +99,12 @@ struct MarkdownState {
                 return
             }
         }
-        if MarkdownState.isBlank(line) && !inComment {
+        if blank && !inComment {
             output[.body].paragraph()
+            atBlockStart = true
             return
         }
+        atBlockStart = false
         var i = ind
         var heading = false
         if !inComment {
@@ -90,9 +130,11 @@ struct MarkdownState {
                 if item.done { output.checklistDone += 1 }
                 output[.body].paragraph()
                 i = item.textStart
+                listContentColumn = MarkdownState.indentColumn(line, from: i, column: i)
             } else if let afterMarker = MarkdownState.listMarkerEnd(line, i) {
                 output[.body].paragraph()
                 i = afterMarker
+                listContentColumn = MarkdownState.indentColumn(line, from: i, column: i)
             }
         }
         var text: [UInt8] = []
@@ -102,7 +144,26 @@ struct MarkdownState {
         }
         text.append(0x0A)
         text.withUnsafeBytes { output[.body].counter.consume($0) }
-        if heading { output[.body].paragraph() }
+        if heading {
+            output[.body].paragraph()
+            atBlockStart = true
+        }
+    }
+
+    /// Whether `line` belongs to an indented code block (CommonMark: indented four columns past the
+    /// enclosing list item's text, not interrupting a paragraph; blank lines inside do not end it).
+    private mutating func indentedCode(_ line: [UInt8], blank: Bool) -> Bool {
+        let required = (listContentColumn ?? 0) + 4
+        if inIndentedCode {
+            if blank { return true }
+            if MarkdownState.indentColumn(line) >= required { return true }
+            inIndentedCode = false
+            atBlockStart = true
+            return false
+        }
+        guard !blank, atBlockStart, MarkdownState.indentColumn(line) >= required else { return false }
+        inIndentedCode = true
+        return true
     }
 
     private static func listMarkerEnd(_ line: [UInt8], _ start: Int) -> Int? {

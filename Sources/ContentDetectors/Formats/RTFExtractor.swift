@@ -5,8 +5,9 @@ import Glibc
 
 /// Rich Text Format: a streaming control-word parser. Font, colour and style tables, pictures,
 /// headers, footers, field instructions and ignorable destinations are skipped; `\footnote` goes to
-/// footnotes (`\ftnalt` to endnotes) and `\annotation` to comments; `\'hh` bytes are decoded with
-/// the document's `\ansicpg` code page and `\uN` with its `\ucN` fallback count.
+/// footnotes (`\ftnalt` to endnotes) and `\annotation` to comments; text marked `\deleted` (a
+/// tracked deletion) is excluded; `\'hh` bytes are decoded with the document's `\ansicpg` code
+/// page and `\uN` with its `\ucN` fallback count.
 struct RTFExtractor: TextExtractor {
     func extract(_ source: DocumentSource, into output: inout ExtractionOutput) throws {
         var parser = RTFParser()
@@ -22,6 +23,9 @@ struct RTFExtractor: TextExtractor {
 struct RTFParser {
     private struct Group {
         var skip = false
+        /// Inside a tracked deletion (`\deleted`, a character property: it ends with its group,
+        /// `\deleted0` or `\plain`).
+        var deleted = false
         var target = ProseTarget.body
         var fallbackCount = 1
     }
@@ -61,8 +65,9 @@ struct RTFParser {
     }
 
     private mutating func emit(_ bytes: [UInt8]) {
-        if current.skip { return }
+        // A `\uN` fallback character is used up even where text is not kept.
         if skipFallback > 0 { skipFallback -= 1; return }
+        if current.skip || current.deleted { return }
         text.append(contentsOf: bytes)
     }
 
@@ -148,7 +153,7 @@ struct RTFParser {
             hex |= RTFParser.hexValue(c)
             state = 0
             destinationStart = false
-            if skipFallback > 0 { skipFallback -= 1 } else if !current.skip { pendingBytes.append(hex) }
+            if skipFallback > 0 { skipFallback -= 1 } else if !current.skip && !current.deleted { pendingBytes.append(hex) }
         }
     }
 
@@ -189,6 +194,12 @@ struct RTFParser {
         switch name {
         case "ansicpg": codePage = value ?? 1252
         case "uc": current.fallbackCount = max(0, value ?? 1)
+        case "deleted":
+            flushText()
+            current.deleted = (value ?? 1) != 0
+        case "plain":
+            flushText()
+            current.deleted = false
         case "u":
             flushBytes()
             var v = value ?? 0x3F

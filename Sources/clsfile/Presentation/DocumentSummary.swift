@@ -41,6 +41,7 @@ struct DocumentSummary: Encodable {
     var footnotes: Figures?
     var endnotes: Figures?
     var comments: Figures?
+    var headersAndFooters: Figures?
     var codeLines: Int
     var checklist: ChecklistCount?
     var notebookCells: NotebookCells?
@@ -55,6 +56,7 @@ struct DocumentSummary: Encodable {
         footnotes = report.footnotes.words > 0 ? Figures(report.footnotes) : nil
         endnotes = report.endnotes.words > 0 ? Figures(report.endnotes) : nil
         comments = report.comments.words > 0 ? Figures(report.comments) : nil
+        headersAndFooters = report.headersAndFooters.words > 0 ? Figures(report.headersAndFooters) : nil
         codeLines = report.codeLines
         checklist = report.checklist.total > 0 ? report.checklist : nil
         notebookCells = report.notebookCells
