@@ -17,8 +17,9 @@ let package = Package(
     targets: [
         .target(
             name: "OpenClassKit",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
         .target(
             name: "ContentDetectors",

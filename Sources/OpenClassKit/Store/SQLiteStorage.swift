@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import GRDB
 
@@ -10,11 +11,22 @@ import Glibc
 /// The database is opened on first use: the folder is made 0700 and the file 0600 when they do not
 /// exist yet, migrations run, and spans left running by processes that died are ended at their last
 /// pulse. A file that is not a clsfile store is reported and never written.
+///
+/// Each process keeps one connection. Most processes are short (an editor hook records one event),
+/// so none of them waits for the disk on the way out: closing leaves the write-ahead log in place,
+/// commits do not sync it (`synchronous = NORMAL`: a process crash loses nothing, a power cut at
+/// most the last commits), and the log is copied back into the database file only when it has grown
+/// past ``checkpointThreshold``, which keeps short the log that the next process reads on opening.
 actor SQLiteStorage: ActivityStorage {
     let path: String
     private let appIdentifier: String
     private let busyTimeout: TimeInterval
-    private var pool: DatabasePool?
+    private var queue: DatabaseQueue?
+
+    /// The size of the write-ahead log past which a save checkpoints and truncates it. Every process
+    /// that opens the store first reads the whole log, so the log stays small; a checkpoint waits for
+    /// the disk twice, so it happens once every few dozen saves.
+    static let checkpointThreshold = 512 * 1024
 
     init(path: String, appIdentifier: String, busyTimeout: TimeInterval) {
         self.path = path
@@ -24,23 +36,25 @@ actor SQLiteStorage: ActivityStorage {
 
     // MARK: Opening
 
-    private func database() async throws -> DatabasePool {
-        if let pool { return pool }
+    private func database() async throws -> DatabaseQueue {
+        if let queue { return queue }
         try prepareLocation()
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "clsfile-store"
         let path = self.path
         configuration.prepareDatabase { db in
+            // Before anything can be written: WAL mode writes to the file.
             try StoreSchema.checkOwnership(of: db, path: path)
+            try Self.configure(db, path: path)
         }
         // Switching a new file to WAL takes an exclusive lock without waiting on the busy handler,
         // so processes that make one store at the same moment retry here until the busy timeout.
         let deadline = ContinuousClock.now + .seconds(busyTimeout)
         while true {
             do {
-                let opened = try translatingErrors { try openPool(configuration) }
-                pool = opened
+                let opened = try translatingErrors { try openQueue(configuration) }
+                queue = opened
                 return opened
             } catch let error as CLSError where error.isBusy && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 2...20)))
@@ -48,20 +62,36 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
-    private nonisolated func openPool(_ configuration: Configuration) throws -> DatabasePool {
-        let pool = try DatabasePool(path: path, configuration: configuration)
+    /// WAL mode, commits that do not wait for the disk, and a log kept for the next process.
+    private static func configure(_ db: Database, path: String) throws {
+        let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        guard mode == "wal" else {
+            throw CLSError(.databaseInaccessible,
+                           "cannot switch the store \(path) to WAL mode (it stays in \(mode ?? "an unknown") mode): check that its file system supports shared memory, or choose another store path")
+        }
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        let result = ResultCode(rawValue: clsfile_sqlite_keep_wal_on_close(UnsafeMutableRawPointer(db.sqliteConnection)))
+        guard result == .SQLITE_OK else { throw DatabaseError(resultCode: result) }
+    }
+
+    private nonisolated func openQueue(_ configuration: Configuration) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
         let path = self.path
         // Most opens find the schema current: check with a read before taking the write lock.
-        if try pool.read(StoreSchema.needsMigration) {
-            try pool.writeWithoutTransaction { db in
+        var running = try queue.read { db in
+            try StoreSchema.needsMigration(db) ? nil : try Self.ownedRunningSpans(in: db)
+        }
+        if running == nil {
+            running = try queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     try StoreSchema.migrate(db, path: path)
                     return .commit
                 }
+                return try Self.ownedRunningSpans(in: db)
             }
         }
-        try endSpansOfDeadProcesses(in: pool)
-        return pool
+        try endSpansOfDeadProcesses(running ?? [], in: queue)
+        return queue
     }
 
     /// Makes the folder (0700) and an empty file (0600) when missing; refuses what is not a file.
@@ -97,20 +127,22 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
+    /// The running spans that a process owns.
+    private static func ownedRunningSpans(in db: Database) throws -> [Row] {
+        try Row.fetchAll(db, sql: """
+            SELECT id, owner_host, owner_boot, owner_pid, owner_start FROM time_span
+            WHERE ended_at IS NULL AND owner_pid IS NOT NULL
+            """)
+    }
+
     /// Ends, at their last pulse, the running spans of processes on this host that are gone.
-    private nonisolated func endSpansOfDeadProcesses(in pool: DatabasePool) throws {
-        let running = try pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, owner_host, owner_boot, owner_pid, owner_start FROM time_span
-                WHERE ended_at IS NULL AND owner_pid IS NOT NULL
-                """)
-        }
+    private nonisolated func endSpansOfDeadProcesses(_ running: [Row], in queue: DatabaseQueue) throws {
         let dead = running.filter { row in
             ProcessIdentity(host: row["owner_host"] ?? "", bootID: row["owner_boot"] ?? "",
                             pid: row["owner_pid"] ?? 0, startTicks: row["owner_start"] ?? 0).isKnownDead
         }.map { $0["id"] as String }
         guard !dead.isEmpty else { return }
-        try pool.write { db in
+        try queue.write { db in
             for id in dead {
                 try db.execute(sql: """
                     UPDATE time_span SET ended_at = last_pulse_at,
@@ -124,21 +156,21 @@ actor SQLiteStorage: ActivityStorage {
     // MARK: Reading
 
     func existingActivity(for file: FileIdentity) async throws -> ActivityRecord? {
-        let pool = try await database()
+        let queue = try await database()
         return try await translatingErrors {
-            try await pool.read { db in try Self.lookUp(file, in: db) }
+            try await queue.read { db in try Self.lookUp(file, in: db) }
         }
     }
 
     func activity(for file: FileIdentity) async throws -> ActivityRecord {
-        let pool = try await database()
+        let queue = try await database()
         let appIdentifier = self.appIdentifier
         return try await translatingErrors {
-            if let record = try await pool.read({ db in try Self.lookUp(file, in: db) }),
+            if let record = try await queue.read({ db in try Self.lookUp(file, in: db) }),
                record.file == file {
                 return record
             }
-            return try await pool.writeWithoutTransaction { db in
+            return try await queue.writeWithoutTransaction { db in
                 var record: ActivityRecord?
                 try db.inTransaction(.immediate) {
                     record = try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db)
@@ -151,9 +183,9 @@ actor SQLiteStorage: ActivityStorage {
     }
 
     func allActivities() async throws -> [ActivityRecord] {
-        let pool = try await database()
+        let queue = try await database()
         return try await translatingErrors {
-            try await pool.read { db in try Self.loadAll(in: db) }
+            try await queue.read { db in try Self.loadAll(in: db) }
         }
     }
 
@@ -258,9 +290,10 @@ actor SQLiteStorage: ActivityStorage {
     // MARK: Saving
 
     func save(_ changes: [ActivityChanges]) async throws -> [ActivityRecord] {
-        let pool = try await database()
+        let queue = try await database()
+        let walPath = path + "-wal", busyTimeout = self.busyTimeout
         let records = try await translatingErrors {
-            try await pool.writeWithoutTransaction { db in
+            try await queue.writeWithoutTransaction { db in
                 var records: [ActivityRecord] = []
                 try db.inTransaction(.immediate) {
                     let now = Date().timeIntervalSince1970
@@ -270,14 +303,24 @@ actor SQLiteStorage: ActivityStorage {
                     records = try changes.map { try Self.load($0.activityID, in: db) }
                     return .commit
                 }
+                Self.checkpointIfLarge(db, walPath: walPath, busyTimeout: busyTimeout)
                 return records
             }
         }
         let me = ProcessIdentity.current
         if records.contains(where: { $0.spans.contains { $0.end == nil && $0.owner == me } }) {
-            SpanHandover.register(pool, storePath: path)
+            SpanHandover.register(queue, storePath: path)
         }
         return records
+    }
+
+    /// Copies the write-ahead log into the database file and empties it once it is past
+    /// ``checkpointThreshold``. The save is already committed: a checkpoint that another process
+    /// keeps from finishing, or that fails, is left to a later save.
+    private static func checkpointIfLarge(_ db: Database, walPath: String, busyTimeout: TimeInterval) {
+        var info = stat()
+        guard stat(walPath, &info) == 0, info.st_size > checkpointThreshold else { return }
+        _ = clsfile_sqlite_truncate_wal(UnsafeMutableRawPointer(db.sqliteConnection), CInt(busyTimeout * 1000))
     }
 
     private static func write(_ change: ActivityChanges, at now: Double, in db: Database) throws {
