@@ -18,4 +18,19 @@ struct Clsfile: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [OpenCommand.self, ShowCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self]
     )
+
+    /// Records a plain `clsfile hook EVENT FILE` call directly (see ``HookCall``); every other call
+    /// goes through ArgumentParser.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let call = HookCall(arguments: arguments) else {
+            await main(arguments)
+            return
+        }
+        do {
+            try await HookLine.record(call)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

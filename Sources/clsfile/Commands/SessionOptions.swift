@@ -15,6 +15,11 @@ struct SessionOptions: ParsableArguments {
 
     /// The idle timeout from the option, else the environment, else five minutes.
     func resolvedIdleTimeout() throws -> TimeInterval {
+        try Self.resolvedIdleTimeout(idleTimeout)
+    }
+
+    /// The idle timeout from an `--idle-timeout` value, else the environment, else five minutes.
+    static func resolvedIdleTimeout(_ idleTimeout: Double?) throws -> TimeInterval {
         if let idleTimeout {
             guard idleTimeout > 0, idleTimeout.isFinite else {
                 throw ValidationError("--idle-timeout must be a positive number of seconds, not \(idleTimeout).")

@@ -10,16 +10,24 @@ struct StoreOptions: ParsableArguments {
     var store: String?
 
     /// The store file these options name.
-    var storeURL: URL {
-        store.map { URL(fileURLWithPath: $0) } ?? CLSDataStore.defaultStoreURL
-    }
+    var storeURL: URL { Self.storeURL(store) }
 
     /// The data store these options name.
     /// - Parameter busyTimeout: How long a save waits for another process; the store's default when nil.
     func dataStore(busyTimeout: TimeInterval? = nil) -> CLSDataStore {
+        Self.dataStore(store, busyTimeout: busyTimeout)
+    }
+
+    /// The store file a `--store` value names, else the default one.
+    static func storeURL(_ store: String?) -> URL {
+        store.map { URL(fileURLWithPath: $0) } ?? CLSDataStore.defaultStoreURL
+    }
+
+    /// The data store a `--store` value names, else the default one.
+    static func dataStore(_ store: String?, busyTimeout: TimeInterval?) -> CLSDataStore {
         guard store != nil || busyTimeout != nil else { return CLSDataStore.shared }
         var configuration = CLSDataStore.Configuration()
         if let busyTimeout { configuration.busyTimeout = busyTimeout }
-        return CLSDataStore(storeURL: storeURL, configuration: configuration)
+        return CLSDataStore(storeURL: storeURL(store), configuration: configuration)
     }
 }
