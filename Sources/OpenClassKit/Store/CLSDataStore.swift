@@ -36,11 +36,11 @@ public final class CLSDataStore: Sendable {
     /// Where ``shared`` keeps its data: `$CLSFILE_STORE`, else `$XDG_DATA_HOME/clsfile/store.sqlite`,
     /// else `~/.local/share/clsfile/store.sqlite`.
     public static var defaultStoreURL: URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["CLSFILE_STORE"], !path.isEmpty {
+        // getenv reads two variables; ProcessInfo's environment copies them all, on every hook call.
+        if let path = getenv("CLSFILE_STORE").map({ String(cString: $0) }), !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let dataHome = getenv("XDG_DATA_HOME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share").path
         return URL(fileURLWithPath: dataHome).appendingPathComponent("clsfile/store.sqlite")
     }

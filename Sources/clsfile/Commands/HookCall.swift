@@ -20,9 +20,6 @@ struct HookCall {
     var store: String?
     var idleTimeout: TimeInterval
 
-    /// The options ``init(arguments:)`` reads; each takes a value.
-    private static let options: Set<String> = ["--store", "--idle-timeout", "--line", "--view", "--total-lines", "--editor"]
-
     init(event: SessionEvent.Kind, file: String, line: Int?, visibleLines: ClosedRange<Int>?, totalLines: Int?,
          editor: String?, store: String?, idleTimeout: TimeInterval) {
         self.event = event
@@ -38,9 +35,11 @@ struct HookCall {
     /// Reads `hook EVENT FILE [options]` (the arguments after the program name); nil for anything
     /// that ArgumentParser should parse and report.
     init?(arguments: [String]) {
+        // Plain code over strings: in a static binary each generic type met for the first time
+        // (a Set, a Dictionary) costs a scan of every protocol conformance.
         guard arguments.first == "hook" else { return nil }
         var positionals: [String] = []
-        var values: [String: String] = [:]
+        var store: String?, idleTimeout: String?, line: String?, view: String?, totalLines: String?, editor: String?
         var index = arguments.startIndex + 1
         while index < arguments.endIndex {
             let argument = arguments[index]
@@ -49,37 +48,47 @@ struct HookCall {
                 positionals.append(argument)
                 continue
             }
-            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            guard Self.options.contains(name), values[name] == nil else { return nil }
-            let value: String
-            if parts.count == 2 {
-                value = String(parts[1])
+            var name = argument, value: String
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
             } else {
                 guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
                 value = arguments[index]
                 index += 1
             }
             guard !value.isEmpty else { return nil }
-            values[name] = value
+            switch name {
+            case "--store" where store == nil: store = value
+            case "--idle-timeout" where idleTimeout == nil: idleTimeout = value
+            case "--line" where line == nil: line = value
+            case "--view" where view == nil: view = value
+            case "--total-lines" where totalLines == nil: totalLines = value
+            case "--editor" where editor == nil: editor = value
+            default: return nil
+            }
         }
         guard positionals.count == 2, let event = SessionEvent.Kind(rawValue: positionals[0]) else { return nil }
-        guard let line = Self.convert(values["--line"], Int.init),
-              let totalLines = Self.convert(values["--total-lines"], Int.init),
-              let idleTimeout = Self.convert(values["--idle-timeout"], Double.init) else { return nil }
+        var lineNumber: Int?, lineCount: Int?, seconds: Double?
+        if let line {
+            guard let number = Int(line) else { return nil }
+            lineNumber = number
+        }
+        if let totalLines {
+            guard let count = Int(totalLines) else { return nil }
+            lineCount = count
+        }
+        if let idleTimeout {
+            guard let value = Double(idleTimeout) else { return nil }
+            seconds = value
+        }
         do {
-            self.init(event: event, file: positionals[1], line: line,
-                      visibleLines: try HookLine.visibleLines(values["--view"], totalLines: totalLines),
-                      totalLines: totalLines, editor: values["--editor"], store: values["--store"],
-                      idleTimeout: try SessionOptions.resolvedIdleTimeout(idleTimeout))
+            self.init(event: event, file: positionals[1], line: lineNumber,
+                      visibleLines: try HookLine.visibleLines(view, totalLines: lineCount),
+                      totalLines: lineCount, editor: editor, store: store,
+                      idleTimeout: try SessionOptions.resolvedIdleTimeout(seconds))
         } catch {
             return nil
         }
-    }
-
-    /// An absent value as `.some(nil)`, a value as `.some(converted)`, and nil when it does not convert.
-    private static func convert<Value>(_ text: String?, _ conversion: (String) -> Value?) -> Value?? {
-        guard let text else { return .some(nil) }
-        return conversion(text).map { .some($0) }
     }
 }

@@ -26,7 +26,7 @@ struct SessionOptions: ParsableArguments {
             }
             return idleTimeout
         }
-        if let text = ProcessInfo.processInfo.environment["CLSFILE_IDLE_TIMEOUT"], !text.isEmpty {
+        if let text = getenv("CLSFILE_IDLE_TIMEOUT").map({ String(cString: $0) }), !text.isEmpty {
             guard let value = Double(text), value > 0, value.isFinite else {
                 throw ValidationError("CLSFILE_IDLE_TIMEOUT must be a positive number of seconds, not '\(text)'.")
             }
