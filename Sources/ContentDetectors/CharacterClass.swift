@@ -45,17 +45,6 @@ enum CharacterClass {
         return table
     }()
 
-    /// Class of every scalar of the Basic Multilingual Plane, computed once.
-    static let basicPlane: [UInt8] = {
-        var table = [UInt8](repeating: punctuation, count: 0x10000)
-        for v in 0..<0x10000 {
-            if v < 0x80 { table[v] = ascii[v]; continue }
-            guard let scalar = Unicode.Scalar(UInt32(v)) else { table[v] = punctuation; continue }
-            table[v] = classify(scalar)
-        }
-        return table
-    }()
-
     static func isIdeographOrKana(_ v: UInt32) -> Bool {
         switch v {
         case 0x3005, 0x3007, 0x3041...0x3096, 0x309D...0x309F, 0x30A1...0x30FA, 0x30FC...0x30FF, 0x31F0...0x31FF,

@@ -5,12 +5,6 @@ nonisolated(unsafe) private let asciiTable: UnsafePointer<UInt8> = {
     return UnsafePointer(p)
 }()
 
-nonisolated(unsafe) private let basicPlaneTable: UnsafePointer<UInt8> = {
-    let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x10000)
-    CharacterClass.basicPlane.withUnsafeBufferPointer { p.initialize(from: $0.baseAddress!, count: 0x10000) }
-    return UnsafePointer(p)
-}()
-
 /// 0 for a non-letter, 1 for an ASCII consonant, 2 for an ASCII vowel (including y).
 nonisolated(unsafe) private let letterTable: UnsafePointer<UInt8> = {
     let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
@@ -98,7 +92,7 @@ public struct WordCounter: Sendable {
     public mutating func consume(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else { return }
         let count = bytes.count
-        let tables = Tables(ascii: asciiTable, letters: letterTable, basicPlane: basicPlaneTable, blockFlags: blockFlagTable)
+        let tables = Tables(ascii: asciiTable, letters: letterTable, basicPlane: BasicPlaneTable.shared, blockFlags: blockFlagTable)
         var i = 0
         if carryCount > 0 { i = completeCarry(base, count, tables) }
         if pendingCR {
@@ -460,10 +454,10 @@ public struct WordCounter: Sendable {
     // MARK: - UTF-8 decoding
 
     @inline(__always)
-    private mutating func handleScalar(_ v: UInt32, _ basicPlane: UnsafePointer<UInt8>) {
+    private mutating func handleScalar(_ v: UInt32, _ basicPlane: BasicPlaneTable) {
         let cls: UInt8
         if v < 0x10000 {
-            cls = basicPlane[Int(v)]
+            cls = basicPlane.classOf(v)
         } else if let scalar = Unicode.Scalar(v) {
             cls = CharacterClass.classify(scalar)
         } else {
@@ -489,7 +483,7 @@ public struct WordCounter: Sendable {
     /// Consumes a run of well-formed two- and three-byte letters, ideographs and Hangul syllables
     /// with `handleScalar`'s effects written out; anything else ends the run. Needs `joinNext` false.
     @inline(__always)
-    private mutating func consumeNonASCIIRun(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ basicPlane: UnsafePointer<UInt8>) -> Int {
+    private mutating func consumeNonASCIIRun(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ basicPlane: BasicPlaneTable) -> Int {
         var i = start
         while i &+ 2 < count {
             let b0 = base[i]
@@ -509,7 +503,7 @@ public struct WordCounter: Sendable {
             } else {
                 break
             }
-            let cls = basicPlane[Int(v)]
+            let cls = basicPlane.classOf(v)
             if cls == CharacterClass.vowel || cls == CharacterClass.consonant {
                 regionalOdd = false
                 lastWasHangul = false
@@ -552,7 +546,7 @@ public struct WordCounter: Sendable {
 
     /// Decodes the scalar starting at `i`; returns the index after it.
     @inline(__always)
-    private mutating func consumeScalar(_ base: UnsafePointer<UInt8>, _ i: Int, _ count: Int, _ basicPlane: UnsafePointer<UInt8>) -> Int {
+    private mutating func consumeScalar(_ base: UnsafePointer<UInt8>, _ i: Int, _ count: Int, _ basicPlane: BasicPlaneTable) -> Int {
         let b0 = base[i]
         if b0 >= 0xC2 && b0 <= 0xDF {
             if i &+ 1 < count {
@@ -576,7 +570,7 @@ public struct WordCounter: Sendable {
     }
 
     @inline(never)
-    private mutating func consumeScalarSlow(_ base: UnsafePointer<UInt8>, _ i: Int, _ count: Int, _ basicPlane: UnsafePointer<UInt8>) -> Int {
+    private mutating func consumeScalarSlow(_ base: UnsafePointer<UInt8>, _ i: Int, _ count: Int, _ basicPlane: BasicPlaneTable) -> Int {
         let b0 = base[i]
         var need: Int
         var v: UInt32
@@ -638,7 +632,7 @@ public struct WordCounter: Sendable {
         if carryCount > 0 {
             carryCount = 0
             carry = 0
-            handleScalar(0xFFFD, basicPlaneTable)
+            handleScalar(0xFFFD, BasicPlaneTable.shared)
         }
     }
 }
@@ -647,6 +641,6 @@ public struct WordCounter: Sendable {
 private struct Tables {
     let ascii: UnsafePointer<UInt8>
     let letters: UnsafePointer<UInt8>
-    let basicPlane: UnsafePointer<UInt8>
+    let basicPlane: BasicPlaneTable
     let blockFlags: UnsafePointer<UInt8>
 }
