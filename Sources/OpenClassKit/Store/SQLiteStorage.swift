@@ -78,8 +78,8 @@ actor SQLiteStorage: ActivityStorage {
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         let path = self.path
         // Most opens find the schema current: check with a read before taking the write lock.
-        var running = try queue.read { db in
-            try StoreSchema.needsMigration(db) ? nil : try Self.ownedRunningSpans(in: db)
+        var running = try queue.writeWithoutTransaction { db in
+            try Self.reading(db) { db in try StoreSchema.needsMigration(db) ? nil : try Self.ownedRunningSpans(in: db) }
         }
         if running == nil {
             running = try queue.writeWithoutTransaction { db in
@@ -155,10 +155,26 @@ actor SQLiteStorage: ActivityStorage {
 
     // MARK: Reading
 
+    /// Runs reads in one deferred transaction, so that they see one state of the store.
+    ///
+    /// Not `DatabaseQueue.read`: it switches the connection to `query_only` and back, and each
+    /// switch makes SQLite recompile every cached statement on its next use.
+    private static func reading<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        try db.beginTransaction(.deferred)
+        do {
+            let value = try body(db)
+            try db.commit()
+            return value
+        } catch {
+            try? db.rollback()
+            throw error
+        }
+    }
+
     func existingActivity(for file: FileIdentity) async throws -> ActivityRecord? {
         let queue = try await database()
         return try await translatingErrors {
-            try await queue.read { db in try Self.lookUp(file, in: db) }
+            try await queue.writeWithoutTransaction { db in try Self.reading(db) { db in try Self.lookUp(file, in: db) } }
         }
     }
 
@@ -166,7 +182,7 @@ actor SQLiteStorage: ActivityStorage {
         let queue = try await database()
         let appIdentifier = self.appIdentifier
         return try await translatingErrors {
-            if let record = try await queue.read({ db in try Self.lookUp(file, in: db) }),
+            if let record = try await queue.writeWithoutTransaction({ db in try Self.reading(db) { db in try Self.lookUp(file, in: db) } }),
                record.file == file {
                 return record
             }
@@ -185,7 +201,7 @@ actor SQLiteStorage: ActivityStorage {
     func allActivities() async throws -> [ActivityRecord] {
         let queue = try await database()
         return try await translatingErrors {
-            try await queue.read { db in try Self.loadAll(in: db) }
+            try await queue.writeWithoutTransaction { db in try Self.reading(db) { db in try Self.loadAll(in: db) } }
         }
     }
 
