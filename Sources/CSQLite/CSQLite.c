@@ -15,3 +15,7 @@ int clsfile_sqlite_truncate_wal(void *connection, int busy_timeout_ms) {
     sqlite3_busy_timeout(db, busy_timeout_ms);
     return result;
 }
+
+void clsfile_sqlite_set_busy_timeout(void *connection, int milliseconds) {
+    sqlite3_busy_timeout((sqlite3 *)connection, milliseconds);
+}

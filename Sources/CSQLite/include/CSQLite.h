@@ -15,4 +15,7 @@ int clsfile_sqlite_keep_wal_on_close(void *connection);
 /// Returns an SQLite result code.
 int clsfile_sqlite_truncate_wal(void *connection, int busy_timeout_ms);
 
+/// Sets how long the connection waits for a lock held by another connection; 0 fails at once.
+void clsfile_sqlite_set_busy_timeout(void *connection, int milliseconds);
+
 #endif

@@ -22,6 +22,8 @@ actor SQLiteStorage: ActivityStorage {
     private let appIdentifier: String
     private let busyTimeout: TimeInterval
     private var queue: DatabaseQueue?
+    /// Calls waiting on GRDB's queue for another process to release the store.
+    private var waitingCalls = 0
 
     /// The size of the write-ahead log past which a save checkpoints and truncates it. Every process
     /// that opens the store first reads the whole log, so the log stays small; a checkpoint waits for
@@ -153,6 +155,43 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
+    // MARK: Access
+
+    /// Runs database work at once, on the actor, when it need not wait for another process; else
+    /// on GRDB's queue, which waits up to the busy timeout.
+    ///
+    /// Most calls find the store free, and running them here spares two thread switches each,
+    /// which is most of what a hook waits for on a busy machine. Work done here never waits for a
+    /// lock (its busy timeout is zero, so a locked store fails it at once, before it changed
+    /// anything), so it holds a cooperative thread only for its own reads and writes; and it is
+    /// tried only while no other call waits on the queue, behind which it would block.
+    private func access<T: Sendable>(_ queue: DatabaseQueue,
+                                     _ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if waitingCalls == 0 {
+            let busyTimeout = self.busyTimeout
+            // Typed as a plain closure so that the synchronous overload is chosen.
+            let attempt: (Database) throws -> T = { db in
+                try Self.withoutWaiting(db, busyTimeout: busyTimeout) { try work(db) }
+            }
+            do {
+                return try queue.writeWithoutTransaction(attempt)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                // Another process holds the store: wait for it below.
+            }
+        }
+        waitingCalls += 1
+        defer { waitingCalls -= 1 }
+        return try await queue.writeWithoutTransaction(work)
+    }
+
+    /// Runs work with a busy timeout of zero, then restores the connection's own.
+    private static func withoutWaiting<T>(_ db: Database, busyTimeout: TimeInterval, _ work: () throws -> T) throws -> T {
+        let connection = UnsafeMutableRawPointer(db.sqliteConnection)
+        clsfile_sqlite_set_busy_timeout(connection, 0)
+        defer { clsfile_sqlite_set_busy_timeout(connection, CInt(busyTimeout * 1000)) }
+        return try work()
+    }
+
     // MARK: Reading
 
     /// Runs reads in one deferred transaction, so that they see one state of the store.
@@ -174,7 +213,7 @@ actor SQLiteStorage: ActivityStorage {
     func existingActivity(for file: FileIdentity) async throws -> ActivityRecord? {
         let queue = try await database()
         return try await translatingErrors {
-            try await queue.writeWithoutTransaction { db in try Self.reading(db) { db in try Self.lookUp(file, in: db) } }
+            try await access(queue) { db in try Self.reading(db) { db in try Self.lookUp(file, in: db) } }
         }
     }
 
@@ -182,11 +221,11 @@ actor SQLiteStorage: ActivityStorage {
         let queue = try await database()
         let appIdentifier = self.appIdentifier
         return try await translatingErrors {
-            if let record = try await queue.writeWithoutTransaction({ db in try Self.reading(db) { db in try Self.lookUp(file, in: db) } }),
+            if let record = try await access(queue, { db in try Self.reading(db) { db in try Self.lookUp(file, in: db) } }),
                record.file == file {
                 return record
             }
-            return try await queue.writeWithoutTransaction { db in
+            return try await access(queue) { db in
                 var record: ActivityRecord?
                 try db.inTransaction(.immediate) {
                     record = try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db)
@@ -201,7 +240,7 @@ actor SQLiteStorage: ActivityStorage {
     func allActivities() async throws -> [ActivityRecord] {
         let queue = try await database()
         return try await translatingErrors {
-            try await queue.writeWithoutTransaction { db in try Self.reading(db) { db in try Self.loadAll(in: db) } }
+            try await access(queue) { db in try Self.reading(db) { db in try Self.loadAll(in: db) } }
         }
     }
 
@@ -309,7 +348,7 @@ actor SQLiteStorage: ActivityStorage {
         let queue = try await database()
         let walPath = path + "-wal", busyTimeout = self.busyTimeout
         let records = try await translatingErrors {
-            try await queue.writeWithoutTransaction { db in
+            try await access(queue) { db in
                 var records: [ActivityRecord] = []
                 try db.inTransaction(.immediate) {
                     let now = Date().timeIntervalSince1970
