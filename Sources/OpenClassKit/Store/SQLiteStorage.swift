@@ -47,8 +47,9 @@ actor SQLiteStorage: ActivityStorage {
         configuration.label = "clsfile-store"
         let path = self.path
         configuration.prepareDatabase { db in
-            // Before anything can be written: WAL mode writes to the file.
-            try StoreSchema.checkOwnership(of: db, path: path)
+            // Before anything can be written: WAL mode writes to the file. In one transaction, so
+            // that a store another process is making is seen before or after, never half made.
+            try Self.reading(db) { db in try StoreSchema.checkOwnership(of: db, path: path) }
             try Self.configure(db, path: path)
         }
         // Switching a new file to WAL takes an exclusive lock without waiting on the busy handler,
