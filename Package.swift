@@ -22,8 +22,9 @@ let package = Package(
     targets: [
         .target(
             name: "OpenClassKit",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
         .target(name: "CTextScan"),
         .target(
@@ -58,18 +59,15 @@ let package = Package(
                 "SessionRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Statically linked, the standard library and Foundation need no loading and symbol
-            // binding at start-up: about 5 ms less CPU per run, most of a short `clsfile stats`.
-            // Only the module's own dependencies are named, so CoreFoundation and Foundation's
-            // other parts are listed. Release only: the debug test bundle links clsfile's code
-            // against the shared libraries that swift-testing uses.
-            // -no-pie: a position-dependent executable needs none of the ~83,000 relative
-            // relocations of the static Swift metadata, nor the copy-on-write page faults they
-            // cause: about 1.2 ms less per start. The cost is that the executable's own code is
-            // not address-randomised (shared libraries, heap and stack still are).
+            // Editor plugins start clsfile on every event: statically linked, the standard library and
+            // Foundation need no loading and symbol binding at start-up, which halves it. Only the
+            // module's own dependencies are named, so CoreFoundation and Foundation's other parts are
+            // listed. Release only: the debug test bundle links clsfile's code against the shared
+            // libraries that swift-testing uses. (-no-pie would save about 1 ms more, but the binary
+            // parses untrusted documents, so its code keeps address randomisation.)
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
-                              "-Xclang-linker", "-no-pie"],
+                .unsafeFlags(["-static-stdlib", "-lFoundationEssentials", "-lCoreFoundation", "-l_FoundationICU",
+                              "-l_FoundationCShims", "-l_FoundationCollections"],
                              .when(configuration: .release)),
             ]
         ),

@@ -24,4 +24,19 @@ struct Clsfile: AsyncParsableCommand {
                       RoleCommand.self, AssignCommand.self, AcceptCommand.self, AssignmentsCommand.self, DoneCommand.self,
                       SubmitCommand.self, CollectCommand.self, ClassReportCommand.self, ServeCommand.self, ExportCommand.self, ResetCommand.self]
     )
+
+    /// Records a plain `clsfile hook EVENT FILE` call directly (see ``HookCall``); every other call
+    /// goes through ArgumentParser.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let call = HookCall(arguments: arguments) else {
+            await main(arguments)
+            return
+        }
+        do {
+            try await HookLine.record(call)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

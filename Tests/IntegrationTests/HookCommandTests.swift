@@ -84,6 +84,37 @@ struct HookCommandTests {
         #expect(badEvent.status == 64)
     }
 
+    /// Plugins spell options either way and in any order; the direct reading of a plain call and
+    /// ArgumentParser must agree on what they mean.
+    @Test func hookOptionsWorkInAnyOrderAndSpelling() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "ten lines\n")
+        let clsfile = try builtExecutable("clsfile")
+        let store = scratch.storeURL.path
+        let calls: [[String]] = [
+            ["hook", "--store=\(store)", "view", "--view=1-2", file.path, "--total-lines", "10"],
+            ["hook", "--editor", "vim", "view", "--total-lines=10", "--view", "3-4", "--store", store, file.path],
+            // A repeated option is left to ArgumentParser, which takes the last value.
+            ["hook", "view", file.path, "--view", "9-9", "--view", "5-6", "--total-lines", "10", "--store", store],
+        ]
+        for arguments in calls {
+            let result = try run(clsfile, arguments)
+            #expect(result.status == 0, "\(arguments): \(result.errorOutput)")
+        }
+        let activity = try show(file, store: scratch.storeURL)
+        #expect(abs((activity["progress"] as? Double ?? 0) - 0.6) < 1e-9)
+        #expect(activity["isStarted"] as? Bool == true)
+
+        let unknown = try run(clsfile, ["hook", "edit", file.path, "--bogus", "--store", store])
+        #expect(unknown.status == 64)
+        #expect(unknown.errorOutput.contains("Unknown option '--bogus'"))
+        let help = try run(clsfile, ["hook", "--help"])
+        #expect(help.status == 0)
+        for option in ["--store", "--idle-timeout", "--stdio", "--line", "--view", "--total-lines", "--editor"] {
+            #expect(help.output.contains(option), "hook --help lacks \(option)")
+        }
+    }
+
     @Test func theReportStatesTheIdleRule() throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "five words are in here\n")

@@ -35,16 +35,14 @@ public struct CLSDeveloperMode: Sendable, Equatable, Codable {
     /// Where the settings are kept: `$XDG_CONFIG_HOME/clsfile/developer-mode.json`, else
     /// `~/.config/clsfile/developer-mode.json`.
     public static var settingsURL: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let configHome = getenv("XDG_CONFIG_HOME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config").path
         return URL(fileURLWithPath: configHome).appendingPathComponent("clsfile/developer-mode.json")
     }
 
     /// The folder that holds every role's data: `$XDG_DATA_HOME/clsfile`, else `~/.local/share/clsfile`.
     public static var dataHome: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let dataHome = getenv("XDG_DATA_HOME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share").path
         return URL(fileURLWithPath: dataHome).appendingPathComponent("clsfile")
     }

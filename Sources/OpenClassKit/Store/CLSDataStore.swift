@@ -47,7 +47,8 @@ public final class CLSDataStore: Sendable {
     /// - Throws: ``CLSError`` when the development-mode settings exist but are damaged.
     public static var defaultStoreURL: URL {
         get throws {
-            if let path = ProcessInfo.processInfo.environment["CLSFILE_STORE"], !path.isEmpty {
+            // getenv reads one variable; ProcessInfo's environment copies them all, on every hook call.
+            if let path = getenv("CLSFILE_STORE").map({ String(cString: $0) }), !path.isEmpty {
                 return URL(fileURLWithPath: path)
             }
             return CLSDeveloperMode.storeURL(for: try CLSDeveloperMode.current().role)

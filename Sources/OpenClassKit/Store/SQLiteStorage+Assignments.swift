@@ -3,153 +3,154 @@ import GRDB
 
 extension SQLiteStorage: AssignmentStorage {
     func record(_ assignment: CLSAssignment) async throws {
-        let pool = try await database()
-        try await translatingErrors {
-            try await pool.write { db in
-                if let existing = try Self.assignment(identifier: assignment.identifier, in: db) {
-                    guard existing.classKey == assignment.classKey else {
-                        throw CLSError(.invalidModification,
-                                       "assignment \(assignment.identifier) is already recorded with another class key; a handout's identifier cannot be reused")
-                    }
-                    return
+        try await writing { db in
+            if let existing = try Self.assignment(identifier: assignment.identifier, in: db) {
+                guard existing.classKey == assignment.classKey else {
+                    throw CLSError(.invalidModification,
+                                   "assignment \(assignment.identifier) is already recorded with another class key; a handout's identifier cannot be reused")
                 }
-                try Self.insert(assignment, contextID: nil, acceptedAt: nil, in: db)
+                return
             }
+            try Self.insert(assignment, contextID: nil, acceptedAt: nil, in: db)
         }
     }
 
     func accept(_ assignment: CLSAssignment, for file: FileIdentity) async throws {
-        let pool = try await database()
         let appIdentifier = self.appIdentifier
-        try await translatingErrors {
-            try await pool.write { db in
-                let activity = try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db)
-                if let other = try Self.assignment(contextID: activity.contextID, in: db),
-                   other.identifier != assignment.identifier {
+        try await writing { db in
+            let activity = try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db)
+            if let other = try Self.assignment(contextID: activity.contextID, in: db),
+               other.identifier != assignment.identifier {
+                throw CLSError(.invalidModification,
+                               "\(PathBytes.display(file.path)) is already assigned as '\(other.title)' (\(other.identifier)); remove that assignment first with `clsfile assignments remove \(other.identifier)`")
+            }
+            let now = Date().timeIntervalSince1970
+            if let existing = try Self.assignment(identifier: assignment.identifier, in: db) {
+                guard existing.classKey == assignment.classKey else {
                     throw CLSError(.invalidModification,
-                                   "\(PathBytes.display(file.path)) is already assigned as '\(other.title)' (\(other.identifier)); remove that assignment first with `clsfile assignments remove \(other.identifier)`")
+                                   "assignment \(assignment.identifier) is already accepted with another class key; this handout is not the one you accepted")
                 }
-                let now = Date().timeIntervalSince1970
-                if let existing = try Self.assignment(identifier: assignment.identifier, in: db) {
-                    guard existing.classKey == assignment.classKey else {
-                        throw CLSError(.invalidModification,
-                                       "assignment \(assignment.identifier) is already accepted with another class key; this handout is not the one you accepted")
-                    }
-                    try db.execute(sql: "UPDATE assignment SET context_id = ?, accepted_at = coalesce(accepted_at, ?) WHERE id = ?",
-                                   arguments: [activity.contextID, now, assignment.identifier])
-                } else {
-                    try Self.insert(assignment, contextID: activity.contextID, acceptedAt: now, in: db)
-                }
+                try db.execute(sql: "UPDATE assignment SET context_id = ?, accepted_at = coalesce(accepted_at, ?) WHERE id = ?",
+                               arguments: [activity.contextID, now, assignment.identifier])
+            } else {
+                try Self.insert(assignment, contextID: activity.contextID, acceptedAt: now, in: db)
             }
         }
     }
 
     func assignments() async throws -> [CLSAssignment] {
-        let pool = try await database()
-        return try await translatingErrors {
-            try await pool.read { db in
-                try Row.fetchAll(db, sql: "\(Self.selectAssignments) ORDER BY s.created_at, s.id").map(Self.assignment(from:))
-            }
+        try await readingStore { db in
+            try Row.fetchAll(db, sql: "\(Self.selectAssignments) ORDER BY s.created_at, s.id").map(Self.assignment(from:))
         }
     }
 
     func assignment(for file: FileIdentity) async throws -> CLSAssignment? {
-        let pool = try await database()
-        return try await translatingErrors {
-            try await pool.read { db in
-                try Row.fetchOne(db, sql: "\(Self.selectAssignments) WHERE c.path = ?", arguments: [Data(file.path)])
-                    .map(Self.assignment(from:))
-            }
+        try await readingStore { db in
+            try Row.fetchOne(db, sql: "\(Self.selectAssignments) WHERE c.path = ?", arguments: [Data(file.path)])
+                .map(Self.assignment(from:))
         }
     }
 
     func removeAssignment(identifier: String) async throws -> Bool {
-        let pool = try await database()
-        return try await translatingErrors {
-            try await pool.write { db in
-                try db.execute(sql: "DELETE FROM assignment WHERE id = ?", arguments: [identifier])
-                return db.changesCount > 0
-            }
+        try await writing { db in
+            try db.execute(sql: "DELETE FROM assignment WHERE id = ?", arguments: [identifier])
+            return db.changesCount > 0
         }
     }
 
     func complete(assignmentsOf contextIDs: [Int64]?, at date: Date) async throws -> Int {
-        let pool = try await database()
-        return try await translatingErrors {
-            try await pool.write { db in
-                let ids = try contextIDs ?? Int64.fetchAll(db, sql: "SELECT context_id FROM assignment WHERE context_id IS NOT NULL")
-                var count = 0
-                for contextID in ids {
-                    guard try Self.assignment(contextID: contextID, in: db) != nil else { continue }
-                    count += 1
-                    try db.execute(sql: """
-                        UPDATE activity SET completed_at = ?, modified_at = ?
-                        WHERE completed_at IS NULL AND id = (SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1)
-                        """, arguments: [date.timeIntervalSince1970, date.timeIntervalSince1970, contextID])
-                }
-                return count
+        try await writing { db in
+            let ids = try contextIDs ?? Int64.fetchAll(db, sql: "SELECT context_id FROM assignment WHERE context_id IS NOT NULL")
+            var count = 0
+            for contextID in ids {
+                guard try Self.assignment(contextID: contextID, in: db) != nil else { continue }
+                count += 1
+                try db.execute(sql: """
+                    UPDATE activity SET completed_at = ?, modified_at = ?
+                    WHERE completed_at IS NULL AND id = (SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1)
+                    """, arguments: [date.timeIntervalSince1970, date.timeIntervalSince1970, contextID])
             }
+            return count
         }
     }
 
     func assignedContexts(appIdentifier: String) async throws -> [(contextID: Int64, identifierPath: [String])] {
-        let pool = try await database()
-        return try await translatingErrors {
-            try await pool.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT c.id, c.identifier, p.identifier AS root FROM assignment s
-                    JOIN context c ON c.id = s.context_id LEFT JOIN context p ON p.id = c.parent_id
-                    """).map { row in
-                    (contextID: row["id"], identifierPath: [row["root"] ?? appIdentifier, row["identifier"]])
-                }
+        try await readingStore { db in
+            try Row.fetchAll(db, sql: """
+                SELECT c.id, c.identifier, p.identifier AS root FROM assignment s
+                JOIN context c ON c.id = s.context_id LEFT JOIN context p ON p.id = c.parent_id
+                """).map { row in
+                (contextID: row["id"], identifierPath: [row["root"] ?? appIdentifier, row["identifier"]])
             }
         }
     }
 
     func importSubmission(_ submission: CLSSubmission) async throws -> CLSSubmission.ImportResult {
-        let pool = try await database()
-        return try await translatingErrors {
-            try await pool.write { db in
-                guard try Self.assignment(identifier: submission.assignmentIdentifier, in: db) != nil else {
-                    throw CLSError(.invalidArgument,
-                                   "no assignment \(submission.assignmentIdentifier) in this store; only work on your own handouts can be collected")
-                }
-                let held = try Row.fetchOne(db, sql: """
-                    SELECT submitted_at, digest FROM submission WHERE assignment_id = ? AND student_id = ?
-                    """, arguments: [submission.assignmentIdentifier, submission.studentIdentifier])
-                let result: CLSSubmission.ImportResult
-                if let held {
-                    if (held["digest"] as String) == submission.digest { return .unchanged }
-                    if (held["submitted_at"] as Double) > submission.submittedAt.timeIntervalSince1970 { return .superseded }
-                    result = .updated
-                } else {
-                    result = .added
-                }
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO submission
-                        (assignment_id, student_id, student_name, submitted_at, digest, payload, imported_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [submission.assignmentIdentifier, submission.studentIdentifier, submission.studentName,
-                                     submission.submittedAt.timeIntervalSince1970, submission.digest, submission.payload,
-                                     Date().timeIntervalSince1970])
-                return result
+        try await writing { db in
+            guard try Self.assignment(identifier: submission.assignmentIdentifier, in: db) != nil else {
+                throw CLSError(.invalidArgument,
+                               "no assignment \(submission.assignmentIdentifier) in this store; only work on your own handouts can be collected")
             }
+            let held = try Row.fetchOne(db, sql: """
+                SELECT submitted_at, digest FROM submission WHERE assignment_id = ? AND student_id = ?
+                """, arguments: [submission.assignmentIdentifier, submission.studentIdentifier])
+            let result: CLSSubmission.ImportResult
+            if let held {
+                if (held["digest"] as String) == submission.digest { return .unchanged }
+                if (held["submitted_at"] as Double) > submission.submittedAt.timeIntervalSince1970 { return .superseded }
+                result = .updated
+            } else {
+                result = .added
+            }
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO submission
+                    (assignment_id, student_id, student_name, submitted_at, digest, payload, imported_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [submission.assignmentIdentifier, submission.studentIdentifier, submission.studentName,
+                                 submission.submittedAt.timeIntervalSince1970, submission.digest, submission.payload,
+                                 Date().timeIntervalSince1970])
+            return result
         }
     }
 
     func submissions(forAssignment identifier: String) async throws -> [CLSSubmission] {
-        let pool = try await database()
+        try await readingStore { db in
+            try Row.fetchAll(db, sql: """
+                SELECT * FROM submission WHERE assignment_id = ? ORDER BY student_name, student_id
+                """, arguments: [identifier]).map { row in
+                CLSSubmission(assignmentIdentifier: row["assignment_id"], studentIdentifier: row["student_id"],
+                              studentName: row["student_name"],
+                              submittedAt: Date(timeIntervalSince1970: row["submitted_at"]),
+                              digest: row["digest"], payload: row["payload"])
+            }
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Runs work in one IMMEDIATE transaction, all or nothing.
+    private func writing<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let queue = try await database()
         return try await translatingErrors {
-            try await pool.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT * FROM submission WHERE assignment_id = ? ORDER BY student_name, student_id
-                    """, arguments: [identifier]).map { row in
-                    CLSSubmission(assignmentIdentifier: row["assignment_id"], studentIdentifier: row["student_id"],
-                                  studentName: row["student_name"],
-                                  submittedAt: Date(timeIntervalSince1970: row["submitted_at"]),
-                                  digest: row["digest"], payload: row["payload"])
+            try await access(queue) { db in
+                try db.beginTransaction(.immediate)
+                do {
+                    let value = try work(db)
+                    try db.commit()
+                    return value
+                } catch {
+                    try? db.rollback()
+                    throw error
                 }
             }
+        }
+    }
+
+    /// Runs reads in one deferred transaction.
+    private func readingStore<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let queue = try await database()
+        return try await translatingErrors {
+            try await access(queue) { db in try Self.reading(db, work) }
         }
     }
 

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import GRDB
 
@@ -10,11 +11,25 @@ import Glibc
 /// The database is opened on first use: the folder is made 0700 and the file 0600 when they do not
 /// exist yet, migrations run, and spans left running by processes that died are ended at their last
 /// pulse. A file that is not a clsfile store is reported and never written.
+///
+/// Each process keeps one connection. Most processes are short (an editor hook records one event),
+/// so none of them waits for the disk on the way out: closing leaves the write-ahead log in place,
+/// commits do not sync it (`synchronous = NORMAL`: a process crash loses nothing, a power cut at
+/// most the last commits), and the log is copied back into the database file only when it has grown
+/// past ``checkpointThreshold``, which keeps short the log that the next process reads on opening.
 actor SQLiteStorage: ActivityStorage {
     let path: String
     let appIdentifier: String
     private let busyTimeout: TimeInterval
-    private var pool: DatabasePool?
+    private var queue: DatabaseQueue?
+    /// Calls waiting on GRDB's queue for another process to release the store.
+    private var waitingCalls = 0
+
+    /// The size of the write-ahead log past which a save checkpoints and truncates it. Every process
+    /// that opens the store first reads and checksums the whole log (about 1.5 ms for 512 KiB), so
+    /// the log stays small; a checkpoint waits for the disk twice, so it happens about once every
+    /// ten hook calls (each adds about 12 KiB).
+    static let checkpointThreshold = 128 * 1024
 
     init(path: String, appIdentifier: String, busyTimeout: TimeInterval) {
         self.path = path
@@ -24,23 +39,26 @@ actor SQLiteStorage: ActivityStorage {
 
     // MARK: Opening
 
-    func database() async throws -> DatabasePool {
-        if let pool { return pool }
+    func database() async throws -> DatabaseQueue {
+        if let queue { return queue }
         try prepareLocation()
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "clsfile-store"
         let path = self.path
         configuration.prepareDatabase { db in
-            try StoreSchema.checkOwnership(of: db, path: path)
+            // Before anything can be written: WAL mode writes to the file. In one transaction, so
+            // that a store another process is making is seen before or after, never half made.
+            try Self.reading(db) { db in try StoreSchema.checkOwnership(of: db, path: path) }
+            try Self.configure(db, path: path)
         }
         // Switching a new file to WAL takes an exclusive lock without waiting on the busy handler,
         // so processes that make one store at the same moment retry here until the busy timeout.
         let deadline = ContinuousClock.now + .seconds(busyTimeout)
         while true {
             do {
-                let opened = try translatingErrors { try openPool(configuration) }
-                pool = opened
+                let opened = try translatingErrors { try openQueue(configuration) }
+                queue = opened
                 return opened
             } catch let error as CLSError where error.isBusy && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 2...20)))
@@ -48,20 +66,36 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
-    private nonisolated func openPool(_ configuration: Configuration) throws -> DatabasePool {
-        let pool = try DatabasePool(path: path, configuration: configuration)
+    /// WAL mode, commits that do not wait for the disk, and a log kept for the next process.
+    private static func configure(_ db: Database, path: String) throws {
+        let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        guard mode == "wal" else {
+            throw CLSError(.databaseInaccessible,
+                           "cannot switch the store \(path) to WAL mode (it stays in \(mode ?? "an unknown") mode): check that its file system supports shared memory, or choose another store path")
+        }
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        let result = ResultCode(rawValue: clsfile_sqlite_keep_wal_on_close(UnsafeMutableRawPointer(db.sqliteConnection)))
+        guard result == .SQLITE_OK else { throw DatabaseError(resultCode: result) }
+    }
+
+    private nonisolated func openQueue(_ configuration: Configuration) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
         let path = self.path
         // Most opens find the schema current: check with a read before taking the write lock.
-        if try pool.read(StoreSchema.needsMigration) {
-            try pool.writeWithoutTransaction { db in
+        var running = try queue.writeWithoutTransaction { db in
+            try Self.reading(db) { db in try StoreSchema.needsMigration(db) ? nil : try Self.ownedRunningSpans(in: db) }
+        }
+        if running == nil {
+            running = try queue.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
                     try StoreSchema.migrate(db, path: path)
                     return .commit
                 }
+                return try Self.ownedRunningSpans(in: db)
             }
         }
-        try endSpansOfDeadProcesses(in: pool)
-        return pool
+        try endSpansOfDeadProcesses(running ?? [], in: queue)
+        return queue
     }
 
     /// Makes the folder (0700) and an empty file (0600) when missing; refuses what is not a file.
@@ -97,20 +131,22 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
+    /// The running spans that a process owns.
+    private static func ownedRunningSpans(in db: Database) throws -> [Row] {
+        try Row.fetchAll(db, sql: """
+            SELECT id, owner_host, owner_boot, owner_pid, owner_start FROM time_span
+            WHERE ended_at IS NULL AND owner_pid IS NOT NULL
+            """)
+    }
+
     /// Ends, at their last pulse, the running spans of processes on this host that are gone.
-    private nonisolated func endSpansOfDeadProcesses(in pool: DatabasePool) throws {
-        let running = try pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, owner_host, owner_boot, owner_pid, owner_start FROM time_span
-                WHERE ended_at IS NULL AND owner_pid IS NOT NULL
-                """)
-        }
+    private nonisolated func endSpansOfDeadProcesses(_ running: [Row], in queue: DatabaseQueue) throws {
         let dead = running.filter { row in
             ProcessIdentity(host: row["owner_host"] ?? "", bootID: row["owner_boot"] ?? "",
                             pid: row["owner_pid"] ?? 0, startTicks: row["owner_start"] ?? 0).isKnownDead
         }.map { $0["id"] as String }
         guard !dead.isEmpty else { return }
-        try pool.write { db in
+        try queue.write { db in
             for id in dead {
                 try db.execute(sql: """
                     UPDATE time_span SET ended_at = last_pulse_at,
@@ -121,24 +157,77 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
+    // MARK: Access
+
+    /// Runs database work at once, on the actor, when it need not wait for another process; else
+    /// on GRDB's queue, which waits up to the busy timeout.
+    ///
+    /// Most calls find the store free, and running them here spares two thread switches each,
+    /// which is most of what a hook waits for on a busy machine. Work done here never waits for a
+    /// lock (its busy timeout is zero, so a locked store fails it at once, before it changed
+    /// anything), so it holds a cooperative thread only for its own reads and writes; and it is
+    /// tried only while no other call waits on the queue, behind which it would block.
+    func access<T: Sendable>(_ queue: DatabaseQueue,
+                                     _ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if waitingCalls == 0 {
+            let busyTimeout = self.busyTimeout
+            // Typed as a plain closure so that the synchronous overload is chosen.
+            let attempt: (Database) throws -> T = { db in
+                try Self.withoutWaiting(db, busyTimeout: busyTimeout) { try work(db) }
+            }
+            do {
+                return try queue.writeWithoutTransaction(attempt)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                // Another process holds the store: wait for it below.
+            }
+        }
+        waitingCalls += 1
+        defer { waitingCalls -= 1 }
+        return try await queue.writeWithoutTransaction(work)
+    }
+
+    /// Runs work with a busy timeout of zero, then restores the connection's own.
+    private static func withoutWaiting<T>(_ db: Database, busyTimeout: TimeInterval, _ work: () throws -> T) throws -> T {
+        let connection = UnsafeMutableRawPointer(db.sqliteConnection)
+        clsfile_sqlite_set_busy_timeout(connection, 0)
+        defer { clsfile_sqlite_set_busy_timeout(connection, CInt(busyTimeout * 1000)) }
+        return try work()
+    }
+
     // MARK: Reading
 
+    /// Runs reads in one deferred transaction, so that they see one state of the store.
+    ///
+    /// Not `DatabaseQueue.read`: it switches the connection to `query_only` and back, and each
+    /// switch makes SQLite recompile every cached statement on its next use.
+    static func reading<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        try db.beginTransaction(.deferred)
+        do {
+            let value = try body(db)
+            try db.commit()
+            return value
+        } catch {
+            try? db.rollback()
+            throw error
+        }
+    }
+
     func existingActivity(for file: FileIdentity) async throws -> ActivityRecord? {
-        let pool = try await database()
+        let queue = try await database()
         return try await translatingErrors {
-            try await pool.read { db in try Self.lookUp(file, in: db) }
+            try await access(queue) { db in try Self.reading(db) { db in try Self.lookUp(file, in: db) } }
         }
     }
 
     func activity(for file: FileIdentity) async throws -> ActivityRecord {
-        let pool = try await database()
+        let queue = try await database()
         let appIdentifier = self.appIdentifier
         return try await translatingErrors {
-            if let record = try await pool.read({ db in try Self.lookUp(file, in: db) }),
+            if let record = try await access(queue, { db in try Self.reading(db) { db in try Self.lookUp(file, in: db) } }),
                record.file == file {
                 return record
             }
-            return try await pool.writeWithoutTransaction { db in
+            return try await access(queue) { db in
                 var record: ActivityRecord?
                 try db.inTransaction(.immediate) {
                     record = try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db)
@@ -151,9 +240,9 @@ actor SQLiteStorage: ActivityStorage {
     }
 
     func allActivities() async throws -> [ActivityRecord] {
-        let pool = try await database()
+        let queue = try await database()
         return try await translatingErrors {
-            try await pool.read { db in try Self.loadAll(in: db) }
+            try await access(queue) { db in try Self.reading(db) { db in try Self.loadAll(in: db) } }
         }
     }
 
@@ -258,9 +347,10 @@ actor SQLiteStorage: ActivityStorage {
     // MARK: Saving
 
     func save(_ changes: [ActivityChanges]) async throws -> [ActivityRecord] {
-        let pool = try await database()
+        let queue = try await database()
+        let walPath = path + "-wal", busyTimeout = self.busyTimeout
         let records = try await translatingErrors {
-            try await pool.writeWithoutTransaction { db in
+            try await access(queue) { db in
                 var records: [ActivityRecord] = []
                 try db.inTransaction(.immediate) {
                     let now = Date().timeIntervalSince1970
@@ -270,14 +360,24 @@ actor SQLiteStorage: ActivityStorage {
                     records = try changes.map { try Self.load($0.activityID, in: db) }
                     return .commit
                 }
+                Self.checkpointIfLarge(db, walPath: walPath, busyTimeout: busyTimeout)
                 return records
             }
         }
         let me = ProcessIdentity.current
         if records.contains(where: { $0.spans.contains { $0.end == nil && $0.owner == me } }) {
-            SpanHandover.register(pool, storePath: path)
+            SpanHandover.register(queue, storePath: path)
         }
         return records
+    }
+
+    /// Copies the write-ahead log into the database file and empties it once it is past
+    /// ``checkpointThreshold``. The save is already committed: a checkpoint that another process
+    /// keeps from finishing, or that fails, is left to a later save.
+    private static func checkpointIfLarge(_ db: Database, walPath: String, busyTimeout: TimeInterval) {
+        var info = stat()
+        guard stat(walPath, &info) == 0, info.st_size > checkpointThreshold else { return }
+        _ = clsfile_sqlite_truncate_wal(UnsafeMutableRawPointer(db.sqliteConnection), CInt(busyTimeout * 1000))
     }
 
     private static func write(_ change: ActivityChanges, at now: Double, in db: Database) throws {

@@ -14,16 +14,16 @@ import Glibc
 /// lose their owner, so that a later process can stop them.
 enum SpanHandover {
     private struct State {
-        var pools: [String: DatabasePool] = [:]
+        var queues: [String: DatabaseQueue] = [:]
         var isInstalled = false
     }
 
     private static let state = Mutex(State())
 
     /// Remembers a store in which this process owns running spans.
-    static func register(_ pool: DatabasePool, storePath: String) {
+    static func register(_ queue: DatabaseQueue, storePath: String) {
         let install = state.withLock { state -> Bool in
-            state.pools[storePath] = pool
+            state.queues[storePath] = queue
             defer { state.isInstalled = true }
             return !state.isInstalled
         }
@@ -34,11 +34,11 @@ enum SpanHandover {
 
     /// Clears this process's ownership of its running spans in every registered store.
     static func handOverAll() {
-        let pools = state.withLock { $0.pools }
+        let queues = state.withLock { $0.queues }
         let me = ProcessIdentity.current
-        for (path, pool) in pools {
+        for (path, queue) in queues {
             do {
-                try pool.write { db in
+                try queue.write { db in
                     try db.execute(sql: """
                         UPDATE time_span SET owner_host = NULL, owner_boot = NULL, owner_pid = NULL, owner_start = NULL
                         WHERE ended_at IS NULL AND owner_pid = ? AND owner_start = ? AND owner_boot = ?

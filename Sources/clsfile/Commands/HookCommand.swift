@@ -51,22 +51,19 @@ struct HookCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let recorder = SessionRecorder(
-            store: try storeOptions.dataStore(busyTimeout: 0.2),
-            configuration: .init(idleTimeout: try sessionOptions.resolvedIdleTimeout()))
-        let spool = EventSpool(storeURL: try storeOptions.storeURL)
+        let idleTimeout = try sessionOptions.resolvedIdleTimeout()
         if stdio {
-            try await HookLine.serve(recorder: recorder, spool: spool)
+            try await reportingFailures {
+                let (recorder, spool) = try HookLine.recorder(store: storeOptions.store, idleTimeout: idleTimeout)
+                try await HookLine.serve(recorder: recorder, spool: spool)
+            }
             return
         }
         guard let event, let file else { return }
-        let sessionEvent = SessionEvent(kind: event, file: FileArgument.url(for: file), line: line,
-                                        visibleLines: try HookLine.visibleLines(view, totalLines: totalLines),
-                                        totalLines: totalLines, editor: editor)
-        let failures = try await HookLine.deliver(sessionEvent, recorder: recorder, spool: spool)
-        if let failure = failures.first(where: { $0.event == sessionEvent }) {
-            throw ExitCode(failure.error.code == .invalidArgument ? 66 : 74)
-        }
+        try await HookLine.record(HookCall(event: event, file: file, line: line,
+                                           visibleLines: try HookLine.visibleLines(view, totalLines: totalLines),
+                                           totalLines: totalLines, editor: editor, store: storeOptions.store,
+                                           idleTimeout: idleTimeout))
     }
 }
 

@@ -31,6 +31,28 @@ enum HookLine {
         return parts[0]...parts[1]
     }
 
+    /// The recorder and spool of hook calls: the store waits at most 200 ms for another process.
+    static func recorder(store: String?, idleTimeout: TimeInterval) throws -> (SessionRecorder, EventSpool) {
+        (SessionRecorder(store: try StoreOptions.dataStore(store, busyTimeout: 0.2),
+                         configuration: .init(idleTimeout: idleTimeout)),
+         EventSpool(storeURL: try StoreOptions.storeURL(store)))
+    }
+
+    /// Records the event of one `clsfile hook EVENT FILE` call.
+    /// - Throws: `ExitCode` 66 when the file cannot be recorded (it is missing, say), 74 when the
+    ///   store or the spool fails.
+    static func record(_ call: HookCall) async throws {
+        try await reportingFailures {
+            let (recorder, spool) = try recorder(store: call.store, idleTimeout: call.idleTimeout)
+            let event = SessionEvent(kind: call.event, file: FileArgument.url(for: call.file), line: call.line,
+                                     visibleLines: call.visibleLines, totalLines: call.totalLines, editor: call.editor)
+            let failures = try await deliver(event, recorder: recorder, spool: spool)
+            if let failure = failures.first(where: { $0.event == event }) {
+                throw ExitCode(failure.error.code == .invalidArgument ? 66 : 74)
+            }
+        }
+    }
+
     /// Delivers one event and reports on standard error what went wrong.
     /// - Returns: The events that could not be recorded.
     static func deliver(_ event: SessionEvent, recorder: SessionRecorder,

@@ -11,15 +11,26 @@ struct StoreOptions: ParsableArguments {
 
     /// The store file these options name.
     var storeURL: URL {
-        get throws { try store.map { URL(fileURLWithPath: $0) } ?? CLSDataStore.defaultStoreURL }
+        get throws { try Self.storeURL(store) }
     }
 
     /// The data store these options name.
     /// - Parameter busyTimeout: How long a save waits for another process; the store's default when nil.
     func dataStore(busyTimeout: TimeInterval? = nil) throws -> CLSDataStore {
+        try Self.dataStore(store, busyTimeout: busyTimeout)
+    }
+
+    /// The store file a `--store` value names, else the default one.
+    /// - Throws: `CLSError` when the development-mode settings are damaged.
+    static func storeURL(_ store: String?) throws -> URL {
+        try store.map { URL(fileURLWithPath: $0) } ?? CLSDataStore.defaultStoreURL
+    }
+
+    /// The data store a `--store` value names, else the default one.
+    static func dataStore(_ store: String?, busyTimeout: TimeInterval?) throws -> CLSDataStore {
         guard store != nil || busyTimeout != nil else { return CLSDataStore.shared }
         var configuration = CLSDataStore.Configuration()
         if let busyTimeout { configuration.busyTimeout = busyTimeout }
-        return CLSDataStore(storeURL: try storeURL, configuration: configuration)
+        return CLSDataStore(storeURL: try storeURL(store), configuration: configuration)
     }
 }
