@@ -49,12 +49,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "CommandSupport",
+            dependencies: ["OpenClassKit", "Classroom", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "clsfile-serve",
+            dependencies: [
+                "ClassDashboard",
+                "CommandSupport",
+                "OpenClassKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "clsfile",
             dependencies: [
                 "OpenClassKit",
+                "CommandSupport",
+                // Built with clsfile, which runs it for `clsfile serve`.
+                "clsfile-serve",
                 "Classroom",
-                "ClassDashboard",
                 "ContentDetectors",
                 "SessionRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -25,10 +25,14 @@ struct Clsfile: AsyncParsableCommand {
                       SubmitCommand.self, CollectCommand.self, ClassReportCommand.self, ServeCommand.self, ExportCommand.self, ResetCommand.self]
     )
 
-    /// Records a plain `clsfile hook EVENT FILE` call directly (see ``HookCall``); every other call
-    /// goes through ArgumentParser.
+    /// Records a plain `clsfile hook EVENT FILE` call directly (see ``HookCall``), hands `clsfile serve`
+    /// to its own program, and passes every other call through ArgumentParser.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "serve" || arguments == ["help", "serve"] {
+            let forwarded = arguments.first == "serve" ? Array(arguments.dropFirst()) : ["--help"]
+            do { try ServeCommand.replaceProcess(with: forwarded) } catch { exit(withError: error) }
+        }
         guard let call = HookCall(arguments: arguments) else {
             await main(arguments)
             return

@@ -142,4 +142,14 @@ struct CommandLineTests {
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(try json(result.output)["progress"] as? Double == 0.6)
     }
+
+    @Test func serveWithoutItsProgramSaysWhatIsMissing() throws {
+        let scratch = try Scratch()
+        let lone = scratch.url.appendingPathComponent("clsfile")
+        try FileManager.default.copyItem(at: try builtExecutable("clsfile"), to: lone)
+        let result = try run(lone, ["serve", "--port", "0"])
+        #expect(result.status == 69)
+        #expect(result.errorOutput.contains("cannot run \(scratch.url.path)/clsfile-serve"))
+        #expect(result.errorOutput.contains("needs clsfile-serve installed beside clsfile"))
+    }
 }

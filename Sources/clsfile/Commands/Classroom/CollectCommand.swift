@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 import Classroom
 import Foundation
 import OpenClassKit

@@ -1,78 +1,42 @@
 import ArgumentParser
-import ClassDashboard
 import Foundation
-import OpenClassKit
 
-/// `clsfile serve`: the teacher's view of the class as web pages.
-struct ServeCommand: AsyncParsableCommand {
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `clsfile serve`: runs the `clsfile-serve` program beside this one, which serves the teacher's
+/// view as web pages. The web server lives in a program of its own so that the `clsfile` editor
+/// plugins start on every event stays small and quick to load.
+struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the teacher's view of the class as web pages (teacher role).",
-        discussion: """
-            Pages: / (every assignment with its average time, average primary item, average progress \
-            and how many are done), /assignments/ID (a row per student), \
-            /assignments/ID/students/STUDENT (every item and session of one student's work), and \
-            /api/class-report.json. Primary items of different kinds are averaged apart, with a \
-            warning. Every request reads the store afresh: reload to see newly collected work.
+        discussion: "Run `clsfile serve --help` for its options.")
 
-            Listens on 127.0.0.1 unless --host says otherwise. On an address other than loopback a \
-            token is required: without --token a random one is made and printed. With a token in \
-            force, every request must carry it as Authorization: Bearer TOKEN or ?token=TOKEN, else \
-            it gets 401. Prints the address to open when it listens (with the real port when --port \
-            is 0); Ctrl-C (SIGINT) or SIGTERM stops it.
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The options of clsfile serve.", valueName: "options"))
+    var options: [String] = []
 
-            Exit codes: 0 stopped by a signal; 64 not in the teacher role, or a bad option; 66 \
-            development-mode settings that cannot be read; 69 an address that cannot be listened on \
-            (in use, not this machine's); 74 a store that cannot be opened or read.
-            """)
-
-    @OptionGroup var storeOptions: StoreOptions
-
-    @Option(name: .long, help: ArgumentHelp(
-        "The address to listen on. Anything but loopback (127.0.0.1, ::1, localhost) needs a token.", valueName: "address"))
-    var host = "127.0.0.1"
-
-    @Option(name: .long, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
-    var port = 8765
-
-    @Option(name: .long, help: ArgumentHelp(
-        "The token every request must carry (at least \(AccessToken.minimumLength) letters, digits, '-', '_', '.' or '~'). Required off loopback, where one is made when left out.",
-        valueName: "token"))
-    var token: String?
-
-    func validate() throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535 (0 picks a free one).") }
-        if let token {
-            do { _ = try AccessToken(token) } catch let error as DashboardError {
-                throw ValidationError("--token: \(error.message).")
-            }
-        }
+    func run() throws {
+        try Self.replaceProcess(with: options)
     }
 
-    func run() async throws {
-        try await reportingFailures {
-            _ = try RoleGate.require(.teacher, for: "serve")
-            let store = try storeOptions.dataStore()
-            // Open and read the store once now, so that a store that cannot be used stops the command
-            // here instead of turning every page into an error.
-            _ = try await store.assignments()
-            var accessToken = try token.map(AccessToken.init)
-            let generated = accessToken == nil && !LoopbackAddress.isLoopback(host)
-            if generated { accessToken = AccessToken.random() }
-            let server = try DashboardServer(store: store, configuration: .init(host: host, port: port, token: accessToken))
-            try await server.run { endpoint in
-                var lines = ["Class dashboard: \(endpoint.url)", "Store: \(store.storeURL.path)"]
-                if generated, let token = endpoint.token {
-                    lines.append("Access token (made for this run; --token chooses one): \(token.value)")
-                }
-                if endpoint.token != nil {
-                    lines.append("Every request must carry the token: Authorization: Bearer TOKEN, or ?token=TOKEN in the address.")
-                }
-                lines.append("Press Ctrl-C to stop.")
-                // Standard output may be a pipe, where print would hold the lines back.
-                FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-            }
-            FileHandle.standardOutput.write(Data("Stopped.\n".utf8))
-        }
+    /// Runs `clsfile-serve` in this process's place, with the given arguments.
+    /// - Throws: `ExitCode` 69, after saying why, when the program is missing or cannot run.
+    static func replaceProcess(with arguments: [String]) throws {
+        let program = (ownExecutable() as NSString).deletingLastPathComponent + "/clsfile-serve"
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        execv(program, argv)
+        let reason = String(cString: strerror(errno))
+        FileHandle.standardError.write(Data("clsfile: cannot run \(program): \(reason); clsfile serve needs clsfile-serve installed beside clsfile (swift build makes both)\n".utf8))
+        throw ExitCode(69)
+    }
+
+    /// The path of the running clsfile, symbolic links resolved.
+    private static func ownExecutable() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : CommandLine.arguments[0]
     }
 }

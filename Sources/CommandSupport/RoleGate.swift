@@ -2,10 +2,10 @@ import Classroom
 import OpenClassKit
 
 /// The development-mode role a command needs.
-enum RoleGate {
+public enum RoleGate {
     /// The settings in force, when their role is the one a command needs.
     /// - Throws: ``ClassroomError`` `.wrongRole` naming the command and how to switch.
-    static func require(_ role: CLSDeveloperMode.Role, for command: String) throws -> CLSDeveloperMode {
+    public static func require(_ role: CLSDeveloperMode.Role, for command: String) throws -> CLSDeveloperMode {
         let mode = try CLSDeveloperMode.current()
         guard mode.role == role else {
             let now = mode.role == .off ? "development mode is off" : "the role now is \(mode.role.rawValue)"

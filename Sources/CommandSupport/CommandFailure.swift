@@ -1,12 +1,11 @@
 import ArgumentParser
-import ClassDashboard
 import Classroom
 import Foundation
 import OpenClassKit
 
 /// Runs a command body, printing a ``CLSError`` as one line on standard error and exiting with the
 /// code `--help` documents.
-func reportingFailures(_ body: () async throws -> Void) async throws {
+public func reportingFailures(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as CLSError {
@@ -19,14 +18,11 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
     } catch let error as ClassroomError {
         FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
         throw ExitCode(exitCode(of: error.code))
-    } catch let error as DashboardError {
-        FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
-        throw ExitCode(error.code == .cannotListen ? 69 : 64)
     }
 }
 
 /// The exit code `--help` documents for a Classroom failure.
-func exitCode(of code: ClassroomError.Code) -> Int32 {
+public func exitCode(of code: ClassroomError.Code) -> Int32 {
     switch code {
     case .wrongRole: 64
     case .malformedFile, .damagedFile, .newerFormat, .unknownHandout: 65

@@ -1,0 +1,92 @@
+import ArgumentParser
+import ClassDashboard
+import CommandSupport
+import Foundation
+import OpenClassKit
+
+/// `clsfile serve`: the teacher's view of the class as web pages.
+///
+/// A program of its own, which `clsfile serve` runs, so that the web server is not loaded by the
+/// `clsfile` that editor plugins start on every event.
+@main
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clsfile serve",
+        abstract: "Serve the teacher's view of the class as web pages (teacher role).",
+        discussion: """
+            Pages: / (every assignment with its average time, average primary item, average progress \
+            and how many are done), /assignments/ID (a row per student), \
+            /assignments/ID/students/STUDENT (every item and session of one student's work), and \
+            /api/class-report.json. Primary items of different kinds are averaged apart, with a \
+            warning. Every request reads the store afresh: reload to see newly collected work.
+
+            Listens on 127.0.0.1 unless --host says otherwise. On an address other than loopback a \
+            token is required: without --token a random one is made and printed. With a token in \
+            force, every request must carry it as Authorization: Bearer TOKEN or ?token=TOKEN, else \
+            it gets 401. Prints the address to open when it listens (with the real port when --port \
+            is 0); Ctrl-C (SIGINT) or SIGTERM stops it.
+
+            Exit codes: 0 stopped by a signal; 64 not in the teacher role, or a bad option; 66 \
+            development-mode settings that cannot be read; 69 an address that cannot be listened on \
+            (in use, not this machine's); 74 a store that cannot be opened or read.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The address to listen on. Anything but loopback (127.0.0.1, ::1, localhost) needs a token.", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
+    var port = 8765
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The token every request must carry (at least \(AccessToken.minimumLength) letters, digits, '-', '_', '.' or '~'). Required off loopback, where one is made when left out.",
+        valueName: "token"))
+    var token: String?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535 (0 picks a free one).") }
+        if let token {
+            do { _ = try AccessToken(token) } catch let error as DashboardError {
+                throw ValidationError("--token: \(error.message).")
+            }
+        }
+    }
+
+    func run() async throws {
+        do {
+            try await serve()
+        } catch let error as DashboardError {
+            FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
+            throw ExitCode(error.code == .cannotListen ? 69 : 64)
+        }
+    }
+
+    private func serve() async throws {
+        try await reportingFailures {
+            _ = try RoleGate.require(.teacher, for: "serve")
+            let store = try storeOptions.dataStore()
+            // Open and read the store once now, so that a store that cannot be used stops the command
+            // here instead of turning every page into an error.
+            _ = try await store.assignments()
+            var accessToken = try token.map(AccessToken.init)
+            let generated = accessToken == nil && !LoopbackAddress.isLoopback(host)
+            if generated { accessToken = AccessToken.random() }
+            let server = try DashboardServer(store: store, configuration: .init(host: host, port: port, token: accessToken))
+            try await server.run { endpoint in
+                var lines = ["Class dashboard: \(endpoint.url)", "Store: \(store.storeURL.path)"]
+                if generated, let token = endpoint.token {
+                    lines.append("Access token (made for this run; --token chooses one): \(token.value)")
+                }
+                if endpoint.token != nil {
+                    lines.append("Every request must carry the token: Authorization: Bearer TOKEN, or ?token=TOKEN in the address.")
+                }
+                lines.append("Press Ctrl-C to stop.")
+                // Standard output may be a pipe, where print would hold the lines back.
+                FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            }
+            FileHandle.standardOutput.write(Data("Stopped.\n".utf8))
+        }
+    }
+}
