@@ -67,8 +67,6 @@ let package = Package(
             dependencies: [
                 "OpenClassKit",
                 "CommandSupport",
-                // Built with clsfile, which runs it for `clsfile serve`.
-                "clsfile-serve",
                 "Classroom",
                 "ContentDetectors",
                 "SessionRecorder",
@@ -135,11 +133,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ClassDashboardTests",
-            dependencies: ["ClassDashboard", "Classroom", "OpenClassKit", "TestSupport", "clsfile"]
+            dependencies: ["ClassDashboard", "Classroom", "OpenClassKit", "TestSupport", "clsfile", "clsfile-serve"]
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenClassKit", "Classroom", "TestSupport", "clsfile", "SeedSample"]
+            dependencies: ["OpenClassKit", "Classroom", "TestSupport", "clsfile", "clsfile-serve", "SeedSample"]
         ),
     ]
 )
