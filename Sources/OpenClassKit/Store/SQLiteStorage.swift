@@ -201,7 +201,12 @@ actor SQLiteStorage: ActivityStorage {
     /// Not `DatabaseQueue.read`: it switches the connection to `query_only` and back, and each
     /// switch makes SQLite recompile every cached statement on its next use.
     static func reading<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
-        try db.beginTransaction(.deferred)
+        try transaction(.deferred, db, body)
+    }
+
+    /// Runs work in one transaction of the given kind: committed when it returns, rolled back when it throws.
+    static func transaction<T>(_ kind: Database.TransactionKind, _ db: Database, _ body: (Database) throws -> T) throws -> T {
+        try db.beginTransaction(kind)
         do {
             let value = try body(db)
             try db.commit()
