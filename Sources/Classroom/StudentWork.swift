@@ -9,12 +9,17 @@ public struct StudentWork: Sendable, Equatable, Codable {
     /// One editing session.
     public struct Session: Sendable, Equatable, Codable {
         public var start: Date
+        /// When it ended; for a session still running, when the work was read.
         public var end: Date
+        /// Whether the session was still running when the work was read; nil in work written
+        /// before clsfile recorded it.
+        public var isRunning: Bool?
 
-        /// Creates a session.
-        public init(start: Date, end: Date) {
+        /// Creates a session; `isRunning` nil leaves it to be judged by its end (see ``XAPIStatementBuilder``).
+        public init(start: Date, end: Date, isRunning: Bool? = nil) {
             self.start = start
             self.end = end
+            self.isRunning = isRunning
         }
 
         /// The session's length in seconds.
@@ -90,7 +95,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
             return
         }
         activeSeconds = activity.duration
-        sessions = activity.timeSpans.map { Session(start: $0.start, end: $0.end ?? max(now, $0.start)) }
+        sessions = activity.timeSpans.map { Session(start: $0.start, end: $0.end ?? max(now, $0.start), isRunning: $0.end == nil) }
         progress = activity.progress
         primaryItem = activity.primaryActivityItem.map(Self.item(from:))
         additionalItems = activity.additionalActivityItems.map(Self.item(from:))

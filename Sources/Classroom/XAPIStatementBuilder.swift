@@ -89,12 +89,9 @@ public struct XAPIStatementBuilder: Sendable {
     /// The statements of every student's work in a teacher's class report: per assignment, per
     /// student, oldest first.
     ///
-    /// A submission writes a session that was still running as ending when it was made, and keeps
-    /// times to the second, so a session that ends in or after the second of the submission is
-    /// taken as running and gets no `terminated` statement. That also holds back the `terminated`
-    /// of a session closed in that very second, until a later submission shows it ended earlier;
-    /// the other way, a running session would get a `terminated` at the wrong time and, later,
-    /// a second one.
+    /// A submission marks the sessions that were still running when it was made: they get no
+    /// `terminated` statement yet. Work from submissions made before sessions were marked counts a
+    /// session that ends in or after the second of the submission as running.
     public func statements(for report: ClassReport) -> [XAPIStatement] {
         report.assignments.flatMap { summary in
             summary.students.flatMap { row in
@@ -166,7 +163,7 @@ public struct XAPIStatementBuilder: Sendable {
         for session in work.sessions {
             let start = Int64(session.start.timeIntervalSince1970.rounded(.down))
             let end = max(start, Int64(session.end.timeIntervalSince1970.rounded(.down)))
-            let span = Span(start: start, end: end, isRunning: session.end >= readAt)
+            let span = Span(start: start, end: end, isRunning: session.isRunning ?? (session.end >= readAt))
             if let other = bySecond[start] {
                 bySecond[start] = Span(start: start, end: max(end, other.end), isRunning: span.isRunning || other.isRunning)
             } else {

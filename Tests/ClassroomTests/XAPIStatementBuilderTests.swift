@@ -175,6 +175,22 @@ struct XAPIStatementBuilderTests {
         #expect(terminated(submittedAfter: 1801) == 1)
     }
 
+    @Test func markedSessionsNeedNoGuessAboutTheSecondOfTheSubmission() throws {
+        let assignment = CLSAssignment(identifier: Self.work().assignmentIdentifier, title: "T", documentName: "essay.txt",
+                                       documentDigest: "", classKey: Data(count: 32))
+        func terminated(running: Bool) -> Int {
+            var work = Self.work(sessions: [(0, 1800)])
+            work.sessions[0].isRunning = running
+            // Submitted in the very second the session ended (or was read, while running).
+            let submittedAt = Self.t0.addingTimeInterval(1800)
+            let row = ClassReport.StudentRow(studentIdentifier: Self.account, studentName: "Ada", submittedAt: submittedAt, work: work)
+            return XAPIStatementBuilder().statements(for: ClassReport(assignments: [ClassReport.summary(of: assignment, rows: [row])]))
+                .filter { $0.verb.id.hasSuffix("/terminated") }.count
+        }
+        #expect(terminated(running: false) == 1)
+        #expect(terminated(running: true) == 0)
+    }
+
     @Test func sessionsStartingInTheSameSecondAreOne() throws {
         let (statements, data) = try Self.export(Self.work(sessions: [(0, 100), (0.1, 200)]))
         #expect(XAPIValidator.problems(inExport: data) == [])

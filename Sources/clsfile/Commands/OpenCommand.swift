@@ -50,10 +50,12 @@ struct OpenCommand: AsyncParsableCommand {
                 let command = try EditorCommand.resolve(option: editor, environment: ProcessInfo.processInfo.environment)
                 let store = try storeOptions.dataStore()
                 let url = FileArgument.url(for: file)
-                if let (assignment, accepted) = try await Handout.assignment(opening: url, store: store,
-                                                                             mode: try CLSDeveloperMode.current()) {
+                let mode = try CLSDeveloperMode.current()
+                if let (assignment, accepted) = try await Handout.assignment(opening: url, store: store, mode: mode) {
                     if accepted { HookLine.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned") }
                     if configuration.targetWords == nil { configuration.targetWords = assignment.targetWordCount }
+                } else if mode.role == .off, let handout = Handout.lyingBeside(url) {
+                    HookLine.warn("the handout '\(handout.title)' lies beside \(file), but development mode is off, so it was not accepted; a student runs `clsfile role student --name \"Your Name\"` first")
                 }
                 let session = EditorSession(recorder: SessionRecorder(store: store, configuration: configuration))
                 let outcome = try await session.run(file: url, editor: command, usePTY: !noPty)
