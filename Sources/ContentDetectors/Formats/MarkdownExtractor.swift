@@ -82,7 +82,7 @@ struct MarkdownState {
         let blank = MarkdownState.isBlank(line)
         defer { previousBlank = blank }
         if let column = listContentColumn, !blank, previousBlank, MarkdownState.indentColumn(line) < column,
-           MarkdownState.listMarkerEnd(line, ind) == nil {
+           ListMarker.end(of: line, from: ind) == nil {
             listContentColumn = nil  // a block less indented than the items' text, after a blank line, ends the list
         }
         if !inComment && indentedCode(line, blank: blank) {
@@ -131,7 +131,7 @@ struct MarkdownState {
                 output[.body].paragraph()
                 i = item.textStart
                 listContentColumn = MarkdownState.indentColumn(line, from: i, column: i)
-            } else if let afterMarker = MarkdownState.listMarkerEnd(line, i) {
+            } else if let afterMarker = ListMarker.end(of: line, from: i) {
                 output[.body].paragraph()
                 i = afterMarker
                 listContentColumn = MarkdownState.indentColumn(line, from: i, column: i)
@@ -164,21 +164,6 @@ struct MarkdownState {
         guard !blank, atBlockStart, MarkdownState.indentColumn(line) >= required else { return false }
         inIndentedCode = true
         return true
-    }
-
-    private static func listMarkerEnd(_ line: [UInt8], _ start: Int) -> Int? {
-        var i = start
-        guard i < line.count else { return nil }
-        if line[i] == 0x2D || line[i] == 0x2A || line[i] == 0x2B {
-            i += 1
-        } else {
-            let d = i
-            while i < line.count && line[i] >= 0x30 && line[i] <= 0x39 { i += 1 }
-            guard i > d, i - d <= 9, i < line.count, line[i] == 0x2E || line[i] == 0x29 else { return nil }
-            i += 1
-        }
-        guard i < line.count, line[i] == 0x20 || line[i] == 0x09 else { return nil }
-        return i + 1
     }
 
     /// Copies the prose of one line: drops code spans, link targets, images, tags and comments.

@@ -89,9 +89,9 @@ enum ChecklistScanner {
         while offset < n, let hit = memchr(base + offset, 0x5B, n - offset) {
             let i = base.distance(to: UnsafeRawPointer(hit))
             offset = i + 1
-            guard i + 3 < n || i + 2 < n else { continue }
+            guard i + 2 < n else { continue }
             let mark = chunk[i + 1]
-            guard i + 2 < n, chunk[i + 2] == 0x5D, mark == 0x20 || mark == 0x78 || mark == 0x58 else { continue }
+            guard chunk[i + 2] == 0x5D, mark == 0x20 || mark == 0x78 || mark == 0x58 else { continue }
             if i + 3 < n && chunk[i + 3] != 0x20 && chunk[i + 3] != 0x09 && chunk[i + 3] != 0x0A && chunk[i + 3] != 0x0D { continue }
             // Walk back: one space, a list marker, then only indentation to the line start.
             var j = i - 1
@@ -118,20 +118,9 @@ enum ChecklistScanner {
 
     /// If `line` (from `start`) is a checklist item, returns whether it is done and where its text starts.
     static func item(_ line: [UInt8], from start: Int) -> (done: Bool, textStart: Int)? {
-        var i = start
-        guard i < line.count else { return nil }
-        if line[i] == 0x2D || line[i] == 0x2A || line[i] == 0x2B {
-            i += 1
-        } else {
-            let d = i
-            while i < line.count && line[i] >= 0x30 && line[i] <= 0x39 { i += 1 }
-            guard i > d, i < line.count, line[i] == 0x2E || line[i] == 0x29 else { return nil }
-            i += 1
-        }
-        guard i < line.count, line[i] == 0x20 || line[i] == 0x09 else { return nil }
+        guard var i = ListMarker.end(of: line, from: start) else { return nil }
         while i < line.count && (line[i] == 0x20 || line[i] == 0x09) { i += 1 }
-        guard i + 2 < line.count || i + 2 == line.count - 0, i + 2 < line.count + 0 else { return nil }
-        guard line[i] == 0x5B, line[i + 2] == 0x5D else { return nil }
+        guard i + 2 < line.count, line[i] == 0x5B, line[i + 2] == 0x5D else { return nil }
         let mark = line[i + 1]
         guard mark == 0x20 || mark == 0x78 || mark == 0x58 else { return nil }
         if i + 3 < line.count && line[i + 3] != 0x20 && line[i + 3] != 0x09 { return nil }
