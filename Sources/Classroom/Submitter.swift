@@ -13,20 +13,23 @@ public struct Submitter: Sendable {
     }
 
     /// The work on every accepted assignment (or on one), read from the store.
-    /// - Parameter identifier: One assignment's identifier, or nil for all.
-    /// - Throws: ``ClassroomError`` `.notAssigned` when there is nothing to submit.
-    public func assignedWork(identifier: String? = nil) async throws -> [(assignment: CLSAssignment, work: StudentWork)] {
+    /// - Parameter key: One assignment's identifier, a unique prefix of it, or its title; nil for all.
+    /// - Throws: ``ClassroomError`` `.notAssigned` when there is nothing to submit, or the key names
+    ///   no accepted assignment or several.
+    public func assignedWork(key: String? = nil) async throws -> [(assignment: CLSAssignment, work: StudentWork)] {
         let accepted = try await store.assignments().filter { $0.acceptedAt != nil }
-        let chosen = identifier.map { id in accepted.filter { $0.identifier == id || $0.identifier.hasPrefix(id) } } ?? accepted
-        guard !chosen.isEmpty else {
-            throw ClassroomError(.notAssigned, identifier.map { "no accepted assignment \($0) in \(store.storeURL.path); `clsfile assignments` lists them" }
-                ?? "no accepted assignments in \(store.storeURL.path): accept a handout with `clsfile accept FILE.clshandout` first")
+        guard !accepted.isEmpty else {
+            throw ClassroomError(.notAssigned, "no accepted assignments in \(store.storeURL.path): accept a handout with `clsfile accept FILE.clshandout` first")
         }
+        let chosen = try key.map { key in
+            [try AssignmentChoice.pick(key, from: accepted, identifier: \.identifier, title: \.title, in: store.storeURL.path)]
+        } ?? accepted
         var result: [(CLSAssignment, StudentWork)] = []
         for assignment in chosen {
-            let activity = try await assignment.documentURL.asyncMap { url in
-                FileManager.default.fileExists(atPath: url.path) ? try await store.existingActivity(for: url) : nil
-            } ?? nil
+            var activity: CLSActivity?
+            if let url = assignment.documentURL, FileManager.default.fileExists(atPath: url.path) {
+                activity = try await store.existingActivity(for: url)
+            }
             result.append((assignment, StudentWork(assignment: assignment, activity: activity)))
         }
         return result
@@ -34,12 +37,12 @@ public struct Submitter: Sendable {
 
     /// Seals and writes the submissions into a folder, one file per assignment, replacing earlier
     /// files of the same assignments; returns the files written.
-    public func submit(identifier: String? = nil, to folder: URL, at date: Date = Date()) async throws -> [URL] {
+    public func submit(key: String? = nil, to folder: URL, at date: Date = Date()) async throws -> [URL] {
         guard let name = student.displayName else {
             throw ClassroomError(.wrongRole, "a submission carries your display name, and none is set: clsfile role student --name \"Your Name\"")
         }
         var written: [URL] = []
-        for (assignment, work) in try await assignedWork(identifier: identifier) {
+        for (assignment, work) in try await assignedWork(key: key) {
             let file = try SubmissionFile(work: work, handout: assignment, student: student.accountIdentifier,
                                           studentName: name, submittedAt: date)
             let url = folder.appendingPathComponent(Self.fileName(title: assignment.title, student: name,
@@ -59,12 +62,5 @@ public struct Submitter: Sendable {
         let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }
         let joined = words.joined(separator: "-")
         return joined.isEmpty ? "untitled" : String(joined.prefix(60))
-    }
-}
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }

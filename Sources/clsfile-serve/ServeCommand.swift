@@ -66,7 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
     private func serve() async throws {
         try await reportingFailures {
             _ = try RoleGate.require(.teacher, for: "serve")
-            let store = try storeOptions.dataStore()
+            let store = storeOptions.dataStore()
             // Open and read the store once now, so that a store that cannot be used stops the command
             // here instead of turning every page into an error.
             _ = try await store.assignments()

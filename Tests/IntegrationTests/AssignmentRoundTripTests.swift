@@ -263,6 +263,44 @@ struct AssignmentRoundTripTests {
         #expect(summary.warning?.contains("2 different kinds") == true)
     }
 
+    @Test func badInputGetsAMessageThatNamesThePathAndWhatToDo() async throws {
+        let scratch = try Scratch()
+        let teacher = try Person("teacher", in: scratch), ada = try Person("ada", in: scratch)
+        try teacher.clsfile("role", "teacher")
+        try ada.clsfile("role", "student", "--name", "Ada")
+        let missing = scratch.url.appendingPathComponent("nowhere.txt").path
+        #expect(try teacher.clsfile("assign", missing, "--title", "T", expecting: 66).errorOutput
+            .contains("\(missing) does not exist; write the document first"))
+        #expect(try teacher.clsfile("collect", missing, expecting: 66).errorOutput
+            .contains("cannot list \(missing)"))
+        #expect(try ada.clsfile("submit", "--output", missing, expecting: 66).errorOutput
+            .contains("\(missing) is not a folder; create it or pass another --output"))
+        #expect(try ada.clsfile("submit", expecting: 66).errorOutput.contains("no accepted assignments in"))
+
+        // Assignments are named by identifier, prefix or title; a name that fits none says where it looked.
+        let essay = try scratch.file("essay.txt"), poem = try scratch.file("poem.txt")
+        try teacher.clsfile("assign", essay.path, "--title", "Essay")
+        try teacher.clsfile("assign", poem.path, "--title", "Poem")
+        let store = CLSDeveloperMode.storeURL(for: .teacher, dataHome: teacher.home.appendingPathComponent("data/clsfile")).path
+        #expect(try teacher.clsfile("assignments", "remove", "Sonnet", expecting: 66).errorOutput
+            .contains("no assignment 'Sonnet' in \(store); `clsfile assignments` lists them"))
+        #expect(try teacher.clsfile("assignments", "remove", "essay").output.contains("removed 'Essay'"))
+        #expect(try teacher.clsfile("class-report", "Essay", expecting: 66).errorOutput.contains("no assignment 'Essay' in your class"))
+        #expect(try teacher.clsfile("class-report", "poem").output.contains("Poem"))
+
+        // Damaged development-mode settings: every command says which file and how to mend it,
+        // the hook included, and `clsfile role` rewrites them.
+        let settings = ada.home.appendingPathComponent("config/clsfile/developer-mode.json")
+        try Data("{ damaged".utf8).write(to: settings)
+        let expected = "the development-mode settings \(settings.path) are damaged"
+        #expect(try ada.clsfile("list", expecting: 66).errorOutput.contains(expected))
+        #expect(try ada.clsfile("hook", "edit", essay.path, expecting: 66).errorOutput.contains(expected))
+        let rewritten = try ada.clsfile("role", "student", "--name", "Ada")
+        #expect(rewritten.errorOutput.contains("writing new settings with a new account identifier"))
+        #expect(try ada.mode.role == .student)
+        try ada.clsfile("list")
+    }
+
     @Test func rolesAreRequiredAndResetDeletesOnlyTheRolesData() async throws {
         let scratch = try Scratch()
         let person = try Person("pat", in: scratch)

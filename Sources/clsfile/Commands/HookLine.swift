@@ -34,9 +34,11 @@ enum HookLine {
 
     /// The recorder and spool of hook calls: the store waits at most 200 ms for another process.
     static func recorder(store: String?, idleTimeout: TimeInterval) throws -> (SessionRecorder, EventSpool) {
-        (SessionRecorder(store: try StoreOptions.dataStore(store, busyTimeout: 0.2),
-                         configuration: .init(idleTimeout: idleTimeout)),
-         EventSpool(storeURL: try StoreOptions.storeURL(store)))
+        // Worked out once: without --store it reads the development-mode settings.
+        let storeURL = try StoreOptions.storeURL(store)
+        return (SessionRecorder(store: CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: 0.2)),
+                                configuration: .init(idleTimeout: idleTimeout)),
+                EventSpool(storeURL: storeURL))
     }
 
     /// Records the event of one `clsfile hook EVENT FILE` call.

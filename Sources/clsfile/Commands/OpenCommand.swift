@@ -48,7 +48,7 @@ struct OpenCommand: AsyncParsableCommand {
         try await reportingFailures {
             do {
                 let command = try EditorCommand.resolve(option: editor, environment: ProcessInfo.processInfo.environment)
-                let store = try storeOptions.dataStore()
+                let store = storeOptions.dataStore()
                 let url = FileArgument.url(for: file)
                 let mode = try CLSDeveloperMode.current()
                 if let (assignment, accepted) = try await Handout.assignment(opening: url, store: store, mode: mode) {

@@ -33,24 +33,20 @@ struct AssignmentsCommand: AsyncParsableCommand {
             abstract: "Remove an assignment.",
             discussion: """
                 A teacher's store drops the assignment and the work collected for it; a student's \
-                store stops treating the file as assigned (your own record of the file stays). The \
-                identifier may be shortened to a unique prefix.
+                store stops treating the file as assigned (your own record of the file stays). Name \
+                it by its identifier, a unique prefix of it, or its title.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: ArgumentHelp("The assignment's identifier, or a unique prefix of it.", valueName: "id"))
-        var identifier: String
+        @Argument(help: ArgumentHelp("The assignment's identifier, a unique prefix of it, or its title.", valueName: "assignment"))
+        var key: String
 
         func run() async throws {
             try await reportingFailures {
-                let store = try storeOptions.dataStore()
-                let matches = try await store.assignments().filter { $0.identifier.hasPrefix(identifier.lowercased()) }
-                guard matches.count == 1, let assignment = matches.first else {
-                    throw ClassroomError(.notAssigned, matches.isEmpty
-                        ? "no assignment \(identifier) in \(store.storeURL.path); `clsfile assignments` lists them"
-                        : "\(identifier) is the start of \(matches.count) assignments' identifiers; give more of it")
-                }
+                let store = storeOptions.dataStore()
+                let assignment = try AssignmentChoice.pick(key, from: try await store.assignments(), identifier: \.identifier,
+                                                           title: \.title, in: store.storeURL.path)
                 try await store.removeAssignment(identifier: assignment.identifier)
                 print("removed '\(assignment.title)' (\(assignment.identifier))")
             }

@@ -30,15 +30,10 @@ struct ClassReportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             _ = try RoleGate.require(.teacher, for: "class-report")
-            var report = try await ClassReport(store: try storeOptions.dataStore())
+            var report = try await ClassReport(store: storeOptions.dataStore())
             if let assignment {
-                let key = assignment.lowercased()
-                report.assignments = report.assignments.filter { $0.identifier.hasPrefix(key) || $0.title.lowercased() == key }
-                guard report.assignments.count == 1 else {
-                    throw ClassroomError(.notAssigned, report.assignments.isEmpty
-                        ? "no assignment \(assignment); `clsfile assignments` lists them"
-                        : "\(assignment) matches \(report.assignments.count) assignments; give more of the identifier")
-                }
+                report.assignments = [try AssignmentChoice.pick(assignment, from: report.assignments, identifier: \.identifier,
+                                                                title: \.title, in: "your class")]
             }
             if let student {
                 let matches = report.assignments.flatMap { summary in

@@ -25,7 +25,7 @@ struct CollectCommand: AsyncParsableCommand {
         var refused = 0
         try await reportingFailures {
             _ = try RoleGate.require(.teacher, for: "collect")
-            let outcomes = try await Collector(store: try storeOptions.dataStore()).collect(folder: URL(fileURLWithPath: folder))
+            let outcomes = try await Collector(store: storeOptions.dataStore()).collect(folder: URL(fileURLWithPath: folder))
             if outcomes.isEmpty {
                 HookLine.warn("no .\(SubmissionFile.fileExtension) files in \(folder)")
             }

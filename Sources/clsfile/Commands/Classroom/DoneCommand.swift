@@ -19,7 +19,7 @@ struct DoneCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             _ = try RoleGate.require(.student, for: "done")
-            let store = try storeOptions.dataStore()
+            let store = storeOptions.dataStore()
             let url = FileArgument.url(for: file)
             guard let assignment = try await store.assignment(for: url), let documentURL = assignment.documentURL else {
                 throw ClassroomError(.notAssigned, "\(file) is not an assigned document; accept its handout first with `clsfile accept`")

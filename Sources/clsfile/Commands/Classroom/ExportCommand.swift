@@ -54,7 +54,7 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let mode = try CLSDeveloperMode.current()
-            let store = try storeOptions.dataStore()
+            let store = storeOptions.dataStore()
             let builder = XAPIStatementBuilder(configuration: .init(homePage: homePage))
             let statements: [XAPIStatement]
             switch mode.role {

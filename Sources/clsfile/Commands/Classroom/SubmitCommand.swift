@@ -19,7 +19,7 @@ struct SubmitCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .long, help: ArgumentHelp("Only this assignment (an identifier or a unique prefix).", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("Only this assignment: its identifier, a unique prefix of it, or its title.", valueName: "assignment"))
     var assignment: String?
 
     @Option(name: .long, help: ArgumentHelp("The folder to write into.", valueName: "folder"))
@@ -33,8 +33,8 @@ struct SubmitCommand: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
                 throw ClassroomError(.fileAccess, "\(output) is not a folder; create it or pass another --output")
             }
-            let written = try await Submitter(store: try storeOptions.dataStore(), student: student)
-                .submit(identifier: assignment?.lowercased(), to: folder)
+            let written = try await Submitter(store: storeOptions.dataStore(), student: student)
+                .submit(key: assignment, to: folder)
             for url in written { print(url.path) }
         }
     }
