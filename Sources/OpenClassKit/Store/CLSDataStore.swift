@@ -55,7 +55,8 @@ public final class CLSDataStore: Sendable {
         }
     }
 
-    /// The file that holds this store's data.
+    /// The file that holds this store's data. For a ``shared`` store whose place could not be
+    /// worked out, the damaged settings file that is to blame.
     public let storeURL: URL
     /// The root of the context tree: the tool that reports.
     public let mainAppContext: CLSContext
