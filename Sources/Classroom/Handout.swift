@@ -112,10 +112,11 @@ public struct Handout: Sendable, Equatable, Codable {
     /// - Throws: ``ClassroomError`` `.fileAccess` when the file exists or cannot be written.
     public func write(to url: URL) throws {
         let data = try JSONCoding.encoder.encode(self)
-        guard !FileManager.default.fileExists(atPath: url.path) else {
+        do {
+            try data.write(to: url, options: .withoutOverwriting)
+        } catch let error as CocoaError where error.code == .fileWriteFileExists {
             throw ClassroomError(.fileAccess, "\(url.path) already exists; remove it or pass another --output")
-        }
-        do { try data.write(to: url, options: .withoutOverwriting) } catch {
+        } catch {
             throw ClassroomError(.fileAccess, "cannot write the handout \(url.path): \(error.localizedDescription); check the folder's permissions")
         }
     }

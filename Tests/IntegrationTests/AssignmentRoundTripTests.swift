@@ -282,6 +282,8 @@ struct AssignmentRoundTripTests {
         try teacher.clsfile("assign", essay.path, "--title", "Essay")
         try teacher.clsfile("assign", poem.path, "--title", "Poem")
         let store = CLSDeveloperMode.storeURL(for: .teacher, dataHome: teacher.home.appendingPathComponent("data/clsfile")).path
+        let again = try teacher.clsfile("assign", essay.path, "--title", "Essay again", expecting: 66)
+        #expect(again.errorOutput.contains("\(essay.path).clshandout already exists; remove it or pass another --output"))
         #expect(try teacher.clsfile("assignments", "remove", "Sonnet", expecting: 66).errorOutput
             .contains("no assignment 'Sonnet' in \(store); `clsfile assignments` lists them"))
         #expect(try teacher.clsfile("assignments", "remove", "essay").output.contains("removed 'Essay'"))
