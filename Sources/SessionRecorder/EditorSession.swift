@@ -88,8 +88,10 @@ public struct EditorSession: Sendable {
         let loop = SessionLoop(editor: process, master: master, watchedFile: relayTerminal ? nil : path,
                                pulses: pulses)
         let flusher = Task {
-            while !Task.isCancelled {
+            while true {
                 try? await Task.sleep(for: Self.flushInterval)
+                // Cancelled (the sleep ends at once): the session's last pulse is saved below.
+                guard !Task.isCancelled else { return }
                 // A pulse that fails to save (busy store) is superseded by the next one; the final
                 // pulse and the close below are saved or reported.
                 if let date = pulses.takePulse(size: Self.fileSize(path)) {
@@ -102,7 +104,10 @@ public struct EditorSession: Sendable {
         }
         terminal?.restore()
         if master >= 0 { close(master) }
+        // A pulse the flusher is saving must land before the close: saved after it, it would
+        // start a new span of a session that has ended.
         flusher.cancel()
+        await flusher.value
 
         if let date = pulses.takePulse(size: Self.fileSize(path)) {
             try await recorder.record(SessionEvent(kind: .edit, file: url, date: date))

@@ -15,7 +15,7 @@ public struct EventSpool: Sendable {
 
     /// The spool of a store.
     public init(storeURL: URL) {
-        url = URL(fileURLWithPath: storeURL.path + ".spool")
+        url = storeURL.appendingPathExtension("spool")
     }
 
     /// Appends events.

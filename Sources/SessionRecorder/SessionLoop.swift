@@ -19,7 +19,7 @@ struct SessionLoop: @unchecked Sendable {
     /// Runs until the editor exits; returns its status as a shell reports it.
     func run() -> Int32 {
         let signals = SignalRelay.install()
-        defer { restoreSignals(signals) }
+        defer { SignalRelay.restore() }
         let watcher = watchedFile.flatMap(FileWatcher.init(path:))
         defer { watcher?.stop() }
         var input: Int32 = master >= 0 ? STDIN_FILENO : -1
@@ -89,10 +89,5 @@ struct SessionLoop: @unchecked Sendable {
             }
             remaining = remaining.dropFirst(written)
         }
-    }
-
-    private func restoreSignals(_ descriptor: Int32) {
-        for number in SignalRelay.watched + [SIGINT, SIGQUIT] { signal(number, SIG_DFL) }
-        close(descriptor)
     }
 }

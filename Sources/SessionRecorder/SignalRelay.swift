@@ -14,16 +14,28 @@ enum SignalRelay {
     /// The signals the loop handles: window size changes, and the ones it forwards to the editor.
     static let watched: [Int32] = [SIGWINCH, SIGTERM, SIGHUP, SIGCHLD]
 
-    /// Installs the handlers and returns the read end of the pipe; SIGINT and SIGQUIT are ignored
-    /// while the editor runs (the terminal sends them to the editor directly).
-    static func install() -> Int32 {
+    /// The pipe, made once per process and never closed. A signal delivered just before the
+    /// handlers are restored can still run its handler afterwards (the editor's SIGCHLD, handled on
+    /// another thread while the loop returns): writing to a pipe whose read end was closed would
+    /// end the process with SIGPIPE, and a closed write end could be reused by another file.
+    private static let ends: (read: Int32, write: Int32)? = {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return -1 }
+        guard pipe(&ends) == 0 else { return nil }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, O_NONBLOCK)
         }
-        signalWriteEnd = ends[1]
+        return (ends[0], ends[1])
+    }()
+
+    /// Installs the handlers and returns the read end of the pipe, or -1 when no pipe can be made;
+    /// SIGINT and SIGQUIT are ignored while the editor runs (the terminal sends them to the editor
+    /// directly).
+    static func install() -> Int32 {
+        guard let ends else { return -1 }
+        // Bytes that arrived after an earlier session of this process ended are stale.
+        while !drain(ends.read).isEmpty {}
+        signalWriteEnd = ends.write
         for number in watched {
             signal(number) { received in
                 var byte = UInt8(truncatingIfNeeded: received)
@@ -32,7 +44,12 @@ enum SignalRelay {
         }
         signal(SIGINT, SIG_IGN)
         signal(SIGQUIT, SIG_IGN)
-        return ends[0]
+        return ends.read
+    }
+
+    /// Restores the default handling of every signal ``install()`` changed; the pipe stays open.
+    static func restore() {
+        for number in watched + [SIGINT, SIGQUIT] { signal(number, SIG_DFL) }
     }
 
     /// Reads the signals that arrived since the last call.
