@@ -48,8 +48,9 @@ public final class CLSDataStore: Sendable {
     public static var defaultStoreURL: URL {
         get throws {
             // getenv reads one variable; ProcessInfo's environment copies them all, on every hook call.
-            if let path = getenv("CLSFILE_STORE").map({ String(cString: $0) }), !path.isEmpty {
-                return URL(fileURLWithPath: path)
+            if let path = getenv("CLSFILE_STORE"), path.pointee != 0 {
+                return URL(fileSystemPathBytes: Array(UnsafeBufferPointer(
+                    start: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: strlen(path))))
             }
             return CLSDeveloperMode.storeURL(for: try CLSDeveloperMode.current().role)
         }

@@ -311,40 +311,45 @@ actor SQLiteStorage: ActivityStorage {
     /// Reads one activity with its spans, ranges and items.
     private static func load(_ activityID: Int64, in db: Database) throws -> ActivityRecord {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT a.id, a.context_id, a.created_at, a.modified_at, c.path, c.device, c.inode
-            FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
+            SELECT \(activityColumns) FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
             """), arguments: [activityID]) else {
             throw CLSError(.invalidUpdate, "activity \(activityID) vanished from the store while being read; try again")
         }
         var record = activityRecord(from: row)
-        record.spans = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM time_span WHERE activity_id = ?"),
-                                        arguments: [activityID]).map(spanRecord(from:))
-        record.ranges = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM progress_range WHERE activity_id = ?"),
-                                         arguments: [activityID]).map(range(from:))
-        record.items = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT * FROM activity_item WHERE activity_id = ? ORDER BY created_at, identifier
-            """), arguments: [activityID]).map(itemRecord(from:))
+        record.spans = try Array(Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT \(spanColumns) FROM time_span WHERE activity_id = ?
+            """), arguments: [activityID]).map(spanRecord(from:)))
+        record.ranges = try ranges(of: activityID, in: db)
+        record.items = try Array(Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT \(itemColumns) FROM activity_item WHERE activity_id = ? ORDER BY created_at, identifier
+            """), arguments: [activityID]).map(itemRecord(from:)))
         return record
     }
 
     private static func loadAll(in db: Database) throws -> [ActivityRecord] {
         var records: [Int64: ActivityRecord] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT a.id, a.context_id, a.created_at, a.modified_at, c.path, c.device, c.inode
-            FROM activity a JOIN context c ON c.id = a.context_id
+        let activities = try Row.fetchCursor(db, sql: """
+            SELECT \(activityColumns) FROM activity a JOIN context c ON c.id = a.context_id
             WHERE c.path IS NOT NULL AND a.attempt = (SELECT max(attempt) FROM activity WHERE context_id = c.id)
-            """) {
+            """)
+        while let row = try activities.next() {
             let record = activityRecord(from: row)
             records[record.activityID] = record
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM time_span") {
-            records[row["activity_id"]]?.spans.append(spanRecord(from: row))
+        // The owning activity comes after the columns that the record is made of.
+        let spans = try Row.fetchCursor(db, sql: "SELECT \(spanColumns), activity_id FROM time_span")
+        while let row = try spans.next() {
+            records[row[spanColumnCount]]?.spans.append(spanRecord(from: row))
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM progress_range") {
-            records[row["activity_id"]]?.ranges.append(range(from: row))
+        let ranges = try Row.fetchCursor(db, sql: "SELECT lower_bound, upper_bound, activity_id FROM progress_range")
+        while let row = try ranges.next() {
+            records[row[2]]?.ranges.append(range(from: row))
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM activity_item ORDER BY created_at, identifier") {
-            records[row["activity_id"]]?.items.append(itemRecord(from: row))
+        let items = try Row.fetchCursor(db, sql: """
+            SELECT \(itemColumns), activity_id FROM activity_item ORDER BY created_at, identifier
+            """)
+        while let row = try items.next() {
+            records[row[itemColumnCount]]?.items.append(itemRecord(from: row))
         }
         return records.values.sorted { $0.activityID < $1.activityID }
     }
@@ -388,7 +393,7 @@ actor SQLiteStorage: ActivityStorage {
     private static func write(_ change: ActivityChanges, at now: Double, in db: Database) throws {
         let activityID = change.activityID
         for span in change.spans {
-            let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM time_span WHERE id = ?"),
+            let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(spanColumns) FROM time_span WHERE id = ?"),
                                           arguments: [span.id]).map(spanRecord(from:))
             let merged = stored?.merged(with: span) ?? span
             try db.cachedStatement(sql: """
@@ -471,8 +476,7 @@ actor SQLiteStorage: ActivityStorage {
 
     /// Keeps the range table small: past a few dozen rows, an activity's ranges are replaced by their union.
     private static func compactRanges(of activityID: Int64, in db: Database) throws {
-        let ranges = try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM progress_range WHERE activity_id = ?"),
-                                      arguments: [activityID]).map(range(from:))
+        let ranges = try ranges(of: activityID, in: db)
         let union = IntervalSet(ranges)
         guard ranges.count > 32, union.intervals.count < ranges.count else { return }
         try db.execute(sql: "DELETE FROM progress_range WHERE activity_id = ?", arguments: [activityID])
@@ -484,40 +488,61 @@ actor SQLiteStorage: ActivityStorage {
 
     // MARK: Rows
 
+    // Rows are read by column position, in the order of the column lists below: looking a column up
+    // by name compares lowercased names, once per column of every row, and an activity with a
+    // long history has thousands of spans, all read on every save.
+
+    /// The columns ``activityRecord(from:)`` reads, of `activity a` joined with `context c`.
+    private static let activityColumns = "a.id, a.context_id, a.created_at, a.modified_at, c.path, c.device, c.inode"
+
     private static func activityRecord(from row: Row) -> ActivityRecord {
-        ActivityRecord(activityID: row["id"], contextID: row["context_id"],
-                       file: FileIdentity(path: [UInt8](row["path"] as Data? ?? Data()),
-                                          device: UInt64(bitPattern: row["device"] ?? 0),
-                                          inode: UInt64(bitPattern: row["inode"] ?? 0)),
-                       createdAt: row["created_at"], modifiedAt: row["modified_at"],
+        ActivityRecord(activityID: row[0], contextID: row[1],
+                       file: FileIdentity(path: [UInt8](row[4] as Data? ?? Data()),
+                                          device: UInt64(bitPattern: row[5] ?? 0),
+                                          inode: UInt64(bitPattern: row[6] ?? 0)),
+                       createdAt: row[2], modifiedAt: row[3],
                        spans: [], ranges: [], items: [])
     }
 
+    /// The columns of `time_span` that ``spanRecord(from:)`` reads.
+    private static let spanColumns = "id, started_at, ended_at, last_pulse_at, owner_host, owner_boot, owner_pid, owner_start"
+    private static let spanColumnCount = spanColumns.split(separator: ",").count
+
     private static func spanRecord(from row: Row) -> SpanRecord {
-        let owner: ProcessIdentity? = (row["owner_pid"] as Int64?).map { pid in
-            ProcessIdentity(host: row["owner_host"] ?? "", bootID: row["owner_boot"] ?? "",
-                            pid: pid, startTicks: row["owner_start"] ?? 0)
+        let owner: ProcessIdentity? = (row[6] as Int64?).map { pid in
+            ProcessIdentity(host: row[4] ?? "", bootID: row[5] ?? "", pid: pid, startTicks: row[7] ?? 0)
         }
-        return SpanRecord(id: row["id"], start: row["started_at"], end: row["ended_at"],
-                          lastPulse: row["last_pulse_at"], owner: owner)
+        return SpanRecord(id: row[0], start: row[1], end: row[2], lastPulse: row[3], owner: owner)
     }
 
+    private static func ranges(of activityID: Int64, in db: Database) throws -> [ClosedRange<Double>] {
+        try Array(Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT lower_bound, upper_bound FROM progress_range WHERE activity_id = ?
+            """), arguments: [activityID]).map(range(from:)))
+    }
+
+    /// Reads the columns `lower_bound, upper_bound`.
     private static func range(from row: Row) -> ClosedRange<Double> {
-        let lower: Double = row["lower_bound"], upper: Double = row["upper_bound"]
+        let lower: Double = row[0], upper: Double = row[1]
         return lower...max(lower, upper)
     }
 
+    /// The columns of `activity_item` that ``itemRecord(from:)`` reads.
+    private static let itemColumns = """
+        identifier, title, role, kind, quantity, score, max_score, binary_value, binary_type, created_at, modified_at
+        """
+    private static let itemColumnCount = itemColumns.split(separator: ",").count
+
     private static func itemRecord(from row: Row) -> ItemRecord {
         let value: ItemValue
-        switch row["kind"] as String {
-        case "score": value = .score(row["score"] ?? 0, maxScore: row["max_score"] ?? 0)
-        case "binary": value = .binary(row["binary_value"] ?? false,
-                                       CLSBinaryValueType(rawValue: row["binary_type"] ?? 0) ?? .trueFalse)
-        default: value = .quantity(row["quantity"] ?? 0)
+        switch row[3] as String {
+        case "score": value = .score(row[5] ?? 0, maxScore: row[6] ?? 0)
+        case "binary": value = .binary(row[7] ?? false, CLSBinaryValueType(rawValue: row[8] ?? 0) ?? .trueFalse)
+        default: value = .quantity(row[4] ?? 0)
         }
-        return ItemRecord(identifier: row["identifier"], title: row["title"],
-                          role: ItemRole(rawValue: row["role"]) ?? .additional, value: value,
-                          createdAt: row["created_at"], modifiedAt: row["modified_at"])
+        return ItemRecord(identifier: row[0], title: row[1],
+                          role: ItemRole(rawValue: row[2]) ?? .additional, value: value,
+                          createdAt: row[9], modifiedAt: row[10])
     }
 
     // MARK: Errors

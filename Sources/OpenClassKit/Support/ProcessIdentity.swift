@@ -17,7 +17,7 @@ struct ProcessIdentity: Sendable, Hashable {
     /// The identity of this process, read once.
     static let current: ProcessIdentity = {
         let pid = Int64(getpid())
-        return ProcessIdentity(host: ProcessInfo.processInfo.hostName,
+        return ProcessIdentity(host: hostName(),
                                bootID: readBootID(),
                                pid: pid,
                                startTicks: startTicks(of: pid) ?? 0)
@@ -31,6 +31,14 @@ struct ProcessIdentity: Sendable, Hashable {
         guard bootID == me.bootID else { return true }
         guard let ticks = ProcessIdentity.startTicks(of: pid) else { return true }
         return ticks != startTicks
+    }
+
+    /// The host's name, from `gethostname` (what `ProcessInfo.hostName` returns, without setting
+    /// up `ProcessInfo`, which a hook process needs for nothing else).
+    private static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func readBootID() -> String {
