@@ -41,8 +41,9 @@ public struct DocumentReport: Sendable, Hashable, Codable {
     public var endnotes: TextStatistics
     /// Statistics of comments and annotations (DOCX, ODT, RTF).
     public var comments: TextStatistics
-    /// Statistics of page headers and footers (DOCX: every `header*.xml` and `footer*.xml` part,
-    /// each counted once however many pages repeat it). Like Word's own count, the body leaves them out.
+    /// Statistics of page headers and footers (DOCX: every `header*.xml` and `footer*.xml` part;
+    /// ODT: the headers and footers of every master page; each counted once however many pages
+    /// repeat it). Like Word's own count, the body leaves them out; LibreOffice's count includes them.
     public var headersAndFooters: TextStatistics
     /// Non-blank lines of code: fenced blocks in Markdown, code cells in notebooks, verbatim in LaTeX.
     public var codeLines: Int

@@ -87,6 +87,20 @@ struct ExtractorTests {
         #expect(r.statistics.paragraphs == 3, "\(name)")
     }
 
+    /// Page headers and footers are counted apart from the body, as for DOCX; with them,
+    /// LibreOffice's own count of the file (its meta.xml) is reached: it counts them with the body.
+    @Test(arguments: ["header-footer.odt", "header-footer.fodt"])
+    func odtHeadersAndFootersAreCountedApart(_ name: String) throws {
+        let r = try report(name)
+        #expect(r.statistics.words == 19, "\(name)")
+        #expect(r.statistics.paragraphs == 2, "\(name)")
+        // "Ada Lovelace, essay draft" and "Page 1 of the course": the page number field holds the
+        // value of the page it was saved on, and LibreOffice counts it.
+        #expect(r.headersAndFooters.words == 9, "\(name)")
+        #expect(r.headersAndFooters.paragraphs == 2, "\(name)")
+        #expect(r.statistics.words + r.headersAndFooters.words == 28, "LibreOffice's meta:word-count")
+    }
+
     @Test func docxNotesCommentsAndDeletions() throws {
         let dir = try TemporaryDirectory()
         let url = dir.url.appendingPathComponent("essay.docx")

@@ -1,7 +1,10 @@
 import Foundation
 
-/// OpenDocument text, zipped (`content.xml` of an ODT) or flat (`.fodt`). Only `office:body` counts;
-/// footnotes, endnotes and annotations are reported apart; tracked deletions are excluded.
+/// OpenDocument text, zipped (`content.xml` and `styles.xml` of an ODT) or flat (`.fodt`). The body
+/// is `office:body`; footnotes, endnotes and annotations are reported apart, and so are the page
+/// headers and footers of the master pages (`styles.xml`), each counted once, as for DOCX (with the
+/// value a page number field held when the file was saved, as LibreOffice counts it); tracked
+/// deletions are excluded.
 struct OpenDocumentExtractor: TextExtractor {
     let flat: Bool
 
@@ -10,11 +13,15 @@ struct OpenDocumentExtractor: TextExtractor {
     static let dc = "http://purl.org/dc/elements/1.1/"
     static let meta = "urn:oasis:names:tc:opendocument:xmlns:meta:1.0"
     static let svg = "urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"
+    static let style = "urn:oasis:names:tc:opendocument:xmlns:style:1.0"
 
     static let vocabulary = XMLProseWalker.Vocabulary(
-        namespaces: [text: "text", office: "office", dc: "dc", meta: "meta", svg: "svg"],
+        namespaces: [text: "text", office: "office", dc: "dc", meta: "meta", svg: "svg", style: "style"],
         rules: [
             (office, "body", .body), (text, "p", .paragraph), (text, "h", .paragraph),
+            (style, "header", .region(.headersAndFooters)), (style, "footer", .region(.headersAndFooters)),
+            (style, "header-left", .region(.headersAndFooters)), (style, "footer-left", .region(.headersAndFooters)),
+            (style, "header-first", .region(.headersAndFooters)), (style, "footer-first", .region(.headersAndFooters)),
             (text, "s", .separator), (text, "tab", .separator), (text, "line-break", .separator),
             (text, "note", .note), (office, "annotation", .annotation),
             (text, "note-citation", .skipped), (text, "tracked-changes", .skipped), (dc, "creator", .skipped),
@@ -27,13 +34,24 @@ struct OpenDocumentExtractor: TextExtractor {
         var tokenizer = MarkupTokenizer(html: false, path: source.path)
         if flat {
             try source.forEachUTF8Chunk { chunk in try tokenizer.feed(chunk, &walker) }
+            try tokenizer.finish(&walker)
         } else {
             let zip = try ZipContainer(url: source.url, limits: source.options.zipLimits)
             try zip.read("content.xml") { chunk in try tokenizer.feed(chunk, &walker) }
+            try tokenizer.finish(&walker)
+            if zip.contains("styles.xml") {
+                // Its own root element, with its own namespace declarations: a walker of its own,
+                // writing on where the first left off.
+                var styles = XMLProseWalker(OpenDocumentExtractor.vocabulary)
+                styles.output = walker.output
+                var styleTokenizer = MarkupTokenizer(html: false, path: source.path)
+                try zip.read("styles.xml") { chunk in try styleTokenizer.feed(chunk, &styles) }
+                try styleTokenizer.finish(&styles)
+                walker = styles
+            }
         }
-        try tokenizer.finish(&walker)
         walker.finish()
-        for target in [ProseTarget.body, .footnotes, .endnotes, .comments] {
+        for target in [ProseTarget.body, .footnotes, .endnotes, .comments, .headersAndFooters] {
             output[target] = walker.output[target]
         }
     }

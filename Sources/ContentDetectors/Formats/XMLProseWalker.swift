@@ -19,6 +19,9 @@ struct XMLProseWalker: MarkupHandler {
         case run
         /// With ``Vocabulary/needsBody``, the element outside which nothing is prose (`office:body`).
         case body
+        /// Prose like a ``body``, routed to a target of its own (OpenDocument's page headers and
+        /// footers, which its master pages hold outside `office:body`).
+        case region(ProseTarget)
         /// Routes its text to footnotes, or to endnotes when ``Vocabulary/noteClass`` says `endnote`.
         case note
         /// Routes its text to comments.
@@ -79,6 +82,12 @@ struct XMLProseWalker: MarkupHandler {
         if !ready { setUp(attributes) }
         guard let role = role(name) else { return }
         if role == .body { bodyDepth += 1; return }
+        if case .region(let region) = role {
+            guard !selfClosing else { return }
+            bodyDepth += 1
+            targets.append(region)
+            return
+        }
         if outsideBody { return }
         if role == .skipped {
             if !selfClosing { skipDepth += 1 }
@@ -100,6 +109,13 @@ struct XMLProseWalker: MarkupHandler {
     mutating func end(_ name: UnsafeRawBufferPointer) throws {
         guard let role = role(name) else { return }
         if role == .body { bodyDepth -= 1; return }
+        if case .region = role {
+            // The region's last paragraph ends with it, in its own target.
+            output[target].paragraph()
+            bodyDepth -= 1
+            if targets.count > 1 { targets.removeLast() }
+            return
+        }
         if role == .run { inRun = false }
         if outsideBody { return }
         if role == .skipped {
