@@ -5,9 +5,11 @@ import OpenClassKit
 
 /// Runs a command body, printing a ``CLSError`` as one line on standard error and exiting with the
 /// code `--help` documents.
-public func reportingFailures(_ body: () async throws -> Void) async throws {
+/// - Returns: What the body returns.
+@discardableResult
+public func reportingFailures<T>(_ body: () async throws -> T) async throws -> T {
     do {
-        try await body()
+        return try await body()
     } catch let error as CLSError {
         FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
         switch error.code {

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The `clsfile` command: parses arguments and prints; the work happens in the libraries.
-@main
+/// ``EntryPoint`` starts it.
 struct Clsfile: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clsfile",
@@ -24,23 +24,4 @@ struct Clsfile: AsyncParsableCommand {
                       RoleCommand.self, AssignCommand.self, AcceptCommand.self, AssignmentsCommand.self, DoneCommand.self,
                       SubmitCommand.self, CollectCommand.self, ClassReportCommand.self, ServeCommand.self, ExportCommand.self, ResetCommand.self]
     )
-
-    /// Records a plain `clsfile hook EVENT FILE` call directly (see ``HookCall``), hands `clsfile serve`
-    /// to its own program, and passes every other call through ArgumentParser.
-    static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "serve" || arguments == ["help", "serve"] {
-            let forwarded = arguments.first == "serve" ? Array(arguments.dropFirst()) : ["--help"]
-            do { try ServeCommand.replaceProcess(with: forwarded) } catch { exit(withError: error) }
-        }
-        guard let call = HookCall(arguments: arguments) else {
-            await main(arguments)
-            return
-        }
-        do {
-            try await HookLine.record(call)
-        } catch {
-            exit(withError: error)
-        }
-    }
 }

@@ -85,4 +85,37 @@ struct StatsCommandTests {
         #expect(result.status == 64)
         #expect(result.errorOutput.contains("--target-words"))
     }
+
+    /// A plain `stats FILE… [--json] [--target-words N]` is read without ArgumentParser; any other
+    /// form goes through it. Both must print the same thing, and `--help` must still work.
+    @Test func theDirectReadingAndArgumentParserAgree() throws {
+        let scratch = try Scratch()
+        let essay = try scratch.file("essay.md", "# Essay\n\nIt was a bright cold day in April. The clocks struck.\n")
+        let notes = try scratch.file("notes.txt", "- [x] read\n- [ ] write the middle part of it\n")
+        let forms: [(plain: [String], parsed: [String])] = [
+            (["stats", essay.path, notes.path], ["stats", "--", essay.path, notes.path]),
+            (["stats", "--json", essay.path, "--target-words=20"],
+             ["stats", "--target-words", "20", "--json", "--", essay.path]),
+        ]
+        for (plain, parsed) in forms {
+            let direct = try clsfile(plain), viaParser = try clsfile(parsed)
+            #expect(direct.status == 0 && viaParser.status == 0, "\(direct.errorOutput) \(viaParser.errorOutput)")
+            #expect(direct.output == viaParser.output, "\(plain) and \(parsed) differ")
+        }
+        let table = try clsfile(["stats", essay.path, notes.path]).output.split(separator: "\n").map(String.init)
+        #expect(table.count == 4)
+        // Numbers are aligned right under their headings, the format left.
+        let gradeEnd = try #require(table[0].range(of: "GRADE")).upperBound
+        for line in table.dropFirst() where !line.contains("total") {
+            #expect(line.index(before: gradeEnd) < line.endIndex && line[line.index(before: gradeEnd)] != " ", "\(line)")
+        }
+        #expect(table[1].contains("  markdown ") && table[2].contains("  plainText "))
+
+        let help = try clsfile(["stats", "--help"])
+        #expect(help.status == 0 && help.output.contains("--target-words") && help.output.contains("--json"))
+        // A repeated flag is left to ArgumentParser, which accepts it.
+        let repeated = try clsfile(["stats", "--json", "--json", essay.path])
+        let single = try clsfile(["stats", "--json", essay.path])
+        #expect(repeated.status == 0 && repeated.output == single.output)
+    }
 }

@@ -42,9 +42,11 @@ enum HookLine {
     }
 
     /// Records the event of one `clsfile hook EVENT FILE` call.
+    /// - Returns: The recorder, whose store is still open.
     /// - Throws: `ExitCode` 66 when the file cannot be recorded (it is missing, say), 74 when the
     ///   store or the spool fails.
-    static func record(_ call: HookCall) async throws {
+    @discardableResult
+    static func record(_ call: HookCall) async throws -> SessionRecorder {
         try await reportingFailures {
             let (recorder, spool) = try recorder(store: call.store, idleTimeout: call.idleTimeout)
             let event = SessionEvent(kind: call.event, file: FileArgument.url(for: call.file), line: call.line,
@@ -53,6 +55,7 @@ enum HookLine {
             if let failure = failures.first(where: { $0.event == event }) {
                 throw ExitCode(failure.error.code == .invalidArgument ? 66 : 74)
             }
+            return recorder
         }
     }
 

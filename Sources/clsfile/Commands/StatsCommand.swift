@@ -32,6 +32,14 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try Self.count(files, json: json, targetWords: targetWords)
+    }
+
+    /// Counts the files and prints their table or JSON; files that cannot be counted are reported
+    /// on standard error and the others are still counted.
+    /// - Throws: `ExitCode` 66 when a file is missing, unreadable or not a regular file, else 65
+    ///   when one cannot be counted.
+    static func count(_ files: [String], json: Bool, targetWords: Int?) throws {
         let analyzer = DocumentAnalyzer()
         var rows: [DocumentSummary] = []
         var exitCode: Int32 = 0
@@ -55,5 +63,26 @@ struct StatsCommand: AsyncParsableCommand {
             print(DocumentSummary.table(rows))
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+}
+
+/// One `clsfile stats FILE…` call in its plainest form, which the entry point runs without
+/// ArgumentParser (see ``PlainArguments``).
+struct StatsCall {
+    var files: [String]
+    var json: Bool
+    var targetWords: Int?
+
+    /// Reads `stats FILE… [--json] [--target-words N]`; nil for anything that ArgumentParser should
+    /// parse and report.
+    init?(arguments: [String]) {
+        guard let call = PlainArguments(arguments, command: "stats", valued: ["--target-words"], flags: ["--json"]),
+              !call.positionals.isEmpty else { return nil }
+        if let text = call.value(of: "--target-words") {
+            guard let target = Int(text), target > 0 else { return nil }
+            targetWords = target
+        }
+        files = call.positionals
+        json = call.has("--json")
     }
 }

@@ -71,7 +71,7 @@ struct DocumentSummary: Encodable {
         var lines = [["WORDS", "CHARS", "SENTENCES", "GRADE", "PROGRESS", "FORMAT", "FILE"]]
         for row in rows {
             lines.append(["\(row.body.words)", "\(row.body.characters)", "\(row.body.sentences)",
-                          String(format: "%.1f", row.body.fleschKincaidGrade),
+                          Formatting.decimal(row.body.fleschKincaidGrade, places: 1),
                           row.progress.first.map { Formatting.percent($0.value) } ?? "-",
                           row.format, row.path])
         }
@@ -79,13 +79,7 @@ struct DocumentSummary: Encodable {
             lines.append(["\(rows.reduce(0) { $0 + $1.body.words })", "\(rows.reduce(0) { $0 + $1.body.characters })",
                           "\(rows.reduce(0) { $0 + $1.body.sentences })", "", "", "", "total"])
         }
-        let widths = (0..<6).map { column in lines.map { $0[column].count }.max() ?? 0 }
-        return lines.map { line in
-            (0..<6).map { column in
-                column < 5 ? String(repeating: " ", count: widths[column] - line[column].count) + line[column]
-                    : line[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ") + "  " + line[6]
-        }.joined(separator: "\n")
+        return Formatting.columns(lines, rightAligned: 5).joined(separator: "\n")
     }
 
     static func json(_ rows: [DocumentSummary]) throws -> String {

@@ -14,7 +14,7 @@ enum Formatting {
     /// `80%`, `12.5%`.
     static func percent(_ share: Double) -> String {
         let value = share * 100
-        return value.rounded() == value ? "\(Int(value))%" : String(format: "%.1f%%", value)
+        return value.rounded() == value ? "\(Int(value))%" : decimal(value, places: 1) + "%"
     }
 
     /// `558`, `7.25`.
@@ -22,13 +22,30 @@ enum Formatting {
         value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))" : String(format: "%g", value)
     }
 
-    /// Lines of cells as aligned columns, two spaces apart; the last column is not padded.
-    static func columns(_ lines: [[String]]) -> [String] {
+    /// `26.1`: a value with a fixed number of decimal places, as `%.1f` prints it, without
+    /// Foundation's `String(format:)` (which costs `clsfile stats` a third of a millisecond).
+    static func decimal(_ value: Double, places: Int) -> String {
+        var scale = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (value * Double(scale)).rounded(.toNearestOrEven)
+        guard scaled.isFinite, abs(scaled) < 1e15 else { return String(format: "%.\(places)f", value) }
+        let units = Int(abs(scaled))
+        let sign = scaled < 0 ? "-" : ""
+        guard places > 0 else { return sign + "\(units)" }
+        let fraction = String(units % scale)
+        return sign + "\(units / scale)." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+
+    /// Lines of cells as aligned columns, two spaces apart: the first `rightAligned` columns
+    /// (numbers) are aligned right, the others left; the last column is not padded.
+    static func columns(_ lines: [[String]], rightAligned: Int = 0) -> [String] {
         let count = lines.map(\.count).max() ?? 0
         let widths = (0..<count).map { column in lines.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
         return lines.map { line in
             line.enumerated().map { column, cell in
-                column == line.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                guard column < line.count - 1 else { return cell }
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return column < rightAligned ? padding + cell : cell + padding
             }.joined(separator: "  ")
         }
     }

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Dispatch
+
+/// Where `clsfile` starts.
+///
+/// A plain `clsfile hook EVENT FILE` call (see ``HookCall``) is recorded at once on the main
+/// thread (see ``MainThreadExecutor``), a plain `clsfile stats FILE…` (see ``StatsCall``) counted
+/// there, `clsfile serve` is handed to its own program, and every other call goes through
+/// ArgumentParser on the main actor, as an asynchronous `main` would run it.
+@main
+enum EntryPoint {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "serve" || arguments == ["help", "serve"] {
+            let forwarded = arguments.first == "serve" ? Array(arguments.dropFirst()) : ["--help"]
+            do { try ServeCommand.replaceProcess(with: forwarded) } catch { Clsfile.exit(withError: error) }
+        }
+        if let call = HookCall(arguments: arguments) {
+            MainThreadExecutor.run {
+                do {
+                    let recorder = try await HookLine.record(call)
+                    // The event is committed. Closing the store would release only what the end
+                    // of the process releases, after starting a thread to dispose of GRDB's queue.
+                    withExtendedLifetime(recorder) { Clsfile.exit() }
+                } catch {
+                    Clsfile.exit(withError: error)
+                }
+            }
+        }
+        if let call = StatsCall(arguments: arguments) {
+            do {
+                try StatsCommand.count(call.files, json: call.json, targetWords: call.targetWords)
+                Clsfile.exit()
+            } catch {
+                Clsfile.exit(withError: error)
+            }
+        }
+        Task { @MainActor in
+            await Clsfile.main(arguments)
+            Clsfile.exit()
+        }
+        dispatchMain()
+    }
+}
