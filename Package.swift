@@ -8,9 +8,10 @@ import Glibc
 /// The loader moves clsfile's 86,000 absolute pointers to where address randomisation put the
 /// binary, which is a fifth of a hook call's start-up. Packed in the compact RELR form (lld's
 /// `-z pack-relative-relocs`) they take 17 KB instead of 2 MB to read, which saves about half a
-/// millisecond a process; the glibc loader reads that form from version 2.36 on, so older systems
-/// link as before. (-no-pie would save more, but clsfile parses untrusted documents, so its code
-/// keeps address randomisation.)
+/// millisecond a process. The glibc loader reads that form from version 2.36 on, so the building
+/// machine's glibc decides (the binary then needs 2.36 where it runs; older systems link as
+/// before), and `ld.lld` comes with the swift.org toolchains. (-no-pie would save another
+/// millisecond, but clsfile parses untrusted documents, so its code keeps address randomisation.)
 let startUpLinkerFlags: [String] = {
     #if canImport(Glibc)
     // "glibc 2.36"

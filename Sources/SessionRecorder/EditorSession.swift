@@ -95,7 +95,9 @@ public struct EditorSession: Sendable {
                 // A pulse that fails to save (busy store) is superseded by the next one; the final
                 // pulse and the close below are saved or reported.
                 if let date = pulses.takePulse(size: Self.fileSize(path)) {
-                    _ = try? await recorder.record(SessionEvent(kind: .edit, file: url, date: date))
+                    // In a task of its own, which the flusher's cancellation does not reach: a
+                    // save cut short would lose a pulse that was already taken.
+                    _ = await Task { try? await recorder.record(SessionEvent(kind: .edit, file: url, date: date)) }.value
                 }
             }
         }

@@ -6,8 +6,8 @@ import Glibc
 
 /// Turns the signals a wrapper must act on into bytes on a pipe, so one `poll` loop sees them.
 ///
-/// `nonisolated(unsafe)`: the write end is set once, before any handler is installed, and only read
-/// afterwards, from signal handlers, which may run on any thread.
+/// `nonisolated(unsafe)`: the write end is set once, when the pipe is made before the first handler
+/// is installed, and only read afterwards, from signal handlers, which may run on any thread.
 nonisolated(unsafe) private var signalWriteEnd: Int32 = -1
 
 enum SignalRelay {
@@ -25,6 +25,7 @@ enum SignalRelay {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
             _ = fcntl(end, F_SETFL, O_NONBLOCK)
         }
+        signalWriteEnd = ends[1]
         return (ends[0], ends[1])
     }()
 
@@ -35,7 +36,6 @@ enum SignalRelay {
         guard let ends else { return -1 }
         // Bytes that arrived after an earlier session of this process ended are stale.
         while !drain(ends.read).isEmpty {}
-        signalWriteEnd = ends.write
         for number in watched {
             signal(number) { received in
                 var byte = UInt8(truncatingIfNeeded: received)

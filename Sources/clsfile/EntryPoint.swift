@@ -20,7 +20,8 @@ enum EntryPoint {
                 do {
                     let recorder = try await HookLine.record(call)
                     // The event is committed. Closing the store would release only what the end
-                    // of the process releases, after starting a thread to dispose of GRDB's queue.
+                    // of the process releases, after starting a thread to dispose of GRDB's queue;
+                    // the recorder is kept alive so that nothing closes it before the exit.
                     withExtendedLifetime(recorder) { Clsfile.exit() }
                 } catch {
                     Clsfile.exit(withError: error)

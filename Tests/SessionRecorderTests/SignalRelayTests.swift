@@ -20,10 +20,10 @@ struct SignalRelayTests {
         let second = SignalRelay.install()
         defer { SignalRelay.restore() }
         #expect(second == first)
-        #expect(SignalRelay.drain(second).isEmpty)
         kill(getpid(), SIGWINCH)
         var ready = [pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
         #expect(poll(&ready, 1, 2000) == 1)
-        #expect(SignalRelay.drain(second) == [SIGWINCH])
+        // Another test's child may add a SIGCHLD.
+        #expect(SignalRelay.drain(second).contains(SIGWINCH))
     }
 }

@@ -83,7 +83,7 @@ struct XMLProseWalker: MarkupHandler {
         guard let role = role(name) else { return }
         if role == .body { bodyDepth += 1; return }
         if case .region(let region) = role {
-            guard !selfClosing else { return }
+            // Also when self-closing (an empty or hidden header): its end follows at once.
             bodyDepth += 1
             targets.append(region)
             return

@@ -37,7 +37,7 @@ struct ProcessIdentity: Sendable, Hashable {
     /// up `ProcessInfo`, which a hook process needs for nothing else).
     private static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 

@@ -1,0 +1,49 @@
+@testable import clsfile
+import Testing
+
+/// What the entry point reads without ArgumentParser, and what it leaves to it.
+struct PlainArgumentsTests {
+    private func read(_ arguments: [String]) -> PlainArguments? {
+        PlainArguments(arguments, command: "stats", valued: ["--target-words"], flags: ["--json"])
+    }
+
+    @Test func optionsAreReadInEitherSpellingAndAnyOrder() throws {
+        let call = try #require(read(["stats", "a.txt", "--target-words=20", "--json", "b.txt"]))
+        #expect(call.positionals == ["a.txt", "b.txt"])
+        #expect(call.value(of: "--target-words") == "20")
+        #expect(call.has("--json"))
+        let spaced = try #require(read(["stats", "--target-words", "20", "a.txt"]))
+        #expect(spaced.value(of: "--target-words") == "20" && !spaced.has("--json"))
+        #expect(spaced.positionals == ["a.txt"])
+    }
+
+    @Test func anythingElseIsLeftToArgumentParser() {
+        for arguments in [
+            ["hook", "a.txt"],                          // another command
+            ["stats", "--help"], ["stats", "-h"],       // help
+            ["stats", "--json", "--json", "a.txt"],     // a repeated flag
+            ["stats", "--target-words", "1", "--target-words=2", "a.txt"],  // a repeated option
+            ["stats", "a.txt", "--target-words"],       // a missing value
+            ["stats", "--target-words", "--json"],      // a value that looks like an option
+            ["stats", "--target-words=", "a.txt"],      // an empty value
+            ["stats", "--json=yes", "a.txt"],           // a value given to a flag
+            ["stats", "--", "-a.txt"],                  // the end of options
+            ["stats", "--bogus", "a.txt"],              // an unknown option
+        ] {
+            #expect(read(arguments) == nil, "\(arguments)")
+        }
+    }
+
+    @Test func decimalsHaveTheirPlacesWithoutFoundation() {
+        #expect(Formatting.decimal(26.14, places: 1) == "26.1")
+        #expect(Formatting.decimal(26.16, places: 1) == "26.2")
+        #expect(Formatting.decimal(7, places: 1) == "7.0")
+        #expect(Formatting.decimal(0.04, places: 2) == "0.04")
+        #expect(Formatting.decimal(-3.25, places: 1) == "-3.2", "ties go to even")
+        #expect(Formatting.decimal(-0.04, places: 1) == "0.0", "no negative zero")
+        #expect(Formatting.decimal(12.5, places: 0) == "12")
+        #expect(Formatting.decimal(1e20, places: 1) == "100000000000000000000.0")
+        #expect(Formatting.decimal(.nan, places: 1) == "nan")
+        #expect(Formatting.percent(0.125) == "12.5%" && Formatting.percent(0.8) == "80%")
+    }
+}
