@@ -10,6 +10,7 @@ public struct DetectorError: Error, LocalizedError, Sendable, Equatable {
         private enum Kind: String, Sendable {
             case notARegularFile, fileTooLarge, unreadable, unsupportedFormat
             case corruptArchive, encryptedEntry, decompressionLimit, malformedDocument
+            case libraryUnavailable
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -30,6 +31,8 @@ public struct DetectorError: Error, LocalizedError, Sendable, Equatable {
         public static let decompressionLimit = Code(.decompressionLimit)
         /// A document's structure is invalid or exceeds a structural limit.
         public static let malformedDocument = Code(.malformedDocument)
+        /// libmagic, which tells binary files and some text formats apart, cannot be loaded or failed.
+        public static let libraryUnavailable = Code(.libraryUnavailable)
 
         public var description: String { kind.rawValue }
     }

@@ -35,7 +35,7 @@ public struct KindDetector: Sendable {
             return FileKind(format: .rtf, mimeType: "text/rtf", charset: "us-ascii")
         }
         guard let charset = CharsetDetector.detect(head, truncated: file.size > Int64(head.count)) else {
-            let mime = Magic.shared.mimeType(of: head)
+            let mime = try Magic.shared.mimeType(of: head, path: url.path)
             return FileKind(format: .unknown, mimeType: mime, charset: "binary")
         }
         let sample = KindDetector.decodeSample(head, charset: charset)
@@ -45,7 +45,7 @@ public struct KindDetector: Sendable {
             // look for "<" and its TeX rules for "\" (RTF's "{\rtf" is checked above), so text
             // with neither is not shown to it: its first look at text costs 3-5 ms, mostly
             // faulting in pages of its 8 MB database.
-            switch Magic.shared.mimeType(of: head) {
+            switch try Magic.shared.mimeType(of: head, path: url.path) {
             case "text/html": (format, mime) = (.html, "text/html")
             case "text/x-tex": (format, mime) = (.latex, "text/x-tex")
             case "text/rtf": (format, mime) = (.rtf, "text/rtf")

@@ -118,4 +118,26 @@ struct StatsCommandTests {
         let single = try clsfile(["stats", "--json", essay.path])
         #expect(repeated.status == 0 && repeated.output == single.output)
     }
+
+    /// libmagic is loaded only when a file needs it. Without it (hidden here by a bind mount in a
+    /// mount namespace of its own, which needs root), a file that needs it gets a clear error and
+    /// the others are still counted.
+    @Test(.enabled(if: getuid() == 0, "hiding libmagic needs a mount namespace, so root"))
+    func aMissingLibmagicIsAClearErrorForTheFilesThatNeedIt() throws {
+        let scratch = try Scratch()
+        let junk = scratch.url.appendingPathComponent("junk.bin")
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: junk)
+        let text = try scratch.file("plain.txt", "four plain words here\n")
+        let library = try #require(realpath("/usr/lib/x86_64-linux-gnu/libmagic.so.1", nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        }, "libmagic1 is installed")
+        let result = try run(URL(fileURLWithPath: "/usr/bin/unshare"), ["-m", "/bin/sh", "-c",
+            "mount --bind /dev/null \"$0\" && exec \"$1\" stats \"$2\" \"$3\"",
+            library, try builtExecutable("clsfile").path, junk.path, text.path])
+        #expect(result.status == 65, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("cannot tell what \(junk.path) is: libmagic cannot be loaded"))
+        #expect(result.errorOutput.contains("apt-get install libmagic1"))
+        #expect(result.output.contains("plain.txt"))
+    }
 }
