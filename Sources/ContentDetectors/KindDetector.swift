@@ -29,7 +29,7 @@ public struct KindDetector: Sendable {
         let ext = url.pathExtension.lowercased()
         if head.isEmpty { return FileKind(format: .plainText, mimeType: "text/plain", charset: "us-ascii") }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
-            return try zipKind(url)
+            return try zipKind(url, head: head)
         }
         if head.starts(with: Array("{\\rtf".utf8)) {
             return FileKind(format: .rtf, mimeType: "text/rtf", charset: "us-ascii")
@@ -118,13 +118,13 @@ public struct KindDetector: Sendable {
         return score >= 2
     }
 
-    func zipKind(_ url: URL) throws -> FileKind {
+    func zipKind(_ url: URL, head: [UInt8]) throws -> FileKind {
         let items = try ZipContainer.readCentralDirectory(url: url, path: url.path)
         if items["word/document.xml"] != nil {
             return FileKind(format: .docx, mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", charset: "binary")
         }
-        var declared = ""
-        if items["mimetype"] != nil, let zip = try? ZipContainer(url: url, limits: ZipLimits()),
+        var declared = KindDetector.leadingMimetype(head)
+        if declared.isEmpty, items["mimetype"] != nil, let zip = try? ZipContainer(url: url, limits: ZipLimits()),
            let bytes = try? zip.readSmall("mimetype", limit: 256) {
             declared = String(decoding: bytes, as: UTF8.self).trimmedASCIIWhitespace
         }
@@ -135,5 +135,20 @@ public struct KindDetector: Sendable {
             return FileKind(format: .epub, mimeType: "application/epub+zip", charset: "binary")
         }
         return FileKind(format: .zip, mimeType: declared.isEmpty ? "application/zip" : declared, charset: "binary")
+    }
+
+    /// The `mimetype` entry that OpenDocument and EPUB put first in the archive, stored
+    /// uncompressed and unencrypted, read from the file's first bytes as `file(1)` does; empty when
+    /// the archive does not start with one (the entry is then read through the central directory).
+    static func leadingMimetype(_ head: [UInt8]) -> String {
+        func number(_ offset: Int, _ length: Int) -> Int {
+            (0..<length).reduce(0) { $0 | Int(head[offset + $1]) << (8 * $1) }
+        }
+        let name = Array("mimetype".utf8)
+        guard head.count >= 30 + name.count, head.starts(with: [0x50, 0x4B, 0x03, 0x04]),
+              number(6, 2) & 1 == 0, number(8, 2) == 0, number(26, 2) == name.count, head[30..<(30 + name.count)].elementsEqual(name) else { return "" }
+        let start = 30 + name.count + number(28, 2), size = number(18, 4)
+        guard size <= 256, start + size <= head.count else { return "" }
+        return String(decoding: head[start..<(start + size)], as: UTF8.self).trimmedASCIIWhitespace
     }
 }

@@ -68,4 +68,34 @@ struct KindDetectorTests {
             for try await kind in group { #expect(kind.format == .markdown) }
         }
     }
+
+    /// The `mimetype` entry decides between OpenDocument kinds: read from the first bytes when it
+    /// is stored first, else through the central directory.
+    @Test(arguments: [false, true])
+    func theDeclaredMimetypeDecidesEvenWhenItIsCompressed(_ compress: Bool) throws {
+        let dir = try TemporaryDirectory()
+        let url = dir.url.appendingPathComponent("sheet.odt")
+        let spreadsheet = "application/vnd.oasis.opendocument.spreadsheet"
+        try makeZip(at: url, [("mimetype", Data(spreadsheet.utf8)), ("content.xml", Data("<x/>".utf8)),
+                              ("META-INF/manifest.xml", Data("<x/>".utf8))], compress: compress)
+        let head = try [UInt8](Data(contentsOf: url).prefix(KindDetector.sampleSize))
+        #expect(KindDetector.leadingMimetype(head) == (compress ? "" : spreadsheet))
+        let kind = try detector.kind(of: url)
+        #expect(kind.format == .zip && kind.mimeType == spreadsheet)
+    }
+
+    @Test func aLeadingMimetypeIsOnlyTakenWhenItIsPlainAndWhole() throws {
+        func header(flags: UInt8 = 0, method: UInt8 = 0, size: UInt8, name: String = "mimetype") -> [UInt8] {
+            var bytes: [UInt8] = [0x50, 0x4B, 0x03, 0x04, 20, 0, flags, 0, method, 0] + [UInt8](repeating: 0, count: 8)
+            bytes += [size, 0, 0, 0, size, 0, 0, 0, UInt8(name.utf8.count), 0, 0, 0]
+            return bytes + Array(name.utf8)
+        }
+        let type = Array("application/epub+zip".utf8)
+        #expect(KindDetector.leadingMimetype(header(size: UInt8(type.count)) + type) == "application/epub+zip")
+        #expect(KindDetector.leadingMimetype(header(flags: 1, size: UInt8(type.count)) + type) == "", "encrypted")
+        #expect(KindDetector.leadingMimetype(header(method: 8, size: UInt8(type.count)) + type) == "", "deflated")
+        #expect(KindDetector.leadingMimetype(header(size: UInt8(type.count)) + type.prefix(5)) == "", "truncated")
+        #expect(KindDetector.leadingMimetype(header(size: UInt8(type.count), name: "mimetypf") + type) == "", "another entry")
+        #expect(KindDetector.leadingMimetype(Array(header(size: 4).prefix(20))) == "", "a short head")
+    }
 }
