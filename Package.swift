@@ -152,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ClassroomTests",
-            dependencies: ["Classroom", "OpenClassKit", "TestSupport"]
+            dependencies: ["Classroom", "OpenClassKit", "SessionRecorder", "TestSupport"]
         ),
         .testTarget(
             name: "ClassDashboardTests",

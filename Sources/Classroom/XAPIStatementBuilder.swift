@@ -53,7 +53,9 @@ public struct XAPIStatementBuilder: Sendable {
     public static let sessionExtension = "https://w3id.org/xapi/cmi5/context/extensions/sessionid"
     /// The ADL activity type of an assignment.
     public static let activityType = "http://adlnet.gov/expapi/activities/assessment"
-    /// The identifier of the primary item that holds the word count.
+    /// The identifier of the primary item that holds the word count: SessionRecorder's
+    /// `ItemIdentifier.wordCount`, spelled here so that Classroom does not depend on the recorder
+    /// (a test keeps the two equal).
     public static let wordCountItem = "total_word_count"
 
     /// The settings in use.

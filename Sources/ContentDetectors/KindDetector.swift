@@ -123,11 +123,15 @@ public struct KindDetector: Sendable {
         if items["word/document.xml"] != nil {
             return FileKind(format: .docx, mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", charset: "binary")
         }
-        var declared = KindDetector.leadingMimetype(head)
-        if declared.isEmpty, items["mimetype"] != nil, let zip = try? ZipContainer(url: url, limits: ZipLimits()),
-           let bytes = try? zip.readSmall("mimetype", limit: 256) {
-            declared = String(decoding: bytes, as: UTF8.self).trimmedASCIIWhitespace
+        // Read from the first bytes when stored first, as the formats ask; else through the archive.
+        var mimetype: [UInt8] = []
+        if let stored = ZipContainer.leadingStoredEntry(named: "mimetype", in: head, limit: 256) {
+            mimetype = Array(stored)
+        } else if items["mimetype"] != nil, let zip = try? ZipContainer(url: url, limits: ZipLimits()),
+                  let bytes = try? zip.readSmall("mimetype", limit: 256) {
+            mimetype = bytes
         }
+        let declared = String(decoding: mimetype, as: UTF8.self).trimmedASCIIWhitespace
         if declared == "application/vnd.oasis.opendocument.text" || (declared.isEmpty && items["content.xml"] != nil && items["META-INF/manifest.xml"] != nil) {
             return FileKind(format: .odt, mimeType: "application/vnd.oasis.opendocument.text", charset: "binary")
         }
@@ -135,20 +139,5 @@ public struct KindDetector: Sendable {
             return FileKind(format: .epub, mimeType: "application/epub+zip", charset: "binary")
         }
         return FileKind(format: .zip, mimeType: declared.isEmpty ? "application/zip" : declared, charset: "binary")
-    }
-
-    /// The `mimetype` entry that OpenDocument and EPUB put first in the archive, stored
-    /// uncompressed and unencrypted, read from the file's first bytes as `file(1)` does; empty when
-    /// the archive does not start with one (the entry is then read through the central directory).
-    static func leadingMimetype(_ head: [UInt8]) -> String {
-        func number(_ offset: Int, _ length: Int) -> Int {
-            (0..<length).reduce(0) { $0 | Int(head[offset + $1]) << (8 * $1) }
-        }
-        let name = Array("mimetype".utf8)
-        guard head.count >= 30 + name.count, head.starts(with: [0x50, 0x4B, 0x03, 0x04]),
-              number(6, 2) & 1 == 0, number(8, 2) == 0, number(26, 2) == name.count, head[30..<(30 + name.count)].elementsEqual(name) else { return "" }
-        let start = 30 + name.count + number(28, 2), size = number(18, 4)
-        guard size <= 256, start + size <= head.count else { return "" }
-        return String(decoding: head[start..<(start + size)], as: UTF8.self).trimmedASCIIWhitespace
     }
 }

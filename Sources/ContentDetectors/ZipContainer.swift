@@ -40,7 +40,7 @@ final class ZipContainer {
     init(url: URL, limits: ZipLimits) throws {
         path = url.path
         self.limits = limits
-        items = try ZipContainer.readCentralDirectory(url: url, path: url.path)
+        items = try ZipContainer.readCentralDirectory(url: url, path: path)
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
@@ -105,8 +105,6 @@ final class ZipContainer {
         let tailLength = min(size, 65_557)
         try? handle.seek(toOffset: size - tailLength)
         let tail = [UInt8]((try? handle.read(upToCount: Int(tailLength))) ?? Data())
-        func u16(_ b: [UInt8], _ o: Int) -> Int { Int(b[o]) | Int(b[o + 1]) << 8 }
-        func u32(_ b: [UInt8], _ o: Int) -> UInt64 { UInt64(u16(b, o)) | UInt64(u16(b, o + 2)) << 16 }
         var eocd = -1
         var k = tail.count - 22
         while k >= 0 {
@@ -140,5 +138,28 @@ final class ZipContainer {
             o += 46 + nameLength + extraLength + commentLength
         }
         return items
+    }
+
+    /// The bytes of the archive's first entry when it is named `name` and stored whole,
+    /// uncompressed and unencrypted, within `head`, the file's first bytes; nil otherwise.
+    ///
+    /// OpenDocument and EPUB put their `mimetype` entry first this way, so that it can be read
+    /// without opening the archive (as `file(1)` reads it).
+    static func leadingStoredEntry(named name: String, in head: [UInt8], limit: Int) -> ArraySlice<UInt8>? {
+        let name = Array(name.utf8)
+        guard head.count >= 30 + name.count, head.starts(with: [0x50, 0x4B, 0x03, 0x04]),
+              u16(head, 6) & 1 == 0, u16(head, 8) == 0, u16(head, 26) == name.count,
+              head[30..<(30 + name.count)].elementsEqual(name) else { return nil }
+        let start = 30 + name.count + u16(head, 28), size = Int(u32(head, 18))
+        guard size <= limit, start + size <= head.count else { return nil }
+        return head[start..<(start + size)]
+    }
+
+    /// A little-endian 16-bit field of a ZIP header.
+    private static func u16(_ bytes: [UInt8], _ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
+
+    /// A little-endian 32-bit field of a ZIP header.
+    private static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
+        UInt64(u16(bytes, offset)) | UInt64(u16(bytes, offset + 2)) << 16
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OpenClassKit
+import SessionRecorder
 import Testing
 import TestSupport
 @testable import Classroom
@@ -33,6 +34,11 @@ struct XAPIStatementBuilderTests {
                       (0.29, "PT0.29S"), (90_000, "PT25H"), (59.999, "PT59.99S"), (-3, "PT0S"), (.nan, "PT0S"), (.infinity, "PT0S")])
     func durationsAreISO8601ToTheHundredth(seconds: Double, expected: String) {
         #expect(XAPIFormat.duration(seconds: seconds) == expected)
+    }
+
+    /// Classroom names the word-count item without depending on SessionRecorder, which writes it.
+    @Test func theWordCountItemIsTheOneTheRecorderWrites() {
+        #expect(XAPIStatementBuilder.wordCountItem == SessionRecorder.ItemIdentifier.wordCount)
     }
 
     @Test func timestampsAreUTCCutToTheSecond() {

@@ -79,7 +79,8 @@ struct KindDetectorTests {
         try makeZip(at: url, [("mimetype", Data(spreadsheet.utf8)), ("content.xml", Data("<x/>".utf8)),
                               ("META-INF/manifest.xml", Data("<x/>".utf8))], compress: compress)
         let head = try [UInt8](Data(contentsOf: url).prefix(KindDetector.sampleSize))
-        #expect(KindDetector.leadingMimetype(head) == (compress ? "" : spreadsheet))
+        let stored = ZipContainer.leadingStoredEntry(named: "mimetype", in: head, limit: 256)
+        #expect(stored.map { String(decoding: $0, as: UTF8.self) } == (compress ? nil : spreadsheet))
         let kind = try detector.kind(of: url)
         #expect(kind.format == .zip && kind.mimeType == spreadsheet)
     }
@@ -90,12 +91,16 @@ struct KindDetectorTests {
             bytes += [size, 0, 0, 0, size, 0, 0, 0, UInt8(name.utf8.count), 0, 0, 0]
             return bytes + Array(name.utf8)
         }
+        func entry(_ head: [UInt8], limit: Int = 256) -> String? {
+            ZipContainer.leadingStoredEntry(named: "mimetype", in: head, limit: limit).map { String(decoding: $0, as: UTF8.self) }
+        }
         let type = Array("application/epub+zip".utf8)
-        #expect(KindDetector.leadingMimetype(header(size: UInt8(type.count)) + type) == "application/epub+zip")
-        #expect(KindDetector.leadingMimetype(header(flags: 1, size: UInt8(type.count)) + type) == "", "encrypted")
-        #expect(KindDetector.leadingMimetype(header(method: 8, size: UInt8(type.count)) + type) == "", "deflated")
-        #expect(KindDetector.leadingMimetype(header(size: UInt8(type.count)) + type.prefix(5)) == "", "truncated")
-        #expect(KindDetector.leadingMimetype(header(size: UInt8(type.count), name: "mimetypf") + type) == "", "another entry")
-        #expect(KindDetector.leadingMimetype(Array(header(size: 4).prefix(20))) == "", "a short head")
+        #expect(entry(header(size: UInt8(type.count)) + type) == "application/epub+zip")
+        #expect(entry(header(flags: 1, size: UInt8(type.count)) + type) == nil, "encrypted")
+        #expect(entry(header(method: 8, size: UInt8(type.count)) + type) == nil, "deflated")
+        #expect(entry(header(size: UInt8(type.count)) + type.prefix(5)) == nil, "truncated")
+        #expect(entry(header(size: UInt8(type.count), name: "mimetypf") + type) == nil, "another entry")
+        #expect(entry(header(size: UInt8(type.count)) + type, limit: 8) == nil, "over the limit")
+        #expect(entry(Array(header(size: 4).prefix(20))) == nil, "a short head")
     }
 }

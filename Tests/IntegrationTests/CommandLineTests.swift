@@ -116,7 +116,7 @@ struct CommandLineTests {
         let scratch = try Scratch()
         let result = try clsfile(["--help"], store: scratch.storeURL)
         #expect(result.status == 0)
-        for word in ["show", "list", "CLSFILE_STORE", "66", "74"] {
+        for word in ["show", "list", "CLSFILE_STORE", "66", "74", "libmagic"] {
             #expect(result.output.contains(word), "help lacks \(word)")
         }
         let show = try clsfile(["show", "--help"], store: scratch.storeURL)

@@ -31,23 +31,21 @@ struct OpenDocumentExtractor: TextExtractor {
 
     func extract(_ source: DocumentSource, into output: inout ExtractionOutput) throws {
         var walker = XMLProseWalker(OpenDocumentExtractor.vocabulary)
-        var tokenizer = MarkupTokenizer(html: false, path: source.path)
         if flat {
+            var tokenizer = MarkupTokenizer(html: false, path: source.path)
             try source.forEachUTF8Chunk { chunk in try tokenizer.feed(chunk, &walker) }
             try tokenizer.finish(&walker)
         } else {
             let zip = try ZipContainer(url: source.url, limits: source.options.zipLimits)
-            try zip.read("content.xml") { chunk in try tokenizer.feed(chunk, &walker) }
-            try tokenizer.finish(&walker)
-            if zip.contains("styles.xml") {
-                // Its own root element, with its own namespace declarations: a walker of its own,
-                // writing on where the first left off.
-                var styles = XMLProseWalker(OpenDocumentExtractor.vocabulary)
-                styles.output = walker.output
-                var styleTokenizer = MarkupTokenizer(html: false, path: source.path)
-                try zip.read("styles.xml") { chunk in try styleTokenizer.feed(chunk, &styles) }
-                try styleTokenizer.finish(&styles)
-                walker = styles
+            for part in ["content.xml", "styles.xml"] where part == "content.xml" || zip.contains(part) {
+                // Each part has its own root element and namespace declarations: a walker of its
+                // own, writing on where the last one left off.
+                var partWalker = XMLProseWalker(OpenDocumentExtractor.vocabulary)
+                partWalker.output = walker.output
+                var tokenizer = MarkupTokenizer(html: false, path: source.path)
+                try zip.read(part) { chunk in try tokenizer.feed(chunk, &partWalker) }
+                try tokenizer.finish(&partWalker)
+                walker = partWalker
             }
         }
         walker.finish()

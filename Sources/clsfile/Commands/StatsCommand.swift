@@ -12,7 +12,8 @@ struct StatsCommand: AsyncParsableCommand {
             and Jupyter notebooks; the format comes from the content, not the name. Files that \
             cannot be counted are reported on standard error and the others are still counted; \
             the exit code is then 66 (missing, unreadable or not a regular file) or 65 \
-            (unsupported format, damaged, or over a safety limit).
+            (unsupported format, damaged, over a safety limit, or needing libmagic when it \
+            cannot be loaded).
             """)
 
     @Flag(name: .long, help: "Print JSON instead of a table.")
