@@ -5,24 +5,34 @@ import PackageDescription
 import Glibc
 #endif
 
-/// The loader moves clsfile's 86,000 absolute pointers to where address randomisation put the
-/// binary, which is a fifth of a hook call's start-up. Packed in the compact RELR form (lld's
-/// `-z pack-relative-relocs`) they take 17 KB instead of 2 MB to read, which saves about half a
-/// millisecond a process. The glibc loader reads that form from version 2.36 on, so the building
-/// machine's glibc decides (the binary then needs 2.36 where it runs; older systems link as
-/// before), and `ld.lld` comes with the swift.org toolchains. (-no-pie would save another
-/// millisecond, but clsfile parses untrusted documents, so its code keeps address randomisation.)
+/// What the release `clsfile` is linked with, for a short start-up: editor plugins start it on
+/// every event, and `clsfile stats` is compared with other tools process to process.
+///
+/// - SQLite, zlib and the C++ runtime come from their static archives, through
+///   `Scripts/link-static-deps` (it says why and how); this saves about a millisecond a process.
+/// - Only the symbols that shared libraries need are exported. The static standard library's
+///   link arguments export every public symbol of every package module (13,000 names), which the
+///   loader hashes and the runtime's start-up `dladdr` scans; nothing looks them up by name.
+/// - The loader moves the binary's 86,000 absolute pointers to where address randomisation put
+///   it. Packed in the compact RELR form (lld's `-z pack-relative-relocs`) they take 17 KB instead
+///   of 2 MB to read, which saves about half a millisecond. The glibc loader reads that form from
+///   version 2.36 on, so the building machine's glibc decides (the binary then needs 2.36 where it
+///   runs). -no-pie would save another millisecond, but clsfile parses untrusted documents, so its
+///   code keeps address randomisation.
 let startUpLinkerFlags: [String] = {
+    var flags = ["-use-ld=lld", "-Xclang-linker", "--ld-path=\(Context.packageDirectory)/Scripts/link-static-deps",
+                 "-Xlinker", "--no-export-dynamic"]
     #if canImport(Glibc)
     // "glibc 2.36"
     var text = [CChar](repeating: 0, count: 64)
     _ = confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count)
-    let version = String(cString: text).split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+    let version = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        .split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
     if version.count >= 2, (version[0], version[1]) >= (2, 36) {
-        return ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+        flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
     }
     #endif
-    return []
+    return flags
 }()
 
 let package = Package(
@@ -50,10 +60,11 @@ let package = Package(
         ),
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
+        .systemLibrary(name: "CInflate", path: "Sources/CInflate"),
         .target(name: "CTextScan"),
         .target(
             name: "ContentDetectors",
-            dependencies: ["CMagic", "CTextScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["CMagic", "CTextScan", "CInflate"]
         ),
         .target(name: "CTerminal"),
         .target(
@@ -100,7 +111,7 @@ let package = Package(
             // Foundation need no loading and symbol binding at start-up, which halves it. Only the
             // module's own dependencies are named, so CoreFoundation and Foundation's other parts are
             // listed. Release only: the debug test bundle links clsfile's code against the shared
-            // libraries that swift-testing uses. See `startUpLinkerFlags` for the relocations.
+            // libraries that swift-testing uses. See `startUpLinkerFlags` for the rest.
             linkerSettings: [
                 .unsafeFlags(["-static-stdlib", "-lFoundationEssentials", "-lCoreFoundation", "-l_FoundationICU",
                               "-l_FoundationCShims", "-l_FoundationCollections"] + startUpLinkerFlags,

@@ -16,7 +16,7 @@ public struct DocumentAnalyzer: Sendable {
     /// is of an unsupported MIME type, or is a damaged, encrypted or over-expanding container.
     public func analyze(_ url: URL, options: AnalysisOptions = AnalysisOptions()) throws -> DocumentReport {
         let file = try SafeFile(url: url, maximumSize: options.maximumFileSize)
-        let kind = try KindDetector(maximumFileSize: options.maximumFileSize).kind(of: url, file: file)
+        let (kind, zipItems) = try KindDetector(maximumFileSize: options.maximumFileSize).detect(file)
         let extractor: TextExtractor
         switch kind.format {
         case .plainText: extractor = PlainTextExtractor()
@@ -29,10 +29,10 @@ public struct DocumentAnalyzer: Sendable {
         case .rtf: extractor = RTFExtractor()
         case .epub: extractor = EPUBExtractor()
         case .notebook: extractor = NotebookExtractor()
-        case .csv, .zip, .unknown: throw DetectorError.unsupported(url.path, mimeType: kind.mimeType)
+        case .csv, .zip, .unknown: throw DetectorError.unsupported(file.path, mimeType: kind.mimeType)
         }
         var output = ExtractionOutput()
-        try extractor.extract(DocumentSource(url: url, file: file, kind: kind, options: options), into: &output)
+        try extractor.extract(DocumentSource(file: file, kind: kind, zipItems: zipItems, options: options), into: &output)
         return DocumentReport(
             kind: kind,
             statistics: output.bodyOverride ?? output[.body].counter.statistics,

@@ -20,22 +20,27 @@ public struct KindDetector: Sendable {
     /// The kind of the file at `url`. Throws ``DetectorError`` for directories, FIFOs, devices,
     /// unreadable or oversized files, and damaged ZIP containers.
     public func kind(of url: URL) throws -> FileKind {
-        let file = try SafeFile(url: url, maximumSize: maximumFileSize)
-        return try kind(of: url, file: file)
+        try detect(SafeFile(url: url, maximumSize: maximumFileSize)).kind
     }
 
-    func kind(of url: URL, file: SafeFile) throws -> FileKind {
+    /// The kind of an opened file, and for a ZIP container the central directory that told it.
+    func detect(_ file: SafeFile) throws -> (kind: FileKind, zipItems: [String: ZipContainer.Item]?) {
         let head = try file.head(KindDetector.sampleSize)
-        let ext = url.pathExtension.lowercased()
-        if head.isEmpty { return FileKind(format: .plainText, mimeType: "text/plain", charset: "us-ascii") }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
-            return try zipKind(url, head: head)
+            let items = try ZipContainer.readCentralDirectory(of: file)
+            return (try zipKind(file, items: items, head: head), items)
         }
+        return (try textOrBinaryKind(file, head: head), nil)
+    }
+
+    private func textOrBinaryKind(_ file: SafeFile, head: [UInt8]) throws -> FileKind {
+        let ext = file.pathExtension.lowercased()
+        if head.isEmpty { return FileKind(format: .plainText, mimeType: "text/plain", charset: "us-ascii") }
         if head.starts(with: Array("{\\rtf".utf8)) {
             return FileKind(format: .rtf, mimeType: "text/rtf", charset: "us-ascii")
         }
         guard let charset = CharsetDetector.detect(head, truncated: file.size > Int64(head.count)) else {
-            let mime = try Magic.shared.mimeType(of: head, path: url.path)
+            let mime = try Magic.shared.mimeType(of: head, path: file.path)
             return FileKind(format: .unknown, mimeType: mime, charset: "binary")
         }
         let sample = KindDetector.decodeSample(head, charset: charset)
@@ -45,7 +50,7 @@ public struct KindDetector: Sendable {
             // look for "<" and its TeX rules for "\" (RTF's "{\rtf" is checked above), so text
             // with neither is not shown to it: its first look at text costs 3-5 ms, mostly
             // faulting in pages of its 8 MB database.
-            switch try Magic.shared.mimeType(of: head, path: url.path) {
+            switch try Magic.shared.mimeType(of: head, path: file.path) {
             case "text/html": (format, mime) = (.html, "text/html")
             case "text/x-tex": (format, mime) = (.latex, "text/x-tex")
             case "text/rtf": (format, mime) = (.rtf, "text/rtf")
@@ -118,8 +123,7 @@ public struct KindDetector: Sendable {
         return score >= 2
     }
 
-    func zipKind(_ url: URL, head: [UInt8]) throws -> FileKind {
-        let items = try ZipContainer.readCentralDirectory(url: url, path: url.path)
+    private func zipKind(_ file: SafeFile, items: [String: ZipContainer.Item], head: [UInt8]) throws -> FileKind {
         if items["word/document.xml"] != nil {
             return FileKind(format: .docx, mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", charset: "binary")
         }
@@ -127,7 +131,7 @@ public struct KindDetector: Sendable {
         var mimetype: [UInt8] = []
         if let stored = ZipContainer.leadingStoredEntry(named: "mimetype", in: head, limit: 256) {
             mimetype = Array(stored)
-        } else if items["mimetype"] != nil, let zip = try? ZipContainer(url: url, limits: ZipLimits()),
+        } else if items["mimetype"] != nil, let zip = try? ZipContainer(file: file, items: items, limits: ZipLimits()),
                   let bytes = try? zip.readSmall("mimetype", limit: 256) {
             mimetype = bytes
         }

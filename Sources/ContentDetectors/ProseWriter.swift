@@ -91,12 +91,18 @@ protocol TextExtractor {
 
 /// A file opened for extraction, with what the detector found out about it.
 struct DocumentSource {
-    let url: URL
     let file: SafeFile
     let kind: FileKind
+    /// The central directory of a ZIP-based document, as kind detection read it.
+    let zipItems: [String: ZipContainer.Item]?
     let options: AnalysisOptions
 
-    var path: String { url.path }
+    var path: String { file.path }
+
+    /// The document's ZIP container, with the options' limits.
+    func zipContainer() throws -> ZipContainer {
+        try ZipContainer(file: file, items: zipItems, limits: options.zipLimits)
+    }
 
     /// Streams the file as UTF-8, transcoding from its charset.
     func forEachUTF8Chunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {

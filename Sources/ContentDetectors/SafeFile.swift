@@ -43,6 +43,15 @@ final class SafeFile: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// The extension of the file's name ("docx" for "essay.docx"), or "" when it has none. As for
+    /// `URL.pathExtension`, a leading dot (".notes") starts a name, not an extension.
+    var pathExtension: String {
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let name = slash.map { path[path.utf8.index(after: $0)...] } ?? path[...]
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
+        return String(name[name.utf8.index(after: dot)...])
+    }
+
     static func describeNonRegular(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: return nil
@@ -92,11 +101,13 @@ final class SafeFile: @unchecked Sendable {
 
     /// Streams bytes `range` through `body` with positional reads, so two ranges may be read at once.
     func forEachChunk(in range: Range<Int64>, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: SafeFile.chunkSize, alignment: 16)
+        // A short range gets a buffer of its size: one of 1 MiB is mapped and unmapped each time.
+        let capacity = Int(min(Int64(SafeFile.chunkSize), max(range.upperBound - range.lowerBound, 1)))
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         var offset = range.lowerBound
         while offset < range.upperBound {
-            let want = Int(min(Int64(SafeFile.chunkSize), range.upperBound - offset))
+            let want = Int(min(Int64(capacity), range.upperBound - offset))
             let n = pread(descriptor, buffer, want, off_t(offset))
             if n < 0 {
                 if errno == EINTR { continue }

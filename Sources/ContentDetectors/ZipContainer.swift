@@ -1,5 +1,4 @@
-import Foundation
-import ZIPFoundation
+import CInflate
 
 /// Limits applied when expanding ZIP-based documents.
 public struct ZipLimits: Sendable, Hashable {
@@ -20,32 +19,38 @@ public struct ZipLimits: Sendable, Hashable {
 
 /// A ZIP container read through its central directory, with bomb and encryption checks.
 ///
-/// The central directory is parsed here (names, flags, sizes) so that encrypted entries and
-/// declared ratios are refused before anything is inflated; ZIPFoundation does the inflating,
-/// and the bytes it produces are counted against the limits as they stream.
+/// The central directory is parsed here (names, flags, methods, sizes, offsets) so that encrypted
+/// entries and declared ratios are refused before anything is inflated. Entries are read from the
+/// already opened ``SafeFile`` and inflated with zlib as they stream, and the bytes produced are
+/// counted against the limits as they come. (ZIPFoundation did the inflating before: it opened
+/// the file again and parsed the directory once more, and its generic extraction path made the
+/// runtime build types from their mangled names, about 0.4 ms of every `clsfile stats` on a
+/// document, a tenth of the process.)
 final class ZipContainer {
+    /// One entry of the central directory.
     struct Item {
         let name: String
+        /// 0 stored, 8 deflated; other methods are refused when read.
+        let method: Int
         let compressedSize: UInt64
         let uncompressedSize: UInt64
+        /// Where the entry's local header starts.
+        let localHeaderOffset: UInt64
         let encrypted: Bool
     }
 
     let path: String
     let items: [String: Item]
-    private let archive: Archive
+    private let file: SafeFile
     private let limits: ZipLimits
     private var expanded: Int64 = 0
 
-    init(url: URL, limits: ZipLimits) throws {
-        path = url.path
+    /// Opens the container in `file`, reading its central directory unless `items` were read already.
+    init(file: SafeFile, items: [String: Item]? = nil, limits: ZipLimits) throws {
+        path = file.path
+        self.file = file
         self.limits = limits
-        items = try ZipContainer.readCentralDirectory(url: url, path: path)
-        do {
-            archive = try Archive(url: url, accessMode: .read)
-        } catch {
-            throw DetectorError.corruptArchive(url.path, "cannot open the archive")
-        }
+        self.items = try items ?? ZipContainer.readCentralDirectory(of: file)
     }
 
     func contains(_ name: String) -> Bool { items[name] != nil }
@@ -54,7 +59,6 @@ final class ZipContainer {
     func read(_ name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard let item = items[name] else { throw DetectorError.malformed(path, "missing entry \(name)") }
         if item.encrypted { throw DetectorError.encrypted(path, entry: name) }
-        guard let entry = archive[name] else { throw DetectorError.malformed(path, "missing entry \(name)") }
         if Int64(clamping: item.uncompressedSize) > limits.maximumEntrySize {
             throw DetectorError.decompressionLimit(path, entry: name, detail: "declares \(item.uncompressedSize) bytes, above the \(limits.maximumEntrySize)-byte limit")
         }
@@ -64,21 +68,25 @@ final class ZipContainer {
                 throw DetectorError.decompressionLimit(path, entry: name, detail: "expands \(Int(ratio)) times, above the ratio limit of \(Int(limits.maximumRatio))")
             }
         }
+        let data = try dataRange(of: item)
         var produced: Int64 = 0
         let declared = Int64(clamping: item.uncompressedSize)
-        do {
-            _ = try archive.extract(entry, bufferSize: 1 << 16, skipCRC32: true) { data in
-                produced += Int64(data.count)
-                self.expanded += Int64(data.count)
-                if produced > declared || produced > self.limits.maximumEntrySize || self.expanded > self.limits.maximumTotalSize {
-                    throw DetectorError.decompressionLimit(self.path, entry: name, detail: "expands beyond its declared size or the total limit")
-                }
-                try data.withUnsafeBytes { try body($0) }
+        func deliver(_ bytes: UnsafeRawBufferPointer) throws {
+            produced += Int64(bytes.count)
+            expanded += Int64(bytes.count)
+            if produced > declared || produced > limits.maximumEntrySize || expanded > limits.maximumTotalSize {
+                throw DetectorError.decompressionLimit(path, entry: name, detail: "expands beyond its declared size or the total limit")
             }
-        } catch let error as DetectorError {
-            throw error
-        } catch {
-            throw DetectorError.corruptArchive(path, "entry \(name) cannot be inflated")
+            try body(bytes)
+        }
+        switch item.method {
+        case 0: try file.forEachChunk(in: data, deliver)
+        case 8: try inflate(data, entry: name, deliver)
+        default:
+            throw DetectorError.corruptArchive(path, "entry \(name) uses compression method \(item.method); only stored and deflated entries can be read")
+        }
+        if produced != declared {
+            throw DetectorError.corruptArchive(path, "entry \(name) gives \(produced) bytes but its directory says \(declared); the file is damaged")
         }
     }
 
@@ -94,17 +102,61 @@ final class ZipContainer {
         return bytes
     }
 
-    /// Parses the end-of-central-directory record and every central directory header.
-    static func readCentralDirectory(url: URL, path: String) throws -> [String: Item] {
-        guard let handle = try? FileHandle(forReadingFrom: url) else {
-            throw DetectorError.corruptArchive(path, "cannot open the archive")
+    /// Where an entry's compressed bytes lie, past its local header.
+    private func dataRange(of item: Item) throws -> Range<Int64> {
+        let header = try file.bytes(at: Int64(item.localHeaderOffset), count: 30)
+        guard header.count == 30, header.starts(with: [0x50, 0x4B, 0x03, 0x04]) else {
+            throw DetectorError.corruptArchive(path, "the local header of entry \(item.name) is damaged")
         }
-        defer { try? handle.close() }
-        let size = (try? handle.seekToEnd()) ?? 0
+        let start = Int64(item.localHeaderOffset) + 30 + Int64(ZipContainer.u16(header, 26)) + Int64(ZipContainer.u16(header, 28))
+        let end = start + Int64(item.compressedSize)
+        guard end <= file.size else {
+            throw DetectorError.corruptArchive(path, "entry \(item.name) runs past the end of the file; the file is truncated")
+        }
+        return start..<end
+    }
+
+    /// Inflates the raw DEFLATE stream in `range` through `deliver`, 64 KiB at a time.
+    private func inflate(_ range: Range<Int64>, entry name: String, _ deliver: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var stream = z_stream()
+        guard clsfile_inflate_init_raw(&stream) == Z_OK else {
+            throw DetectorError.corruptArchive(path, "entry \(name) cannot be inflated: zlib could not start (out of memory?)")
+        }
+        defer { inflateEnd(&stream) }
+        let capacity = 1 << 16
+        let output = UnsafeMutablePointer<Bytef>.allocate(capacity: capacity)
+        defer { output.deallocate() }
+        var ended = false
+        try file.forEachChunk(in: range) { chunk in
+            guard !ended else { return }
+            stream.next_in = UnsafeMutablePointer(mutating: chunk.bindMemory(to: Bytef.self).baseAddress)
+            stream.avail_in = uInt(chunk.count)
+            while true {
+                stream.next_out = output
+                stream.avail_out = uInt(capacity)
+                let status = CInflate.inflate(&stream, Z_NO_FLUSH)
+                guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+                    let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+                    throw DetectorError.corruptArchive(path, "entry \(name) cannot be inflated (\(reason)); the file is damaged")
+                }
+                let produced = capacity - Int(stream.avail_out)
+                if produced > 0 { try deliver(UnsafeRawBufferPointer(start: output, count: produced)) }
+                if status == Z_STREAM_END { ended = true; return }
+                // More output may be pending while the buffer came back full; else more input is needed.
+                if stream.avail_out != 0 && (stream.avail_in == 0 || status == Z_BUF_ERROR) { return }
+            }
+        }
+        if !ended {
+            throw DetectorError.corruptArchive(path, "entry \(name) ends before its compressed data does; the file is damaged")
+        }
+    }
+
+    /// Parses the end-of-central-directory record and every central directory header.
+    static func readCentralDirectory(of file: SafeFile) throws -> [String: Item] {
+        let path = file.path, size = file.size
         guard size >= 22 else { throw DetectorError.corruptArchive(path, "too short to be a ZIP file") }
         let tailLength = min(size, 65_557)
-        try? handle.seek(toOffset: size - tailLength)
-        let tail = [UInt8]((try? handle.read(upToCount: Int(tailLength))) ?? Data())
+        let tail = try file.bytes(at: size - tailLength, count: Int(tailLength))
         var eocd = -1
         var k = tail.count - 22
         while k >= 0 {
@@ -116,11 +168,10 @@ final class ZipContainer {
         let cdSize = u32(tail, eocd + 12)
         let cdOffset = u32(tail, eocd + 16)
         guard count <= 50_000 else { throw DetectorError.malformed(path, "\(count) entries, above the limit of 50000") }
-        guard cdOffset != 0xFFFF_FFFF, cdOffset + cdSize <= size, cdSize <= 64 << 20 else {
+        guard cdOffset != 0xFFFF_FFFF, Int64(cdOffset + cdSize) <= size, cdSize <= 64 << 20 else {
             throw DetectorError.corruptArchive(path, "the central directory lies outside the file")
         }
-        try? handle.seek(toOffset: cdOffset)
-        let cd = [UInt8]((try? handle.read(upToCount: Int(cdSize))) ?? Data())
+        let cd = try file.bytes(at: Int64(cdOffset), count: Int(cdSize))
         guard cd.count == Int(cdSize) else { throw DetectorError.corruptArchive(path, "the central directory is truncated") }
         var items: [String: Item] = [:]
         var o = 0
@@ -128,13 +179,12 @@ final class ZipContainer {
             guard o + 46 <= cd.count, cd[o] == 0x50, cd[o + 1] == 0x4B, cd[o + 2] == 0x01, cd[o + 3] == 0x02 else {
                 throw DetectorError.corruptArchive(path, "a central directory header is damaged")
             }
-            let flags = u16(cd, o + 8)
-            let compressed = u32(cd, o + 20)
-            let uncompressed = u32(cd, o + 24)
             let nameLength = u16(cd, o + 28), extraLength = u16(cd, o + 30), commentLength = u16(cd, o + 32)
             guard o + 46 + nameLength <= cd.count else { throw DetectorError.corruptArchive(path, "a file name is truncated") }
             let name = String(decoding: cd[(o + 46)..<(o + 46 + nameLength)], as: UTF8.self)
-            items[name] = Item(name: name, compressedSize: compressed, uncompressedSize: uncompressed, encrypted: flags & 1 != 0)
+            items[name] = Item(name: name, method: u16(cd, o + 10), compressedSize: u32(cd, o + 20),
+                               uncompressedSize: u32(cd, o + 24), localHeaderOffset: u32(cd, o + 42),
+                               encrypted: u16(cd, o + 8) & 1 != 0)
             o += 46 + nameLength + extraLength + commentLength
         }
         return items

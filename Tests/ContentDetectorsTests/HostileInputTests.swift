@@ -150,9 +150,11 @@ struct HostileInputTests {
         let url = dir.url.appendingPathComponent("garbage")
         try Data(bytes).write(to: url)
         let file = try SafeFile(url: url, maximumSize: 1 << 30)
-        let extractors: [TextExtractor] = [PlainTextExtractor(), MarkdownExtractor(), HTMLExtractor(), LaTeXExtractor(), RTFExtractor(), OpenDocumentExtractor(flat: true)]
+        let extractors: [TextExtractor] = [PlainTextExtractor(), MarkdownExtractor(), HTMLExtractor(), LaTeXExtractor(), RTFExtractor(),
+                                           OpenDocumentExtractor(flat: true), OpenDocumentExtractor(flat: false), DocxExtractor(), EPUBExtractor()]
         for charset in ["utf-8", "gb18030", "utf-16le"] {
-            let source = DocumentSource(url: url, file: file, kind: FileKind(format: .plainText, mimeType: "text/plain", charset: charset), options: AnalysisOptions())
+            let source = DocumentSource(file: file, kind: FileKind(format: .plainText, mimeType: "text/plain", charset: charset),
+                                        zipItems: nil, options: AnalysisOptions())
             for extractor in extractors {
                 var output = ExtractionOutput()
                 do { try extractor.extract(source, into: &output) } catch is DetectorError {}

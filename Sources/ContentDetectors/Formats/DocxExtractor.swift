@@ -17,7 +17,7 @@ struct DocxExtractor: TextExtractor {
         textOnlyInRuns: true, needsBody: false, collapsesWhitespace: false)
 
     func extract(_ source: DocumentSource, into output: inout ExtractionOutput) throws {
-        let zip = try ZipContainer(url: source.url, limits: source.options.zipLimits)
+        let zip = try source.zipContainer()
         var parts: [(String, ProseTarget)] = [
             ("word/document.xml", .body), ("word/footnotes.xml", .footnotes),
             ("word/endnotes.xml", .endnotes), ("word/comments.xml", .comments),

@@ -4,7 +4,7 @@ import Foundation
 /// is read in order as XHTML into the body.
 struct EPUBExtractor: TextExtractor {
     func extract(_ source: DocumentSource, into output: inout ExtractionOutput) throws {
-        let zip = try ZipContainer(url: source.url, limits: source.options.zipLimits)
+        let zip = try source.zipContainer()
         var container = AttributeCollector(element: "rootfile", attributes: ["full-path"])
         try parse(zip, "META-INF/container.xml", &container, path: source.path)
         guard let opfPath = container.found.first?["full-path"] else {

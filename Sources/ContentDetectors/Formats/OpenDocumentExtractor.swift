@@ -36,7 +36,7 @@ struct OpenDocumentExtractor: TextExtractor {
             try source.forEachUTF8Chunk { chunk in try tokenizer.feed(chunk, &walker) }
             try tokenizer.finish(&walker)
         } else {
-            let zip = try ZipContainer(url: source.url, limits: source.options.zipLimits)
+            let zip = try source.zipContainer()
             for part in ["content.xml", "styles.xml"] where part == "content.xml" || zip.contains(part) {
                 // Each part has its own root element and namespace declarations: a walker of its
                 // own, writing on where the last one left off.
