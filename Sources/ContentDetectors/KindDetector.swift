@@ -24,7 +24,7 @@ public struct KindDetector: Sendable {
     }
 
     /// The kind of an opened file, and for a ZIP container the central directory that told it.
-    func detect(_ file: SafeFile) throws -> (kind: FileKind, zipItems: [String: ZipContainer.Item]?) {
+    func detect(_ file: SafeFile) throws -> (kind: FileKind, zipItems: ZipContainer.Directory?) {
         let head = try file.head(KindDetector.sampleSize)
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
             let items = try ZipContainer.readCentralDirectory(of: file)
@@ -123,7 +123,7 @@ public struct KindDetector: Sendable {
         return score >= 2
     }
 
-    private func zipKind(_ file: SafeFile, items: [String: ZipContainer.Item], head: [UInt8]) throws -> FileKind {
+    private func zipKind(_ file: SafeFile, items: ZipContainer.Directory, head: [UInt8]) throws -> FileKind {
         if items["word/document.xml"] != nil {
             return FileKind(format: .docx, mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", charset: "binary")
         }

@@ -94,7 +94,7 @@ struct DocumentSource {
     let file: SafeFile
     let kind: FileKind
     /// The central directory of a ZIP-based document, as kind detection read it.
-    let zipItems: [String: ZipContainer.Item]?
+    let zipItems: ZipContainer.Directory?
     let options: AnalysisOptions
 
     var path: String { file.path }

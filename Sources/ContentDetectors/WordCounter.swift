@@ -1,26 +1,3 @@
-/// Lookup tables as raw pointers so the hot loop pays no bounds or lazy-initialisation checks.
-nonisolated(unsafe) private let asciiTable: UnsafePointer<UInt8> = {
-    let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-    CharacterClass.ascii.withUnsafeBufferPointer { p.initialize(from: $0.baseAddress!, count: 256) }
-    return UnsafePointer(p)
-}()
-
-nonisolated(unsafe) private let basicPlaneTable: UnsafePointer<UInt8> = {
-    let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x10000)
-    CharacterClass.basicPlane.withUnsafeBufferPointer { p.initialize(from: $0.baseAddress!, count: 0x10000) }
-    return UnsafePointer(p)
-}()
-
-/// 0 for a non-letter, 1 for an ASCII consonant, 2 for an ASCII vowel (including y).
-nonisolated(unsafe) private let letterTable: UnsafePointer<UInt8> = {
-    let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-    for b in 0..<256 {
-        let c = CharacterClass.ascii[b]
-        p[b] = c == CharacterClass.vowel ? 2 : (c == CharacterClass.consonant ? 1 : 0)
-    }
-    return UnsafePointer(p)
-}()
-
 /// A streaming accumulator that applies the counting rule to UTF-8 text fed in pieces.
 ///
 /// Feed it any number of chunks with ``consume(_:)-(UnsafeRawBufferPointer)``; pieces may split
@@ -75,7 +52,7 @@ public struct WordCounter: Sendable {
     public mutating func consume(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else { return }
         let count = bytes.count
-        let tables = Tables(ascii: asciiTable, letters: letterTable, basicPlane: basicPlaneTable)
+        let tables = Tables.shared
         var i = 0
         if carryCount > 0 { i = completeCarry(base, count, tables) }
         if pendingCR {
@@ -513,14 +490,31 @@ public struct WordCounter: Sendable {
         if carryCount > 0 {
             carryCount = 0
             carry = 0
-            handleScalar(0xFFFD, basicPlaneTable)
+            handleScalar(0xFFFD, Tables.shared.basicPlane)
         }
     }
 }
 
-/// The lookup tables, read from their globals once per call to `consume`.
+/// The lookup tables as raw pointers, so that the hot loop pays no bounds or lazy-initialisation
+/// checks. They are made once per process, and read from ``shared`` once per call to `consume`:
+/// each read of a lazy global is a call to `swift_once`, and XML runs call `consume` thousands of
+/// times a document.
 private struct Tables {
     let ascii: UnsafePointer<UInt8>
+    /// 0 for a non-letter, 1 for an ASCII consonant, 2 for an ASCII vowel (including y).
     let letters: UnsafePointer<UInt8>
     let basicPlane: UnsafePointer<UInt8>
+
+    nonisolated(unsafe) static let shared: Tables = {
+        let ascii = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        CharacterClass.ascii.withUnsafeBufferPointer { ascii.initialize(from: $0.baseAddress!, count: 256) }
+        let basicPlane = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x10000)
+        CharacterClass.basicPlane.withUnsafeBufferPointer { basicPlane.initialize(from: $0.baseAddress!, count: 0x10000) }
+        let letters = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for b in 0..<256 {
+            let c = CharacterClass.ascii[b]
+            letters[b] = c == CharacterClass.vowel ? 2 : (c == CharacterClass.consonant ? 1 : 0)
+        }
+        return Tables(ascii: ascii, letters: letters, basicPlane: basicPlane)
+    }()
 }

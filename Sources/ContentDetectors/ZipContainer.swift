@@ -39,14 +39,29 @@ final class ZipContainer {
         let encrypted: Bool
     }
 
+    /// An archive's central directory: its entries in the order it lists them.
+    ///
+    /// Searched in order rather than hashed: a document's archive holds tens of entries, and a
+    /// dictionary keyed by name, on its first use in a process, has the runtime look up a
+    /// conformance among all the binary's records (about 0.1 ms of a `clsfile stats`).
+    struct Directory {
+        let entries: [Item]
+
+        /// The entry named `name`; the last one when the name repeats.
+        subscript(name: String) -> Item? { entries.last { $0.name == name } }
+
+        /// The entries' names, in order.
+        var names: [String] { entries.map(\.name) }
+    }
+
     let path: String
-    let items: [String: Item]
+    let items: Directory
     private let file: SafeFile
     private let limits: ZipLimits
     private var expanded: Int64 = 0
 
     /// Opens the container in `file`, reading its central directory unless `items` were read already.
-    init(file: SafeFile, items: [String: Item]? = nil, limits: ZipLimits) throws {
+    init(file: SafeFile, items: Directory? = nil, limits: ZipLimits) throws {
         path = file.path
         self.file = file
         self.limits = limits
@@ -152,7 +167,7 @@ final class ZipContainer {
     }
 
     /// Parses the end-of-central-directory record and every central directory header.
-    static func readCentralDirectory(of file: SafeFile) throws -> [String: Item] {
+    static func readCentralDirectory(of file: SafeFile) throws -> Directory {
         let path = file.path, size = file.size
         guard size >= 22 else { throw DetectorError.corruptArchive(path, "too short to be a ZIP file") }
         let tailLength = min(size, 65_557)
@@ -173,7 +188,8 @@ final class ZipContainer {
         }
         let cd = try file.bytes(at: Int64(cdOffset), count: Int(cdSize))
         guard cd.count == Int(cdSize) else { throw DetectorError.corruptArchive(path, "the central directory is truncated") }
-        var items: [String: Item] = [:]
+        var entries: [Item] = []
+        entries.reserveCapacity(count)
         var o = 0
         for _ in 0..<count {
             guard o + 46 <= cd.count, cd[o] == 0x50, cd[o + 1] == 0x4B, cd[o + 2] == 0x01, cd[o + 3] == 0x02 else {
@@ -182,12 +198,12 @@ final class ZipContainer {
             let nameLength = u16(cd, o + 28), extraLength = u16(cd, o + 30), commentLength = u16(cd, o + 32)
             guard o + 46 + nameLength <= cd.count else { throw DetectorError.corruptArchive(path, "a file name is truncated") }
             let name = String(decoding: cd[(o + 46)..<(o + 46 + nameLength)], as: UTF8.self)
-            items[name] = Item(name: name, method: u16(cd, o + 10), compressedSize: u32(cd, o + 20),
+            entries.append(Item(name: name, method: u16(cd, o + 10), compressedSize: u32(cd, o + 20),
                                uncompressedSize: u32(cd, o + 24), localHeaderOffset: u32(cd, o + 42),
-                               encrypted: u16(cd, o + 8) & 1 != 0)
+                               encrypted: u16(cd, o + 8) & 1 != 0))
             o += 46 + nameLength + extraLength + commentLength
         }
-        return items
+        return Directory(entries: entries)
     }
 
     /// The bytes of the archive's first entry when it is named `name` and stored whole,

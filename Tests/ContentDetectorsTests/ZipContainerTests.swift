@@ -156,13 +156,4 @@ struct ZipContainerTests {
         let xml = String(decoding: try zip.readSmall("word/document.xml"), as: UTF8.self)
         #expect(xml.contains("four words in all"))
     }
-
-    @Test(arguments: ["essay.docx", "archive.tar.gz", ".notes", "plain", "file.", "two words.TXT", "dir.d/inside"])
-    func theExtensionIsURLs(name: String) throws {
-        let dir = try TemporaryDirectory()
-        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("dir.d"), withIntermediateDirectories: true)
-        let url = dir.url.appendingPathComponent(name)
-        try Data("x".utf8).write(to: url)
-        #expect(try SafeFile(url: url, maximumSize: 1 << 20).pathExtension == url.pathExtension)
-    }
 }

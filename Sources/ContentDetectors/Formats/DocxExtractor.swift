@@ -22,7 +22,7 @@ struct DocxExtractor: TextExtractor {
             ("word/document.xml", .body), ("word/footnotes.xml", .footnotes),
             ("word/endnotes.xml", .endnotes), ("word/comments.xml", .comments),
         ]
-        parts += DocxExtractor.headerAndFooterParts(zip.items.keys).map { ($0, .headersAndFooters) }
+        parts += DocxExtractor.headerAndFooterParts(zip.items.names).map { ($0, .headersAndFooters) }
         for (part, target) in parts where zip.contains(part) || part == "word/document.xml" {
             var walker = XMLProseWalker(DocxExtractor.vocabulary, target: target)
             // Several header and footer parts add up in one writer.

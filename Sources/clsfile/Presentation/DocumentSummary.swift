@@ -79,7 +79,8 @@ struct DocumentSummary: Encodable {
             lines.append(["\(rows.reduce(0) { $0 + $1.body.words })", "\(rows.reduce(0) { $0 + $1.body.characters })",
                           "\(rows.reduce(0) { $0 + $1.body.sentences })", "", "", "", "total"])
         }
-        return Formatting.columns(lines, rightAligned: 5).joined(separator: "\n")
+        let columns = Formatting.columns(lines, rightAligned: 5)
+        return columns.dropFirst().reduce(into: columns[0]) { $0 += "\n" + $1 }
     }
 
     static func json(_ rows: [DocumentSummary]) throws -> String {
