@@ -332,11 +332,11 @@ struct MarkupTokenizer {
         return out
     }
 
-    /// Namespace declarations (`xmlns:prefix="uri"`) in a raw attribute section, as uri → prefix.
-    static func namespaces(in raw: UnsafeRawBufferPointer) -> [String: String] {
+    /// Namespace declarations (`xmlns:prefix="uri"`) in a raw attribute section, in order.
+    static func namespaces(in raw: UnsafeRawBufferPointer) -> [(uri: String, prefix: String)] {
         let bytes = Array(raw)
         let key = Array("xmlns:".utf8)
-        var result: [String: String] = [:]
+        var result: [(uri: String, prefix: String)] = []
         var i = 0
         while i + key.count < bytes.count {
             guard Array(bytes[i..<(i + key.count)]) == key else { i += 1; continue }
@@ -350,7 +350,7 @@ struct MarkupTokenizer {
             let valueStart = j + 1
             var k = valueStart
             while k < bytes.count && bytes[k] != quote { k += 1 }
-            result[String(decoding: bytes[valueStart..<min(k, bytes.count)], as: UTF8.self)] = prefix
+            result.append((String(decoding: bytes[valueStart..<min(k, bytes.count)], as: UTF8.self), prefix))
             i = k + 1
         }
         return result

@@ -51,7 +51,7 @@ final class ZipContainer {
         subscript(name: String) -> Item? { entries.last { $0.name == name } }
 
         /// The entries' names, in order.
-        var names: [String] { entries.map(\.name) }
+        var names: [String] { entries.map { $0.name } }
     }
 
     let path: String

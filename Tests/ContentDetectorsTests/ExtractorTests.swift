@@ -126,6 +126,22 @@ struct ExtractorTests {
         #expect(r.comments.words == 3)
     }
 
+    @Test func otherPrefixesBoundToTheDialectsNamespacesWork() throws {
+        // WordprocessingML bound to "x" and "w" to an unrelated namespace: elements are matched
+        // by namespace, not by the usual prefix.
+        let dir = try TemporaryDirectory()
+        let url = dir.url.appendingPathComponent("prefixes.docx")
+        let xml = """
+        <x:document xmlns:w="urn:example:other" xmlns:x="http://schemas.openxmlformats.org/wordprocessingml/2006/main">\
+        <x:body><x:p><x:r><x:t>Three counted words</x:t></x:r><w:r><w:t>not prose</w:t></w:r></x:p>\
+        <x:p><x:del><x:r><x:t>deleted</x:t></x:r></x:del><x:r><x:t>kept</x:t></x:r></x:p></x:body></x:document>
+        """
+        try makeZip(at: url, [("word/document.xml", Data(xml.utf8))])
+        let report = try analyzer.analyze(url)
+        #expect(report.statistics.words == 4)
+        #expect(report.statistics.paragraphs == 2)
+    }
+
     @Test func docxNotesCommentsAndDeletions() throws {
         let dir = try TemporaryDirectory()
         let url = dir.url.appendingPathComponent("essay.docx")

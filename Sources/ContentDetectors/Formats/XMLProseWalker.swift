@@ -31,7 +31,7 @@ struct XMLProseWalker: MarkupHandler {
     /// The elements of one XML dialect and how its text is read.
     struct Vocabulary {
         /// Namespace URIs with the prefix to assume when the root element does not declare them.
-        var namespaces: [String: String]
+        var namespaces: KeyValuePairs<String, String>
         var rules: [(uri: String, local: String, role: Role)]
         /// Whether text counts only inside ``Role/run`` elements (DOCX) or anywhere (OpenDocument).
         var textOnlyInRuns: Bool
