@@ -6,7 +6,8 @@ import Foundation
 //
 // What is compared is what a user runs: one `clsfile stats FILE` process (the release binary built
 // next to this one, start-up included) against one `wc -w FILE` process or one `pandoc -t plain FILE
-// | wc -w` pipeline, each timed from spawn to exit, best of several runs. Peak RSS is the child's
+// | wc -w` pipeline, each timed from spawn to exit, best of several runs after untimed warm-up runs
+// (see `best`). Peak RSS is the child's
 // (wait4). For DOCX and ODT the analysis alone, in this process, is shown too.
 
 let arguments = CommandLine.arguments
@@ -114,7 +115,12 @@ func run(_ executable: String, _ args: [String], environment: [String: String] =
     return (String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), seconds, usage.ru_maxrss)
 }
 
-func best(_ times: Int, _ body: () throws -> (output: String, seconds: Double, peakKiB: Int)) rethrows -> (output: String, seconds: Double, peakKiB: Int) {
+/// The fastest of `times` timed runs, after `warmup` untimed ones (as hyperfine's --warmup): a
+/// short process started just after another tool's run can take a quarter longer for the next
+/// few tens of milliseconds on this kind of VM, whichever tool it is, so each tool is timed in its
+/// own steady state rather than in the tail of the one before.
+func best(_ times: Int, warmup: Int = 1, _ body: () throws -> (output: String, seconds: Double, peakKiB: Int)) rethrows -> (output: String, seconds: Double, peakKiB: Int) {
+    for _ in 0..<warmup { _ = try body() }
     var result = try body()
     for _ in 1..<times {
         let r = try body()
@@ -131,7 +137,7 @@ guard FileManager.default.isExecutableFile(atPath: clsfile) else {
 
 /// `clsfile stats FILE`, best of `times`: the words column of its table, with time and peak RSS.
 func clsfileStats(_ url: URL, best times: Int) throws -> (words: String, seconds: Double, peakKiB: Int) {
-    let r = try best(times) { try run(clsfile, ["stats", url.path]) }
+    let r = try best(times, warmup: 3) { try run(clsfile, ["stats", url.path]) }
     let row = r.output.split(separator: "\n").dropFirst().first ?? ""
     return (String(row.split(separator: " ").first ?? "?"), r.seconds, r.peakKiB)
 }

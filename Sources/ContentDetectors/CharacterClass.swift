@@ -45,19 +45,6 @@ enum CharacterClass {
         return table
     }()
 
-    /// Class of every scalar of the Basic Multilingual Plane, expanded from ``basicPlaneRuns``
-    /// (generated from ``classify(_:)`` by `Scripts/generate-basic-plane.sh`).
-    static let basicPlane: [UInt8] = {
-        var table = [UInt8](repeating: punctuation, count: 0x10000)
-        for v in 0..<0x80 { table[v] = ascii[v] }
-        for (k, run) in basicPlaneRuns.enumerated() {
-            let end = k + 1 < basicPlaneRuns.count ? Int(basicPlaneRuns[k + 1] >> 8) : 0x10000
-            let value = UInt8(run & 0xFF)
-            for v in Int(run >> 8)..<end { table[v] = value }
-        }
-        return table
-    }()
-
     static func isIdeographOrKana(_ v: UInt32) -> Bool {
         switch v {
         case 0x3005, 0x3007, 0x3041...0x3096, 0x309D...0x309F, 0x30A1...0x30FA, 0x30FC...0x30FF, 0x31F0...0x31FF,

@@ -31,17 +31,28 @@ struct MarkupTokenizer {
     }
 
     mutating func feed<H: MarkupHandler>(_ chunk: UnsafeRawBufferPointer, _ handler: inout H) throws {
+        if pending.isEmpty && !html {
+            // Only HTML names are lowered in place, so XML with nothing pending is read where it
+            // lies, and only an unfinished last token is copied: a document's bytes are not
+            // copied once more, and the copy's pages are not faulted in.
+            let used = try process(UnsafeMutableRawBufferPointer(mutating: chunk), &handler, final: false)
+            try keep(UnsafeRawBufferPointer(rebasing: chunk[used...]))
+            return
+        }
         pending.append(contentsOf: chunk)
         var buffer = pending
         pending = []
         let used = try buffer.withUnsafeMutableBytes { try process($0, &handler, final: false) }
-        if used < buffer.count {
-            buffer.removeFirst(used)
-            if buffer.count > MarkupTokenizer.maximumMarkupLength {
-                throw DetectorError.malformed(path, "a tag or comment longer than \(MarkupTokenizer.maximumMarkupLength) bytes")
-            }
-            pending = buffer
+        try buffer.withUnsafeBytes { try keep(UnsafeRawBufferPointer(rebasing: $0[used...])) }
+    }
+
+    /// Keeps the unfinished token at the end of what was fed, for the next chunk to complete.
+    private mutating func keep(_ rest: UnsafeRawBufferPointer) throws {
+        guard !rest.isEmpty else { return }
+        if rest.count > MarkupTokenizer.maximumMarkupLength {
+            throw DetectorError.malformed(path, "a tag or comment longer than \(MarkupTokenizer.maximumMarkupLength) bytes")
         }
+        pending.append(contentsOf: rest)
     }
 
     mutating func finish<H: MarkupHandler>(_ handler: inout H) throws {

@@ -1,3 +1,5 @@
+import CTextScan
+
 /// A streaming accumulator that applies the counting rule to UTF-8 text fed in pieces.
 ///
 /// Feed it any number of chunks with ``consume(_:)-(UnsafeRawBufferPointer)``; pieces may split
@@ -496,25 +498,24 @@ public struct WordCounter: Sendable {
 }
 
 /// The lookup tables as raw pointers, so that the hot loop pays no bounds or lazy-initialisation
-/// checks. They are made once per process, and read from ``shared`` once per call to `consume`:
-/// each read of a lazy global is a call to `swift_once`, and XML runs call `consume` thousands of
-/// times a document.
+/// checks. The two ASCII tables are made once per process, and all three are read from ``shared``
+/// once per call to `consume`: each read of a lazy global is a call to `swift_once`, and XML runs
+/// call `consume` thousands of times a document.
 private struct Tables {
     let ascii: UnsafePointer<UInt8>
     /// 0 for a non-letter, 1 for an ASCII consonant, 2 for an ASCII vowel (including y).
     let letters: UnsafePointer<UInt8>
+    /// The class of each scalar U+0000...U+FFFF: the generated constant table of `CTextScan`.
     let basicPlane: UnsafePointer<UInt8>
 
     nonisolated(unsafe) static let shared: Tables = {
         let ascii = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
         CharacterClass.ascii.withUnsafeBufferPointer { ascii.initialize(from: $0.baseAddress!, count: 256) }
-        let basicPlane = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x10000)
-        CharacterClass.basicPlane.withUnsafeBufferPointer { basicPlane.initialize(from: $0.baseAddress!, count: 0x10000) }
         let letters = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
         for b in 0..<256 {
             let c = CharacterClass.ascii[b]
             letters[b] = c == CharacterClass.vowel ? 2 : (c == CharacterClass.consonant ? 1 : 0)
         }
-        return Tables(ascii: ascii, letters: letters, basicPlane: basicPlane)
+        return Tables(ascii: ascii, letters: letters, basicPlane: clsfile_basic_plane_classes())
     }()
 }

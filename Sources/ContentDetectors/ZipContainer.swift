@@ -138,7 +138,7 @@ final class ZipContainer {
             throw DetectorError.corruptArchive(path, "entry \(name) cannot be inflated: zlib could not start (out of memory?)")
         }
         defer { inflateEnd(&stream) }
-        let capacity = 1 << 16
+        let capacity = 1 << 14
         let output = UnsafeMutablePointer<Bytef>.allocate(capacity: capacity)
         defer { output.deallocate() }
         var ended = false

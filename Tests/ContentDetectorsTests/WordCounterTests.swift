@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CTextScan
 @testable import ContentDetectors
 
 @Suite("Counting rule")
@@ -103,13 +104,15 @@ struct WordCounterTests {
         #expect(count(text) == slow.statistics)
     }
 
-    @Test func basicPlaneRunsMatchClassify() {
-        // The generated runs must follow CharacterClass.classify; after changing it, run
-        // Scripts/generate-basic-plane.sh.
+    @Test func basicPlaneTableMatchesClassify() {
+        // The generated table must follow CharacterClass.ascii and CharacterClass.classify; after
+        // changing either, run Scripts/generate-basic-plane.sh.
+        let table = clsfile_basic_plane_classes()!
         var mismatches: [UInt32] = []
         for v in UInt32(0)..<0x10000 {
-            let expected = Unicode.Scalar(v).map(CharacterClass.classify) ?? CharacterClass.punctuation
-            if CharacterClass.basicPlane[Int(v)] != expected { mismatches.append(v) }
+            let expected = v < 0x80 ? CharacterClass.ascii[Int(v)]
+                : Unicode.Scalar(v).map(CharacterClass.classify) ?? CharacterClass.punctuation
+            if table[Int(v)] != expected { mismatches.append(v) }
         }
         #expect(mismatches.isEmpty, "first: \(mismatches.prefix(5).map { String($0, radix: 16) })")
     }
