@@ -7,8 +7,8 @@ import Foundation
 // What is compared is what a user runs: one `clsfile stats FILE` process (the release binary built
 // next to this one, start-up included) against one `wc -w FILE` process or one `pandoc -t plain FILE
 // | wc -w` pipeline, each timed from spawn to exit, best of several runs after untimed warm-up runs
-// (see `best`). Peak RSS is the child's
-// (wait4). For DOCX and ODT the analysis alone, in this process, is shown too.
+// (see `best`). Peak RSS is the child's (wait4). For DOCX and ODT the analysis alone, in this
+// process, is shown too.
 
 let arguments = CommandLine.arguments
 if arguments.count >= 3 && arguments[1] == "--stats" {

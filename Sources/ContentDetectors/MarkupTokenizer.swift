@@ -8,6 +8,14 @@ protocol MarkupHandler {
     mutating func end(_ name: UnsafeRawBufferPointer) throws
     /// Character data with entities decoded, as UTF-8.
     mutating func text(_ bytes: UnsafeRawBufferPointer) throws
+    /// Whether the content of the element whose `start` was just called is to be skipped unread,
+    /// up to the first end tag of its name: for elements that never nest and never hold prose.
+    /// Asked right after `start`, for elements that are not self-closing.
+    func skipsContent() -> Bool
+}
+
+extension MarkupHandler {
+    func skipsContent() -> Bool { false }
 }
 
 /// A small streaming tokenizer for XML and lenient HTML.
@@ -22,6 +30,7 @@ struct MarkupTokenizer {
     let path: String
     private var pending: [UInt8] = []
     private var rawTextEnd: [UInt8]? = nil  // "</script" while inside HTML raw text
+    private var skippedUntil: [UInt8]? = nil  // "</office:styles" while skipping unread content
     private var scratch: [UInt8] = []
     private var lowered: [UInt8] = []
 
@@ -87,6 +96,15 @@ struct MarkupTokenizer {
         var i = 0
         let n = b.count
         while i < n {
+            if let endTag = skippedUntil {
+                guard let close = MarkupTokenizer.endTag(endTag, in: b, from: i) else {
+                    // Nothing up to a possible start of the end tag is needed.
+                    return final ? n : max(i, n - endTag.count)
+                }
+                skippedUntil = nil
+                i = close
+                continue
+            }
             if let endTag = rawTextEnd {
                 guard let close = find(endTag, in: b, from: i, caseInsensitive: true) else {
                     // Emit what is surely raw text, keep a tail that might start the end tag.
@@ -199,6 +217,8 @@ struct MarkupTokenizer {
         try handler.start(name, attributes: attributes, selfClosing: selfClosing)
         if selfClosing {
             try handler.end(name)
+        } else if handler.skipsContent() {
+            skippedUntil = [0x3C, 0x2F] + Array(name)
         } else if html && (MarkupTokenizer.equals(name, "script") || MarkupTokenizer.equals(name, "style")
                            || MarkupTokenizer.equals(name, "textarea") || MarkupTokenizer.equals(name, "title")) {
             rawTextEnd = [0x3C, 0x2F] + Array(name)
@@ -278,6 +298,22 @@ struct MarkupTokenizer {
         "szlig": 0xDF, "Eacute": 0xC9, "Egrave": 0xC8, "Auml": 0xC4, "Ouml": 0xD6, "Uuml": 0xDC, "Ccedil": 0xC7,
         "Aacute": 0xC1, "Agrave": 0xC0, "Ntilde": 0xD1, "iexcl": 0xA1, "iquest": 0xBF, "prime": 0x2032,
     ]
+
+    /// Where the first end tag `</name>` (or `</name ` with space before `>`) starts in `b` from
+    /// `from`, given `prefix` = `</name`; nil if none is complete there.
+    static func endTag(_ prefix: [UInt8], in b: UnsafeMutableRawBufferPointer, from: Int) -> Int? {
+        guard let base = b.baseAddress else { return nil }
+        var i = from
+        while i + prefix.count < b.count {
+            guard let next = memchr(base + i, 0x3C, b.count - i) else { return nil }
+            let at = base.distance(to: next)
+            guard at + prefix.count < b.count else { return nil }
+            let matches = prefix.withUnsafeBytes { memcmp(base + at, $0.baseAddress!, prefix.count) == 0 }
+            if matches, [0x3E, 0x20, 0x09, 0x0A, 0x0D].contains(b[at + prefix.count]) { return at }
+            i = at + 1
+        }
+        return nil
+    }
 
     static func equals(_ name: UnsafeRawBufferPointer, _ s: StaticString) -> Bool {
         guard name.count == s.utf8CodeUnitCount else { return false }

@@ -95,6 +95,9 @@ final class SafeFile: @unchecked Sendable {
 
     /// Reads up to `count` bytes from the start of the file.
     func head(_ count: Int) throws -> [UInt8] {
+        // No larger than the file, plus a page should it grow: each page zeroed for nothing is a
+        // page fault, a good part of what a short process costs.
+        let count = Int(min(Int64(count), size + 4096))
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {

@@ -126,6 +126,36 @@ struct ExtractorTests {
         #expect(r.comments.words == 3)
     }
 
+    /// OpenDocument's style and font declarations are read past unparsed, up to their end tags:
+    /// whatever they hold is not prose, what follows them is, wherever the chunks of the stream
+    /// split the end tag, and however the end tag is spaced.
+    @Test(arguments: [1, 7, 64, 16_384])
+    func styleDeclarationsAreReadPastInAnyChunks(chunkSize: Int) throws {
+        let declarations = String(repeating: "<style:style style:name=\"P1\"><style:text-properties fo:color=\"#000000\"/></style:style>", count: 300)
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <office:document-styles xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" \
+            xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" \
+            xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0">
+            <office:font-face-decls><style:font-face style:name="Liberation Serif"/></office:font-face-decls>
+            <office:styles>\(declarations)<style:header><text:p>not a real header</text:p></style:header></office:styles >
+            <office:automatic-styles><style:page-layout style:name="pm1"/></office:automatic-styles\t>
+            <office:master-styles><style:master-page style:name="Standard">
+            <style:header><text:p>Three header words</text:p></style:header></style:master-page></office:master-styles>
+            </office:document-styles>
+            """
+        var walker = XMLProseWalker(OpenDocumentExtractor.vocabulary)
+        var tokenizer = MarkupTokenizer(html: false, path: "styles.xml")
+        let bytes = Array(xml.utf8)
+        for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+            try bytes[start..<min(start + chunkSize, bytes.count)].withUnsafeBytes { try tokenizer.feed($0, &walker) }
+        }
+        try tokenizer.finish(&walker)
+        walker.finish()
+        #expect(walker.output[.headersAndFooters].counter.statistics.words == 3)
+        #expect(walker.output[.body].counter.statistics.words == 0)
+    }
+
     @Test func otherPrefixesBoundToTheDialectsNamespacesWork() throws {
         // WordprocessingML bound to "x" and "w" to an unrelated namespace: elements are matched
         // by namespace, not by the usual prefix.

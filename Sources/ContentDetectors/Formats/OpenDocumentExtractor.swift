@@ -26,6 +26,9 @@ struct OpenDocumentExtractor: TextExtractor {
             (text, "note", .note), (office, "annotation", .annotation),
             (text, "note-citation", .skipped), (text, "tracked-changes", .skipped), (dc, "creator", .skipped),
             (dc, "date", .skipped), (meta, "date-string", .skipped), (svg, "title", .skipped), (svg, "desc", .skipped),
+            // Most of styles.xml, and the start of content.xml: read past, not parsed.
+            (office, "font-face-decls", .unread), (office, "styles", .unread), (office, "automatic-styles", .unread),
+            (office, "scripts", .unread),
         ],
         textOnlyInRuns: false, needsBody: true, collapsesWhitespace: true, noteClass: (text, "note-class"))
 

@@ -26,6 +26,9 @@ struct XMLProseWalker: MarkupHandler {
         case note
         /// Routes its text to comments.
         case annotation
+        /// Declarations that never hold prose and never nest (OpenDocument's styles and font
+        /// declarations): read past unparsed, up to the element's end tag.
+        case unread
     }
 
     /// The elements of one XML dialect and how its text is read.
@@ -53,6 +56,7 @@ struct XMLProseWalker: MarkupHandler {
     private var skipDepth = 0
     private var inRun = false
     private var targets: [ProseTarget]
+    private var startedUnread = false
 
     /// A walker whose text goes to `target` unless a note or annotation routes it elsewhere.
     init(_ vocabulary: Vocabulary, target: ProseTarget = .body) {
@@ -80,7 +84,9 @@ struct XMLProseWalker: MarkupHandler {
 
     mutating func start(_ name: UnsafeRawBufferPointer, attributes: UnsafeRawBufferPointer, selfClosing: Bool) throws {
         if !ready { setUp(attributes) }
+        startedUnread = false
         guard let role = role(name) else { return }
+        if role == .unread { startedUnread = true; return }
         if role == .body { bodyDepth += 1; return }
         if case .region(let region) = role {
             // Also when self-closing (an empty or hidden header): its end follows at once.
@@ -106,8 +112,10 @@ struct XMLProseWalker: MarkupHandler {
         }
     }
 
+    func skipsContent() -> Bool { startedUnread }
+
     mutating func end(_ name: UnsafeRawBufferPointer) throws {
-        guard let role = role(name) else { return }
+        guard let role = role(name), role != .unread else { return }
         if role == .body { bodyDepth -= 1; return }
         if case .region = role {
             // The region's last paragraph ends with it, in its own target.
