@@ -137,18 +137,17 @@ guard FileManager.default.isExecutableFile(atPath: clsfile) else {
 
 /// `clsfile stats FILE` and a reference command side by side, in `rounds` rounds, so that both
 /// meet the same phases of a machine whose speed drifts (this VM's drifts by half from one minute
-/// to the next, and a short process's start-up more than a long one's): each round times
-/// `clsfile` (the best of 3, after 2 untimed runs) and then the reference once. Returns each one's
-/// best run and the median of the rounds' ratios.
+/// to the next, and a short process's start-up more than a long one's). Each round times both the
+/// same way, the best of 3 runs after an untimed one (two for `clsfile`, whose runs are 20 times
+/// shorter), `clsfile` first. Returns each one's best run and the median of the rounds' ratios.
 func sideBySide(_ url: URL, rounds: Int, reference: () throws -> (output: String, seconds: Double, peakKiB: Int))
     throws -> (ours: (output: String, seconds: Double, peakKiB: Int), reference: (output: String, seconds: Double, peakKiB: Int), medianRatio: Double) {
-    _ = try reference()
     var ratios: [Double] = []
     var oursBest: (output: String, seconds: Double, peakKiB: Int)? = nil
     var referenceBest: (output: String, seconds: Double, peakKiB: Int)? = nil
     for _ in 0..<rounds {
         let ours = try best(3, warmup: 2) { try run(clsfile, ["stats", url.path]) }
-        let other = try reference()
+        let other = try best(3, warmup: 1, reference)
         ratios.append(other.seconds / ours.seconds)
         if oursBest == nil || ours.seconds < oursBest!.seconds { oursBest = ours }
         if referenceBest == nil || other.seconds < referenceBest!.seconds { referenceBest = other }

@@ -10,6 +10,8 @@ protocol MarkupHandler {
     mutating func text(_ bytes: UnsafeRawBufferPointer) throws
     /// Whether the content of the element whose `start` was just called is to be skipped unread,
     /// up to the first end tag of its name: for elements that never nest and never hold prose.
+    /// Comments and CDATA are not recognised while skipping, so an end tag written inside one
+    /// ends the skip early (what follows is then parsed, and counted only if it is prose).
     /// Asked right after `start`, for elements that are not self-closing.
     func skipsContent() -> Bool
 }
@@ -42,8 +44,8 @@ struct MarkupTokenizer {
     mutating func feed<H: MarkupHandler>(_ chunk: UnsafeRawBufferPointer, _ handler: inout H) throws {
         if pending.isEmpty && !html {
             // Only HTML names are lowered in place, so XML with nothing pending is read where it
-            // lies, and only an unfinished last token is copied: a document's bytes are not
-            // copied once more, and the copy's pages are not faulted in.
+            // lies, and only an unfinished last token is copied. (A chunk that continues a token
+            // is still copied whole after it.)
             let used = try process(UnsafeMutableRawBufferPointer(mutating: chunk), &handler, final: false)
             try keep(UnsafeRawBufferPointer(rebasing: chunk[used...]))
             return

@@ -49,7 +49,7 @@ struct ZipContainerTests {
 
     @Test(arguments: [true, false])
     func entriesLargerThanOneReadAreCountedWhole(compressed: Bool) throws {
-        // About 3.5 MB of XML: more than one 1 MiB read of the file when stored, and many 64 KiB
+        // About 3.5 MB of XML: more than one 1 MiB read of the file when stored, and many 16 KiB
         // output buffers of zlib when deflated.
         let dir = try TemporaryDirectory()
         let (url, bytes) = try docx(dir, Self.words(400_000), compress: compressed)
@@ -141,6 +141,25 @@ struct ZipContainerTests {
         }
         #expect(error?.code == .corruptArchive)
         #expect(error?.message.contains("runs past the end of the file") == true, "\(error?.message ?? "")")
+    }
+
+    @Test func directoryLookupsFindTheLastEntryOfAName() {
+        func item(_ name: String, _ offset: UInt64) -> ZipContainer.Item {
+            ZipContainer.Item(name: name, method: 8, compressedSize: 1, uncompressedSize: 1, localHeaderOffset: offset, encrypted: false)
+        }
+        var entries = (0..<50_000).map { item("word/header\($0).xml", UInt64($0)) }
+        entries.insert(item("word/document.xml", 1_000_000), at: 7)
+        entries.append(item("word/document.xml", 2_000_000))
+        entries.append(item("", 3_000_000))
+        let directory = ZipContainer.Directory(entries: entries)
+        #expect(directory["word/document.xml"]?.localHeaderOffset == 2_000_000, "the later of two entries of one name")
+        #expect(directory["word/header0.xml"]?.localHeaderOffset == 0)
+        #expect(directory["word/header49999.xml"]?.localHeaderOffset == 49_999)
+        #expect(directory[""]?.localHeaderOffset == 3_000_000)
+        #expect(directory["word/header50000.xml"] == nil)
+        #expect(directory["a"] == nil)
+        #expect(directory["zzz"] == nil)
+        #expect(directory.names.count == 50_003)
     }
 
     @Test func theFileIsOpenedOnceForDetectionAndExtraction() throws {
