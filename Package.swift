@@ -10,18 +10,25 @@ import Glibc
 ///
 /// - SQLite, zlib and the C++ runtime come from their static archives, through
 ///   `Scripts/link-static-deps` (it says why and how); this saves about a millisecond a process.
+/// - The unwinder comes from libgcc's archive (`-static-libgcc`), not from libgcc_s.so: loading and
+///   binding one more shared library cost each process about 0.3 ms. Nothing throws C++ exceptions
+///   across a shared library boundary (libmagic, opened with dlopen, is C), which is the case that
+///   needs the shared unwinder.
 /// - Only the symbols that shared libraries need are exported. The static standard library's
 ///   link arguments export every public symbol of every package module (13,000 names), which the
 ///   loader hashes and the runtime's start-up `dladdr` scans; nothing looks them up by name.
-/// - The loader moves the binary's 86,000 absolute pointers to where address randomisation put
-///   it. Packed in the compact RELR form (lld's `-z pack-relative-relocs`) they take 17 KB instead
+/// - The loader moves the binary's 95,000 absolute pointers to where address randomisation put
+///   it. Packed in the compact RELR form (lld's `-z pack-relative-relocs`) they take 18 KB instead
 ///   of 2 MB to read, which saves about half a millisecond. The glibc loader reads that form from
 ///   version 2.36 on, so the building machine's glibc decides (the binary then needs 2.36 where it
-///   runs). -no-pie would save another millisecond, but clsfile parses untrusted documents, so its
-///   code keeps address randomisation.
+///   runs). -no-pie would save another 0.6 ms (the copies of the 286 pages those pointers are on),
+///   but clsfile parses untrusted documents, so its code keeps address randomisation. So would
+///   -static-pie, which keeps it; but a static glibc loads libmagic, iconv's converters and the
+///   user database's modules with a dlopen that works only with the very glibc build it was linked
+///   with, and the next glibc update on the machine would break them.
 let startUpLinkerFlags: [String] = {
     var flags = ["-use-ld=lld", "-Xclang-linker", "--ld-path=\(Context.packageDirectory)/Scripts/link-static-deps",
-                 "-Xlinker", "--no-export-dynamic"]
+                 "-Xclang-linker", "-static-libgcc", "-Xlinker", "--no-export-dynamic"]
     #if canImport(Glibc)
     // "glibc 2.36"
     var text = [CChar](repeating: 0, count: 64)

@@ -120,8 +120,7 @@ struct MarkupTokenizer {
                 continue
             }
             if b[i] != 0x3C {  // text up to the next '<'
-                var j = i
-                while j < n && b[j] != 0x3C { j += 1 }
+                var j = MarkupTokenizer.index(of: 0x3C, in: UnsafeRawBufferPointer(b), from: i) ?? n
                 if j == n && !final {
                     // Keep a possibly incomplete entity at the end.
                     var amp = j - 1
@@ -229,7 +228,7 @@ struct MarkupTokenizer {
 
     /// Decodes entities and passes text on.
     private mutating func emitText<H: MarkupHandler>(_ t: UnsafeRawBufferPointer, _ handler: inout H) throws {
-        guard t.contains(0x26) else {
+        guard MarkupTokenizer.index(of: 0x26, in: t, from: 0) != nil else {
             try handler.text(t)
             return
         }
@@ -303,6 +302,16 @@ struct MarkupTokenizer {
 
     /// Where the first end tag `</name>` (or `</name ` with space before `>`) starts in `b` from
     /// `from`, given `prefix` = `</name`; nil if none is complete there.
+    /// Where `byte` first occurs in `b` at or after `from`, found with `memchr`: text runs are
+    /// scanned for `<` and `&` many bytes at a time rather than one.
+    @inline(__always)
+    static func index(of byte: UInt8, in b: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard let base = b.baseAddress, from < b.count, let found = memchr(base + from, Int32(byte), b.count - from) else {
+            return nil
+        }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
+
     static func endTag(_ prefix: [UInt8], in b: UnsafeMutableRawBufferPointer, from: Int) -> Int? {
         guard let base = b.baseAddress else { return nil }
         var i = from
