@@ -300,8 +300,6 @@ struct MarkupTokenizer {
         "Aacute": 0xC1, "Agrave": 0xC0, "Ntilde": 0xD1, "iexcl": 0xA1, "iquest": 0xBF, "prime": 0x2032,
     ]
 
-    /// Where the first end tag `</name>` (or `</name ` with space before `>`) starts in `b` from
-    /// `from`, given `prefix` = `</name`; nil if none is complete there.
     /// Where `byte` first occurs in `b` at or after `from`, found with `memchr`: text runs are
     /// scanned for `<` and `&` many bytes at a time rather than one.
     @inline(__always)
@@ -312,6 +310,8 @@ struct MarkupTokenizer {
         return base.distance(to: UnsafeRawPointer(found))
     }
 
+    /// Where the first end tag `</name>` (or `</name ` with space before `>`) starts in `b` from
+    /// `from`, given `prefix` = `</name`; nil if none is complete there.
     static func endTag(_ prefix: [UInt8], in b: UnsafeMutableRawBufferPointer, from: Int) -> Int? {
         guard let base = b.baseAddress else { return nil }
         var i = from

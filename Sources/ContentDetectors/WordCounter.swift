@@ -55,6 +55,8 @@ public struct WordCounter: Sendable {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else { return }
         let count = bytes.count
         let tables = Tables.shared
+        // The previous chunk's last letter run goes on only if this chunk starts with a letter.
+        if letterRunOpen && tables.letters[Int(base[0])] == 0 { letterRunOpen = false }
         var i = 0
         if carryCount > 0 { i = completeCarry(base, count, tables) }
         if pendingCR {

@@ -129,13 +129,8 @@ struct HostileInputTests {
         let dir = try TemporaryDirectory()
         let url = dir.url.appendingPathComponent("random.bin")
         // A fixed sequence: system randomness now and then looks like some format to libmagic.
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        let bytes = (0..<65536).map { _ -> UInt8 in
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return UInt8(truncatingIfNeeded: state >> 24)
-        }
+        var random = FixedRandom()
+        let bytes = (0..<65536).map { _ in UInt8(truncatingIfNeeded: random.next() >> 24) }
         try Data(bytes).write(to: url)
         let error = detectorError { _ = try analyzer.analyze(url) }
         #expect(error?.code == .unsupportedFormat)

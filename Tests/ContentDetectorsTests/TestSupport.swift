@@ -78,6 +78,27 @@ func detectorError(_ body: () throws -> Void) -> DetectorError? {
     }
 }
 
+/// A xorshift64 sequence: the same numbers on every run, so that a failure can be replayed.
+struct FixedRandom {
+    private var state: UInt64
+
+    init(seed: UInt64 = 0x2545_F491_4F6C_DD1D) {
+        state = seed == 0 ? 1 : seed
+    }
+
+    mutating func next() -> UInt64 {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return state
+    }
+
+    /// A number in `0..<n`.
+    mutating func next(below n: Int) -> Int {
+        Int(next() % UInt64(n))
+    }
+}
+
 func count(_ text: String) -> TextStatistics {
     var counter = WordCounter()
     counter.consume(text)

@@ -71,6 +71,42 @@ struct WordCounterTests {
         }
     }
 
+    /// A word whose last letters follow a digit, an apostrophe or a non-ASCII letter must keep its
+    /// syllables however the text is cut: "tabl1e" is one syllable in one piece and in three.
+    @Test func cutsInsideAWordDoNotChangeItsSyllables() {
+        let chunks = ["tabl", "1", "e"]
+        var counter = WordCounter()
+        for chunk in chunks { counter.consume(chunk) }
+        #expect(counter.statistics == count(chunks.joined()))
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6])
+    func randomCutsDoNotChangeCounts(seed: UInt64) {
+        // Short final letter runs after a non-letter are where the suffix rules look across a cut.
+        let pieces = ["tabl1e", "b2e", "l'e", "it'le", "ma\u{E9}s", "caf\u{E9}e", "rock'n'rolle", "x1ed", "a.b.es", "table",
+                      "\u{4E2D}\u{6587}", "na\u{EF}ve", "4e", "e", "done.", "\u{1F469}\u{200D}\u{1F4BB}e"]
+        let gaps = [" ", " ", "\n", "\r\n", "\n\n", "\t"]
+        var random = FixedRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 | 1)
+        var text = ""
+        for _ in 0..<400 { text += pieces[random.next(below: pieces.count)] + gaps[random.next(below: gaps.count)] }
+        let whole = count(text)
+        let bytes = Array(text.utf8)
+        for _ in 0..<20 {
+            var counter = WordCounter()
+            var cuts: [Int] = []
+            var i = 0
+            while i < bytes.count {
+                let end = min(bytes.count, i + 1 + random.next(below: 4))
+                bytes[i..<end].withUnsafeBytes { counter.consume($0) }
+                cuts.append(end)
+                i = end
+            }
+            let cut = counter.statistics
+            #expect(cut == whole, "cut at \(cuts.prefix(12))…")
+            if cut != whole { break }
+        }
+    }
+
     @Test func blockPathMatchesBytePath() {
         // Long ASCII text goes through the 64-byte block path; one byte at a time never does.
         let text = String(repeating: "The quick (brown) fox's well-known leap: \"done.\" Really? Yes!\n  \n\tNext 42 items, e.g. apples.\r\n", count: 40)
@@ -87,17 +123,11 @@ struct WordCounterTests {
         let pieces = ["the", "table", "used", "wanted", "boxes", "notes", "make", "rhythm", "Mr", "42", "e.g.", "U.S.", "bee",
                       "done.", "\"why?\"", "(yes!)", "end.)", "it's", "-", "...", "cafe\u{301}", "na\u{EF}ve", "x"]
         let gaps = [" ", " ", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\r\n\r\n", "\r", "\r\u{0B}", "\n \n", "\u{0C}", "\u{01}", "\u{7F}"]
-        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        func next(_ n: Int) -> Int {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return Int(state % UInt64(n))
-        }
+        var random = FixedRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 | 1)
         var text = ""
         for _ in 0..<3000 {
-            text += pieces[next(pieces.count)]
-            text += next(3) == 0 ? gaps[next(gaps.count)] : " "
+            text += pieces[random.next(below: pieces.count)]
+            text += random.next(below: 3) == 0 ? gaps[random.next(below: gaps.count)] : " "
         }
         var slow = WordCounter()
         for b in text.utf8 { [b].withUnsafeBytes { slow.consume($0) } }

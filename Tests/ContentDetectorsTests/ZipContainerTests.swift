@@ -13,14 +13,11 @@ struct ZipContainerTests {
     static func words(_ count: Int) -> String {
         let vocabulary = ["essay", "river", "photosynthesis", "because", "the", "students", "argue", "quietly",
                           "seventeen", "northern", "evidence", "which", "library", "measured", "a", "conclusion"]
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        var random = FixedRandom()
         var text = ""
         text.reserveCapacity(count * 9)
         for index in 0..<count {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            text += vocabulary[Int(state % UInt64(vocabulary.count))]
+            text += vocabulary[random.next(below: vocabulary.count)]
             text += index % 23 == 22 ? ". " : " "
         }
         return text
