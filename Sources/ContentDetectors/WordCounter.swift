@@ -18,6 +18,7 @@ public struct WordCounter: Sendable {
     private var paragraphWords = 0
     private var newlineRun = 0
     private var pendingCR = false
+    /// The last chunk ended inside a run of ASCII letters; true only until the next chunk starts.
     private var letterRunOpen = false
     private var joinNext = false
     private var regionalOdd = false
@@ -55,7 +56,8 @@ public struct WordCounter: Sendable {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0 else { return }
         let count = bytes.count
         let tables = Tables.shared
-        // The previous chunk's last letter run goes on only if this chunk starts with a letter.
+        // The previous chunk's letter run goes on only if this chunk starts with a letter, which the
+        // first letter run below then reads with `letterRunOpen` still set.
         if letterRunOpen && tables.letters[Int(base[0])] == 0 { letterRunOpen = false }
         var i = 0
         if carryCount > 0 { i = completeCarry(base, count, tables) }
@@ -105,7 +107,7 @@ public struct WordCounter: Sendable {
                 totals.characters &+= run
                 totals.charactersExcludingSpaces &+= run
                 // A run continuing from the previous buffer keeps its earlier letters.
-                var last: UInt32 = (letterRunOpen && i == 0) ? lastLetters : 0
+                var last: UInt32 = letterRunOpen ? lastLetters : 0
                 var k = max(i, j &- 3)
                 while k < j { last = last << 8 | UInt32(base[k] | 0x20); k &+= 1 }
                 lastLetters = last & 0xFF_FFFF

@@ -71,12 +71,13 @@ struct WordCounterTests {
         }
     }
 
-    /// A word whose last letters follow a digit, an apostrophe or a non-ASCII letter must keep its
-    /// syllables however the text is cut: "tabl1e" is one syllable in one piece and in three.
+    /// A word's last letters are those after its last non-letter, however the text is cut: the
+    /// silent final e of "tabl1e" makes it one syllable in one piece and in three.
     @Test func cutsInsideAWordDoNotChangeItsSyllables() {
         let chunks = ["tabl", "1", "e"]
         var counter = WordCounter()
         for chunk in chunks { counter.consume(chunk) }
+        #expect(count(chunks.joined()).syllables == 1)
         #expect(counter.statistics == count(chunks.joined()))
     }
 
@@ -86,23 +87,21 @@ struct WordCounterTests {
         let pieces = ["tabl1e", "b2e", "l'e", "it'le", "ma\u{E9}s", "caf\u{E9}e", "rock'n'rolle", "x1ed", "a.b.es", "table",
                       "\u{4E2D}\u{6587}", "na\u{EF}ve", "4e", "e", "done.", "\u{1F469}\u{200D}\u{1F4BB}e"]
         let gaps = [" ", " ", "\n", "\r\n", "\n\n", "\t"]
-        var random = FixedRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 | 1)
+        var random = FixedRandom(seed: seed)
         var text = ""
         for _ in 0..<400 { text += pieces[random.next(below: pieces.count)] + gaps[random.next(below: gaps.count)] }
         let whole = count(text)
         let bytes = Array(text.utf8)
-        for _ in 0..<20 {
+        for cutting in 1...20 {
             var counter = WordCounter()
-            var cuts: [Int] = []
             var i = 0
             while i < bytes.count {
                 let end = min(bytes.count, i + 1 + random.next(below: 4))
                 bytes[i..<end].withUnsafeBytes { counter.consume($0) }
-                cuts.append(end)
                 i = end
             }
             let cut = counter.statistics
-            #expect(cut == whole, "cut at \(cuts.prefix(12))…")
+            #expect(cut == whole, "cutting \(cutting) of seed \(seed)")
             if cut != whole { break }
         }
     }
@@ -123,7 +122,7 @@ struct WordCounterTests {
         let pieces = ["the", "table", "used", "wanted", "boxes", "notes", "make", "rhythm", "Mr", "42", "e.g.", "U.S.", "bee",
                       "done.", "\"why?\"", "(yes!)", "end.)", "it's", "-", "...", "cafe\u{301}", "na\u{EF}ve", "x"]
         let gaps = [" ", " ", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\r\n\r\n", "\r", "\r\u{0B}", "\n \n", "\u{0C}", "\u{01}", "\u{7F}"]
-        var random = FixedRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 | 1)
+        var random = FixedRandom(seed: seed)
         var text = ""
         for _ in 0..<3000 {
             text += pieces[random.next(below: pieces.count)]
