@@ -17,4 +17,9 @@ extension CLSActivity {
     func addToQuantity(_ amount: Double, identifier: String, title: String) {
         setQuantity((quantity(of: identifier) ?? 0) + amount, identifier: identifier, title: title)
     }
+
+    /// The target word count remembered for the file, if it has a usable one.
+    public var targetWordCount: Int? {
+        quantity(of: SessionRecorder.ItemIdentifier.targetWords).flatMap { $0 >= 1 && $0 < 1e9 ? Int($0) : nil }
+    }
 }

@@ -27,17 +27,19 @@ public struct EditorSession: Sendable {
         public var measurement: SessionRecorder.Measurement
         /// The file's progress after the session.
         public var progress: Double
+        /// What the progress measures.
+        public var progressBasis: ProgressBasis?
+        /// The file's target word count, if it has one.
+        public var targetWords: Int?
         /// Characters typed and pasted through the relay (zero without one).
         public var typedCharacters: Int
         public var pastedCharacters: Int
     }
 
-    /// Item identifiers for the writing-process evidence a session records.
-    public enum ItemIdentifier {
-        public static let typedCharacters = "typed_characters"
-        public static let pastedCharacters = "pasted_characters"
-        public static let largestGrowth = "largest_growth_between_pulses"
-    }
+    /// The environment variable that tells editor plugins which file `clsfile open` records, so
+    /// that they stay quiet for it instead of counting the session twice. Its value is the file's
+    /// canonical path.
+    public static let sessionFileVariable = "CLSFILE_SESSION_FILE"
 
     /// Pulses reach the store at most this often, so a killed session loses at most this much.
     static let flushInterval: Duration = .seconds(5)
@@ -63,6 +65,12 @@ public struct EditorSession: Sendable {
         let before = try await recorder.store.fetchActivity(for: url).duration
         let opened = Date()
 
+        // From here on SIGTERM and SIGHUP wait in the relay's pipe and reach the editor once it
+        // runs: a signal sent while the editor starts must neither kill this process and orphan
+        // the editor nor be lost.
+        let signals = SignalRelay.install()
+        defer { SignalRelay.restore() }
+        setenv(Self.sessionFileVariable, path, 1)
         let relayTerminal = usePTY && isatty(STDIN_FILENO) == 1
         var master: Int32 = -1
         var terminal: TerminalState?
@@ -83,10 +91,10 @@ public struct EditorSession: Sendable {
             process = try EditorProcess(command: editor, file: path, terminal: nil)
         }
 
-        try await recorder.record(SessionEvent(kind: .open, file: url))
+        try await recorder.record(SessionEvent(kind: .open, file: url, date: opened))
         let pulses = PulseLog(size: Self.fileSize(path))
         let loop = SessionLoop(editor: process, master: master, watchedFile: relayTerminal ? nil : path,
-                               pulses: pulses)
+                               pulses: pulses, signals: signals)
         let flusher = Task {
             while true {
                 try? await Task.sleep(for: Self.flushInterval)
@@ -111,29 +119,20 @@ public struct EditorSession: Sendable {
         flusher.cancel()
         await flusher.value
 
-        if let date = pulses.takePulse(size: Self.fileSize(path)) {
-            try await recorder.record(SessionEvent(kind: .edit, file: url, date: date))
-        }
-        let openTime = SessionRecorder.ItemIdentifier.openTime
-        let openTimeBefore = try await recorder.store.fetchActivity(for: url).quantity(of: openTime) ?? 0
-        let closed = Date()
-        let measurement = try await recorder.record(SessionEvent(kind: .close, file: url, date: closed))
-        let activity = try await recorder.store.fetchActivity(for: url)
+        // The close carries the session's own figures, so each item has one writer: the recorder.
+        let lastInput = pulses.takePulse(size: Self.fileSize(path))
         let evidence = pulses.evidence
-        // The close counted open time from the running span's start; this session knows it exactly.
-        activity.setQuantity(openTimeBefore + closed.timeIntervalSince(opened), identifier: openTime, title: "Open Time")
-        if relayTerminal {
-            activity.addToQuantity(Double(evidence.typed), identifier: ItemIdentifier.typedCharacters,
-                                   title: "Typed Characters")
-            activity.addToQuantity(Double(evidence.pasted), identifier: ItemIdentifier.pastedCharacters,
-                                   title: "Pasted Characters")
-        }
-        activity.setQuantity(max(activity.quantity(of: ItemIdentifier.largestGrowth) ?? 0, Double(evidence.largestGrowth)),
-                             identifier: ItemIdentifier.largestGrowth, title: "Largest Growth Between Pulses (bytes)")
-        try await recorder.store.save()
+        let closed = Date()
+        let measurement = try await recorder.record(SessionEvent(
+            kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened,
+            input: .init(typed: relayTerminal ? evidence.typed : nil, pasted: relayTerminal ? evidence.pasted : nil,
+                         largestGrowth: evidence.largestGrowth)))
+        let activity = try await recorder.store.fetchActivity(for: url)
         return Outcome(exitStatus: status, activeTime: max(0, activity.duration - before),
                        openTime: closed.timeIntervalSince(opened), measurement: measurement,
-                       progress: activity.progress, typedCharacters: evidence.typed, pastedCharacters: evidence.pasted)
+                       progress: activity.progress, progressBasis: activity.progressBasis.flatMap(ProgressBasis.init(rawValue:)),
+                       targetWords: activity.targetWordCount,
+                       typedCharacters: evidence.typed, pastedCharacters: evidence.pasted)
     }
 
     /// Creates the file when missing and returns its canonical path.

@@ -30,10 +30,41 @@ public struct SessionEvent: Codable, Sendable, Equatable {
     public var totalLines: Int?
     /// The editor's name, for reports.
     public var editor: String?
+    /// When the editor last saw input in the file (a keystroke, a change, a cursor movement): the
+    /// time of the pulse this event records, so that an event sent later, or a close after a
+    /// break, counts the work up to the input and no further. Nil: the event's own date.
+    public var inputAt: Date?
+    /// For `close`: when the editor opened the file, so that the open time is the whole session's.
+    public var openedAt: Date?
+    /// A word count to measure progress toward, remembered for the file.
+    public var targetWords: Int?
+    /// True when the file is being read: its progress is then the share of its lines viewed.
+    public var isReading: Bool?
+    /// For `close`: what a terminal relay counted during the session.
+    public var input: InputFigures?
+
+    /// What a session's terminal relay and file watch counted.
+    public struct InputFigures: Codable, Sendable, Equatable {
+        /// Characters typed, and characters that arrived in bursts too fast for typing; nil
+        /// without a terminal relay, which alone sees keystrokes.
+        public var typed: Int?
+        public var pasted: Int?
+        /// The largest growth of the file between two saved pulses, in bytes.
+        public var largestGrowth: Int64
+
+        /// Creates the figures.
+        public init(typed: Int?, pasted: Int?, largestGrowth: Int64) {
+            self.typed = typed
+            self.pasted = pasted
+            self.largestGrowth = largestGrowth
+        }
+    }
 
     /// Creates an event.
     public init(kind: Kind, file: URL, date: Date = Date(), line: Int? = nil,
-                visibleLines: ClosedRange<Int>? = nil, totalLines: Int? = nil, editor: String? = nil) {
+                visibleLines: ClosedRange<Int>? = nil, totalLines: Int? = nil, editor: String? = nil,
+                inputAt: Date? = nil, openedAt: Date? = nil, targetWords: Int? = nil, isReading: Bool? = nil,
+                input: InputFigures? = nil) {
         self.kind = kind
         self.file = file
         self.date = date
@@ -41,7 +72,15 @@ public struct SessionEvent: Codable, Sendable, Equatable {
         self.visibleLines = visibleLines
         self.totalLines = totalLines
         self.editor = editor
+        self.inputAt = inputAt
+        self.openedAt = openedAt
+        self.targetWords = targetWords
+        self.isReading = isReading
+        self.input = input
     }
+
+    /// When the work this event reports happened: the last input, else the event's date.
+    var workDate: Date { inputAt ?? date }
 
     /// The share of the file the visible lines cover, as a progress range; nil without both figures.
     var viewedRange: (start: Double, end: Double)? {

@@ -15,11 +15,11 @@ struct SessionLoop: @unchecked Sendable {
     /// The file to watch on disk when there is no relay.
     let watchedFile: String?
     let pulses: PulseLog
+    /// The read end of ``SignalRelay``'s pipe, installed before the editor started.
+    let signals: Int32
 
     /// Runs until the editor exits; returns its status as a shell reports it.
     func run() -> Int32 {
-        let signals = SignalRelay.install()
-        defer { SignalRelay.restore() }
         let watcher = watchedFile.flatMap(FileWatcher.init(path:))
         defer { watcher?.stop() }
         var input: Int32 = master >= 0 ? STDIN_FILENO : -1

@@ -1,6 +1,10 @@
 import Foundation
 import OpenClassKit
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension SessionRecorder {
     /// How a delivered event fared.
     public struct Delivery: Sendable {
@@ -12,6 +16,11 @@ extension SessionRecorder {
         public var failures: [(event: SessionEvent, error: CLSError)] = []
         /// Spool lines that were not events; they are reported, not replayed.
         public var rejectedLines: [String] = []
+        /// Events of files that do not exist yet, kept in the spool until the file first appears.
+        public var waitingForFile: [SessionEvent] = []
+        /// Files closed before they were ever written, with the events that waited for them: the
+        /// session had no file to belong to, so nothing is recorded.
+        public var neverWritten: [(file: URL, events: [SessionEvent])] = []
     }
 
     /// Records an event, first replaying the events that wait in the spool; when the store is busy,
@@ -21,7 +30,8 @@ extension SessionRecorder {
     public func deliver(_ event: SessionEvent, spool: EventSpool) async throws -> Delivery {
         let waiting = try spool.drain()
         var delivery = Delivery(rejectedLines: waiting.rejected)
-        let events = waiting.events + [event]
+        let events = try holdEventsOfUnwrittenFiles(waiting.events + [event], spool: spool, delivery: &delivery)
+        guard !events.isEmpty else { return delivery }
         do {
             delivery.measurement = try await record(events)
             return delivery
@@ -46,5 +56,41 @@ extension SessionRecorder {
             }
             return delivery
         }
+    }
+
+    /// Puts the events of files that do not exist yet, in folders that do, back in the spool: an
+    /// editor opens a new file before its first save, and the time before that save belongs to the
+    /// file once it appears. A close of such a file ends the wait: it was never written; so does a
+    /// day without it (an editor that died before its close).
+    /// - Returns: The events to record now.
+    private func holdEventsOfUnwrittenFiles(_ events: [SessionEvent], spool: EventSpool,
+                                            delivery: inout Delivery) throws -> [SessionEvent] {
+        var ready: [SessionEvent] = [], held: [SessionEvent] = []
+        for event in events {
+            guard Self.isUnwritten(event.file) else {
+                ready.append(event)
+                continue
+            }
+            if event.kind == .close || event.date < Date(timeIntervalSinceNow: -Self.longestWaitForFile) {
+                let path = event.file.path
+                delivery.neverWritten.append((event.file, held.filter { $0.file.path == path } + [event]))
+                held.removeAll { $0.file.path == path }
+            } else {
+                held.append(event)
+            }
+        }
+        try spool.append(held)
+        delivery.waitingForFile = held
+        return ready
+    }
+
+    /// How long events wait in the spool for their file to appear.
+    static let longestWaitForFile: TimeInterval = 24 * 3600
+
+    /// Whether nothing is at the file's path yet, though its folder exists.
+    private static func isUnwritten(_ file: URL) -> Bool {
+        var info = stat()
+        guard lstat(file.path, &info) != 0, errno == ENOENT else { return false }
+        return stat(file.deletingLastPathComponent().path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 }

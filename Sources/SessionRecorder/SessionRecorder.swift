@@ -23,11 +23,15 @@ public struct SessionRecorder: Sendable {
         public var idleTimeout: TimeInterval
         /// A word count to measure progress toward; remembered per file once given.
         public var targetWords: Int?
+        /// True when files are being read: progress is then the share of their lines viewed;
+        /// remembered per file once given.
+        public var isReading: Bool
 
         /// Creates settings.
-        public init(idleTimeout: TimeInterval = 300, targetWords: Int? = nil) {
+        public init(idleTimeout: TimeInterval = 300, targetWords: Int? = nil, isReading: Bool = false) {
             self.idleTimeout = idleTimeout
             self.targetWords = targetWords
+            self.isReading = isReading
         }
 
         /// The rule that decides what counts, in words, for summaries and reports.
@@ -52,6 +56,10 @@ public struct SessionRecorder: Sendable {
         public static let codeCells = "executed_code_cells"
         public static let codeLines = "code_lines"
         public static let openTime = "open_time"
+        public static let reading = "reading"
+        public static let typedCharacters = "typed_characters"
+        public static let pastedCharacters = "pasted_characters"
+        public static let largestGrowth = "largest_growth_between_pulses"
     }
 
     /// The store events are recorded in.
@@ -98,36 +106,76 @@ public struct SessionRecorder: Sendable {
     }
 
     private func apply(_ event: SessionEvent, to activity: CLSActivity) throws -> DocumentReport? {
-        // Every event but close is a sign of work; a close only ends the session.
-        if event.kind != .close {
-            keepRunning(activity, at: event.date)
-        }
+        remember(targetWords: event.targetWords ?? configuration.targetWords,
+                 isReading: event.isReading == true || configuration.isReading, on: activity)
         switch event.kind {
-        case .open, .edit:
+        case .open:
+            keepRunning(activity, at: event.date)
+            if let inputAt = event.inputAt { keepRunning(activity, at: inputAt) }
+            return nil
+        case .edit:
+            keepRunning(activity, at: event.workDate)
             return nil
         case .view:
-            if let range = event.viewedRange {
+            keepRunning(activity, at: event.workDate)
+            if let range = event.viewedRange, isReading(activity) {
+                activity.progressBasis = ProgressBasis.viewedShare.rawValue
                 activity.addProgressRange(fromStart: range.start, toEnd: range.end)
             }
             return nil
         case .save:
+            keepRunning(activity, at: event.workDate)
             return try measure(event.file, into: activity)
         case .close:
-            // Stop first: a file that cannot be measured still closes its session.
-            let opened = activity.timeSpans.filter(\.isRunning).map(\.start).min()
+            // The last input is the session's last sign of work: a close after a break ends the
+            // span there. Stop first: a file that cannot be measured still closes its session.
+            if let inputAt = event.inputAt, activity.isStarted {
+                activity.recordPulse(at: inputAt, idleTimeout: configuration.idleTimeout)
+            }
+            let opened = event.openedAt ?? activity.timeSpans.filter(\.isRunning).map(\.start).min()
             activity.stop(at: event.date, idleTimeout: configuration.idleTimeout)
             if let opened { addOpenTime(event.date.timeIntervalSince(opened), to: activity) }
+            if let input = event.input { record(input, on: activity) }
             return try measure(event.file, into: activity)
         }
     }
 
-    /// Extends the running session with a pulse, or starts one.
+    /// Extends the running session with a pulse, or starts one; a file closed less than the idle
+    /// timeout ago goes on with the same stretch of work.
     private func keepRunning(_ activity: CLSActivity, at date: Date) {
         if activity.isStarted {
             activity.recordPulse(at: date, idleTimeout: configuration.idleTimeout)
         } else {
-            activity.start()
+            activity.start(at: date, continuingWithin: configuration.idleTimeout)
         }
+    }
+
+    /// Keeps a target word count or the reading flag on the file, for later sessions.
+    private func remember(targetWords: Int?, isReading: Bool, on activity: CLSActivity) {
+        if let targetWords, targetWords > 0, activity.quantity(of: ItemIdentifier.targetWords) != Double(targetWords) {
+            activity.setQuantity(Double(targetWords), identifier: ItemIdentifier.targetWords, title: "Target Words")
+        }
+        if isReading, !self.isReading(activity) {
+            let reading = CLSBinaryItem(identifier: ItemIdentifier.reading, title: "Reading", type: .yesNo)
+            reading.value = true
+            activity.addAdditionalActivityItem(reading)
+        }
+    }
+
+    private func isReading(_ activity: CLSActivity) -> Bool {
+        (activity.additionalActivityItems.first { $0.identifier == ItemIdentifier.reading } as? CLSBinaryItem)?.value == true
+    }
+
+    /// Adds what a terminal relay counted to the file's items.
+    private func record(_ input: SessionEvent.InputFigures, on activity: CLSActivity) {
+        if let typed = input.typed {
+            activity.addToQuantity(Double(typed), identifier: ItemIdentifier.typedCharacters, title: "Typed Characters")
+        }
+        if let pasted = input.pasted {
+            activity.addToQuantity(Double(pasted), identifier: ItemIdentifier.pastedCharacters, title: "Pasted Characters")
+        }
+        activity.setQuantity(max(activity.quantity(of: ItemIdentifier.largestGrowth) ?? 0, Double(input.largestGrowth)),
+                             identifier: ItemIdentifier.largestGrowth, title: "Largest Growth Between Pulses (bytes)")
     }
 
     /// Counts the file and records the figures and the progress they show.
@@ -140,7 +188,8 @@ public struct SessionRecorder: Sendable {
         words.quantity = Double(statistics.words)
         activity.primaryActivityItem = words
 
-        activity.setQuantity((statistics.fleschKincaidGrade * 10).rounded() / 10, identifier: ItemIdentifier.readabilityGrade, title: "Readability Grade")
+        // Very plain text scores below grade 0; no one reads at a negative grade.
+        activity.setQuantity((max(0, statistics.fleschKincaidGrade) * 10).rounded() / 10, identifier: ItemIdentifier.readabilityGrade, title: "Readability Grade")
         activity.setQuantity(Double(statistics.characters), identifier: ItemIdentifier.characters, title: "Characters")
         activity.setQuantity(Double(statistics.sentences), identifier: ItemIdentifier.sentences, title: "Sentences")
         if report.checklist.total > 0 {
@@ -156,13 +205,23 @@ public struct SessionRecorder: Sendable {
         if report.codeLines > 0 {
             activity.setQuantity(Double(report.codeLines), identifier: ItemIdentifier.codeLines, title: "Code Lines")
         }
-        if let target = configuration.targetWords {
-            activity.setQuantity(Double(target), identifier: ItemIdentifier.targetWords, title: "Target Words")
-        }
-        if let estimate = Self.progress(of: report, targetWords: targetWords(of: activity)) {
+        let target = targetWords(of: activity)
+        let basis = Self.basis(of: report, targetWords: target, isReading: isReading(activity))
+        activity.progressBasis = basis.rawValue
+        if basis != .viewedShare, let estimate = Self.progress(of: report, targetWords: target) {
             activity.progress = estimate.value
         }
         return report
+    }
+
+    /// The basis of a file's progress: a target word count, else reading, else the document's
+    /// checklist or notebook cells, else none.
+    public static func basis(of report: DocumentReport, targetWords: Int?, isReading: Bool) -> ProgressBasis {
+        if let targetWords, targetWords > 0 { return .targetWords }
+        if isReading { return .viewedShare }
+        if report.checklist.total > 0 { return .checklist }
+        if let cells = report.notebookCells, cells.code > 0 { return .executedCells }
+        return .none
     }
 
     /// Adds to the time the file was open, idle time included: the "Open Time" item, in seconds.
@@ -174,7 +233,7 @@ public struct SessionRecorder: Sendable {
     /// The target given now, else the one remembered for the file.
     private func targetWords(of activity: CLSActivity) -> Int? {
         if let target = configuration.targetWords { return target }
-        return activity.quantity(of: ItemIdentifier.targetWords).map { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        return activity.targetWordCount
     }
 
     /// The progress the content shows: toward the target word count, else checklist completion,

@@ -7,8 +7,11 @@ import Glibc
 /// The person's terminal, switched to raw mode for the relay and always given back as it was.
 ///
 /// Raw mode is restored on every normal path; for a wrapper killed with SIGKILL, a small guardian
-/// shell waits on a pipe that only this process holds open, and restores the saved settings with
-/// `stty` as soon as the pipe closes, however the process ended.
+/// shell waits on a pipe that only this process holds open. When the pipe closes without the word
+/// that a normal restore sends, the guardian restores the saved settings with `stty` and undoes
+/// the screen modes a full-screen editor leaves on (the editor dies with the wrapper's terminal):
+/// it leaves the alternate screen, turns application keypad and cursor keys, mouse reporting and
+/// bracketed paste off, and shows the cursor, so the shell is usable at once.
 final class TerminalState {
     private var saved = termios()
     private var guardian: Process?
@@ -29,6 +32,9 @@ final class TerminalState {
     /// Gives the terminal its settings back and lets the guardian go.
     func restore() {
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+        // The editor has put the screen back itself: the guardian must not (leaving an alternate
+        // screen that is not on would move the cursor).
+        try? guardianInput?.write(contentsOf: Data("restored\n".utf8))
         try? guardianInput?.close()
         guardianInput = nil
         guardian?.waitUntilExit()
@@ -50,9 +56,14 @@ final class TerminalState {
 
         let guardian = Process()
         guardian.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // Ignore the signals a killed wrapper's terminal may send, wait for the pipe to close, restore.
-        guardian.arguments = ["-c", "trap '' HUP INT QUIT TERM TTOU; cat >/dev/null; stty \"$1\" </dev/tty 2>/dev/null",
-                              "clsfile-terminal-guardian", saved]
+        // Ignore the signals a killed wrapper's terminal may send, wait for the pipe to close, and
+        // unless the wrapper said it restored the terminal, restore the settings and screen modes.
+        guardian.arguments = ["-c", """
+            trap '' HUP INT QUIT TERM TTOU
+            IFS= read -r word; [ "$word" = restored ] && exit 0
+            stty "$1" </dev/tty 2>/dev/null
+            printf '\\033[?1049l\\033[?1l\\033>\\033[?1000l\\033[?1002l\\033[?1006l\\033[?2004l\\033[?25h' >/dev/tty 2>/dev/null
+            """, "clsfile-terminal-guardian", saved]
         let input = Pipe()
         guardian.standardInput = input
         guardian.standardOutput = FileHandle.nullDevice

@@ -22,7 +22,7 @@ struct HookCommandTests {
                 let line = next
                 next += 1
                 group.addTask { try run(clsfile, ["hook", "view", file.path, "--view", "\(line)-\(line)",
-                                                  "--total-lines", "\(total)", "--store", store]).status == 0 ? 0 : 1 }
+                                                  "--total-lines", "\(total)", "--reading", "--store", store]).status == 0 ? 0 : 1 }
             }
             while let result = try await group.next() {
                 failed += result
@@ -30,7 +30,7 @@ struct HookCommandTests {
                     let line = next
                     next += 1
                     group.addTask { try run(clsfile, ["hook", "view", file.path, "--view", "\(line)-\(line)",
-                                                      "--total-lines", "\(total)", "--store", store]).status == 0 ? 0 : 1 }
+                                                      "--total-lines", "\(total)", "--reading", "--store", store]).status == 0 ? 0 : 1 }
                 }
             }
             return failed
@@ -51,7 +51,7 @@ struct HookCommandTests {
             {"event":"edit","file":"\(file.path)","line":1}
             not json
             {"event":"close","file":"\(file.path)"}
-            {"event":"close","file":"\(scratch.url.path)/missing.txt"}
+            {"event":"close","file":"\(scratch.url.path)/no-folder/missing.txt"}
 
             """
         let script = scratch.url.appendingPathComponent("input.jsonl")
@@ -73,9 +73,20 @@ struct HookCommandTests {
     @Test func hookErrorsAreClear() throws {
         let scratch = try Scratch()
         let clsfile = try builtExecutable("clsfile")
-        let missing = try run(clsfile, ["hook", "edit", scratch.url.path + "/gone.txt", "--store", scratch.storeURL.path])
+        let missing = try run(clsfile, ["hook", "edit", scratch.url.path + "/no-folder/gone.txt", "--store", scratch.storeURL.path])
         #expect(missing.status == 66)
         #expect(missing.errorOutput.contains("gone.txt"))
+        // A file not written yet, in a folder that exists, is waited for; closed unwritten, it is said.
+        let unwritten = scratch.url.path + "/new.txt"
+        let waiting = try run(clsfile, ["hook", "open", unwritten, "--store", scratch.storeURL.path])
+        #expect(waiting.status == 0 && waiting.errorOutput.isEmpty, "\(waiting.errorOutput)")
+        let abandoned = try run(clsfile, ["hook", "close", unwritten, "--store", scratch.storeURL.path])
+        #expect(abandoned.status == 0)
+        #expect(abandoned.errorOutput.contains("new.txt was closed without ever being written"), "\(abandoned.errorOutput)")
+        let badTime = try run(clsfile, ["hook", "edit", try scratch.file("c.txt").path, "--input-at", "-5",
+                                        "--store", scratch.storeURL.path])
+        #expect(badTime.status == 64)
+        #expect(badTime.errorOutput.contains("--input-at"), "\(badTime.errorOutput)")
         let badView = try run(clsfile, ["hook", "view", try scratch.file("a.txt").path, "--view", "9-3",
                                         "--total-lines", "10", "--store", scratch.storeURL.path])
         #expect(badView.status == 64)
@@ -92,7 +103,7 @@ struct HookCommandTests {
         let clsfile = try builtExecutable("clsfile")
         let store = scratch.storeURL.path
         let calls: [[String]] = [
-            ["hook", "--store=\(store)", "view", "--view=1-2", file.path, "--total-lines", "10"],
+            ["hook", "--store=\(store)", "view", "--view=1-2", file.path, "--total-lines", "10", "--reading"],
             ["hook", "--editor", "vim", "view", "--total-lines=10", "--view", "3-4", "--store", store, file.path],
             // A repeated option is left to ArgumentParser, which takes the last value.
             ["hook", "view", file.path, "--view", "9-9", "--view", "5-6", "--total-lines", "10", "--store", store],
@@ -110,7 +121,8 @@ struct HookCommandTests {
         #expect(unknown.errorOutput.contains("Unknown option '--bogus'"))
         let help = try run(clsfile, ["hook", "--help"])
         #expect(help.status == 0)
-        for option in ["--store", "--idle-timeout", "--stdio", "--line", "--view", "--total-lines", "--editor"] {
+        for option in ["--store", "--idle-timeout", "--stdio", "--line", "--view", "--total-lines", "--editor",
+                       "--input-at", "--opened-at", "--target-words", "--reading"] {
             #expect(help.output.contains(option), "hook --help lacks \(option)")
         }
     }
@@ -129,7 +141,7 @@ struct HookCommandTests {
         #expect(row.hasSuffix(file.path))
         #expect(row.contains("5"))
         let csv = try run(clsfile, ["report", "--csv", "--store", scratch.storeURL.path])
-        #expect(csv.output.hasPrefix("file,active_seconds,open_seconds,words,progress,sessions,last_opened\n"))
+        #expect(csv.output.hasPrefix("file,active_seconds,open_seconds,words,progress,progress_basis,sessions,last_opened\n"))
         #expect(csv.output.contains("\(file.path),"))
         let json = try run(clsfile, ["report", "--json", "--since", "2000-01-01", "--store", scratch.storeURL.path])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
@@ -138,5 +150,29 @@ struct HookCommandTests {
         #expect(future.output.contains("No activity"))
         let badDate = try run(clsfile, ["report", "--since", "yesterday"])
         #expect(badDate.status == 64)
+    }
+
+    @Test func textJSONAndCSVReportsAgreeToTheSecond() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "five words are in here\n")
+        let clsfile = try builtExecutable("clsfile")
+        let store = scratch.storeURL.path
+        #expect(try run(clsfile, ["hook", "open", file.path, "--store", store]).status == 0)
+        // A session of about 1.7 s: rounded, it would read 2 s in one form and 1 s in another.
+        try await Task.sleep(for: .milliseconds(1700))
+        #expect(try run(clsfile, ["hook", "close", file.path, "--store", store]).status == 0)
+        let table = try run(clsfile, ["report", "--store", store]).output
+        let row = try #require(table.split(separator: "\n").dropFirst().first)
+        let csvRow = try #require(try run(clsfile, ["report", "--csv", "--store", store]).output
+            .split(separator: "\n").dropFirst().first)
+        let json = try run(clsfile, ["report", "--json", "--store", store]).output
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let files = try #require(object["files"] as? [[String: Any]])
+        let active = try #require(files.first?["activeSeconds"] as? Double)
+        #expect(active == 1, "\(files)")
+        #expect(row.hasPrefix("1s "), "\(row)")
+        #expect(csvRow.split(separator: ",")[1] == "1", "\(csvRow)")
+        #expect(files.first?["openSeconds"] as? Double == 1)
+        #expect(csvRow.split(separator: ",")[2] == "1", "\(csvRow)")
     }
 }

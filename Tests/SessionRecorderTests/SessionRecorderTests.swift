@@ -94,10 +94,10 @@ struct SessionRecorderTests {
         #expect(activity.additionalActivityItems.filter { $0.identifier == "characters" }.count == 1)
     }
 
-    @Test func viewRangesGiveProgressAsTheShareOfLinesSeen() async throws {
+    @Test func viewRangesGiveProgressAsTheShareOfLinesSeenWhenReading() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("book.txt", String(repeating: "line\n", count: 100))
-        let recorder = SessionRecorder(store: scratch.store())
+        let recorder = SessionRecorder(store: scratch.store(), configuration: .init(isReading: true))
         for range in [1...20, 11...40, 71...100] {
             try await recorder.record(SessionEvent(kind: .view, file: file, visibleLines: range, totalLines: 100))
         }
@@ -138,7 +138,7 @@ struct SessionRecorderTests {
         let busy = CLSDataStore(storeURL: scratch.storeURL, configuration: .init(busyTimeout: 0.2))
         let spool = EventSpool(storeURL: scratch.storeURL)
         let started = ContinuousClock.now
-        let view = SessionEvent(kind: .view, file: file, visibleLines: 1...1, totalLines: 4)
+        let view = SessionEvent(kind: .view, file: file, visibleLines: 1...1, totalLines: 4, isReading: true)
         let first = try await SessionRecorder(store: busy).deliver(view, spool: spool)
         #expect(first.isSpooled)
         #expect(ContinuousClock.now - started < .seconds(2), "a hook must not wait for a busy store")

@@ -1,10 +1,16 @@
-// clsfile for VS Code: records editing sessions of real files with `clsfile hook`.
+// clsfile for VS Code: records editing sessions of real files with `clsfile hook`
+// (plugin protocol version 2).
 //
 // Events: open (onDidOpenTextDocument, and documents open at activation), edit
-// (onDidChangeTextDocument, at most every clsfile.editInterval seconds per file),
-// save (onDidSaveTextDocument), view (onDidChangeTextEditorVisibleRanges, at most
-// every clsfile.viewInterval seconds per file), close (onDidCloseTextDocument, and
-// every open file at deactivation).
+// (onDidChangeTextDocument, at most every min(clsfile.editInterval, idle / 2) seconds
+// per file, plus one trailing edit when typing pauses), save (onDidSaveTextDocument),
+// view (onDidChangeTextEditorVisibleRanges, at most every clsfile.viewInterval seconds
+// per file), close (onDidCloseTextDocument, and every open file at deactivation).
+//
+// Every event after the open carries --input-at, the time of the latest input in the
+// file (a text change, a cursor movement, a scroll, a manual save), so clsfile counts
+// the work when it happened, not when the call ran. Nothing is sent for the file of
+// `clsfile open` ($CLSFILE_SESSION_FILE).
 //
 // Calls run as child processes (child_process.spawn), one at a time and in order,
 // so the editor never waits. No npm dependencies.
@@ -15,14 +21,11 @@ const { spawn } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
-let queue = [];             // argument lists waiting for a process
+let queue = [];             // { event, file, inputAt, extra } waiting for a process
 let running = null;         // the running child process
 let idleWaiters = [];       // resolvers called when the queue is empty
-const opened = new Set();   // absolute paths with a session
-const lastEdit = new Map(); // path -> ms of the last edit event
-const lastView = new Map(); // path -> ms of the last view event
-const sentView = new Map(); // path -> the last view sent
-const viewTimers = new Map(); // path -> pending timer
+const sessions = new Map(); // absolute path -> state of its session (see open)
+const quietFiles = new Map(); // absolute path -> whether it is $CLSFILE_SESSION_FILE
 const errors = [];          // what clsfile wrote on standard error
 let warned = false;
 let disabled = false;
@@ -44,38 +47,120 @@ function enabled() {
   return !disabled && setting('enabled', true) !== false;
 }
 
-// The absolute path of a document that is a real file, else null.
-function pathOf(document) {
-  if (!document || !document.uri || document.uri.scheme !== 'file' || document.isUntitled) return null;
-  const file = path.resolve(document.uri.fsPath);
+// The idle timeout clsfile uses: edits must come often enough that typing never looks idle.
+function idleTimeout() {
+  const value = Number(process.env.CLSFILE_IDLE_TIMEOUT);
+  return Number.isFinite(value) && value > 0 ? value : 300;
+}
+
+function editInterval() {
+  const value = Number(setting('editInterval', 120));
+  return Math.min(Number.isFinite(value) && value >= 0 ? value : 120, idleTimeout() / 2);
+}
+
+function trailingPause() {
+  return Math.min(3, idleTimeout() / 4);
+}
+
+function seconds(ms) {
+  return (ms / 1000).toFixed(3);
+}
+
+// The absolute path a document stands for, without looking at the disk: a file, or a
+// new file opened from the command line (an untitled document with its path).
+function keyOf(document) {
+  if (!document || !document.uri) return null;
+  const { scheme, fsPath } = document.uri;
+  if (scheme === 'file' && !document.isUntitled) return path.resolve(fsPath);
+  if (scheme === 'untitled' && path.isAbsolute(fsPath || '')) return path.resolve(fsPath);
+  return null;
+}
+
+// Symbolic links resolved; for a file that does not exist yet, those of its folder.
+function canonical(file) {
   try {
-    return fs.statSync(file).isFile() ? file : null;
+    return fs.realpathSync(file);
   } catch (_) {
-    return null;
+    try {
+      return path.join(fs.realpathSync(path.dirname(file)), path.basename(file));
+    } catch (_) {
+      return file;
+    }
   }
 }
 
-function argumentsFor(event, file, extra = []) {
+// `clsfile open FILE` records FILE itself: the editor it runs must not record it too.
+function quiet(file) {
+  const target = process.env.CLSFILE_SESSION_FILE;
+  if (!target) return false;
+  if (!quietFiles.has(file)) quietFiles.set(file, canonical(file) === canonical(target));
+  return quietFiles.get(file);
+}
+
+// A regular file, or a new one whose folder exists.
+function realFile(file) {
+  try {
+    return fs.statSync(file).isFile();
+  } catch (error) {
+    if (error.code !== 'ENOENT') return false;
+    try {
+      return fs.statSync(path.dirname(file)).isDirectory();
+    } catch (_) {
+      return false;
+    }
+  }
+}
+
+// The absolute path of a document to record, else null.
+function pathOf(document) {
+  const file = keyOf(document);
+  return file && realFile(file) && !quiet(file) ? file : null;
+}
+
+// --target-words and --reading for open, save and close; resource-scoped settings let a
+// folder (or a language) have its own.
+function progressOptions(state) {
+  const configuration = vscode.workspace.getConfiguration('clsfile', state.uri);
+  const target = Number(configuration.get('targetWords'));
+  const options = [];
+  if (Number.isInteger(target) && target > 0) options.push('--target-words', String(target));
+  if (configuration.get('reading') === true) options.push('--reading');
+  return options;
+}
+
+function argumentsFor({ event, file, inputAt, extra }) {
   const args = ['hook', event, file, '--editor', 'vscode', ...extra];
+  if (inputAt !== undefined) args.push('--input-at', seconds(inputAt));
   const store = setting('store', '');
   if (store) args.push('--store', path.resolve(store));
   return args;
 }
 
-// Queues an event; a pending edit or view of the same file is replaced.
-function send(event, file, extra) {
+// Queues an event with the latest input seen in the file (none on open). A waiting
+// edit or view of the same file is replaced, keeping the newest input time, unless an
+// open, save or close of the file comes between them.
+function send(event, file, state, extra = []) {
   if (!enabled()) return;
+  let inputAt = event === 'open' ? undefined : state.inputAt;
   if (event === 'edit' || event === 'view') {
-    queue = queue.filter((args) => !(args[1] === event && args[2] === file));
+    for (let i = queue.length - 1; i >= 0; i--) {
+      const waiting = queue[i];
+      if (waiting.file !== file) continue;
+      if (waiting.event !== 'edit' && waiting.event !== 'view') break;
+      if (waiting.event !== event) continue;
+      if (waiting.inputAt !== undefined && !(inputAt >= waiting.inputAt)) inputAt = waiting.inputAt;
+      queue.splice(i, 1);
+    }
   }
-  queue.push(argumentsFor(event, file, extra));
+  state.lastSent = Date.now();
+  queue.push({ event, file, inputAt, extra });
   next();
 }
 
 function next() {
   if (running) return;
-  const args = queue.shift();
-  if (!args) {
+  const entry = queue.shift();
+  if (!entry) {
     const waiters = idleWaiters;
     idleWaiters = [];
     waiters.forEach((resolve) => resolve());
@@ -84,7 +169,7 @@ function next() {
   const command = setting('command', 'clsfile');
   let child;
   try {
-    child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
+    child = spawn(command, argumentsFor(entry), { stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
   } catch (error) {
     failed(command, error);
     return;
@@ -130,80 +215,140 @@ function whenIdle(ms = 5000) {
 
 function open(document) {
   const file = pathOf(document);
-  if (!file || opened.has(file)) return;
-  opened.add(file);
-  send('open', file);
+  if (!file || sessions.has(file)) return;
+  const state = {
+    uri: document.uri,
+    openedAt: Date.now(), // sent back with the close: the session's length in this editor
+    inputAt: undefined,   // ms of the latest input since the open
+    lastSent: -Infinity,  // ms of the last event queued
+    lastEdit: -Infinity,  // ms of the last edit event, for the throttle
+    lastView: -Infinity,
+    sentView: null,       // the last view sent
+    shownView: null,      // the last visible lines seen
+    viewTimer: null,
+    trailing: null,       // the trailing edit's debounce timer
+    closing: null,
+  };
+  sessions.set(file, state);
+  send('open', file, state, progressOptions(state));
+}
+
+// Notes input in a file. The trailing edit, a short pause after the last input, makes
+// sure clsfile hears of typing that the throttle held back before an idle break.
+function input(file, state) {
+  const now = Date.now();
+  state.inputAt = now;
+  clearTimeout(state.trailing);
+  state.trailing = setTimeout(() => {
+    state.trailing = null;
+    if (sessions.get(file) !== state || !(state.inputAt > state.lastSent)) return;
+    state.lastEdit = Date.now();
+    send('edit', file, state);
+  }, trailingPause() * 1000);
+  return now;
 }
 
 function edit(event) {
   if (!event.contentChanges || event.contentChanges.length === 0) return;
   const file = pathOf(event.document);
   if (!file) return;
-  if (!opened.has(file)) return open(event.document);
-  const now = Date.now();
-  if (now - (lastEdit.get(file) ?? -Infinity) < setting('editInterval', 120) * 1000) return;
-  lastEdit.set(file, now);
-  send('edit', file);
+  if (!sessions.has(file)) open(event.document); // a change after a close starts a new session
+  const state = sessions.get(file);
+  const now = input(file, state);
+  if (now - state.lastEdit < editInterval() * 1000) return;
+  state.lastEdit = now;
+  send('edit', file, state);
+}
+
+// A cursor moved by the keyboard, the mouse or a command is input; one moved by an
+// extension (no kind) is not.
+function select(event) {
+  if (!event || !event.kind) return;
+  const file = pathOf(event.textEditor && event.textEditor.document);
+  const state = file && sessions.get(file);
+  if (state) input(file, state);
+}
+
+// Only a save the person asked for is input; auto-saves are not.
+function willSave(event) {
+  if (!event || event.reason !== vscode.TextDocumentSaveReason.Manual) return;
+  const file = pathOf(event.document);
+  const state = file && sessions.get(file);
+  if (state) input(file, state);
 }
 
 function save(document) {
   const file = pathOf(document);
   if (!file) return;
-  opened.add(file); // a new file exists once saved: its session starts here
-  send('save', file);
+  if (!sessions.has(file)) open(document);
+  const state = sessions.get(file);
+  send('save', file, state, progressOptions(state));
 }
 
 // Sends the visible lines when they changed, at most every viewInterval seconds;
-// a change inside the interval is sent when it ends.
-function view(editor, ranges) {
+// a change inside the interval is sent when it ends. `scrolled` says the lines moved
+// in an editor that already showed the file: a scroll, so input.
+function view(editor, ranges, scrolled) {
   const document = editor && editor.document;
   const file = pathOf(document);
-  if (!file || !opened.has(file) || !ranges || ranges.length === 0) return;
+  const state = file && sessions.get(file);
+  if (!state || !ranges || ranges.length === 0) return;
   const total = Math.max(1, document.lineCount);
   const first = Math.min(total, Math.max(1, ranges[0].start.line + 1));
   const last = Math.min(total, Math.max(first, ranges[ranges.length - 1].end.line + 1));
   const key = `${first}-${last}/${total}`;
-  if (sentView.get(file) === key) return;
-  const wait = setting('viewInterval', 10) * 1000 - (Date.now() - (lastView.get(file) ?? -Infinity));
+  if (scrolled && state.shownView !== null && state.shownView !== key) input(file, state);
+  state.shownView = key;
+  if (state.sentView === key) return;
+  const wait = setting('viewInterval', 10) * 1000 - (Date.now() - state.lastView);
   if (wait > 0) {
-    if (!viewTimers.has(file)) {
-      viewTimers.set(file, setTimeout(() => {
-        viewTimers.delete(file);
-        view(editor, editor.visibleRanges || ranges);
-      }, wait));
+    if (!state.viewTimer) {
+      state.viewTimer = setTimeout(() => {
+        state.viewTimer = null;
+        view(editor, editor.visibleRanges || ranges, false);
+      }, wait);
     }
     return;
   }
-  lastView.set(file, Date.now());
-  sentView.set(file, key);
-  send('view', file, ['--view', `${first}-${last}`, '--total-lines', String(total)]);
+  state.lastView = Date.now();
+  state.sentView = key;
+  send('view', file, state, ['--view', `${first}-${last}`, '--total-lines', String(total)]);
 }
 
-function forget(file) {
-  opened.delete(file);
-  lastEdit.delete(file);
-  lastView.delete(file);
-  sentView.delete(file);
-  if (viewTimers.has(file)) {
-    clearTimeout(viewTimers.get(file));
-    viewTimers.delete(file);
-  }
+function end(file) {
+  const state = sessions.get(file);
+  if (!state) return;
+  sessions.delete(file);
+  clearTimeout(state.viewTimer);
+  clearTimeout(state.trailing);
+  clearTimeout(state.closing);
+  send('close', file, state, ['--opened-at', seconds(state.openedAt), ...progressOptions(state)]);
 }
 
 function close(document) {
-  if (!document || !document.uri || document.uri.scheme !== 'file') return;
-  const file = path.resolve(document.uri.fsPath);
-  if (!opened.has(file)) return;
-  forget(file);
-  send('close', file);
+  const file = keyOf(document);
+  const state = file && sessions.get(file);
+  if (!state) return;
+  if (document.uri.scheme !== 'untitled') return end(file);
+  // Saving a new file replaces its untitled document with a file document, in either
+  // order: the session goes on if a document of the same path is open a moment later.
+  clearTimeout(state.closing);
+  state.closing = setTimeout(() => {
+    state.closing = null;
+    const reopened = (vscode.workspace.textDocuments || []).some(
+      (other) => other !== document && !other.isClosed && keyOf(other) === file);
+    if (!reopened && sessions.get(file) === state) end(file);
+  }, 1000);
 }
 
 function activate(context) {
   const subscriptions = [
     vscode.workspace.onDidOpenTextDocument(open),
     vscode.workspace.onDidChangeTextDocument(edit),
+    vscode.workspace.onWillSaveTextDocument(willSave),
     vscode.workspace.onDidSaveTextDocument(save),
-    vscode.window.onDidChangeTextEditorVisibleRanges((event) => view(event.textEditor, event.visibleRanges)),
+    vscode.window.onDidChangeTextEditorSelection(select),
+    vscode.window.onDidChangeTextEditorVisibleRanges((event) => view(event.textEditor, event.visibleRanges, true)),
     vscode.workspace.onDidCloseTextDocument(close),
     vscode.commands.registerCommand('clsfile.showErrors', () => {
       vscode.window.showInformationMessage(errors.length ? errors.join('\n') : 'clsfile: no errors');
@@ -211,16 +356,13 @@ function activate(context) {
   ];
   context.subscriptions.push(...subscriptions);
   for (const document of vscode.workspace.textDocuments) open(document);
-  for (const editor of vscode.window.visibleTextEditors || []) view(editor, editor.visibleRanges);
+  for (const editor of vscode.window.visibleTextEditors || []) view(editor, editor.visibleRanges, false);
 }
 
-// VS Code waits for the promise deactivate returns: let the running and waiting
-// calls end, then close every file that is still open.
+// VS Code waits for the promise deactivate returns: close every file that is still
+// open, then let the running and waiting calls end.
 async function deactivate() {
-  for (const file of [...opened]) {
-    forget(file);
-    send('close', file);
-  }
+  for (const file of [...sessions.keys()]) end(file);
   await whenIdle(4000);
 }
 

@@ -24,6 +24,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     struct State {
         var spans: [SpanRecord] = []
         var ranges = IntervalSet()
+        var progressBasis: String?
         var primary: CLSActivityItem?
         var additional: [CLSActivityItem] = []
         var pending = PendingChanges()
@@ -61,13 +62,44 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// The time spent since a date: the measure of the union of all spans, cut at `date`.
     /// - Parameter date: Where counting begins.
     public func duration(since date: Date) -> TimeInterval {
-        let now = Date().timeIntervalSince1970, from = date.timeIntervalSince1970
+        measure(since: date, runningSpansEnd: Date().timeIntervalSince1970)
+    }
+
+    /// The time recorded since a date: like ``duration(since:)``, but a running span counts up to
+    /// its last pulse, not up to now. This is what reports show of a running session: it never
+    /// includes idle minutes that a later stop would take back. Not part of ClassKit.
+    /// - Parameter date: Where counting begins; the beginning of time by default.
+    public func recordedDuration(since date: Date = .distantPast) -> TimeInterval {
+        measure(since: date, runningSpansEnd: nil)
+    }
+
+    /// The measure of the union of the spans after `date`; running spans end at `runningSpansEnd`,
+    /// or at their last pulse when it is nil.
+    private func measure(since date: Date, runningSpansEnd: Double?) -> TimeInterval {
+        let from = date.timeIntervalSince1970
         return state.withLock { state in
             IntervalSet(state.spans.compactMap { span -> ClosedRange<Double>? in
-                let end = max(span.start, span.end ?? now)
+                let end = max(span.start, span.end ?? runningSpansEnd ?? span.lastPulse)
                 return end > from ? max(span.start, from)...end : nil
             }).measure
         }
+    }
+
+    /// The sessions as a person sees them: the time spans joined where one begins before another
+    /// ends, as when a file is closed and opened again within the idle timeout, oldest first. A
+    /// running session ends at nil, with its last pulse. Not part of ClassKit.
+    public var workSessions: [TimeSpan] {
+        var sessions: [TimeSpan] = []
+        for span in timeSpans {
+            guard var last = sessions.last, let lastEnd = last.end, span.start <= lastEnd else {
+                sessions.append(span)
+                continue
+            }
+            last.end = span.end.map { max($0, lastEnd) }
+            last.lastPulse = max(last.lastPulse, span.lastPulse)
+            sessions[sessions.count - 1] = last
+        }
+        return sessions
     }
 
     /// Every time span, oldest first.
@@ -83,11 +115,31 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
 
     /// Starts a time span. Does nothing when this process already runs one for this activity.
     public func start() {
-        let now = Date().timeIntervalSince1970
+        beginSpan(at: Date(), joiningWithin: nil)
+    }
+
+    /// Starts a time span at `date`, or, when the latest span ended at most `idleTimeout` before
+    /// `date`, at that span's end, so that a file closed and opened again within the idle timeout
+    /// (a buffer switch in an editor) is one unbroken stretch of work. Does nothing when this
+    /// process already runs a span for this activity. Not part of ClassKit.
+    /// - Parameters:
+    ///   - date: When the work starts again.
+    ///   - idleTimeout: The longest gap between two stretches of work that still joins them.
+    public func start(at date: Date, continuingWithin idleTimeout: TimeInterval) {
+        beginSpan(at: date, joiningWithin: idleTimeout)
+    }
+
+    private func beginSpan(at date: Date, joiningWithin idleTimeout: TimeInterval?) {
+        let time = date.timeIntervalSince1970
         let me = ProcessIdentity.current
         let started = state.withLock { state -> Bool in
             guard !state.spans.contains(where: { $0.end == nil && $0.owner == me }) else { return false }
-            let span = SpanRecord(id: UUID().uuidString, start: now, end: nil, lastPulse: now, owner: me)
+            var start = time
+            if let idleTimeout, let lastEnd = state.spans.compactMap(\.end).filter({ $0 <= time }).max(),
+               time - lastEnd <= idleTimeout {
+                start = lastEnd
+            }
+            let span = SpanRecord(id: UUID().uuidString, start: start, end: nil, lastPulse: time, owner: me)
             state.spans.append(span)
             state.pending.spans[span.id] = state.nextSequence()
             return true
@@ -189,6 +241,32 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// Every progress range, merged where they overlap.
     public var progressRanges: [ClosedRange<Double>] {
         state.withLock { $0.ranges.intervals }
+    }
+
+    /// What the progress measures, such as a target word count or the share of a document read;
+    /// nil when unnamed, as progress set through ClassKit's API is.
+    ///
+    /// Progress only grows, so estimates of different kinds must not be united: setting a basis
+    /// other than the current one clears the progress, and the ranges added afterwards measure
+    /// the new basis. Setting the current basis again changes nothing. Not part of ClassKit.
+    ///
+    /// ```swift
+    /// activity.progressBasis = "target_words"
+    /// activity.progress = 0.62
+    /// ```
+    public var progressBasis: String? {
+        get { state.withLock { $0.progressBasis } }
+        set {
+            let changed = state.withLock { state -> Bool in
+                guard state.progressBasis != newValue else { return false }
+                state.progressBasis = newValue
+                state.ranges = IntervalSet()
+                state.pending.ranges = []
+                state.pending.progressBasis = (ProgressBasisChange(basis: newValue), state.nextSequence())
+                return true
+            }
+            if changed { self.changed() }
+        }
     }
 
     /// Adds a range of progress, for example the part of a document a person has read.
@@ -319,6 +397,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             var changes = ActivityChanges(activityID: activityID)
             let pending = state.pending
             changes.spans = state.spans.filter { pending.spans[$0.id] != nil }
+            changes.progressBasis = pending.progressBasis?.change
             changes.ranges = pending.ranges.map(\.range)
             changes.removesAllItems = pending.removesAllItems != nil
             changes.clearsPrimary = pending.clearsPrimary != nil
@@ -361,9 +440,12 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             }
             state.spans = spans
 
-            var ranges = IntervalSet(record.ranges)
+            // A basis changed here and not yet saved makes the stored ranges of another basis void.
+            let basis = pending.progressBasis.map(\.change.basis) ?? record.progressBasis
+            var ranges = IntervalSet(basis == record.progressBasis ? record.ranges : [])
             for entry in pending.ranges { ranges.insert(entry.range) }
             state.ranges = ranges
+            state.progressBasis = basis
 
             // Items: stored ones (reusing the instances callers hold), then local unsaved changes.
             var primary: CLSActivityItem?

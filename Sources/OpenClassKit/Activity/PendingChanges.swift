@@ -6,6 +6,8 @@ struct PendingChanges: Sendable {
     /// Span id → sequence number of its last local change.
     var spans: [String: Int] = [:]
     var ranges: [(range: ClosedRange<Double>, sequence: Int)] = []
+    /// A new progress basis and the sequence number of its change.
+    var progressBasis: (change: ProgressBasisChange, sequence: Int)?
     var removesAllItems: Int?
     var clearsPrimary: Int?
     /// Item identifier → sequence number of its last local change.
@@ -15,7 +17,7 @@ struct PendingChanges: Sendable {
     var error: CLSError?
 
     var isEmpty: Bool {
-        spans.isEmpty && ranges.isEmpty && removesAllItems == nil && clearsPrimary == nil
+        spans.isEmpty && ranges.isEmpty && progressBasis == nil && removesAllItems == nil && clearsPrimary == nil
             && upserts.isEmpty && deletions.isEmpty && error == nil
     }
 
@@ -23,6 +25,7 @@ struct PendingChanges: Sendable {
     mutating func prune(through sequence: Int) {
         spans = spans.filter { $0.value > sequence }
         ranges.removeAll { $0.sequence <= sequence }
+        if let stamp = progressBasis?.sequence, stamp <= sequence { progressBasis = nil }
         if let stamp = removesAllItems, stamp <= sequence { removesAllItems = nil }
         if let stamp = clearsPrimary, stamp <= sequence { clearsPrimary = nil }
         upserts = upserts.filter { $0.value > sequence }

@@ -63,6 +63,8 @@ struct ActivityRecord: Sendable {
     var file: FileIdentity
     var createdAt: Double
     var modifiedAt: Double
+    /// What the progress ranges measure; nil when unnamed.
+    var progressBasis: String?
     var spans: [SpanRecord]
     var ranges: [ClosedRange<Double>]
     var items: [ItemRecord]
@@ -72,6 +74,8 @@ struct ActivityRecord: Sendable {
 struct ActivityChanges: Sendable {
     var activityID: Int64
     var spans: [SpanRecord] = []
+    /// A new basis for the progress: the stored ranges go unless they already measure it.
+    var progressBasis: ProgressBasisChange?
     var ranges: [ClosedRange<Double>] = []
     var removesAllItems = false
     var clearsPrimary = false
@@ -79,6 +83,11 @@ struct ActivityChanges: Sendable {
     var upserts: [ItemRecord] = []
 
     var isEmpty: Bool {
-        spans.isEmpty && ranges.isEmpty && !removesAllItems && !clearsPrimary && deletions.isEmpty && upserts.isEmpty
+        spans.isEmpty && progressBasis == nil && ranges.isEmpty && !removesAllItems && !clearsPrimary && deletions.isEmpty && upserts.isEmpty
     }
+}
+
+/// A change of what an activity's progress measures.
+struct ProgressBasisChange: Sendable, Equatable {
+    var basis: String?
 }

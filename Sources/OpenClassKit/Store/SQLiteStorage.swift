@@ -407,6 +407,15 @@ actor SQLiteStorage: ActivityStorage {
                                           merged.owner?.host, merged.owner?.bootID, merged.owner?.pid,
                                           merged.owner?.startTicks])
         }
+        if let change = change.progressBasis {
+            let stored = try String?.fetchOne(db.cachedStatement(sql: "SELECT progress_basis FROM activity WHERE id = ?"),
+                                              arguments: [activityID]) ?? nil
+            if stored != change.basis {
+                try db.execute(sql: "DELETE FROM progress_range WHERE activity_id = ?", arguments: [activityID])
+                try db.execute(sql: "UPDATE activity SET progress_basis = ? WHERE id = ?",
+                               arguments: [change.basis, activityID])
+            }
+        }
         if !change.ranges.isEmpty {
             for range in change.ranges {
                 try db.cachedStatement(sql: """
@@ -493,14 +502,14 @@ actor SQLiteStorage: ActivityStorage {
     // long history has thousands of spans, all read on every save.
 
     /// The columns ``activityRecord(from:)`` reads, of `activity a` joined with `context c`.
-    private static let activityColumns = "a.id, a.context_id, a.created_at, a.modified_at, c.path, c.device, c.inode"
+    private static let activityColumns = "a.id, a.context_id, a.created_at, a.modified_at, c.path, c.device, c.inode, a.progress_basis"
 
     private static func activityRecord(from row: Row) -> ActivityRecord {
         ActivityRecord(activityID: row[0], contextID: row[1],
                        file: FileIdentity(path: [UInt8](row[4] as Data? ?? Data()),
                                           device: UInt64(bitPattern: row[5] ?? 0),
                                           inode: UInt64(bitPattern: row[6] ?? 0)),
-                       createdAt: row[2], modifiedAt: row[3],
+                       createdAt: row[2], modifiedAt: row[3], progressBasis: row[7],
                        spans: [], ranges: [], items: [])
     }
 

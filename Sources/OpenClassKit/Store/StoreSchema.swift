@@ -116,6 +116,11 @@ enum StoreSchema {
             PRIMARY KEY (assignment_id, student_id)
         ) WITHOUT ROWID;
         """,
+        // 3: what an activity's progress measures (`CLSActivity.progressBasis`); the progress
+        // ranges all belong to it, and a new basis starts them again.
+        """
+        ALTER TABLE activity ADD COLUMN progress_basis TEXT;
+        """,
     ]
 
     /// Whether the store's schema is older than this code's.

@@ -10,45 +10,62 @@ struct HookCall: Sendable {
     var visibleLines: ClosedRange<Int>?
     var totalLines: Int?
     var editor: String?
+    var inputAt: Date?
+    var openedAt: Date?
+    var targetWords: Int?
+    var isReading: Bool
     var store: String?
     var idleTimeout: TimeInterval
 
     init(event: SessionEvent.Kind, file: String, line: Int?, visibleLines: ClosedRange<Int>?, totalLines: Int?,
-         editor: String?, store: String?, idleTimeout: TimeInterval) {
+         editor: String?, inputAt: Date?, openedAt: Date?, targetWords: Int?, isReading: Bool,
+         store: String?, idleTimeout: TimeInterval) {
         self.event = event
         self.file = file
         self.line = line
         self.visibleLines = visibleLines
         self.totalLines = totalLines
         self.editor = editor
+        self.inputAt = inputAt
+        self.openedAt = openedAt
+        self.targetWords = targetWords
+        self.isReading = isReading
         self.store = store
         self.idleTimeout = idleTimeout
+    }
+
+    /// The event this call records.
+    var sessionEvent: SessionEvent {
+        SessionEvent(kind: event, file: FileArgument.url(for: file), line: line, visibleLines: visibleLines,
+                     totalLines: totalLines, editor: editor, inputAt: inputAt, openedAt: openedAt,
+                     targetWords: targetWords, isReading: isReading ? true : nil)
     }
 
     /// Reads `hook EVENT FILE [options]` (the arguments after the program name); nil for anything
     /// that ArgumentParser should parse and report.
     init?(arguments: [String]) {
         guard let call = PlainArguments(arguments, command: "hook", valued: [
-            "--store", "--idle-timeout", "--line", "--view", "--total-lines", "--editor",
-        ]), call.positionals.count == 2, let event = SessionEvent.Kind(rawValue: call.positionals[0]) else { return nil }
-        var lineNumber: Int?, lineCount: Int?, seconds: Double?
-        if let line = call.value(of: "--line") {
-            guard let number = Int(line) else { return nil }
-            lineNumber = number
+            "--store", "--idle-timeout", "--line", "--view", "--total-lines", "--editor", "--input-at", "--opened-at",
+            "--target-words",
+        ], flags: ["--reading"]), call.positionals.count == 2,
+            let event = SessionEvent.Kind(rawValue: call.positionals[0]) else { return nil }
+        // A value that does not convert is left to ArgumentParser, which reports it.
+        func number<T: LosslessStringConvertible>(_ option: String, as type: T.Type) -> T?? {
+            guard let text = call.value(of: option) else { return .some(nil) }
+            return T(text).map { .some($0) }
         }
-        if let totalLines = call.value(of: "--total-lines") {
-            guard let count = Int(totalLines) else { return nil }
-            lineCount = count
-        }
-        if let idleTimeout = call.value(of: "--idle-timeout") {
-            guard let value = Double(idleTimeout) else { return nil }
-            seconds = value
-        }
+        guard let lineNumber = number("--line", as: Int.self), let lineCount = number("--total-lines", as: Int.self),
+              let seconds = number("--idle-timeout", as: Double.self), let inputAt = number("--input-at", as: Double.self),
+              let openedAt = number("--opened-at", as: Double.self),
+              let targetWords = number("--target-words", as: Int.self) else { return nil }
         do {
             self.init(event: event, file: call.positionals[1], line: lineNumber,
                       visibleLines: try HookLine.visibleLines(call.value(of: "--view"), totalLines: lineCount),
-                      totalLines: lineCount, editor: call.value(of: "--editor"), store: call.value(of: "--store"),
-                      idleTimeout: try SessionOptions.resolvedIdleTimeout(seconds))
+                      totalLines: lineCount, editor: call.value(of: "--editor"),
+                      inputAt: try HookLine.date(inputAt, option: "--input-at"),
+                      openedAt: try HookLine.date(openedAt, option: "--opened-at"),
+                      targetWords: try HookLine.targetWords(targetWords), isReading: call.has("--reading"),
+                      store: call.value(of: "--store"), idleTimeout: try SessionOptions.resolvedIdleTimeout(seconds))
         } catch {
             return nil
         }

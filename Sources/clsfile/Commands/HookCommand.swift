@@ -16,6 +16,13 @@ struct HookCommand: AsyncParsableCommand {
             records it. With --stdio, events are read as JSON lines from standard input, one \
             answer line each, for plugins that keep one process running:
               {"event": "view", "file": "/path/essay.txt", "view": [1, 40], "totalLines": 200}
+            (the other keys: line, editor, inputAt, openedAt, targetWords, reading). \
+            Plugins send --input-at with every event, so that work counts up to the last input \
+            and not to the moment the hook runs, and --opened-at with close. An event for a file \
+            that does not exist yet (a new file before its first save) waits in the spool until \
+            the file appears. Progress is measured toward a target word count (--target-words), \
+            else as the share of lines viewed when reading (--reading), else by the document's \
+            checklist or notebook cells; a document written with no target shows none.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -42,6 +49,23 @@ struct HookCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The editor's name.", valueName: "name"))
     var editor: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "When the editor last saw input in the file, in seconds since 1970: the work counts up to then.",
+        valueName: "seconds"))
+    var inputAt: Double?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With close: when the editor opened the file, in seconds since 1970, for the open time.",
+        valueName: "seconds"))
+    var openedAt: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Measure progress toward this many words; remembered for the file.",
+                                            valueName: "n"))
+    var targetWords: Int?
+
+    @Flag(name: .long, help: "The file is being read: its progress is the share of its lines viewed.")
+    var reading = false
+
     func validate() throws {
         if stdio {
             guard event == nil, file == nil else { throw ValidationError("--stdio takes no event or file.") }
@@ -49,6 +73,9 @@ struct HookCommand: AsyncParsableCommand {
         }
         guard event != nil, file != nil else { throw ValidationError("Give an event and a file, or --stdio.") }
         _ = try HookLine.visibleLines(view, totalLines: totalLines)
+        _ = try HookLine.date(inputAt, option: "--input-at")
+        _ = try HookLine.date(openedAt, option: "--opened-at")
+        _ = try HookLine.targetWords(targetWords)
     }
 
     func run() async throws {
@@ -63,8 +90,11 @@ struct HookCommand: AsyncParsableCommand {
         guard let event, let file else { return }
         try await HookLine.record(HookCall(event: event, file: file, line: line,
                                            visibleLines: try HookLine.visibleLines(view, totalLines: totalLines),
-                                           totalLines: totalLines, editor: editor, store: storeOptions.store,
-                                           idleTimeout: idleTimeout))
+                                           totalLines: totalLines, editor: editor,
+                                           inputAt: try HookLine.date(inputAt, option: "--input-at"),
+                                           openedAt: try HookLine.date(openedAt, option: "--opened-at"),
+                                           targetWords: try HookLine.targetWords(targetWords), isReading: reading,
+                                           store: storeOptions.store, idleTimeout: idleTimeout))
     }
 }
 

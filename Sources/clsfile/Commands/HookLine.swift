@@ -14,6 +14,27 @@ enum HookLine {
         var view: [Int]?
         var totalLines: Int?
         var editor: String?
+        var inputAt: Double?
+        var openedAt: Double?
+        var targetWords: Int?
+        var reading: Bool?
+    }
+
+    /// A time given in seconds since 1970; a time in the future (another clock) counts as now.
+    static func date(_ seconds: Double?, option: String) throws -> Date? {
+        guard let seconds else { return nil }
+        guard seconds.isFinite, seconds > 0 else {
+            throw ValidationError("\(option) takes a time in seconds since 1970, such as 1763900000.25, not \(seconds).")
+        }
+        return min(Date(timeIntervalSince1970: seconds), Date())
+    }
+
+    /// A target word count, which must be positive.
+    static func targetWords(_ count: Int?) throws -> Int? {
+        if let count, count <= 0 {
+            throw ValidationError("--target-words must be a positive number of words, not \(count).")
+        }
+        return count
     }
 
     /// Parses `--view FIRST-LAST`.
@@ -49,8 +70,7 @@ enum HookLine {
     static func record(_ call: HookCall) async throws -> SessionRecorder {
         try await reportingFailures {
             let (recorder, spool) = try recorder(store: call.store, idleTimeout: call.idleTimeout)
-            let event = SessionEvent(kind: call.event, file: FileArgument.url(for: call.file), line: call.line,
-                                     visibleLines: call.visibleLines, totalLines: call.totalLines, editor: call.editor)
+            let event = call.sessionEvent
             let failures = try await deliver(event, recorder: recorder, spool: spool)
             if let failure = failures.first(where: { $0.event == event }) {
                 throw ExitCode(failure.error.code == .invalidArgument ? 66 : 74)
@@ -74,6 +94,9 @@ enum HookLine {
             for failure in delivery.failures {
                 warn("\(failure.event.kind.rawValue) event not recorded: \(failure.error.message)")
             }
+            for unwritten in delivery.neverWritten {
+                warn("\(unwritten.file.path) was closed without ever being written: its session (\(unwritten.events.count) events) is not recorded")
+            }
             return delivery.failures
         } catch let error as CLSError {
             warn(error.message)
@@ -95,12 +118,18 @@ enum HookLine {
                 let range = request.view.flatMap { $0.count == 2 ? $0[0]...max($0[0], $0[1]) : nil }
                 let event = SessionEvent(kind: request.event, file: FileArgument.url(for: request.file),
                                          line: request.line, visibleLines: range,
-                                         totalLines: request.totalLines, editor: request.editor)
+                                         totalLines: request.totalLines, editor: request.editor,
+                                         inputAt: try date(request.inputAt, option: "inputAt"),
+                                         openedAt: try date(request.openedAt, option: "openedAt"),
+                                         targetWords: try targetWords(request.targetWords),
+                                         isReading: request.reading)
                 let failures = try await deliver(event, recorder: recorder, spool: spool)
                 answer = failures.first { $0.event == event }.map { Self.answer(error: $0.error.message) }
                     ?? #"{"ok":true}"#
             } catch let error as DecodingError {
                 answer = Self.answer(error: "not an event line: \(error)")
+            } catch let error as ValidationError {
+                answer = Self.answer(error: error.message)
             }
             print(answer)
             fflush(nil)

@@ -16,7 +16,12 @@ struct OpenCommand: AsyncParsableCommand {
             created (its folder must exist). In a terminal, clsfile relays it through a \
             pseudo-terminal, so keystrokes count as work; with --no-pty, or outside a terminal, \
             changes to the file count. When the editor exits, clsfile records the word count and \
-            progress, prints one summary line, and exits with the editor's exit code.
+            progress, prints one summary line, and exits with the editor's exit code. The editor \
+            runs with CLSFILE_SESSION_FILE set to the file's path, and the editor plugins in \
+            Samples/editors send no events for that file, so nothing is counted twice. Progress is \
+            measured toward --target-words (or a handout's target), else as the share of lines \
+            viewed with --reading, else by the document's checklist or notebook cells; a document \
+            written with no target shows none.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -28,6 +33,9 @@ struct OpenCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Measure progress toward this many words; remembered for the file.",
                                             valueName: "n"))
     var targetWords: Int?
+
+    @Flag(name: .long, help: "The file is being read: its progress is the share of its lines viewed (needs an editor plugin to tell which lines).")
+    var reading = false
 
     @Flag(name: .long, help: "Do not relay the terminal; count changes of the file instead.")
     var noPty = false
@@ -43,7 +51,7 @@ struct OpenCommand: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = SessionRecorder.Configuration(idleTimeout: try sessionOptions.resolvedIdleTimeout(),
-                                                          targetWords: targetWords)
+                                                          targetWords: targetWords, isReading: reading)
         var status: Int32 = 0
         try await reportingFailures {
             do {
@@ -75,10 +83,18 @@ struct OpenCommand: AsyncParsableCommand {
     static func summary(_ outcome: EditorSession.Outcome, file: String, rule: String) -> String {
         let words = outcome.measurement.report.map { "\($0.statistics.words) words" } ?? "words not counted"
         var parts = ["active \(Formatting.text(outcome.activeTime))", "open \(Formatting.text(outcome.openTime))",
-                     words, "progress \(Formatting.percent(outcome.progress))"]
+                     words, progress(outcome)]
         if outcome.typedCharacters + outcome.pastedCharacters > 0 {
             parts.append("\(outcome.typedCharacters) typed, \(outcome.pastedCharacters) pasted characters")
         }
         return "\((file as NSString).lastPathComponent): " + parts.joined(separator: ", ") + " (\(rule))"
+    }
+
+    private static func progress(_ outcome: EditorSession.Outcome) -> String {
+        switch outcome.progressBasis {
+        case .none?: "no progress (no target word count: give --target-words)"
+        case let basis?: "progress \(Formatting.percent(outcome.progress)) \(basis.name(targetWords: outcome.targetWords))"
+        case nil: "progress \(Formatting.percent(outcome.progress))"
+        }
     }
 }

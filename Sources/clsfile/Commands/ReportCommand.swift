@@ -44,8 +44,8 @@ struct ReportCommand: AsyncParsableCommand {
         try await reportingFailures {
             let from = try sinceDate()
             let rows = try await storeOptions.dataStore().allActivities()
+                .filter { activity in from.map { activity.recordedDuration(since: $0) > 0 } ?? true }
                 .map { ReportRow($0, since: from) }
-                .filter { from == nil || $0.activeSeconds > 0 }
                 .sorted { $0.lastOpened > $1.lastOpened }
             if json {
                 print(try ReportRow.json(rows, idleRule: rule))

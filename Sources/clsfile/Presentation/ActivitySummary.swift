@@ -1,5 +1,6 @@
 import Foundation
 import OpenClassKit
+import SessionRecorder
 
 /// What `show` and `list` print about one file's activity, as text or JSON.
 struct ActivitySummary: Encodable {
@@ -32,8 +33,9 @@ struct ActivitySummary: Encodable {
             }
         }
 
-        /// The value as people read it: `558`, `7.2 / 18`, `yes`.
+        /// The value as people read it: `558`, `7.2 / 18`, `yes`; open time as a duration.
         var displayValue: String {
+            if identifier == SessionRecorder.ItemIdentifier.openTime, let quantity { return Formatting.text(quantity) }
             if let quantity { return Formatting.number(quantity) }
             if let score, let maxScore { return "\(Formatting.number(score)) / \(Formatting.number(maxScore))" }
             if let value, let valueType,
@@ -56,27 +58,36 @@ struct ActivitySummary: Encodable {
     var durationSeconds: Double = 0
     var isStarted = false
     var progress: Double = 0
+    /// What the progress measures (see ``ProgressSummary``).
+    var progressBasis: String?
+    var progressBasisName: String?
     var progressRanges: [[Double]] = []
     var primaryItem: Item?
     var additionalItems: [Item] = []
     var spans: [Span] = []
+    /// The spans joined where they touch: the sessions a person sees.
+    var sessions: [Span] = []
     var created: Date?
     var modified = Date.distantPast
 
     init(_ activity: CLSActivity) {
         path = activity.context.fileURL.map(Self.path(of:)) ?? activity.context.identifier
         recorded = true
-        durationSeconds = activity.duration
+        // A running session counts to its last pulse, so idle minutes never show and then vanish.
+        durationSeconds = activity.recordedDuration()
         isStarted = activity.isStarted
         progress = activity.progress
+        let summary = ProgressSummary(activity)
+        (progressBasis, progressBasisName) = (summary.basis, summary.basisName)
         progressRanges = activity.progressRanges.map { [$0.lowerBound, $0.upperBound] }
         primaryItem = activity.primaryActivityItem.map(Item.init)
         additionalItems = activity.additionalActivityItems.map(Item.init)
-        let now = Date()
-        spans = activity.timeSpans.map {
-            Span(start: $0.start, end: $0.end, lastPulse: $0.lastPulse,
-                 seconds: ($0.end ?? now).timeIntervalSince($0.start))
+        let span = { (span: TimeSpan) in
+            Span(start: span.start, end: span.end, lastPulse: span.lastPulse,
+                 seconds: max(0, (span.end ?? span.lastPulse).timeIntervalSince(span.start)))
         }
+        spans = activity.timeSpans.map(span)
+        sessions = activity.workSessions.map(span)
         created = activity.dateCreated
         modified = activity.dateLastModified
     }
@@ -93,15 +104,20 @@ struct ActivitySummary: Encodable {
 
     // MARK: Text
 
+    private var progressSummary: ProgressSummary {
+        ProgressSummary(value: progressBasis == ProgressBasis.none.rawValue ? nil : progress,
+                        basis: progressBasis, basisName: progressBasisName)
+    }
+
     func text() -> String {
         guard recorded else { return "No activity recorded for \(path)." }
         var lines = ["File:       \(path)"]
-        let sessions = spans.count == 1 ? "1 session" : "\(spans.count) sessions"
-        lines.append("Time:       \(Formatting.text(durationSeconds)) in \(sessions)\(isStarted ? ", running" : "")")
+        let count = sessions.count == 1 ? "1 session" : "\(sessions.count) sessions"
+        lines.append("Time:       \(Formatting.text(durationSeconds)) in \(count)\(isStarted ? ", running" : "")")
         let ranges = progressRanges.count > 1 || progressRanges.first?.first ?? 0 > 0
             ? " (" + progressRanges.map { "\(Formatting.percent($0[0]))–\(Formatting.percent($0[1]))" }.joined(separator: ", ") + ")"
             : ""
-        lines.append("Progress:   \(Formatting.percent(progress))\(ranges)")
+        lines.append("Progress:   \(progressSummary.text)\(progressBasis == ProgressBasis.viewedShare.rawValue ? ranges : "")")
         lines.append("Primary:    " + (primaryItem.map { "\($0.title): \($0.displayValue)" } ?? "none"))
         if additionalItems.isEmpty {
             lines.append("Additional: none")
@@ -110,7 +126,7 @@ struct ActivitySummary: Encodable {
                 lines.append((index == 0 ? "Additional: " : "            ") + "\(item.title): \(item.displayValue)")
             }
         }
-        for (index, span) in spans.enumerated() {
+        for (index, span) in sessions.enumerated() {
             let end = span.end.map(Formatting.clock) ?? "running"
             lines.append((index == 0 ? "Sessions:   " : "            ")
                          + "\(Formatting.timestamp(span.start)) – \(end)  \(Formatting.text(span.seconds))")
@@ -123,7 +139,7 @@ struct ActivitySummary: Encodable {
         var rows = [["TIME", "PROGRESS", "PRIMARY", "LAST CHANGED", "FILE"]]
         for summary in summaries {
             rows.append([Formatting.text(summary.durationSeconds) + (summary.isStarted ? "*" : ""),
-                         Formatting.percent(summary.progress),
+                         summary.progressSummary.percent,
                          summary.primaryItem.map { "\($0.displayValue) \($0.title.lowercased())" } ?? "-",
                          Formatting.timestamp(summary.modified),
                          summary.path])

@@ -23,7 +23,8 @@ struct DocumentSummary: Encodable {
             paragraphs = statistics.paragraphs
             syllables = statistics.syllables
             cjkCharacters = statistics.cjkCharacters
-            fleschKincaidGrade = Self.rounded(statistics.fleschKincaidGrade)
+            // The formula goes below 0 for very plain text; no one reads at a negative grade.
+            fleschKincaidGrade = Self.rounded(max(0, statistics.fleschKincaidGrade))
             fleschReadingEase = Self.rounded(statistics.fleschReadingEase)
             readingTimeMinutes = Self.rounded(statistics.readingTimeMinutes)
         }

@@ -30,6 +30,10 @@ const Uri = {
   parse(text) { const [scheme, rest] = text.split(':'); return { scheme, fsPath: rest, path: rest }; },
 };
 
+// The values VS Code's enums have.
+const TextDocumentSaveReason = { Manual: 1, AfterDelay: 2, FocusOut: 3 };
+const TextEditorSelectionChangeKind = { Keyboard: 1, Mouse: 2, Command: 3 };
+
 const configuration = {};
 const messages = [];
 
@@ -37,15 +41,18 @@ const workspace = {
   textDocuments: [],
   onDidOpenTextDocument: emitter(),
   onDidChangeTextDocument: emitter(),
+  onWillSaveTextDocument: emitter(),
   onDidSaveTextDocument: emitter(),
   onDidCloseTextDocument: emitter(),
-  getConfiguration(section) {
+  // One set of values for every scope (folder, language) asked for.
+  getConfiguration(section, scope) {
     return { get: (key, fallback) => (`${section}.${key}` in configuration ? configuration[`${section}.${key}`] : fallback) };
   },
 };
 
 const window = {
   visibleTextEditors: [],
+  onDidChangeTextEditorSelection: emitter(),
   onDidChangeTextEditorVisibleRanges: emitter(),
   showWarningMessage(text) { messages.push(text); return Promise.resolve(); },
   showInformationMessage(text) { messages.push(text); return Promise.resolve(); },
@@ -55,4 +62,7 @@ const commands = {
   registerCommand(name, callback) { return { dispose() {} }; },
 };
 
-module.exports = { workspace, window, commands, Uri, Position, Range, configuration, messages };
+module.exports = {
+  workspace, window, commands, Uri, Position, Range, TextDocumentSaveReason, TextEditorSelectionChangeKind,
+  configuration, messages,
+};

@@ -1,0 +1,36 @@
+import OpenClassKit
+import SessionRecorder
+
+/// A file's progress with what it measures, as `show`, `list` and `report` print it.
+struct ProgressSummary: Encodable {
+    /// The progress from 0 to 1; nil when there is nothing to measure it against.
+    var value: Double?
+    /// The basis (`target_words`, `checklist`, `executed_cells`, `viewed_share`, `none`); nil
+    /// when a program set the progress through the library without naming one.
+    var basis: String?
+    /// The basis as people read it, such as "toward 500 words".
+    var basisName: String?
+
+    init(value: Double?, basis: String?, basisName: String?) {
+        self.value = value
+        self.basis = basis
+        self.basisName = basisName
+    }
+
+    init(_ activity: CLSActivity) {
+        basis = activity.progressBasis
+        let known = basis.flatMap(ProgressBasis.init(rawValue:))
+        value = known == ProgressBasis.none ? nil : activity.progress
+        basisName = known?.name(targetWords: activity.targetWordCount)
+    }
+
+    /// `62%`, or `-` without a basis to measure against.
+    var percent: String {
+        value.map(Formatting.percent) ?? "-"
+    }
+
+    /// `62% toward 50 words`, `- none (no target word count)`, or `40%` with no named basis.
+    var text: String {
+        basisName.map { "\(percent) \($0)" } ?? percent
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import OpenClassKit
+import SessionRecorder
+import Testing
+import TestSupport
+
+/// What editors send, as editors send it: input times that precede the event, opens before the
+/// file exists, buffer switches, and progress from one basis.
+struct EditorTimingTests {
+    /// Records events whose times are offsets in seconds from the first open.
+    private func replay(_ events: [(SessionEvent.Kind, at: Double, inputAt: Double?)], file: URL, scratch: Scratch,
+                        idleTimeout: TimeInterval = 300, opened: Date = Date()) async throws -> CLSActivity {
+        let recorder = SessionRecorder(store: scratch.store(), configuration: .init(idleTimeout: idleTimeout))
+        for (kind, offset, input) in events {
+            try await recorder.record(SessionEvent(kind: kind, file: file, date: opened.addingTimeInterval(offset),
+                                                   inputAt: input.map { opened.addingTimeInterval($0) },
+                                                   openedAt: kind == .close ? opened : nil))
+        }
+        return try await scratch.store().fetchActivity(for: file)
+    }
+
+    @Test func typingBeforeABreakCountsAndTheBreakDoesNot() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "one two three")
+        // As a plugin sends them: the first keystroke at once, a trailing edit after 61 s of
+        // typing, then 5 min 20 s of idleness and :wq (save and close carry the last input).
+        let activity = try await replay([(.open, at: 0, inputAt: nil), (.edit, at: 1, inputAt: 1),
+                                         (.edit, at: 64, inputAt: 61), (.save, at: 381, inputAt: 61),
+                                         (.close, at: 381.5, inputAt: 61)],
+                                        file: file, scratch: scratch)
+        #expect(!activity.isStarted)
+        #expect(abs(activity.duration - 61) < 0.01, "\(activity.timeSpans)")
+        #expect(activity.workSessions.count == 1)
+        let openTime = try #require(activity.additionalActivityItems.first { $0.identifier == "open_time" } as? CLSQuantityItem)
+        #expect(abs(openTime.quantity - 381.5) < 0.01, "open time runs from open to close, idle minutes included")
+    }
+
+    @Test func aShortIdleTimeoutKeepsTheTypingBeforeTheBreak() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "one two three")
+        // 10 s timeout: edits every 5 s during 25 s of typing, a trailing edit, 15 s idle, close.
+        let activity = try await replay([(.open, at: 0, inputAt: nil), (.edit, at: 0.5, inputAt: 0.5),
+                                         (.edit, at: 5.5, inputAt: 5.4), (.edit, at: 10.6, inputAt: 10.5),
+                                         (.edit, at: 15.7, inputAt: 15.6), (.edit, at: 20.8, inputAt: 20.7),
+                                         (.edit, at: 27.5, inputAt: 25), (.close, at: 40, inputAt: 25)],
+                                        file: file, scratch: scratch, idleTimeout: 10)
+        #expect(abs(activity.duration - 25) < 0.01, "\(activity.timeSpans)")
+    }
+
+    @Test func aBufferSwitchWithinTheIdleTimeoutContinuesTheSession() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("a.txt", "one two three")
+        let activity = try await replay([(.open, at: 0, inputAt: nil), (.edit, at: 20, inputAt: 20),
+                                         (.close, at: 30, inputAt: 20), (.open, at: 40, inputAt: nil),
+                                         (.edit, at: 50, inputAt: 50), (.close, at: 60, inputAt: 50),
+                                         (.open, at: 400, inputAt: nil), (.close, at: 410, inputAt: 405)],
+                                        file: file, scratch: scratch, idleTimeout: 60)
+        #expect(activity.workSessions.count == 2, "the reopen after 10 s goes on; the one after 340 s is new: \(activity.timeSpans)")
+        #expect(abs(activity.duration - 70) < 0.01, "0–60, then 400–410: \(activity.timeSpans)")
+    }
+
+    @Test func aRunningSessionCountsToItsLastPulse() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "one two three")
+        let opened = Date().addingTimeInterval(-600)
+        let activity = try await replay([(.open, at: 0, inputAt: nil), (.edit, at: 30, inputAt: 30)],
+                                        file: file, scratch: scratch, opened: opened)
+        #expect(activity.isStarted)
+        #expect(abs(activity.recordedDuration() - 30) < 0.01, "ten idle minutes are not shown")
+        #expect(activity.duration >= 600, "ClassKit's duration still counts a running span to now")
+    }
+
+    @Test func anOpenBeforeTheFileExistsCountsFromTheOpen() async throws {
+        let scratch = try Scratch()
+        let file = scratch.url.appendingPathComponent("new essay.txt")
+        let spool = EventSpool(storeURL: scratch.storeURL)
+        let recorder = SessionRecorder(store: scratch.store())
+        let opened = Date().addingTimeInterval(-30)
+        let open = try await recorder.deliver(SessionEvent(kind: .open, file: file, date: opened), spool: spool)
+        #expect(open.waitingForFile.count == 1 && open.failures.isEmpty)
+        let edit = try await recorder.deliver(SessionEvent(kind: .edit, file: file, date: opened.addingTimeInterval(10),
+                                                           inputAt: opened.addingTimeInterval(10)), spool: spool)
+        #expect(edit.waitingForFile.count == 2)
+
+        try Data("first draft words\n".utf8).write(to: file)
+        let save = try await recorder.deliver(SessionEvent(kind: .save, file: file, inputAt: opened.addingTimeInterval(25)),
+                                              spool: spool)
+        #expect(save.waitingForFile.isEmpty && save.failures.isEmpty)
+        #expect(try spool.drain().events.isEmpty)
+        let activity = try await scratch.store().fetchActivity(for: file)
+        let span = try #require(activity.timeSpans.first)
+        #expect(abs(span.start.timeIntervalSince(opened)) < 0.01, "the session starts at the open, not the first save")
+        #expect(abs(activity.recordedDuration() - 25) < 0.01)
+        #expect((activity.primaryActivityItem as? CLSQuantityItem)?.quantity == 3)
+    }
+
+    @Test func aFileClosedBeforeItWasEverWrittenIsReportedNotRecorded() async throws {
+        let scratch = try Scratch()
+        let file = scratch.url.appendingPathComponent("scratch.txt")
+        let spool = EventSpool(storeURL: scratch.storeURL)
+        let recorder = SessionRecorder(store: scratch.store())
+        _ = try await recorder.deliver(SessionEvent(kind: .open, file: file), spool: spool)
+        let close = try await recorder.deliver(SessionEvent(kind: .close, file: file), spool: spool)
+        #expect(close.neverWritten.map(\.file) == [file])
+        #expect(close.neverWritten.first?.events.map(\.kind) == [.open, .close])
+        #expect(close.failures.isEmpty)
+        #expect(try spool.drain().events.isEmpty)
+        // A file in a folder that does not exist is not waited for: it is an error, as before.
+        let lost = scratch.url.appendingPathComponent("no-folder/essay.txt")
+        let failed = try await recorder.deliver(SessionEvent(kind: .open, file: lost), spool: spool)
+        #expect(failed.failures.count == 1 && failed.waitingForFile.isEmpty)
+    }
+
+    @Test func viewsAreNotProgressUnlessTheFileIsRead() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("notes.md", String(repeating: "word ", count: 31))
+        let recorder = SessionRecorder(store: scratch.store())
+        try await recorder.record(SessionEvent(kind: .open, file: file, targetWords: 50))
+        // The whole file fits the window.
+        try await recorder.record(SessionEvent(kind: .view, file: file, visibleLines: 1...1, totalLines: 1))
+        try await recorder.record(SessionEvent(kind: .close, file: file))
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(activity.progressBasis == ProgressBasis.targetWords.rawValue)
+        #expect(abs(activity.progress - 0.62) < 1e-9, "31 of 50 words, whatever was on screen")
+
+        let unplanned = try scratch.file("draft.txt", "some words here")
+        try await recorder.record(SessionEvent(kind: .open, file: unplanned))
+        try await recorder.record(SessionEvent(kind: .view, file: unplanned, visibleLines: 1...1, totalLines: 1))
+        try await recorder.record(SessionEvent(kind: .close, file: unplanned))
+        let draft = try await scratch.store().fetchActivity(for: unplanned)
+        #expect(draft.progressBasis == ProgressBasis.none.rawValue)
+        #expect(draft.progress == 0, "a document written with no target shows no progress")
+    }
+
+    @Test func aNewBasisStartsProgressAgain() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("plan.md", "- [x] one\n- [x] two\n- [ ] three\n- [ ] four\n")
+        let recorder = SessionRecorder(store: scratch.store())
+        try await recorder.record(SessionEvent(kind: .close, file: file))
+        #expect(try await scratch.store().fetchActivity(for: file).progress == 0.5)
+        // A target arrives: the checklist's 50% is not united with 4 of 100 words.
+        try await recorder.record(SessionEvent(kind: .close, file: file, targetWords: 100))
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(activity.progressBasis == ProgressBasis.targetWords.rawValue)
+        #expect(abs(activity.progress - 0.04) < 1e-9, "\(activity.progressRanges)")
+        // Reading: the share viewed, from zero.
+        let reader = SessionRecorder(store: scratch.store(), configuration: .init(isReading: true))
+        let book = try scratch.file("book.txt", String(repeating: "line\n", count: 10))
+        try await reader.record(SessionEvent(kind: .view, file: book, visibleLines: 1...3, totalLines: 10))
+        try await reader.record(SessionEvent(kind: .close, file: book))
+        let read = try await scratch.store().fetchActivity(for: book)
+        #expect(read.progressBasis == ProgressBasis.viewedShare.rawValue)
+        #expect(abs(read.progress - 0.3) < 1e-9)
+    }
+}
