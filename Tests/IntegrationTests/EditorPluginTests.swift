@@ -37,8 +37,6 @@ struct EditorPluginTests {
             "vim", "-N", "-u", "NONE", "-i", "NONE", "-n",
             "--cmd", "set rtp^=\(Self.editors.appendingPathComponent("vim").path)",
             "--cmd", "let g:clsfile_command = '\(clsfile.path)'",
-            "--cmd", "let g:clsfile_edit_interval = 0",
-            "--cmd", "let g:clsfile_view_interval = 0",
             "-c", "runtime plugin/clsfile.vim",
             file.path,
         ]
@@ -55,8 +53,6 @@ struct EditorPluginTests {
             "nvim", "-u", "NONE", "-i", "NONE", "-n",
             "--cmd", "set rtp^=\(Self.editors.appendingPathComponent("nvim").path)",
             "--cmd", "let g:clsfile_command = '\(clsfile.path)'",
-            "--cmd", "let g:clsfile_edit_interval = 0",
-            "--cmd", "let g:clsfile_view_interval = 0",
             "-c", "runtime plugin/clsfile.lua",
             file.path,
         ]
@@ -70,7 +66,7 @@ struct EditorPluginTests {
         let clsfile = try builtExecutable("clsfile")
         let script = """
             (progn
-              (setq clsfile-command \(lisp(clsfile.path)) clsfile-edit-interval 0 clsfile-view-interval 0)
+              (setq clsfile-command \(lisp(clsfile.path)))
               (clsfile-mode 1)
               (with-temp-buffer (insert "not a file"))
               (find-file \(lisp(file.path)))
@@ -108,6 +104,41 @@ struct EditorPluginTests {
     }
 
     @Test(.enabled(if: installed("node") != nil))
+    func vscodeTypingBeforeABreakCountsAndTheBreakDoesNot() async throws {
+        let scratch = try Scratch()
+        let file = scratch.url.appendingPathComponent("new essay.txt")
+        let clsfile = try builtExecutable("clsfile")
+        let started = Date()
+        // Ten words 0.3 s apart in a file that does not exist yet, then 7 s idle (over the 4 s
+        // timeout) and an auto-save, which is not input.
+        let result = runBounded(
+            try #require(Self.installed("node")),
+            [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path, clsfile.path,
+             "--idle", "7"] + Self.words + Self.words,
+            environment: ["CLSFILE_STORE": scratch.storeURL.path, "CLSFILE_IDLE_TIMEOUT": "4"], in: scratch)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let object = try await poll(file, scratch: scratch) { $0["isStarted"] as? Bool == false }
+        let duration = try #require(object["durationSeconds"] as? Double)
+        #expect(duration >= 2.5 && duration <= 5, "the typing counts, the idle tail does not: \(object)")
+        let span = try #require((object["spans"] as? [[String: Any]])?.first?["start"] as? String)
+        #expect(try #require(parseDate(span)) < started.addingTimeInterval(2), "the new file's session starts at its open")
+    }
+
+    @Test(.enabled(if: installed("node") != nil))
+    func vscodeExtensionIsQuietForTheFileOfClsfileOpen() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let result = runBounded(
+            try #require(Self.installed("node")),
+            [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
+             try builtExecutable("clsfile").path, "word"],
+            environment: ["CLSFILE_STORE": scratch.storeURL.path,
+                          "CLSFILE_SESSION_FILE": file.resolvingSymlinksInPath().path], in: scratch)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.storeURL.path), "clsfile open records this file itself")
+    }
+
+    @Test(.enabled(if: installed("node") != nil))
     func vscodeExtensionSaysOnceWhenClsfileIsMissing() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "")
@@ -130,7 +161,7 @@ struct EditorPluginTests {
         let socket = "clsfile-\(UUID().uuidString.prefix(8))"
         let tmuxArguments = ["-L", socket, "-f", "/dev/null"]
         defer { _ = runQuietly(tmux.path, tmuxArguments + ["kill-server"]) }
-        let shell = command.map(Self.shellQuoted).joined(separator: " ")
+        let shell = command.map(shellQuoted).joined(separator: " ")
         let started = runQuietly(tmux.path, tmuxArguments + ["new-session", "-d", "-x", "120", "-y", "40", "-s", "editor", shell])
         try #require(started == 0, "tmux did not start")
 
@@ -168,7 +199,8 @@ struct EditorPluginTests {
         #expect(primary["identifier"] as? String == "total_word_count")
         #expect(primary["quantity"] as? Double == expected, "\(object)")
         #expect((object["durationSeconds"] as? Double ?? 0) > 0, "\(object)")
-        #expect((object["progressRanges"] as? [Any])?.isEmpty == false, "no view was recorded: \(object)")
+        #expect(object["progressBasis"] as? String == "none", "no target: no progress, whatever was viewed: \(object)")
+        #expect(object["progress"] as? Double == 0, "\(object)")
     }
 
     /// Reads `clsfile show --json FILE` until `done` holds or 25 s pass; returns the last answer.
@@ -201,12 +233,4 @@ struct EditorPluginTests {
         return result
     }
 
-    private static func shellQuoted(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-}
-
-/// A Lisp string literal.
-private func lisp(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
 }

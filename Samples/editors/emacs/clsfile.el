@@ -1,7 +1,7 @@
 ;;; clsfile.el --- Record editing sessions with clsfile  -*- lexical-binding: t; -*-
 
 ;; Author: clsfile contributors
-;; Version: 0.1.0
+;; Version: 0.2.0
 ;; Package-Requires: ((emacs "26.1"))
 ;; Keywords: tools, convenience
 ;; URL: https://github.com/clsfile/clsfile
@@ -13,14 +13,21 @@
 ;; `clsfile-mode' is a global minor mode that tells `clsfile hook' what you do
 ;; to real files, so that clsfile records your time, progress and word count:
 ;;
-;;   open   when a file is visited (`find-file-hook')
+;;   open   when a file is visited (`find-file-hook'), also a new file whose
+;;          folder exists
 ;;   edit   when the text changes (`after-change-functions'), at most every
-;;          `clsfile-edit-interval' seconds per file
+;;          `clsfile-edit-interval' seconds per file (never more than half of
+;;          $CLSFILE_IDLE_TIMEOUT), and once more a short pause after the input
 ;;   save   after every save (`after-save-hook')
 ;;   view   the visible lines (`window-scroll-functions', `post-command-hook'),
 ;;          at most every `clsfile-view-interval' seconds per file
 ;;   close  when the buffer is killed (`kill-buffer-hook') and for every file
 ;;          still open when Emacs exits (`kill-emacs-hook')
+;;
+;; Every event but open carries --input-at, the time of the latest text change,
+;; cursor movement or scroll in the file's buffer, so clsfile counts the work at
+;; the time it was done; close carries --opened-at.  The file that `clsfile open'
+;; runs Emacs on ($CLSFILE_SESSION_FILE) is left alone: clsfile records it itself.
 ;;
 ;; Calls run as asynchronous processes, one at a time and in order, so Emacs
 ;; never waits; the final closes on exit use `call-process' so they are not lost.
@@ -49,23 +56,66 @@
   :type '(choice (const :tag "Default" nil) file))
 
 (defcustom clsfile-edit-interval 120
-  "Seconds between two edit events for one file."
+  "Seconds between two edit events for one file.
+Never more than half of the idle timeout, $CLSFILE_IDLE_TIMEOUT (300)."
   :type 'number)
 
 (defcustom clsfile-view-interval 10
   "Seconds between two view events for one file."
   :type 'number)
 
+(defcustom clsfile-target-words nil
+  "A word count to measure progress toward, or nil.
+A buffer-local value (e.g. a file-local variable) overrides the global one."
+  :type '(choice (const :tag "None" nil) natnum))
+;;;###autoload
+(put 'clsfile-target-words 'safe-local-variable (lambda (value) (or (null value) (natnump value))))
+
+(defcustom clsfile-reading nil
+  "Non-nil when files are read: progress is then the share of lines viewed.
+A buffer-local value (e.g. a file-local variable) overrides the global one."
+  :type 'boolean)
+;;;###autoload
+(put 'clsfile-reading 'safe-local-variable #'booleanp)
+
 (defvar clsfile--queue nil "Argument lists waiting for a process, oldest first.")
 (defvar clsfile--process nil "The running clsfile process, if any.")
-(defvar clsfile--opened (make-hash-table :test 'equal) "Files with a session.")
+(defvar clsfile--opened (make-hash-table :test 'equal) "File with a session -> time of its open.")
 (defvar clsfile--last-edit (make-hash-table :test 'equal) "File -> time of the last edit event.")
+(defvar clsfile--last-sent (make-hash-table :test 'equal) "File -> time of the last event sent.")
+(defvar clsfile--last-input (make-hash-table :test 'equal) "File -> time of the latest input.")
+(defvar clsfile--edit-timers (make-hash-table :test 'equal) "File -> pending trailing edit timer.")
+(defvar clsfile--quiet (make-hash-table :test 'equal)
+  "File -> (SESSION-FILE . QUIET): whether it is $CLSFILE_SESSION_FILE.")
 (defvar clsfile--last-view (make-hash-table :test 'equal) "File -> time of the last view event.")
 (defvar clsfile--sent-view (make-hash-table :test 'equal) "File -> the last view sent.")
 (defvar clsfile--view-timers (make-hash-table :test 'equal) "File -> pending view timer.")
 (defvar clsfile--errors nil "What clsfile wrote on standard error, newest first.")
 (defvar clsfile--warned nil "Non-nil once the missing executable was reported.")
 (defvar clsfile--leaving nil "Non-nil while Emacs exits.")
+(defvar clsfile--saving nil "Non-nil while a buffer is saved.")
+(defvar clsfile--changed nil "Non-nil when the text changed during the current command.")
+(defvar clsfile--position nil
+  "(WINDOW BUFFER POINT START) of the selected window after the last command.")
+(defvar-local clsfile--session-path nil "The file whose session this buffer has, if any.")
+
+(defun clsfile--idle ()
+  "The idle timeout: $CLSFILE_IDLE_TIMEOUT when a positive number, else 300."
+  (let ((seconds (string-to-number (or (getenv "CLSFILE_IDLE_TIMEOUT") ""))))
+    (if (> seconds 0) seconds 300)))
+
+(defun clsfile--edit-wait ()
+  "Seconds between two edit events.
+At most half the idle timeout, so that no typing looks idle."
+  (min clsfile-edit-interval (/ (clsfile--idle) 2.0)))
+
+(defun clsfile--pause ()
+  "Seconds after the last input at which the trailing edit is sent."
+  (min 3 (/ (clsfile--idle) 4.0)))
+
+(defun clsfile--time (time)
+  "TIME, a float Unix time, as clsfile reads it."
+  (format "%.3f" time))
 
 (defun clsfile--usable ()
   "Return non-nil when events may be sent; say once when clsfile cannot run."
@@ -73,16 +123,41 @@
       (progn
         (unless clsfile--warned
           (setq clsfile--warned t)
+          (clsfile--remember (format "%s is not executable" clsfile-command))
           (message "clsfile: %s is not executable; set `clsfile-command'. Sessions are not recorded."
                    clsfile-command))
         nil)))
 
+(defun clsfile--quiet-p (path)
+  "Non-nil when PATH is $CLSFILE_SESSION_FILE.
+That is the file `clsfile open' runs Emacs on and records itself.  Both are
+compared with symbolic links resolved; the answer is kept per file."
+  (let ((session (getenv "CLSFILE_SESSION_FILE")))
+    (and session (not (string= session ""))
+         (let ((known (gethash path clsfile--quiet)))
+           (if (equal (car known) session)
+               (cdr known)
+             (let ((quiet (string= (file-truename path) (file-truename session))))
+               (puthash path (cons session quiet) clsfile--quiet)
+               quiet))))))
+
 (defun clsfile--path (&optional buffer)
-  "The absolute file name of BUFFER when it visits a real file, else nil."
+  "The absolute file name of BUFFER when it visits a real file, else nil.
+A file that does not exist yet is real when its folder exists."
   (let ((name (buffer-file-name (or buffer (current-buffer)))))
     (when (and name (not (file-remote-p name)))
       (let ((path (expand-file-name name)))
-        (when (file-regular-p path) path)))))
+        (when (and (or (file-regular-p path)
+                       (and (not (file-exists-p path))
+                            (file-directory-p (file-name-directory path))))
+                   (not (clsfile--quiet-p path)))
+          path)))))
+
+(defun clsfile--settings ()
+  "The --target-words and --reading options of the current buffer."
+  (append (when (and (numberp clsfile-target-words) (> clsfile-target-words 0))
+            (list "--target-words" (number-to-string (truncate clsfile-target-words))))
+          (when clsfile-reading (list "--reading"))))
 
 (defun clsfile--arguments (event path &rest extra)
   "The command line for EVENT on PATH, with EXTRA arguments."
@@ -97,9 +172,21 @@
   (when (> (length clsfile--errors) 50)
     (setq clsfile--errors (cl-subseq clsfile--errors 0 50))))
 
+(defun clsfile--with-input (event path extra)
+  "EXTRA with --input-at for EVENT on PATH once input was seen.
+Note the event as sent, for the trailing edit."
+  (puthash path (float-time) clsfile--last-sent)
+  (let ((input (gethash path clsfile--last-input)))
+    (if (and input (not (equal event "open")))
+        (append extra (list "--input-at" (clsfile--time input)))
+      extra)))
+
 (defun clsfile--send (event path &rest extra)
-  "Queue EVENT for PATH; a pending edit or view of PATH is replaced."
+  "Queue EVENT for PATH with EXTRA arguments and --input-at.
+A pending edit or view of PATH is replaced by the newer one, with the newer
+--input-at."
   (when (clsfile--usable)
+    (setq extra (clsfile--with-input event path extra))
     (when (member event '("edit" "view"))
       (setq clsfile--queue
             (cl-remove-if (lambda (args) (and (equal (nth 2 args) event) (equal (nth 3 args) path)))
@@ -137,29 +224,60 @@
     (clsfile--next)))
 
 (defun clsfile--open ()
-  "Send open for the current buffer the first time."
+  "Send open for the current buffer the first time.
+A buffer now visiting another file (`write-file') closes the old one's session."
   (let ((path (clsfile--path)))
     (when (and path (not (gethash path clsfile--opened)))
-      (puthash path t clsfile--opened)
-      (clsfile--send "open" path))))
+      (when (and clsfile--session-path (not (equal clsfile--session-path path)))
+        (clsfile--close clsfile--session-path))
+      (puthash path (float-time) clsfile--opened)
+      (setq clsfile--session-path path)
+      (apply #'clsfile--send "open" path (clsfile--settings)))))
+
+(defun clsfile--input (path)
+  "Note input in PATH's buffer now: send edit, at most every `clsfile--edit-wait'.
+The trailing edit timer restarts, for the input the throttle holds back."
+  (let ((now (float-time))
+        (timer (gethash path clsfile--edit-timers)))
+    (puthash path now clsfile--last-input)
+    (when timer (cancel-timer timer))
+    (puthash path (run-at-time (clsfile--pause) nil #'clsfile--trailing-edit path)
+             clsfile--edit-timers)
+    (when (>= (- now (gethash path clsfile--last-edit -1.0e9)) (clsfile--edit-wait))
+      (puthash path now clsfile--last-edit)
+      (clsfile--send "edit" path))))
+
+(defun clsfile--trailing-edit (path)
+  "Send edit for PATH when input came after its last event.
+So the input of the last interval is not left for the next event."
+  (remhash path clsfile--edit-timers)
+  (let ((input (gethash path clsfile--last-input)))
+    (when (and input (gethash path clsfile--opened)
+               (> input (gethash path clsfile--last-sent -1.0e9)))
+      (puthash path (float-time) clsfile--last-edit)
+      (clsfile--send "edit" path))))
 
 (defun clsfile--after-change (&rest _)
-  "Send edit for the current buffer, at most every `clsfile-edit-interval' seconds."
-  (let ((path (clsfile--path)))
+  "Note a text change in the current buffer as input.
+Changes a save makes (a final newline, `before-save-hook') are not input."
+  (let ((path (and (not clsfile--saving) (clsfile--path))))
     (when path
-      (if (not (gethash path clsfile--opened))
-          (clsfile--open)
-        (let ((now (float-time)))
-          (when (>= (- now (gethash path clsfile--last-edit -1.0e9)) clsfile-edit-interval)
-            (puthash path now clsfile--last-edit)
-            (clsfile--send "edit" path)))))))
+      (unless (gethash path clsfile--opened) (clsfile--open))
+      (setq clsfile--changed t)
+      (clsfile--input path))))
+
+(defun clsfile--while-saving (save &rest args)
+  "Call SAVE with ARGS, noting that a save runs.
+Around `basic-save-buffer': the final newline is inserted before any hook runs."
+  (let ((clsfile--saving t))
+    (apply save args)))
 
 (defun clsfile--after-save ()
-  "Send save for the current buffer; a new file's session starts here."
+  "Send save for the current buffer; a file saved under a new name is opened first."
   (let ((path (clsfile--path)))
     (when path
-      (puthash path t clsfile--opened)
-      (clsfile--send "save" path))))
+      (clsfile--open)
+      (apply #'clsfile--send "save" path (clsfile--settings)))))
 
 (defun clsfile--view (&optional window)
   "Send the lines WINDOW shows when they changed, throttled per file."
@@ -193,21 +311,40 @@
               (clsfile--send "view" path "--view" (format "%d-%d" first last)
                              "--total-lines" (number-to-string total))))))))))
 
-(defun clsfile--window-scroll (window _start)
-  "Send the view of WINDOW after it scrolled."
+(defun clsfile--window-scroll (window start)
+  "Send the view of WINDOW after it scrolled to START.
+Redisplay scrolls after the command, so the next command compares with START."
+  (when (eq window (car clsfile--position))
+    (setcar (nthcdr 3 clsfile--position) start))
   (clsfile--view window))
 
 (defun clsfile--post-command ()
-  "Send the view of the selected window (a moved cursor may scroll it)."
-  (clsfile--view (selected-window)))
+  "Note a moved cursor or scrolled window as input, then send the view.
+Only in the buffer the window showed before the command: a switch or a save is
+not input."
+  (let* ((window (selected-window))
+         (buffer (window-buffer window))
+         (path (clsfile--path buffer))
+         (position (list window buffer (window-point window) (window-start window))))
+    (when (and path (gethash path clsfile--opened)
+               (not clsfile--changed)
+               (eq window (nth 0 clsfile--position))
+               (eq buffer (nth 1 clsfile--position))
+               (not (equal position clsfile--position)))
+      (clsfile--input path))
+    (setq clsfile--position position
+          clsfile--changed nil)
+    (clsfile--view window)))
 
 (defun clsfile--forget (path)
   "Drop what is known of PATH."
-  (dolist (table (list clsfile--opened clsfile--last-edit clsfile--last-view clsfile--sent-view))
+  (dolist (table (list clsfile--opened clsfile--last-edit clsfile--last-view clsfile--sent-view
+                       clsfile--last-sent clsfile--last-input clsfile--quiet))
     (remhash path table))
-  (let ((timer (gethash path clsfile--view-timers)))
-    (when timer (cancel-timer timer))
-    (remhash path clsfile--view-timers)))
+  (dolist (timers (list clsfile--view-timers clsfile--edit-timers))
+    (let ((timer (gethash path timers)))
+      (when timer (cancel-timer timer))
+      (remhash path timers))))
 
 (defun clsfile--run-now (args)
   "Run the clsfile call ARGS and wait for it."
@@ -217,17 +354,27 @@
       (error (clsfile--remember (error-message-string err))))))
 
 (defun clsfile--close (path)
-  "Send close for PATH if it has a session."
-  (when (and path (gethash path clsfile--opened))
-    (clsfile--forget path)
-    (if clsfile--leaving
-        (clsfile--run-now (clsfile--arguments "close" path))
-      (clsfile--send "close" path))))
+  "Send close for PATH if it has a session, with the current buffer's settings.
+Its --input-at and --opened-at let clsfile leave out the idle time before it."
+  (let ((opened (and path (gethash path clsfile--opened))))
+    (when opened
+      (let ((extra (append (list "--opened-at" (clsfile--time opened)) (clsfile--settings))))
+        (if clsfile--leaving
+            (clsfile--run-now (apply #'clsfile--arguments "close" path
+                                     (clsfile--with-input "close" path extra)))
+          (apply #'clsfile--send "close" path extra)))
+      (clsfile--forget path))))
 
 (defun clsfile--kill-buffer ()
   "Send close for the killed buffer's file."
-  (let ((name (buffer-file-name)))
-    (when name (clsfile--close (expand-file-name name)))))
+  (when clsfile--session-path
+    (clsfile--close clsfile--session-path)
+    (setq clsfile--session-path nil)))
+
+(defun clsfile--buffer (path)
+  "The buffer with PATH's session, or nil."
+  (cl-find-if (lambda (buffer) (equal (buffer-local-value 'clsfile--session-path buffer) path))
+              (buffer-list)))
 
 (defun clsfile--kill-emacs ()
   "Finish the calls synchronously on exit.
@@ -242,7 +389,12 @@ Let the running call end (up to 2 s), then run what waits and the closes."
       (mapc #'clsfile--run-now waiting)
       (let (paths)
         (maphash (lambda (path _) (push path paths)) clsfile--opened)
-        (mapc #'clsfile--close paths)))))
+        (dolist (path paths)
+          ;; In the file's buffer, for its own --target-words and --reading.
+          (let ((buffer (clsfile--buffer path)))
+            (if buffer
+                (with-current-buffer buffer (clsfile--close path))
+              (with-temp-buffer (clsfile--close path)))))))))
 
 (defun clsfile-errors ()
   "Show what clsfile reported on standard error."
@@ -261,6 +413,7 @@ Let the running call end (up to 2 s), then run what waits and the closes."
   (if clsfile-mode
       (progn
         (setq clsfile--leaving nil)
+        (advice-add 'basic-save-buffer :around #'clsfile--while-saving)
         (add-hook 'find-file-hook #'clsfile--open)
         (add-hook 'after-change-functions #'clsfile--after-change)
         (add-hook 'after-save-hook #'clsfile--after-save)
@@ -271,6 +424,7 @@ Let the running call end (up to 2 s), then run what waits and the closes."
         ;; Files visited before the mode was turned on.
         (dolist (buffer (buffer-list))
           (with-current-buffer buffer (clsfile--open))))
+    (advice-remove 'basic-save-buffer #'clsfile--while-saving)
     (remove-hook 'find-file-hook #'clsfile--open)
     (remove-hook 'after-change-functions #'clsfile--after-change)
     (remove-hook 'after-save-hook #'clsfile--after-save)

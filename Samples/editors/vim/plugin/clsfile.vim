@@ -1,19 +1,32 @@
 " clsfile.vim - record editing sessions of real files with `clsfile hook`.
 "
-" Events: open (a file buffer is entered the first time), edit (typing, at
-" most every g:clsfile_edit_interval seconds per file), save (every write),
-" view (visible lines, at most every g:clsfile_view_interval seconds per file),
-" close (buffer unloaded or deleted, and every open file when Vim exits).
+" Events: open (a file buffer is entered the first time, also a new file that
+" does not exist yet), edit (input: typing, cursor movement, scrolling; at
+" most one per edit interval while it goes on, and one more a short pause
+" after it stops), save (every write), view (visible lines, at most every
+" g:clsfile_view_interval seconds per file), close (buffer unloaded or
+" deleted, and every open file when Vim exits).
+"
+" Every event but open carries --input-at, the time of the latest input in
+" the buffer (a write too, unless it quits or closes the buffer), so clsfile
+" counts the work when it happened, not when the hook ran; close carries
+" --opened-at, when the open was sent.
 "
 " Calls run as asynchronous jobs, one at a time in order, so Vim never waits;
 " only the final closes on exit are synchronous so that they are not lost.
+" Nothing is sent for the file that `clsfile open` runs Vim on
+" ($CLSFILE_SESSION_FILE): clsfile records that session itself.
 "
 " Settings (read at each event, so they may be set after this file loads):
 "   g:clsfile_command        the clsfile executable ('clsfile', found on PATH)
 "   g:clsfile_store          the store file (default: $CLSFILE_STORE or clsfile's own)
-"   g:clsfile_edit_interval  seconds between edit events per file (120)
+"   g:clsfile_edit_interval  seconds between edit events per file (120; at
+"                            most half of $CLSFILE_IDLE_TIMEOUT, default 300)
 "   g:clsfile_view_interval  seconds between view events per file (10)
+"   g:clsfile_target_words   progress is measured toward this many words (unset)
+"   g:clsfile_reading        1: the file is being read, progress is lines viewed (0)
 "   g:clsfile_enabled        0 turns recording off (1)
+" b:clsfile_target_words and b:clsfile_reading override the global ones.
 " Commands: :ClsfileErrors shows what clsfile reported on standard error.
 
 if exists('g:loaded_clsfile') || !has('job') || !has('timers')
@@ -26,21 +39,54 @@ set cpo&vim
 
 let s:queue = []        " argument lists waiting for a job
 let s:job = v:null      " the running job, if any
-let s:opened = {}       " absolute path -> 1 for files with a session
+let s:opened = {}       " absolute path -> time its open was sent
+let s:bufs = {}         " absolute path -> its buffer, for settings at exit
+let s:input = {}        " absolute path -> time of the latest input
+let s:last_sent = {}    " absolute path -> time of the last event sent
 let s:last_edit = {}    " absolute path -> time of the last edit event
+let s:trail_timer = {}  " absolute path -> timer id of the trailing edit
 let s:last_view = {}    " absolute path -> time of the last view event
 let s:sent_view = {}    " absolute path -> the last view sent, 'first-last/total'
 let s:view_timer = {}   " absolute path -> timer id of a pending view
+let s:saving = []       " [path, buffer, time] of writes whose save waits
 let s:errors = []       " the last lines clsfile wrote on standard error
 let s:warned = 0
 let s:leaving = 0
 
+" clsfile wants Unix time; reltime() is wall-clock time on most builds, but
+" where it is a monotonic clock it is shifted by the difference to localtime().
+let s:clock_offset = localtime() - reltimefloat(reltime())
+let s:clock_offset = abs(s:clock_offset) < 5 ? 0.0 : s:clock_offset
+
 function! s:Now() abort
-  return reltimefloat(reltime())
+  return reltimefloat(reltime()) + s:clock_offset
+endfunction
+
+function! s:Stamp(time) abort
+  return printf('%.3f', a:time)
 endfunction
 
 function! s:Command() abort
   return get(g:, 'clsfile_command', 'clsfile')
+endfunction
+
+" The idle timeout clsfile uses, which bounds the edit interval and pause.
+function! s:Idle() abort
+  let idle = str2float($CLSFILE_IDLE_TIMEOUT)
+  return idle > 0 ? idle : 300.0
+endfunction
+
+" min() takes Numbers only.
+function! s:Less(a, b) abort
+  return a:a < a:b ? a:a : a:b
+endfunction
+
+function! s:EditInterval() abort
+  return s:Less(get(g:, 'clsfile_edit_interval', 120) * 1.0, s:Idle() / 2)
+endfunction
+
+function! s:Pause() abort
+  return s:Less(3.0, s:Idle() / 4)
 endfunction
 
 " True when events may be sent; says once when clsfile cannot be run.
@@ -53,12 +99,38 @@ function! s:Usable() abort
   endif
   if !s:warned
     let s:warned = 1
-    echomsg 'clsfile: "' . s:Command() . '" is not executable; set g:clsfile_command. Sessions are not recorded.'
+    call s:Remember('"' . s:Command() . '" is not executable: set g:clsfile_command')
+    " A message while Vim starts, or one wider than the screen, would raise
+    " the Press ENTER prompt: show one short line once Vim waits for keys.
+    if v:vim_did_enter
+      call timer_start(0, {-> s:Warn()})
+    else
+      autocmd clsfile VimEnter * ++once call timer_start(0, {-> s:Warn()})
+    endif
   endif
   return 0
 endfunction
 
-" The absolute path of a buffer that is a real file, else ''.
+function! s:Warn() abort
+  let text = 'clsfile: not executable, nothing recorded (:ClsfileErrors)'
+  echohl WarningMsg
+  echomsg strpart(text, 0, max([&columns - 12, 10]))
+  echohl None
+endfunction
+
+" True for the file `clsfile open` runs Vim on: that session is clsfile's.
+function! s:IsSessionFile(path) abort
+  if $CLSFILE_SESSION_FILE ==# ''
+    return 0
+  endif
+  " resolve() leaves a missing file's folder alone: resolve the folder.
+  let real = getftype(a:path) ==# '' ?
+        \ resolve(fnamemodify(a:path, ':h')) . '/' . fnamemodify(a:path, ':t') : resolve(a:path)
+  return real ==# $CLSFILE_SESSION_FILE || real ==# resolve($CLSFILE_SESSION_FILE)
+endfunction
+
+" The absolute path of a buffer that is a real file, else ''. A file that
+" does not exist yet counts when its folder exists.
 function! s:Path(buf) abort
   if a:buf < 1 || !bufexists(a:buf) || getbufvar(a:buf, '&buftype') !=# ''
     return ''
@@ -68,7 +140,25 @@ function! s:Path(buf) abort
     return ''
   endif
   let path = fnamemodify(name, ':p')
-  return filereadable(path) ? path : ''
+  if !filereadable(path) && (getftype(path) !=# '' || !isdirectory(fnamemodify(path, ':h')))
+    return ''
+  endif
+  return s:IsSessionFile(path) ? '' : path
+endfunction
+
+" --target-words and --reading, from the buffer's settings or the global ones.
+function! s:Goal(buf) abort
+  let words = getbufvar(a:buf, 'clsfile_target_words', get(g:, 'clsfile_target_words', 0))
+  let words = type(words) == v:t_number || type(words) == v:t_string ? str2nr(words) : 0
+  let extra = words > 0 ? ['--target-words', string(words)] : []
+  if getbufvar(a:buf, 'clsfile_reading', get(g:, 'clsfile_reading', 0))
+    let extra += ['--reading']
+  endif
+  return extra
+endfunction
+
+function! s:InputAt(path) abort
+  return has_key(s:input, a:path) ? ['--input-at', s:Stamp(s:input[a:path])] : []
 endfunction
 
 function! s:Arguments(event, path, extra) abort
@@ -80,11 +170,13 @@ function! s:Arguments(event, path, extra) abort
   return args
 endfunction
 
-" Queues an event; a pending event of the same kind for the same file is replaced.
+" Queues an event; a pending event of the same kind for the same file is
+" replaced (the newer one carries the newer --input-at).
 function! s:Send(event, path, extra) abort
   if !s:Usable()
     return
   endif
+  let s:last_sent[a:path] = s:Now()
   let args = s:Arguments(a:event, a:path, a:extra)
   if a:event ==# 'edit' || a:event ==# 'view'
     call filter(s:queue, {_, queued -> !(queued[2] ==# a:event && queued[3] ==# a:path)})
@@ -142,36 +234,105 @@ function! s:Open(buf) abort
   if path ==# '' || has_key(s:opened, path)
     return
   endif
-  let s:opened[path] = 1
-  call s:Send('open', path, [])
+  let s:opened[path] = s:Now()
+  let s:bufs[path] = a:buf
+  " Input counts from here: what came before belongs to no session.
+  call setbufvar(a:buf, 'clsfile_tick', getbufvar(a:buf, 'changedtick'))
+  call s:Send('open', path, s:Goal(a:buf))
   call s:View(a:buf)
 endfunction
 
-function! s:Edit(buf) abort
+" A text change: TextChanged also fires when nothing changed (after a
+" buffer is read), so only a new b:changedtick counts.
+function! s:Changed(buf) abort
+  let tick = getbufvar(a:buf, 'changedtick')
+  if tick == getbufvar(a:buf, 'clsfile_tick', -1)
+    return
+  endif
+  call setbufvar(a:buf, 'clsfile_tick', tick)
+  call s:Input(a:buf)
+endfunction
+
+" A cursor movement or scroll: CursorMoved also fires after a buffer is
+" entered or Vim starts, so only a change of the window's own position
+" in the same buffer counts.
+function! s:Moved(buf) abort
+  let here = [a:buf, line('.'), col('.'), line('w0'), winsaveview().leftcol]
+  let before = get(w:, 'clsfile_at', [])
+  let w:clsfile_at = here
+  if !empty(before) && before[0] == a:buf && before !=# here
+    call s:Input(a:buf)
+  endif
+  call s:View(a:buf)
+endfunction
+
+function! s:Settle() abort
+  let w:clsfile_at = [bufnr('%'), line('.'), col('.'), line('w0'), winsaveview().leftcol]
+endfunction
+
+" Input: an edit at once when the last one is an interval old, and a
+" trailing edit a pause after the input stops.
+function! s:Input(buf) abort
   let path = s:Path(a:buf)
   if path ==# ''
     return
   endif
   if !has_key(s:opened, path)
     call s:Open(a:buf)
-    return
   endif
   let now = s:Now()
-  if now - get(s:last_edit, path, -1.0e9) < get(g:, 'clsfile_edit_interval', 120)
+  let s:input[path] = now
+  if has_key(s:trail_timer, path)
+    call timer_stop(remove(s:trail_timer, path))
+  endif
+  let s:trail_timer[path] = timer_start(float2nr(s:Pause() * 1000),
+        \ {-> s:Trail(path)})
+  if now - get(s:last_edit, path, -1.0e9) < s:EditInterval()
     return
   endif
   let s:last_edit[path] = now
-  call s:Send('edit', path, [])
+  call s:Send('edit', path, s:InputAt(path))
 endfunction
 
+function! s:Trail(path) abort
+  silent! call remove(s:trail_timer, a:path)
+  if !has_key(s:opened, a:path)
+        \ || get(s:input, a:path, 0) <= get(s:last_sent, a:path, 0)
+    return
+  endif
+  let s:last_edit[a:path] = s:Now()
+  call s:Send('edit', a:path, s:InputAt(a:path))
+endfunction
+
+" A write is input too, but one that quits (:wq, :x, ZZ) or closes the
+" buffer must not count an idle break before it as work: the save waits
+" until the command is done, and a close or exit sends it first without it.
 function! s:Save(buf) abort
   let path = s:Path(a:buf)
   if path ==# ''
     return
   endif
-  " A new file exists once written: its session starts here.
-  let s:opened[path] = 1
-  call s:Send('save', path, [])
+  " :saveas gives the buffer a new file: its session starts here.
+  call s:Open(a:buf)
+  if empty(s:saving)
+    call timer_start(0, {-> s:Flush('', 1)})
+  endif
+  call add(s:saving, [path, a:buf, s:Now()])
+endfunction
+
+" Sends the waiting saves of path ('': all), with the write as input or not.
+function! s:Flush(path, written) abort
+  let writes = filter(copy(s:saving), {_, w -> a:path ==# '' || w[0] ==# a:path})
+  call filter(s:saving, {_, w -> !(a:path ==# '' || w[0] ==# a:path)})
+  for [path, buf, at] in writes
+    if !has_key(s:opened, path)
+      continue
+    endif
+    if a:written && at > get(s:input, path, 0)
+      let s:input[path] = at
+    endif
+    call s:Send('save', path, s:InputAt(path) + s:Goal(buf))
+  endfor
 endfunction
 
 " Sends the lines a window shows of the buffer when they changed, at most
@@ -204,7 +365,7 @@ function! s:View(buf) abort
   endif
   let s:last_view[path] = s:Now()
   let s:sent_view[path] = view . '/' . total
-  call s:Send('view', path, ['--view', view, '--total-lines', string(total)])
+  call s:Send('view', path, ['--view', view, '--total-lines', string(total)] + s:InputAt(path))
 endfunction
 
 function! s:ViewLater(buf, path) abort
@@ -213,23 +374,28 @@ function! s:ViewLater(buf, path) abort
 endfunction
 
 function! s:Forget(path) abort
-  for table in [s:opened, s:last_edit, s:last_view, s:sent_view]
+  for table in [s:opened, s:bufs, s:input, s:last_sent, s:last_edit, s:last_view, s:sent_view]
     silent! call remove(table, a:path)
   endfor
-  if has_key(s:view_timer, a:path)
-    call timer_stop(remove(s:view_timer, a:path))
-  endif
+  for timers in [s:view_timer, s:trail_timer]
+    if has_key(timers, a:path)
+      call timer_stop(remove(timers, a:path))
+    endif
+  endfor
 endfunction
 
 function! s:Close(buf, path) abort
   if a:path ==# '' || !has_key(s:opened, a:path)
     return
   endif
+  call s:Flush(a:path, 0)
+  let buf = a:buf > 0 ? a:buf : get(s:bufs, a:path, -1)
+  let extra = s:InputAt(a:path) + ['--opened-at', s:Stamp(s:opened[a:path])] + s:Goal(buf)
   call s:Forget(a:path)
   if s:leaving
-    call s:RunNow(s:Arguments('close', a:path, []))
+    call s:RunNow(s:Arguments('close', a:path, extra))
   else
-    call s:Send('close', a:path, [])
+    call s:Send('close', a:path, extra)
   endif
 endfunction
 
@@ -241,6 +407,7 @@ endfunction
 " closes synchronously, since Vim does not wait for jobs.
 function! s:Leave() abort
   let s:leaving = 1
+  call s:Flush('', 0)
   let deadline = s:Now() + 2.0
   while s:job isnot v:null && job_status(s:job) ==# 'run' && s:Now() < deadline
     sleep 20m
@@ -273,21 +440,24 @@ command! -bar ClsfileErrors call s:ShowErrors()
 augroup clsfile
   autocmd!
   autocmd BufEnter,BufReadPost * call s:Open(str2nr(expand('<abuf>')))
-  autocmd TextChanged,TextChangedI * call s:Edit(str2nr(expand('<abuf>')))
+  autocmd BufEnter,BufWinEnter,WinEnter,VimResized * call s:Settle()
+  autocmd TextChanged,TextChangedI * call s:Changed(str2nr(expand('<abuf>')))
   autocmd BufWritePost * call s:Save(str2nr(expand('<abuf>')))
-  autocmd CursorMoved,CursorMovedI,BufWinEnter,VimResized * call s:View(bufnr('%'))
+  autocmd CursorMoved,CursorMovedI * call s:Moved(bufnr('%'))
+  autocmd BufWinEnter,VimResized * call s:View(bufnr('%'))
   if exists('##WinScrolled')
-    autocmd WinScrolled * call s:View(bufnr('%'))
+    autocmd WinScrolled * call s:Moved(bufnr('%'))
   endif
-  autocmd BufUnload,BufDelete * call s:Close(-1, fnamemodify(expand('<afile>'), ':p'))
+  autocmd BufUnload,BufDelete * call s:Close(str2nr(expand('<abuf>')), fnamemodify(expand('<afile>'), ':p'))
   autocmd VimLeavePre * call s:Leave()
 augroup END
 
 " Buffers that were loaded before this file (vim FILE, then :runtime).
 if v:vim_did_enter
   call s:Open(bufnr('%'))
+  call s:Settle()
 else
-  autocmd clsfile VimEnter * ++once call s:Open(bufnr('%'))
+  autocmd clsfile VimEnter * ++once call s:Open(bufnr('%')) | call s:Settle()
 endif
 
 let &cpo = s:cpo_save

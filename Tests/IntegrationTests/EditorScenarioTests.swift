@@ -1,0 +1,299 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The ordinary ways people use the plugins, in the real editors in tmux with the plugins'
+/// default settings, checked against what a person would count: typing before a break, a file
+/// that fits the window, `clsfile open` with a plugin installed, a new file before its first
+/// save, and buffer switches. Editors that are not installed are skipped, except under `CI=true`.
+@Suite(.serialized)
+struct EditorScenarioTests {
+    /// The editors driven here, with the plugin loaded as its README says.
+    enum Editor: String, CaseIterable, CustomTestStringConvertible {
+        case vim, nvim, emacs
+
+        var testDescription: String { rawValue }
+
+        /// The package that provides the editor, for the skip message.
+        var package: String { self == .vim ? "vim" : self == .nvim ? "neovim" : "emacs-nox" }
+
+        /// The command line that starts the editor on files with the plugin and the given settings.
+        func command(_ files: [URL], settings: [String: String] = [:]) throws -> [String] {
+            let plugins = EditorPluginTests.editors
+            let clsfile = try builtExecutable("clsfile").path
+            switch self {
+            case .vim, .nvim:
+                var words = [rawValue] + (self == .vim ? ["-N"] : []) + ["-u", "NONE", "-i", "NONE", "-n",
+                    "--cmd", "set nohidden",
+                    "--cmd", "set rtp^=\(plugins.appendingPathComponent(rawValue).path)",
+                    "--cmd", "let g:clsfile_command = '\(clsfile)'"]
+                for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+                    words += ["--cmd", "let g:clsfile_\(name) = \(value)"]
+                }
+                return words + ["-c", self == .vim ? "runtime plugin/clsfile.vim" : "runtime plugin/clsfile.lua"]
+                    + files.map(\.path)
+            case .emacs:
+                var setup = "(progn (setq clsfile-command \(lisp(clsfile)))"
+                for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+                    setup += " (setq clsfile-\(name.replacingOccurrences(of: "_", with: "-")) \(value))"
+                }
+                setup += " (clsfile-mode 1))"
+                return ["emacs", "-nw", "-Q", "-l", plugins.appendingPathComponent("emacs/clsfile.el").path,
+                        "--eval", setup] + files.map(\.path)
+            }
+        }
+
+        /// Keys that write the file, that write and quit, and that switch to another file.
+        var write: [String] { self == .emacs ? ["C-x", "C-s"] : [":w", "Enter"] }
+        var writeAndQuit: [String] { self == .emacs ? ["C-x", "C-s", "C-x", "C-c"] : [":wq", "Enter"] }
+        func edit(_ file: URL) -> [String] {
+            self == .emacs ? ["C-x", "C-f", file.path, "Enter"] : [":e \(file.path)", "Enter"]
+        }
+        /// Keys that leave the current buffer for `file` and close the current one.
+        func switchClosing(to file: URL) -> [String] {
+            self == .emacs ? ["C-x", "k", "Enter", "C-x", "C-f", file.path, "Enter"] : [":e \(file.path)", "Enter"]
+        }
+        /// Keys that start inserting text.
+        var insert: [String] { self == .emacs ? [] : ["i"] }
+        var stopInserting: [String] { self == .emacs ? [] : ["Escape"] }
+
+        var isAvailable: Bool { EditorPluginTests.installed(rawValue) != nil && EditorPluginTests.installed("tmux") != nil }
+    }
+
+    /// Skips on a newcomer's machine without the editor; fails under CI, which must run every test.
+    private func require(_ editor: Editor) throws -> Bool {
+        if editor.isAvailable { return true }
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("\(editor.rawValue) or tmux is missing: install \(editor.package) and tmux (CI installs them)")
+        }
+        return false
+    }
+
+    private static let words = ["rivers", "carry", "water", "from", "the", "hills", "down", "to", "the", "sea",
+                                "and", "shape", "the", "land"]
+
+    @Test(arguments: Editor.allCases)
+    func typingBeforeABreakCountsAndTheBreakDoesNot(_ editor: Editor) async throws {
+        guard try require(editor) else { return }
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let session = try EditorInTmux(try editor.command([file]), scratch: scratch, idleTimeout: 6)
+        defer { session.kill() }
+        try await session.waitForOpen(of: file)
+        let opened = Date()
+        session.keys(editor.insert)
+        let typing = try await session.typeSlowly(Self.words, pause: 0.45)
+        session.keys(editor.stopInserting)
+        // A break longer than the idle timeout, then write and quit.
+        try await Task.sleep(for: .seconds(9))
+        session.keys(editor.writeAndQuit)
+        let activity = try await session.waitForClose(of: file)
+        let duration = try #require(activity["durationSeconds"] as? Double)
+        let typedUntil = typing.end.timeIntervalSince(opened)
+        #expect(duration >= typedUntil - 1, "typing before the break is counted: \(activity)")
+        #expect(duration <= typedUntil + 3, "the break is not counted: \(activity)")
+        let openTime = try #require(item("open_time", in: activity))
+        #expect(openTime >= Date().timeIntervalSince(opened) - 3, "open time runs from open to close: \(activity)")
+        #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == Double(Self.words.count))
+    }
+
+    @Test(arguments: Editor.allCases)
+    func aFileThatFitsTheWindowShowsProgressTowardItsTarget(_ editor: Editor) async throws {
+        guard try require(editor) else { return }
+        let scratch = try Scratch()
+        let words = (1...31).map { "word\($0)" }.joined(separator: " ")
+        let file = try scratch.file("notes2.md", words + "\n")
+        let session = try EditorInTmux(try editor.command([file], settings: ["target_words": "50"]), scratch: scratch)
+        defer { session.kill() }
+        try await session.waitForOpen(of: file)
+        try await Task.sleep(for: .seconds(1))
+        session.keys(editor.writeAndQuit)
+        let activity = try await session.waitForClose(of: file)
+        #expect(activity["progressBasis"] as? String == "target_words", "\(activity)")
+        #expect(abs((activity["progress"] as? Double ?? 0) - 0.62) < 1e-9, "31 of 50 words, not the share on screen: \(activity)")
+    }
+
+    @Test(arguments: Editor.allCases)
+    func clsfileOpenWithThePluginInstalledCountsOnce(_ editor: Editor) async throws {
+        guard try require(editor) else { return }
+        let scratch = try Scratch()
+        let file = try scratch.file("notes.md", (1...31).map { "word\($0)" }.joined(separator: " ") + "\n")
+        let editorCommand = try editor.command([]).map(shellQuoted).joined(separator: " ")
+        let command = [try builtExecutable("clsfile").path, "open", "--target-words", "50", "--editor", editorCommand, file.path]
+        let session = try EditorInTmux(command, scratch: scratch)
+        defer { session.kill() }
+        try await session.waitForOpen(of: file)
+        let opened = Date()
+        try await Task.sleep(for: .seconds(3))
+        session.keys(editor.writeAndQuit)
+        let activity = try await session.waitForClose(of: file)
+        let wall = Date().timeIntervalSince(opened)
+        let openTime = try #require(item("open_time", in: activity))
+        #expect(openTime <= wall + 2, "open time is counted once: \(activity)")
+        #expect((activity["spans"] as? [Any])?.count == 1, "one session, not one per recorder: \(activity)")
+        #expect(abs((activity["progress"] as? Double ?? 0) - 0.62) < 1e-9, "\(activity)")
+    }
+
+    @Test(arguments: Editor.allCases)
+    func timeInANewFileBeforeItsFirstSaveCounts(_ editor: Editor) async throws {
+        guard try require(editor) else { return }
+        let scratch = try Scratch()
+        let file = scratch.url.appendingPathComponent("draft.txt")
+        let session = try EditorInTmux(try editor.command([file]), scratch: scratch)
+        defer { session.kill() }
+        try await session.waitForScreen()
+        let opened = Date()
+        session.keys(editor.insert)
+        _ = try await session.typeSlowly(Array(Self.words.prefix(6)), pause: 0.5)
+        session.keys(editor.stopInserting)
+        try await Task.sleep(for: .seconds(2))
+        let saved = Date()
+        session.keys(editor.write)
+        try await Task.sleep(for: .seconds(1))
+        session.keys(editor.writeAndQuit)
+        let activity = try await session.waitForClose(of: file)
+        let spans = try #require(activity["spans"] as? [[String: Any]])
+        let start = try #require(spans.first?["start"] as? String)
+        let started = try #require(parseDate(start))
+        #expect(started < saved.addingTimeInterval(-3), "the session starts at the open (\(opened)), not the first save: \(activity)")
+        #expect(started > opened.addingTimeInterval(-3))
+    }
+
+    @Test(arguments: Editor.allCases)
+    func switchingBuffersKeepsOneSession(_ editor: Editor) async throws {
+        guard try require(editor) else { return }
+        let scratch = try Scratch()
+        let first = try scratch.file("a.txt", "first file\n")
+        let second = try scratch.file("b.txt", "second file\n")
+        let session = try EditorInTmux(try editor.command([first]), scratch: scratch)
+        defer { session.kill() }
+        try await session.waitForOpen(of: first)
+        for target in [second, first, second, first] {
+            session.keys(editor.switchClosing(to: target))
+            try await Task.sleep(for: .seconds(1.5))
+        }
+        session.keys(editor.writeAndQuit)
+        let activity = try await session.waitForClose(of: first)
+        #expect(activity["sessions"].map { ($0 as? [Any])?.count } == 1, "one session as a person sees it: \(activity)")
+        let text = try run(try builtExecutable("clsfile"), ["show", first.path], environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        #expect(text.output.contains(" in 1 session"), "\(text.output)")
+    }
+
+    private func item(_ identifier: String, in activity: [String: Any]) -> Double? {
+        (activity["additionalItems"] as? [[String: Any]])?.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double
+    }
+}
+
+/// An editor running in a private tmux server with a store of its own.
+struct EditorInTmux {
+    let socket = "clsfile-\(UUID().uuidString.prefix(8))"
+    let scratch: Scratch
+
+    init(_ command: [String], scratch: Scratch, idleTimeout: Int? = nil) throws {
+        self.scratch = scratch
+        var environment = ["CLSFILE_STORE=\(scratch.storeURL.path)", "TERM=xterm-256color"]
+        if let idleTimeout { environment.append("CLSFILE_IDLE_TIMEOUT=\(idleTimeout)") }
+        let shell = (["env", "-u", "CLSFILE_SESSION_FILE"] + environment + command).map(shellQuoted).joined(separator: " ")
+        let started = tmux(["new-session", "-d", "-x", "100", "-y", "30", "-s", "editor", shell])
+        guard started == 0 else { throw CLSTestError("tmux did not start \(shell)") }
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) -> Int32 {
+        runQuietly("/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments)
+    }
+
+    func keys(_ keys: [String]) {
+        for key in keys {
+            // A word is sent literally; a key name (Enter, Escape, C-x) as a key.
+            let isKeyName = key == "Enter" || key == "Escape" || key.hasPrefix("C-")
+            tmux(["send-keys", "-t", "editor"] + (isKeyName ? [key] : ["-l", key]))
+            // Prompts (Emacs's minibuffer, Vim's command line) take a moment to open.
+            usleep(150_000)
+        }
+    }
+
+    /// Types words one at a time (tmux sends a string in one write, which reads as a paste).
+    /// - Returns: When typing began and ended.
+    func typeSlowly(_ words: [String], pause: Double) async throws -> (start: Date, end: Date) {
+        let start = Date()
+        for (index, word) in words.enumerated() {
+            keys([index == 0 ? word : " " + word])
+            try await Task.sleep(for: .seconds(pause))
+        }
+        return (start, Date().addingTimeInterval(-pause))
+    }
+
+    /// Waits until the editor draws something.
+    func waitForScreen() async throws {
+        for _ in 0..<100 {
+            let screen = try run(URL(fileURLWithPath: "/usr/bin/tmux"),
+                                 ["-L", socket, "capture-pane", "-p", "-t", "editor"]).output
+            if !screen.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                try await Task.sleep(for: .seconds(1))
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw CLSTestError("the editor drew nothing in 10 s")
+    }
+
+    func waitForOpen(of file: URL) async throws {
+        let opened = try await poll(file) { $0["isStarted"] as? Bool == true }
+        guard opened["isStarted"] as? Bool == true else { throw CLSTestError("no open was recorded: \(opened)") }
+        try await Task.sleep(for: .milliseconds(500))
+    }
+
+    /// Waits for the editor to quit and the session to be closed; returns `show --json`.
+    func waitForClose(of file: URL) async throws -> [String: Any] {
+        for _ in 0..<100 where tmux(["has-session", "-t", "editor"]) == 0 {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let closed = try await poll(file) { $0["isStarted"] as? Bool == false }
+        #expect(closed["isStarted"] as? Bool == false, "the session was not closed: \(closed)")
+        return closed
+    }
+
+    private func poll(_ file: URL, until done: ([String: Any]) -> Bool) async throws -> [String: Any] {
+        let clsfile = try builtExecutable("clsfile")
+        var last: [String: Any] = [:]
+        for _ in 0..<60 {
+            let result = try run(clsfile, ["show", "--json", file.path], environment: ["CLSFILE_STORE": scratch.storeURL.path])
+            if result.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
+               object["recorded"] as? Bool == true {
+                last = object
+                if done(object) { return object }
+            }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        return last
+    }
+
+    func kill() {
+        tmux(["kill-server"])
+    }
+}
+
+struct CLSTestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+func shellQuoted(_ word: String) -> String {
+    "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+/// A date as `show --json` writes it.
+func parseDate(_ text: String) -> Date? {
+    try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)
+        .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon))
+}
+
+/// A Lisp string literal.
+func lisp(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+}
