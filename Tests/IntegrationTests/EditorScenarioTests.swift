@@ -183,6 +183,22 @@ struct EditorScenarioTests {
         #expect(text.output.contains(" in 1 session"), "\(text.output)")
     }
 
+    @Test(arguments: [Editor.vim, .nvim])
+    func aMissingClsfileIsSaidWithoutAPrompt(_ editor: Editor) async throws {
+        guard try require(editor) else { return }
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "some words\n")
+        let session = try EditorInTmux(try editor.command([file], settings: ["command": "'/no/such/clsfile'"]),
+                                       scratch: scratch, width: 80, height: 24)
+        defer { session.kill() }
+        try await session.waitForScreen()
+        try await Task.sleep(for: .seconds(1))
+        let screen = try session.screen()
+        #expect(!screen.contains("Press ENTER"), "\(screen)")
+        #expect(screen.contains("clsfile"), "the missing command is said: \(screen)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.storeURL.path))
+    }
+
     private func item(_ identifier: String, in activity: [String: Any]) -> Double? {
         (activity["additionalItems"] as? [[String: Any]])?.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double
     }
@@ -193,12 +209,12 @@ struct EditorInTmux {
     let socket = "clsfile-\(UUID().uuidString.prefix(8))"
     let scratch: Scratch
 
-    init(_ command: [String], scratch: Scratch, idleTimeout: Int? = nil) throws {
+    init(_ command: [String], scratch: Scratch, idleTimeout: Int? = nil, width: Int = 100, height: Int = 30) throws {
         self.scratch = scratch
         var environment = ["CLSFILE_STORE=\(scratch.storeURL.path)", "TERM=xterm-256color"]
         if let idleTimeout { environment.append("CLSFILE_IDLE_TIMEOUT=\(idleTimeout)") }
         let shell = (["env", "-u", "CLSFILE_SESSION_FILE"] + environment + command).map(shellQuoted).joined(separator: " ")
-        let started = tmux(["new-session", "-d", "-x", "100", "-y", "30", "-s", "editor", shell])
+        let started = tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", "editor", shell])
         guard started == 0 else { throw CLSTestError("tmux did not start \(shell)") }
     }
 
@@ -228,12 +244,15 @@ struct EditorInTmux {
         return (start, Date().addingTimeInterval(-pause))
     }
 
+    /// What the pane shows.
+    func screen() throws -> String {
+        try run(URL(fileURLWithPath: "/usr/bin/tmux"), ["-L", socket, "capture-pane", "-p", "-t", "editor"]).output
+    }
+
     /// Waits until the editor draws something.
     func waitForScreen() async throws {
         for _ in 0..<100 {
-            let screen = try run(URL(fileURLWithPath: "/usr/bin/tmux"),
-                                 ["-L", socket, "capture-pane", "-p", "-t", "editor"]).output
-            if !screen.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if !(try screen()).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 try await Task.sleep(for: .seconds(1))
                 return
             }

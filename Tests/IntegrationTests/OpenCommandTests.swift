@@ -19,6 +19,39 @@ struct OpenCommandTests {
         return items.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double
     }
 
+    /// A SIGTERM sent the moment the editor process exists reaches the editor, and clsfile still
+    /// records the session and exits with the editor's status instead of dying and orphaning it.
+    @Test func aSigtermAsSoonAsTheEditorExistsIsPassedOn() throws {
+        let scratch = try Scratch()
+        let editor = try scriptedEditor(in: scratch, "while :; do sleep 0.05; done")
+        let file = try scratch.file("essay.txt", "words here")
+        let process = Process()
+        process.executableURL = try builtExecutable("clsfile")
+        process.arguments = ["open", "--no-pty", "--editor", editor.path, "--store", scratch.storeURL.path, file.path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        var child: Int32?
+        // The first process whose parent is clsfile, found in /proc the moment it appears.
+        for _ in 0..<5_000 where child == nil {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            child = entries.lazy.compactMap { Int32($0) }.filter { candidate in
+                guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { return false }
+                return stat[stat.index(after: close)...].split(separator: " ").dropFirst().first == "\(pid)"
+            }.first
+            if child == nil { usleep(1000) }
+        }
+        let editorPID = try #require(child, "the editor never started")
+        kill(pid, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "clsfile itself was killed by the signal")
+        #expect(process.terminationStatus == 128 + SIGTERM, "the editor got the SIGTERM")
+        #expect(kill(editorPID, 0) != 0, "the editor is not left running")
+        #expect(try show(file, store: scratch.storeURL)["isStarted"] as? Bool == false)
+    }
+
     /// A stand-in editor: a shell script that writes words to the file it is given.
     private func scriptedEditor(in scratch: Scratch, _ body: String) throws -> URL {
         let url = scratch.url.appendingPathComponent("editor.sh")
@@ -149,7 +182,7 @@ struct OpenCommandInTerminalTests {
         let tmux = try Tmux(command: """
             '\(try builtExecutable("clsfile").path)' open --editor 'vim -N -u NONE -i NONE' \
             --store '\(scratch.storeURL.path)' '\(file.path)' </dev/tty & echo $! > '\(pidFile.path)'; wait; \
-            sleep 1; stty -a > '\(after.path)'; sleep 60
+            sleep 1; stty -a > '\(after.path)'; exec sh -i
             """)
         defer { tmux.kill() }
         try tmux.waitFor("~", timeout: 10)
@@ -165,6 +198,12 @@ struct OpenCommandInTerminalTests {
         try tmux.waitForFile(after, timeout: 15)
         let terminal = try String(contentsOf: after, encoding: .utf8)
         #expect(terminal.contains(" icanon") && terminal.contains(" echo"), "the guardian restores the terminal")
+        // The screen modes vim turned on are off again: the shell is usable without `reset`.
+        #expect(tmux.modes() == "alternate 0, keypad 0, cursor keys 0", "\(tmux.screen())")
+        tmux.type("echo typed-$((6*7))")
+        tmux.keys("Enter")
+        try tmux.waitFor("typed-42", timeout: 5)
+        #expect(tmux.screen().contains("echo typed-$((6*7))"), "typing at the prompt echoes")
 
         let result = try run(try builtExecutable("clsfile"),
                              ["show", "--json", "--store", scratch.storeURL.path, file.path])
@@ -208,6 +247,16 @@ struct Tmux {
             tmux(["send-keys", "-t", name, "-l", String(character)])
             Thread.sleep(forTimeInterval: delay)
         }
+    }
+
+    /// Whether the pane is on the alternate screen, in application keypad mode and in
+    /// application cursor-keys mode, as tmux tracks them.
+    func modes() -> String {
+        let flags = (try? run(URL(fileURLWithPath: "/usr/bin/tmux"),
+                              ["display-message", "-p", "-t", name, "#{alternate_on} #{keypad_flag} #{keypad_cursor_flag}"]))?
+            .output.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? []
+        guard flags.count == 3 else { return "unknown: \(flags)" }
+        return "alternate \(flags[0]), keypad \(flags[1]), cursor keys \(flags[2])"
     }
 
     func screen() -> String {
