@@ -168,11 +168,15 @@ struct HookCommandTests {
         let json = try run(clsfile, ["report", "--json", "--store", store]).output
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let files = try #require(object["files"] as? [[String: Any]])
-        let active = try #require(files.first?["activeSeconds"] as? Double)
-        #expect(active == 1, "\(files)")
-        #expect(row.hasPrefix("1s "), "\(row)")
-        #expect(csvRow.split(separator: ",")[1] == "1", "\(csvRow)")
-        #expect(files.first?["openSeconds"] as? Double == 1)
-        #expect(csvRow.split(separator: ",")[2] == "1", "\(csvRow)")
+        let shown = try show(file, store: scratch.storeURL)
+        let seconds = try #require(shown["durationSeconds"] as? Double)
+        let whole = Int(seconds.rounded(.down))
+        #expect(seconds > Double(whole), "a session of whole seconds would prove nothing: \(seconds)")
+        #expect(files.first?["activeSeconds"] as? Double == Double(whole), "\(files)")
+        #expect(row.hasPrefix("\(whole)s "), "\(row)")
+        #expect(csvRow.split(separator: ",")[1] == "\(whole)", "\(csvRow)")
+        let openSeconds = try #require(files.first?["openSeconds"] as? Double)
+        #expect(csvRow.split(separator: ",")[2] == "\(Int(openSeconds))", "\(csvRow)")
+        #expect(row.split(separator: " ", omittingEmptySubsequences: true)[1] == "\(Int(openSeconds))s", "\(row)")
     }
 }

@@ -34,7 +34,8 @@ struct OpenCommandTests {
         let pid = process.processIdentifier
         var child: Int32?
         // The first process whose parent is clsfile, found in /proc the moment it appears.
-        for _ in 0..<5_000 where child == nil {
+        let deadline = Date().addingTimeInterval(20)
+        while child == nil, process.isRunning, Date() < deadline {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
             child = entries.lazy.compactMap { Int32($0) }.filter { candidate in
                 guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),

@@ -59,12 +59,7 @@ struct HookCommand: AsyncParsableCommand {
         valueName: "seconds"))
     var openedAt: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Measure progress toward this many words; remembered for the file.",
-                                            valueName: "n"))
-    var targetWords: Int?
-
-    @Flag(name: .long, help: "The file is being read: its progress is the share of its lines viewed.")
-    var reading = false
+    @OptionGroup var progressOptions: ProgressOptions
 
     func validate() throws {
         if stdio {
@@ -75,7 +70,6 @@ struct HookCommand: AsyncParsableCommand {
         _ = try HookLine.visibleLines(view, totalLines: totalLines)
         _ = try HookLine.date(inputAt, option: "--input-at")
         _ = try HookLine.date(openedAt, option: "--opened-at")
-        _ = try HookLine.targetWords(targetWords)
     }
 
     func run() async throws {
@@ -93,7 +87,7 @@ struct HookCommand: AsyncParsableCommand {
                                            totalLines: totalLines, editor: editor,
                                            inputAt: try HookLine.date(inputAt, option: "--input-at"),
                                            openedAt: try HookLine.date(openedAt, option: "--opened-at"),
-                                           targetWords: try HookLine.targetWords(targetWords), isReading: reading,
+                                           targetWords: progressOptions.targetWords, isReading: progressOptions.reading,
                                            store: storeOptions.store, idleTimeout: idleTimeout))
     }
 }

@@ -29,14 +29,6 @@ enum HookLine {
         return min(Date(timeIntervalSince1970: seconds), Date())
     }
 
-    /// A target word count, which must be positive.
-    static func targetWords(_ count: Int?) throws -> Int? {
-        if let count, count <= 0 {
-            throw ValidationError("--target-words must be a positive number of words, not \(count).")
-        }
-        return count
-    }
-
     /// Parses `--view FIRST-LAST`.
     static func visibleLines(_ text: String?, totalLines: Int?) throws -> ClosedRange<Int>? {
         guard let text else {
@@ -121,7 +113,7 @@ enum HookLine {
                                          totalLines: request.totalLines, editor: request.editor,
                                          inputAt: try date(request.inputAt, option: "inputAt"),
                                          openedAt: try date(request.openedAt, option: "openedAt"),
-                                         targetWords: try targetWords(request.targetWords),
+                                         targetWords: try ProgressOptions.targetWords(request.targetWords),
                                          isReading: request.reading)
                 let failures = try await deliver(event, recorder: recorder, spool: spool)
                 answer = failures.first { $0.event == event }.map { Self.answer(error: $0.error.message) }

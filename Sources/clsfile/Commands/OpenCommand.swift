@@ -30,12 +30,7 @@ struct OpenCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The editor command.", valueName: "command"))
     var editor: String?
 
-    @Option(name: .long, help: ArgumentHelp("Measure progress toward this many words; remembered for the file.",
-                                            valueName: "n"))
-    var targetWords: Int?
-
-    @Flag(name: .long, help: "The file is being read: its progress is the share of its lines viewed (needs an editor plugin to tell which lines).")
-    var reading = false
+    @OptionGroup var progressOptions: ProgressOptions
 
     @Flag(name: .long, help: "Do not relay the terminal; count changes of the file instead.")
     var noPty = false
@@ -43,15 +38,10 @@ struct OpenCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The file.", valueName: "file"))
     var file: String
 
-    func validate() throws {
-        if let targetWords, targetWords <= 0 {
-            throw ValidationError("--target-words must be a positive number of words, not \(targetWords).")
-        }
-    }
-
     func run() async throws {
         var configuration = SessionRecorder.Configuration(idleTimeout: try sessionOptions.resolvedIdleTimeout(),
-                                                          targetWords: targetWords, isReading: reading)
+                                                          targetWords: progressOptions.targetWords,
+                                                          isReading: progressOptions.reading)
         var status: Int32 = 0
         try await reportingFailures {
             do {

@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// The options that choose what a file's progress measures, for `open` and `hook`.
+struct ProgressOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Measure progress toward this many words; remembered for the file.",
+                                            valueName: "n"))
+    var targetWords: Int?
+
+    @Flag(name: .long, help: "The file is being read: its progress is the share of its lines viewed (an editor plugin tells which lines).")
+    var reading = false
+
+    func validate() throws {
+        _ = try Self.targetWords(targetWords)
+    }
+
+    /// A target word count, which must be positive.
+    static func targetWords(_ count: Int?) throws -> Int? {
+        if let count, count <= 0 {
+            throw ValidationError("--target-words must be a positive number of words, not \(count).")
+        }
+        return count
+    }
+}
