@@ -70,6 +70,9 @@ public struct StudentWork: Sendable, Equatable, Codable {
     public var sessions: [Session]
     /// Progress, 0…1.
     public var progress: Double
+    /// What the progress measures; nil in work written before clsfile recorded it, or when a
+    /// program set the progress without naming a basis.
+    public var progressBasis: ProgressBasis?
     public var primaryItem: Item?
     public var additionalItems: [Item]
     /// When the student marked it done; nil while not done.
@@ -97,21 +100,30 @@ public struct StudentWork: Sendable, Equatable, Codable {
         activeSeconds = activity.duration
         sessions = activity.timeSpans.map { Session(start: $0.start, end: $0.end ?? max(now, $0.start), isRunning: $0.end == nil) }
         progress = activity.progress
+        progressBasis = activity.progressBasis
         primaryItem = activity.primaryActivityItem.map(Self.item(from:))
         additionalItems = activity.additionalActivityItems.map(Self.item(from:))
     }
 
     /// Creates work from its parts.
     public init(assignmentIdentifier: String, documentName: String, activeSeconds: Double, sessions: [Session],
-                progress: Double, primaryItem: Item?, additionalItems: [Item], completedAt: Date?) {
+                progress: Double, progressBasis: ProgressBasis? = nil, primaryItem: Item?, additionalItems: [Item],
+                completedAt: Date?) {
         self.assignmentIdentifier = assignmentIdentifier
         self.documentName = documentName
         self.activeSeconds = activeSeconds
         self.sessions = sessions
         self.progress = progress
+        self.progressBasis = progressBasis
         self.primaryItem = primaryItem
         self.additionalItems = additionalItems
         self.completedAt = completedAt
+    }
+
+    /// What the progress measures, as people read it ("toward 500 words"); nil when unnamed.
+    public var progressBasisName: String? {
+        let target = additionalItems.first { $0.identifier == "target_word_count" }?.value
+        return progressBasis?.name(targetWords: target.flatMap { $0 >= 1 && $0 < 1e9 ? Int($0) : nil })
     }
 
     private static func item(from item: CLSActivityItem) -> Item {

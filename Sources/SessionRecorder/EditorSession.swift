@@ -130,7 +130,7 @@ public struct EditorSession: Sendable {
         let activity = try await recorder.store.fetchActivity(for: url)
         return Outcome(exitStatus: status, activeTime: max(0, activity.duration - before),
                        openTime: closed.timeIntervalSince(opened), measurement: measurement,
-                       progress: activity.progress, progressBasis: activity.progressBasis.flatMap(ProgressBasis.init(rawValue:)),
+                       progress: activity.progress, progressBasis: activity.progressBasis,
                        targetWords: activity.targetWordCount,
                        typedCharacters: evidence.typed, pastedCharacters: evidence.pasted)
     }

@@ -119,7 +119,7 @@ public struct SessionRecorder: Sendable {
         case .view:
             keepRunning(activity, at: event.workDate)
             if let range = event.viewedRange, isReading(activity) {
-                activity.progressBasis = ProgressBasis.viewedShare.rawValue
+                activity.progressBasis = .viewedShare
                 activity.addProgressRange(fromStart: range.start, toEnd: range.end)
             }
             return nil
@@ -207,7 +207,7 @@ public struct SessionRecorder: Sendable {
         }
         let target = targetWords(of: activity)
         let basis = Self.basis(of: report, targetWords: target, isReading: isReading(activity))
-        activity.progressBasis = basis.rawValue
+        activity.progressBasis = basis
         if basis != .viewedShare, let estimate = Self.progress(of: report, targetWords: target) {
             activity.progress = estimate.value
         }
@@ -221,7 +221,7 @@ public struct SessionRecorder: Sendable {
         if isReading { return .viewedShare }
         if report.checklist.total > 0 { return .checklist }
         if let cells = report.notebookCells, cells.code > 0 { return .executedCells }
-        return .none
+        return .noTarget
     }
 
     /// Adds to the time the file was open, idle time included: the "Open Time" item, in seconds.

@@ -89,4 +89,32 @@ struct ProgressTests {
         #expect(abs(reread.progress - 0.6) < 1e-12)
         #expect(reread.progressRanges == [0...0.5, 0.9...1])
     }
+
+    @Test func aNewBasisStartsProgressAgainAndIsKept() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        let store = scratch.store()
+        let activity = try await store.fetchActivity(for: file)
+        activity.progress = 0.8
+        try await store.save()
+        activity.progressBasis = .targetWords
+        #expect(activity.progress == 0, "the unnamed 80% is not united with the new basis")
+        activity.progress = 0.3
+        try await store.save()
+
+        let reread = try await scratch.store().fetchActivity(for: file)
+        #expect(reread.progressBasis == .targetWords)
+        #expect(abs(reread.progress - 0.3) < 1e-12)
+        // The same basis again keeps the ranges; another one in another store clears them there too.
+        reread.progressBasis = .targetWords
+        #expect(abs(reread.progress - 0.3) < 1e-12)
+        let other = scratch.store()
+        let third = try await other.fetchActivity(for: file)
+        third.progressBasis = .viewedShare
+        third.addProgressRange(fromStart: 0.5, toEnd: 0.6)
+        try await other.save()
+        let last = try await scratch.store().fetchActivity(for: file)
+        #expect(last.progressBasis == .viewedShare)
+        #expect(last.progressRanges == [0.5...0.6])
+    }
 }

@@ -120,7 +120,7 @@ struct EditorTimingTests {
         try await recorder.record(SessionEvent(kind: .view, file: file, visibleLines: 1...1, totalLines: 1))
         try await recorder.record(SessionEvent(kind: .close, file: file))
         let activity = try await scratch.store().fetchActivity(for: file)
-        #expect(activity.progressBasis == ProgressBasis.targetWords.rawValue)
+        #expect(activity.progressBasis == .targetWords)
         #expect(abs(activity.progress - 0.62) < 1e-9, "31 of 50 words, whatever was on screen")
 
         let unplanned = try scratch.file("draft.txt", "some words here")
@@ -128,7 +128,7 @@ struct EditorTimingTests {
         try await recorder.record(SessionEvent(kind: .view, file: unplanned, visibleLines: 1...1, totalLines: 1))
         try await recorder.record(SessionEvent(kind: .close, file: unplanned))
         let draft = try await scratch.store().fetchActivity(for: unplanned)
-        #expect(draft.progressBasis == ProgressBasis.none.rawValue)
+        #expect(draft.progressBasis == .noTarget)
         #expect(draft.progress == 0, "a document written with no target shows no progress")
     }
 
@@ -141,7 +141,7 @@ struct EditorTimingTests {
         // A target arrives: the checklist's 50% is not united with 4 of 100 words.
         try await recorder.record(SessionEvent(kind: .close, file: file, targetWords: 100))
         let activity = try await scratch.store().fetchActivity(for: file)
-        #expect(activity.progressBasis == ProgressBasis.targetWords.rawValue)
+        #expect(activity.progressBasis == .targetWords)
         #expect(abs(activity.progress - 0.04) < 1e-9, "\(activity.progressRanges)")
         // Reading: the share viewed, from zero.
         let reader = SessionRecorder(store: scratch.store(), configuration: .init(isReading: true))
@@ -149,7 +149,7 @@ struct EditorTimingTests {
         try await reader.record(SessionEvent(kind: .view, file: book, visibleLines: 1...3, totalLines: 10))
         try await reader.record(SessionEvent(kind: .close, file: book))
         let read = try await scratch.store().fetchActivity(for: book)
-        #expect(read.progressBasis == ProgressBasis.viewedShare.rawValue)
+        #expect(read.progressBasis == .viewedShare)
         #expect(abs(read.progress - 0.3) < 1e-9)
     }
 }

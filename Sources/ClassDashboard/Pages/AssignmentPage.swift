@@ -56,7 +56,8 @@ struct AssignmentPage {
         <td><a class="student-name" href="\(links.student(student.studentIdentifier, of: assignment.identifier))">\(student.studentName)</a></td>
         <td class="number time">\(Fragments.duration(student.work.activeSeconds))</td>
         <td class="primary">\(Fragments.primaryItem(student.work.primaryItem))</td>
-        <td class="progress" data-progress="\(String(student.work.progress))">\(Fragments.progress(student.work.progress))</td>
+        <td class="progress" data-progress="\(String(student.work.progress))">\(Fragments.progress(student.work.progress))\
+        \(Fragments.progressBasis(student.work))</td>
         <td class="done" data-done="\(student.work.isDone ? "true" : "false")">\(Fragments.done(student.work.completedAt))</td>
         </tr>
         """

@@ -16,6 +16,13 @@ enum Fragments {
             """
     }
 
+    /// What a student's progress measures ("toward 500 words"), with its stored name; nothing
+    /// when the work does not name a basis.
+    static func progressBasis(_ work: StudentWork) -> HTML {
+        guard let basis = work.progressBasis, let name = work.progressBasisName else { return "" }
+        return "<span class=\"basis\" data-basis=\"\(basis.rawValue)\">\(name)</span>"
+    }
+
     /// `Done` with the day, or `Not done`.
     static func done(_ completedAt: Date?) -> HTML {
         guard let completedAt else { return "<span class=\"badge open\">Not done</span>" }

@@ -20,7 +20,7 @@ struct StudentPage {
             <div class="card" id="session-count" data-sessions="\(work.sessions.count)"><div class="label">Sessions</div>\
             <div class="value">\(work.sessions.count)</div></div>
             <div class="card" id="progress" data-progress="\(String(work.progress))"><div class="label">Progress</div>\
-            <div class="value">\(DisplayFormat.percent(work.progress))</div></div>
+            <div class="value">\(DisplayFormat.percent(work.progress))</div>\(Fragments.progressBasis(work))</div>
             <div class="card" id="done" data-done="\(work.isDone ? "true" : "false")"><div class="label">Done</div>\
             <div class="value">\(work.isDone ? "Yes" : "No")</div>\(completion)</div>
             \(typedAndPasted)

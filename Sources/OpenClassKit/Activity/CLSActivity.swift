@@ -24,7 +24,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     struct State {
         var spans: [SpanRecord] = []
         var ranges = IntervalSet()
-        var progressBasis: String?
+        var progressBasis: ProgressBasis?
         var primary: CLSActivityItem?
         var additional: [CLSActivityItem] = []
         var pending = PendingChanges()
@@ -251,10 +251,10 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// the new basis. Setting the current basis again changes nothing. Not part of ClassKit.
     ///
     /// ```swift
-    /// activity.progressBasis = "target_words"
+    /// activity.progressBasis = .targetWords
     /// activity.progress = 0.62
     /// ```
-    public var progressBasis: String? {
+    public var progressBasis: ProgressBasis? {
         get { state.withLock { $0.progressBasis } }
         set {
             let changed = state.withLock { state -> Bool in
@@ -441,8 +441,8 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             state.spans = spans
 
             // A basis changed here and not yet saved makes the stored ranges of another basis void.
-            let basis = pending.progressBasis.map(\.change.basis) ?? record.progressBasis
-            var ranges = IntervalSet(basis == record.progressBasis ? record.ranges : [])
+            let basis = pending.progressBasis.map(\.change.basis) ?? record.progressBasis.map(ProgressBasis.init(rawValue:))
+            var ranges = IntervalSet(basis?.rawValue == record.progressBasis ? record.ranges : [])
             for entry in pending.ranges { ranges.insert(entry.range) }
             state.ranges = ranges
             state.progressBasis = basis

@@ -89,5 +89,5 @@ struct ActivityChanges: Sendable {
 
 /// A change of what an activity's progress measures.
 struct ProgressBasisChange: Sendable, Equatable {
-    var basis: String?
+    var basis: ProgressBasis?
 }

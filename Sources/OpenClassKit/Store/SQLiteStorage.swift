@@ -410,10 +410,10 @@ actor SQLiteStorage: ActivityStorage {
         if let change = change.progressBasis {
             let stored = try String?.fetchOne(db.cachedStatement(sql: "SELECT progress_basis FROM activity WHERE id = ?"),
                                               arguments: [activityID]) ?? nil
-            if stored != change.basis {
+            if stored != change.basis?.rawValue {
                 try db.execute(sql: "DELETE FROM progress_range WHERE activity_id = ?", arguments: [activityID])
                 try db.execute(sql: "UPDATE activity SET progress_basis = ? WHERE id = ?",
-                               arguments: [change.basis, activityID])
+                               arguments: [change.basis?.rawValue, activityID])
             }
         }
         if !change.ranges.isEmpty {

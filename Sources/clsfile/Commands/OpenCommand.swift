@@ -81,10 +81,8 @@ struct OpenCommand: AsyncParsableCommand {
     }
 
     private static func progress(_ outcome: EditorSession.Outcome) -> String {
-        switch outcome.progressBasis {
-        case .none?: "no progress (no target word count: give --target-words)"
-        case let basis?: "progress \(Formatting.percent(outcome.progress)) \(basis.name(targetWords: outcome.targetWords))"
-        case nil: "progress \(Formatting.percent(outcome.progress))"
-        }
+        guard let basis = outcome.progressBasis else { return "progress \(Formatting.percent(outcome.progress))" }
+        guard basis.measuresProgress else { return "no progress (no target word count: give --target-words)" }
+        return "progress \(Formatting.percent(outcome.progress)) \(basis.name(targetWords: outcome.targetWords))"
     }
 }

@@ -59,7 +59,7 @@ struct ActivitySummary: Encodable {
     var isStarted = false
     var progress: Double = 0
     /// What the progress measures (see ``ProgressSummary``).
-    var progressBasis: String?
+    var progressBasis: ProgressBasis?
     var progressBasisName: String?
     var progressRanges: [[Double]] = []
     var primaryItem: Item?
@@ -105,7 +105,7 @@ struct ActivitySummary: Encodable {
     // MARK: Text
 
     private var progressSummary: ProgressSummary {
-        ProgressSummary(value: progressBasis == ProgressBasis.none.rawValue ? nil : progress,
+        ProgressSummary(value: progressBasis?.measuresProgress == false ? nil : progress,
                         basis: progressBasis, basisName: progressBasisName)
     }
 
@@ -117,7 +117,7 @@ struct ActivitySummary: Encodable {
         let ranges = progressRanges.count > 1 || progressRanges.first?.first ?? 0 > 0
             ? " (" + progressRanges.map { "\(Formatting.percent($0[0]))–\(Formatting.percent($0[1]))" }.joined(separator: ", ") + ")"
             : ""
-        lines.append("Progress:   \(progressSummary.text)\(progressBasis == ProgressBasis.viewedShare.rawValue ? ranges : "")")
+        lines.append("Progress:   \(progressSummary.text)\(progressBasis == .viewedShare ? ranges : "")")
         lines.append("Primary:    " + (primaryItem.map { "\($0.title): \($0.displayValue)" } ?? "none"))
         if additionalItems.isEmpty {
             lines.append("Additional: none")

@@ -41,7 +41,8 @@ enum ClassReportText {
         let work = row.work
         var lines = ["\(row.studentName) — \(summary.title) (\(work.documentName))",
                      "Time:       \(Formatting.text(work.activeSeconds)) in \(work.sessions.count) \(work.sessions.count == 1 ? "session" : "sessions")",
-                     "Progress:   \(Formatting.percent((work.progress * 1000).rounded() / 1000))",
+                     "Progress:   \(Formatting.percent((work.progress * 1000).rounded() / 1000))"
+                        + (work.progressBasisName.map { " \($0)" } ?? ""),
                      "Done:       \(work.completedAt.map { "yes, \(Formatting.timestamp($0))" } ?? "no")",
                      "Submitted:  \(Formatting.timestamp(row.submittedAt))",
                      "Primary:    \(work.primaryItem.map { "\($0.title): \($0.formattedValue)" } ?? "none")"]

@@ -7,11 +7,11 @@ struct ProgressSummary: Encodable {
     var value: Double?
     /// The basis (`target_words`, `checklist`, `executed_cells`, `viewed_share`, `none`); nil
     /// when a program set the progress through the library without naming one.
-    var basis: String?
+    var basis: ProgressBasis?
     /// The basis as people read it, such as "toward 500 words".
     var basisName: String?
 
-    init(value: Double?, basis: String?, basisName: String?) {
+    init(value: Double?, basis: ProgressBasis?, basisName: String?) {
         self.value = value
         self.basis = basis
         self.basisName = basisName
@@ -19,9 +19,8 @@ struct ProgressSummary: Encodable {
 
     init(_ activity: CLSActivity) {
         basis = activity.progressBasis
-        let known = basis.flatMap(ProgressBasis.init(rawValue:))
-        value = known == ProgressBasis.none ? nil : activity.progress
-        basisName = known?.name(targetWords: activity.targetWordCount)
+        value = basis?.measuresProgress == false ? nil : activity.progress
+        basisName = basis?.name(targetWords: activity.targetWordCount)
     }
 
     /// `62%`, or `-` without a basis to measure against.

@@ -11,7 +11,7 @@ struct ReportRow: Encodable {
     /// The progress, nil when there is no basis to measure it against.
     var progress: Double?
     /// What the progress measures (see ``ProgressSummary``).
-    var progressBasis: String?
+    var progressBasis: ProgressBasis?
     var sessions: Int
     var lastOpened: Date
     var isRunning: Bool
@@ -41,7 +41,7 @@ struct ReportRow: Encodable {
             lines.append([Formatting.text(row.activeSeconds) + (row.isRunning ? "*" : ""),
                           row.openSeconds.map(Formatting.text) ?? "-",
                           row.words.map(Formatting.number) ?? "-",
-                          row.progress.map(Formatting.percent) ?? "-", row.progressBasis ?? "-", "\(row.sessions)",
+                          row.progress.map(Formatting.percent) ?? "-", row.progressBasis?.rawValue ?? "-", "\(row.sessions)",
                           Formatting.timestamp(row.lastOpened), row.path])
         }
         var text = Formatting.columns(lines)
@@ -58,7 +58,7 @@ struct ReportRow: Encodable {
             let fields = [quoted(row.path), Formatting.number(row.activeSeconds),
                           row.openSeconds.map(Formatting.number) ?? "",
                           row.words.map(Formatting.number) ?? "", row.progress.map { String(format: "%.4f", $0) } ?? "",
-                          row.progressBasis ?? "", "\(row.sessions)", row.lastOpened.formatted(.iso8601)]
+                          row.progressBasis?.rawValue ?? "", "\(row.sessions)", row.lastOpened.formatted(.iso8601)]
             text += fields.joined(separator: ",") + "\n"
         }
         return text
