@@ -31,6 +31,9 @@ public struct Handout: Sendable, Equatable, Codable {
     public var className: String?
     public var due: Date?
     public var targetWords: Int?
+    /// True for a reading assignment: progress is the share of the document viewed. Absent (nil)
+    /// in handouts from before reading assignments, which read as false.
+    public var reading: Bool?
     public var instructions: String?
     public var document: Document
     /// The 32-byte class key, base64 in the file.
@@ -38,18 +41,20 @@ public struct Handout: Sendable, Equatable, Codable {
     public var createdAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case format, version, id, title, className = "class", due, targetWords, instructions, document, classKey, createdAt
+        case format, version, id, title, className = "class", due, targetWords, reading, instructions, document, classKey
+        case createdAt
     }
 
     /// Makes a new handout for a document, with a fresh identifier and class key.
     /// - Throws: ``ClassroomError`` `.fileAccess` when the document cannot be read.
     public init(document url: URL, title: String, className: String? = nil, due: Date? = nil,
-                targetWords: Int? = nil, instructions: String? = nil) throws {
+                targetWords: Int? = nil, isReading: Bool = false, instructions: String? = nil) throws {
         id = UUID().uuidString.lowercased()
         self.title = title
         self.className = className
         self.due = due
         self.targetWords = targetWords
+        reading = isReading ? true : nil
         self.instructions = instructions
         document = Document(name: url.lastPathComponent, sha256: try Self.sha256(of: url))
         classKey = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
@@ -63,6 +68,7 @@ public struct Handout: Sendable, Equatable, Codable {
         className = assignment.className
         due = assignment.dueDate
         targetWords = assignment.targetWordCount
+        reading = assignment.isReading ? true : nil
         instructions = assignment.instructions
         document = Document(name: assignment.documentName, sha256: assignment.documentDigest)
         classKey = assignment.classKey
@@ -72,7 +78,7 @@ public struct Handout: Sendable, Equatable, Codable {
     /// The assignment this handout describes, to record or accept in a store.
     public var assignment: CLSAssignment {
         CLSAssignment(identifier: id, title: title, className: className, dueDate: due, targetWordCount: targetWords,
-                      instructions: instructions, documentName: document.name, documentDigest: document.sha256,
+                      isReading: reading == true, instructions: instructions, documentName: document.name, documentDigest: document.sha256,
                       classKey: classKey, createdAt: createdAt)
     }
 

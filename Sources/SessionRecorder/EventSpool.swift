@@ -63,7 +63,15 @@ public struct EventSpool: Sendable {
     }
 
     private func locked(flags: Int32, _ body: (Int32) throws -> Void) throws {
-        let descriptor = open(url.path, flags | O_CLOEXEC, 0o600)
+        var descriptor = open(url.path, flags | O_CLOEXEC, 0o600)
+        if descriptor < 0, errno == ENOENT, flags & O_CREAT != 0 {
+            // Events can wait before the store was ever made (a new file's open, on a new account):
+            // make its folder as the store would, private to the user.
+            let folder = url.deletingLastPathComponent().path
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+            descriptor = open(url.path, flags | O_CLOEXEC, 0o600)
+        }
         guard descriptor >= 0 else { throw failure("cannot open") }
         defer { close(descriptor) }
         guard flock(descriptor, LOCK_EX) == 0 else { throw failure("cannot lock") }

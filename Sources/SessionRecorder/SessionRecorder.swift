@@ -89,8 +89,10 @@ public struct SessionRecorder: Sendable {
         var measurement = Measurement()
         for event in events.sorted(by: { $0.date < $1.date }) {
             let activity = try await store.fetchActivity(for: event.file)
+            // An accepted handout's target or reading applies to plugins' events as to `clsfile open`.
+            let assignment = event.kind == .edit || event.kind == .view ? nil : try await store.assignment(for: event.file)
             do {
-                if let report = try apply(event, to: activity) { measurement.report = report }
+                if let report = try apply(event, assignment: assignment, to: activity) { measurement.report = report }
             } catch let problem as DetectorError {
                 measurement.problems.append(problem)
             }
@@ -105,9 +107,10 @@ public struct SessionRecorder: Sendable {
         try await record([event])
     }
 
-    private func apply(_ event: SessionEvent, to activity: CLSActivity) throws -> DocumentReport? {
-        remember(targetWords: event.targetWords ?? configuration.targetWords,
-                 isReading: event.isReading == true || configuration.isReading, on: activity)
+    private func apply(_ event: SessionEvent, assignment: CLSAssignment?, to activity: CLSActivity) throws -> DocumentReport? {
+        remember(targetWords: event.targetWords ?? configuration.targetWords ?? assignment?.targetWordCount,
+                 isReading: event.isReading == true || configuration.isReading || assignment?.isReading == true,
+                 on: activity)
         switch event.kind {
         case .open:
             keepRunning(activity, at: event.date)

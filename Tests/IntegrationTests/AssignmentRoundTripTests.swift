@@ -30,6 +30,12 @@ private struct Person {
     @discardableResult
     func clsfile(_ arguments: String..., expecting status: Int32 = 0,
                  sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
+        try clsfile(arguments: arguments, expecting: status, sourceLocation: sourceLocation)
+    }
+
+    @discardableResult
+    func clsfile(arguments: [String], expecting status: Int32 = 0,
+                 sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
         let result = try run(try builtExecutable("clsfile"), arguments, environment: environment)
         #expect(result.status == status, "clsfile \(arguments.joined(separator: " ")): \(result.errorOutput)",
                 sourceLocation: sourceLocation)
@@ -183,6 +189,29 @@ struct AssignmentRoundTripTests {
         #expect(try await ada.store(.student).allActivities().count == 2)
         #expect(try await ada.store(.off).allActivities().isEmpty)
         #expect(try teacher.clsfile("list").output.contains("No activity"))
+    }
+
+    @Test func aReadingAssignmentMeasuresTheShareViewedThroughAPlugin() async throws {
+        let scratch = try Scratch()
+        let teacher = try Person("teacher", in: scratch), student = try Person("student", in: scratch)
+        try teacher.clsfile("role", "teacher")
+        let chapter = try scratch.file("chapter.txt", String(repeating: "A line to read.\n", count: 10))
+        let both = try teacher.clsfile("assign", chapter.path, "--title", "Read", "--reading", "--target-words", "5",
+                                       expecting: 64)
+        #expect(both.errorOutput.contains("not both"), "\(both.errorOutput)")
+        try teacher.clsfile("assign", chapter.path, "--title", "Read chapter 1", "--reading")
+        let handout = try Handout.read(from: Handout.defaultURL(beside: chapter))
+        #expect(handout.reading == true)
+
+        try student.clsfile("role", "student", "--name", "Ada Lovelace")
+        try student.clsfile("accept", Handout.defaultURL(beside: chapter).path)
+        // What a plugin sends while the student reads lines 1–4 of 10.
+        for arguments in [["open"], ["view", "--view", "1-4", "--total-lines", "10"], ["close"]] {
+            try student.clsfile(arguments: ["hook", arguments[0], chapter.path] + Array(arguments.dropFirst()))
+        }
+        let shown = try json(try student.clsfile("show", "--json", chapter.path).output)
+        #expect(shown["progressBasis"] as? String == "viewed_share", "\(shown)")
+        #expect(abs((shown["progress"] as? Double ?? 0) - 0.4) < 1e-9, "\(shown)")
     }
 
     @Test func editedDamagedForeignAndUnknownSubmissionsAreRefused() async throws {

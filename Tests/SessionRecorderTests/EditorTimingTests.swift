@@ -4,6 +4,10 @@ import SessionRecorder
 import Testing
 import TestSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What editors send, as editors send it: input times that precede the event, opens before the
 /// file exists, buffer switches, and progress from one basis.
 struct EditorTimingTests {
@@ -94,6 +98,26 @@ struct EditorTimingTests {
         #expect((activity.primaryActivityItem as? CLSQuantityItem)?.quantity == 3)
     }
 
+    @Test func aNewFileOpenedBeforeTheStoreExistsWaitsForIt() async throws {
+        // A new account: neither the store nor its folder exists yet when the first file opened is new.
+        let scratch = try Scratch()
+        let storeURL = scratch.url.appendingPathComponent("data/clsfile/store.sqlite")
+        let store = CLSDataStore(storeURL: storeURL)
+        let spool = EventSpool(storeURL: storeURL)
+        let file = scratch.url.appendingPathComponent("essay.txt")
+        let opened = Date().addingTimeInterval(-20)
+        let open = try await SessionRecorder(store: store).deliver(SessionEvent(kind: .open, file: file, date: opened),
+                                                                   spool: spool)
+        #expect(open.waitingForFile.count == 1)
+        var info = stat()
+        #expect(stat(storeURL.deletingLastPathComponent().path, &info) == 0 && info.st_mode & 0o777 == 0o700,
+                "the store's folder is made private, as the store makes it")
+        try Data("a first line\n".utf8).write(to: file)
+        _ = try await SessionRecorder(store: store).deliver(SessionEvent(kind: .close, file: file), spool: spool)
+        let activity = try await CLSDataStore(storeURL: storeURL).fetchActivity(for: file)
+        #expect(abs((activity.timeSpans.first?.start ?? .distantFuture).timeIntervalSince(opened)) < 0.01)
+    }
+
     @Test func aFileClosedBeforeItWasEverWrittenIsReportedNotRecorded() async throws {
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("scratch.txt")
@@ -151,5 +175,31 @@ struct EditorTimingTests {
         let read = try await scratch.store().fetchActivity(for: book)
         #expect(read.progressBasis == .viewedShare)
         #expect(abs(read.progress - 0.3) < 1e-9)
+    }
+
+    @Test func anAcceptedHandoutSetsTheBasisForPluginEvents() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let essay = try scratch.file("essay.txt", "five words in this essay")
+        let book = try scratch.file("book.txt", String(repeating: "line\n", count: 10))
+        let key = Data(repeating: 7, count: 32)
+        try await store.acceptAssignment(CLSAssignment(identifier: "essay", title: "Essay", targetWordCount: 20,
+                                                       documentName: "essay.txt", documentDigest: "x", classKey: key),
+                                         for: essay)
+        try await store.acceptAssignment(CLSAssignment(identifier: "book", title: "Book", isReading: true,
+                                                       documentName: "book.txt", documentDigest: "y", classKey: key),
+                                         for: book)
+        let recorder = SessionRecorder(store: store)
+        for file in [essay, book] {
+            try await recorder.record(SessionEvent(kind: .open, file: file))
+            try await recorder.record(SessionEvent(kind: .view, file: file, visibleLines: 1...4, totalLines: 10))
+            try await recorder.record(SessionEvent(kind: .close, file: file))
+        }
+        let written = try await scratch.store().fetchActivity(for: essay)
+        #expect(written.progressBasis == .targetWords)
+        #expect(abs(written.progress - 0.25) < 1e-9, "5 of the handout's 20 words: \(written.progressRanges)")
+        let read = try await scratch.store().fetchActivity(for: book)
+        #expect(read.progressBasis == .viewedShare)
+        #expect(abs(read.progress - 0.4) < 1e-9, "lines 1–4 of 10 viewed: \(read.progressRanges)")
     }
 }

@@ -17,6 +17,8 @@ public struct CLSAssignment: Sendable, Hashable {
     public var dueDate: Date?
     /// The word count the teacher asked for, if any.
     public var targetWordCount: Int?
+    /// Whether the assignment is reading: progress is then the share of the document viewed.
+    public var isReading: Bool
     /// What the teacher asked the students to do, if anything.
     public var instructions: String?
     /// The file name of the document the teacher handed out.
@@ -36,13 +38,14 @@ public struct CLSAssignment: Sendable, Hashable {
 
     /// Creates an assignment as a teacher's handout describes it.
     public init(identifier: String, title: String, className: String? = nil, dueDate: Date? = nil,
-                targetWordCount: Int? = nil, instructions: String? = nil, documentName: String,
-                documentDigest: String, classKey: Data, createdAt: Date = Date()) {
+                targetWordCount: Int? = nil, isReading: Bool = false, instructions: String? = nil,
+                documentName: String, documentDigest: String, classKey: Data, createdAt: Date = Date()) {
         self.identifier = identifier
         self.title = title
         self.className = className
         self.dueDate = dueDate
         self.targetWordCount = targetWordCount
+        self.isReading = isReading
         self.instructions = instructions
         self.documentName = documentName
         self.documentDigest = documentDigest

@@ -35,15 +35,23 @@ public struct CLSDeveloperMode: Sendable, Equatable, Codable {
     /// Where the settings are kept: `$XDG_CONFIG_HOME/clsfile/developer-mode.json`, else
     /// `~/.config/clsfile/developer-mode.json`.
     public static var settingsURL: URL {
-        let configHome = getenv("XDG_CONFIG_HOME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config").path
+        let configHome = environment("XDG_CONFIG_HOME") ?? home + "/.config"
         return URL(fileURLWithPath: configHome).appendingPathComponent("clsfile/developer-mode.json")
+    }
+
+    /// `$HOME`, as the XDG base directories define it; the account's home only when it is unset
+    /// (Foundation's home directory ignores `$HOME` for root).
+    private static var home: String {
+        environment("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path
+    }
+
+    private static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The folder that holds every role's data: `$XDG_DATA_HOME/clsfile`, else `~/.local/share/clsfile`.
     public static var dataHome: URL {
-        let dataHome = getenv("XDG_DATA_HOME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share").path
+        let dataHome = environment("XDG_DATA_HOME") ?? home + "/.local/share"
         return URL(fileURLWithPath: dataHome).appendingPathComponent("clsfile")
     }
 

@@ -164,11 +164,12 @@ extension SQLiteStorage: AssignmentStorage {
             throw CLSError(.invalidArgument, "assignment \(assignment.identifier) has a class key of \(assignment.classKey.count) bytes, not 32; the handout is damaged")
         }
         try db.execute(sql: """
-            INSERT INTO assignment (id, title, class_name, due_at, target_words, instructions, document_name,
+            INSERT INTO assignment (id, title, class_name, due_at, target_words, is_reading, instructions, document_name,
                                     document_digest, class_key, created_at, accepted_at, context_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [assignment.identifier, assignment.title, assignment.className,
-                             assignment.dueDate?.timeIntervalSince1970, assignment.targetWordCount, assignment.instructions,
+                             assignment.dueDate?.timeIntervalSince1970, assignment.targetWordCount, assignment.isReading,
+                             assignment.instructions,
                              assignment.documentName, assignment.documentDigest, assignment.classKey,
                              assignment.createdAt.timeIntervalSince1970, acceptedAt, contextID])
     }
@@ -177,7 +178,7 @@ extension SQLiteStorage: AssignmentStorage {
         var assignment = CLSAssignment(
             identifier: row["id"], title: row["title"], className: row["class_name"],
             dueDate: (row["due_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            targetWordCount: row["target_words"], instructions: row["instructions"],
+            targetWordCount: row["target_words"], isReading: row["is_reading"] ?? false, instructions: row["instructions"],
             documentName: row["document_name"], documentDigest: row["document_digest"], classKey: row["class_key"],
             createdAt: Date(timeIntervalSince1970: row["created_at"]))
         assignment.acceptedAt = (row["accepted_at"] as Double?).map(Date.init(timeIntervalSince1970:))

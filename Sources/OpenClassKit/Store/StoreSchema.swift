@@ -117,9 +117,11 @@ enum StoreSchema {
         ) WITHOUT ROWID;
         """,
         // 3: what an activity's progress measures (`CLSActivity.progressBasis`); the progress
-        // ranges all belong to it, and a new basis starts them again.
+        // ranges all belong to it, and a new basis starts them again. Reading assignments, whose
+        // progress is the share of the document viewed.
         """
         ALTER TABLE activity ADD COLUMN progress_basis TEXT;
+        ALTER TABLE assignment ADD COLUMN is_reading INTEGER NOT NULL DEFAULT 0;
         """,
     ]
 

@@ -52,6 +52,7 @@ struct OpenCommand: AsyncParsableCommand {
                 if let (assignment, accepted) = try await Handout.assignment(opening: url, store: store, mode: mode) {
                     if accepted { HookLine.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned") }
                     if configuration.targetWords == nil { configuration.targetWords = assignment.targetWordCount }
+                    if assignment.isReading { configuration.isReading = true }
                 } else if mode.role == .off, let handout = Handout.lyingBeside(url) {
                     HookLine.warn("the handout '\(handout.title)' lies beside \(file), but development mode is off, so it was not accepted; a student runs `clsfile role student --name \"Your Name\"` first")
                 }

@@ -32,6 +32,9 @@ struct AssignCommand: AsyncParsableCommand {
                                             valueName: "n"))
     var targetWords: Int?
 
+    @Flag(name: .long, help: "A reading assignment: students' progress is the share of the document they have viewed (through an editor plugin).")
+    var reading = false
+
     @Option(name: .long, help: ArgumentHelp("What the students are asked to do.", valueName: "text"))
     var instructions: String?
 
@@ -46,6 +49,9 @@ struct AssignCommand: AsyncParsableCommand {
         guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--title cannot be empty.") }
         if let targetWords, targetWords <= 0 {
             throw ValidationError("--target-words must be a positive number of words, not \(targetWords).")
+        }
+        if reading, targetWords != nil {
+            throw ValidationError("Give --target-words for writing or --reading for reading, not both: progress has one basis.")
         }
         _ = try dueDate()
     }
@@ -70,7 +76,7 @@ struct AssignCommand: AsyncParsableCommand {
                 throw ClassroomError(.fileAccess, "\(file) does not exist; write the document first, then assign it")
             }
             let handout = try Handout(document: document, title: title, className: className, due: try dueDate(),
-                                      targetWords: targetWords, instructions: instructions)
+                                      targetWords: targetWords, isReading: reading, instructions: instructions)
             let destination = output.map { URL(fileURLWithPath: $0) } ?? Handout.defaultURL(beside: document)
             try handout.write(to: destination)
             do {
