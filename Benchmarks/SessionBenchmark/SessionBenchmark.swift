@@ -29,11 +29,19 @@ struct SessionBenchmark {
         try Data(String(repeating: "A sentence of the essay goes here. ", count: 300).utf8).write(to: URL(fileURLWithPath: file))
         let store = folder.appendingPathComponent("store.sqlite").path
 
-        for _ in 0..<5 { _ = time(clsfile, ["hook", "edit", file, "--store", store]) }
-        let hook = (0..<runs).map { _ in time(clsfile, ["hook", "edit", file, "--store", store]) }.sorted()
+        // As the plugins call it: with the editor's name and the time of the last input.
+        func hookCall(_ event: String) -> [String] {
+            ["hook", event, file, "--editor", "vim", "--input-at", String(Date().timeIntervalSince1970), "--store", store]
+        }
+        for _ in 0..<5 { _ = time(clsfile, hookCall("edit")) }
+        let hook = (0..<runs).map { _ in time(clsfile, hookCall("edit")) }.sorted()
         print("SessionBenchmark, \(runs) runs each, median (p90), process start to exit:")
         print(String(format: "  clsfile hook edit            %7.2f ms (%.2f)   goal ≤ 10 ms: %@",
                      median(hook), percentile(hook, 0.9), median(hook) <= 10 ? "met" : "MISSED"))
+        // A save also counts the document and looks up an accepted handout.
+        let save = (0..<runs).map { _ in time(clsfile, hookCall("save")) }.sorted()
+        print(String(format: "  clsfile hook save            %7.2f ms (%.2f)   goal ≤ 10 ms: %@",
+                     median(save), percentile(save, 0.9), median(save) <= 10 ? "met" : "MISSED"))
         if let heartbeat = activityWatch(runs: min(runs, 30)) {
             print(String(format: "  aw-client heartbeat          %7.2f ms (%.2f)   clsfile is %.0f× faster",
                          median(heartbeat), percentile(heartbeat, 0.9), median(heartbeat) / median(hook)))
