@@ -9,7 +9,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
     /// One editing session.
     public struct Session: Sendable, Equatable, Codable {
         public var start: Date
-        /// When it ended; for a session still running, when the work was read.
+        /// When it ended; for a session still running, its last sign of work.
         public var end: Date
         /// Whether the session was still running when the work was read; nil in work written
         /// before clsfile recorded it.
@@ -85,8 +85,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
     /// - Parameters:
     ///   - assignment: The accepted assignment.
     ///   - activity: The activity of the assigned file, or nil when the student never opened it.
-    ///   - now: The time running sessions are counted to.
-    public init(assignment: CLSAssignment, activity: CLSActivity?, now: Date = Date()) {
+    public init(assignment: CLSAssignment, activity: CLSActivity?) {
         assignmentIdentifier = assignment.identifier
         documentName = assignment.documentURL?.lastPathComponent ?? assignment.documentName
         completedAt = assignment.completedAt
@@ -97,8 +96,11 @@ public struct StudentWork: Sendable, Equatable, Codable {
             additionalItems = []
             return
         }
-        activeSeconds = activity.duration
-        sessions = activity.timeSpans.map { Session(start: $0.start, end: $0.end ?? max(now, $0.start), isRunning: $0.end == nil) }
+        // As the student's own report counts it: a running session up to its last sign of work.
+        activeSeconds = activity.recordedDuration()
+        sessions = activity.workSessions.map {
+            Session(start: $0.start, end: $0.end ?? max($0.lastPulse, $0.start), isRunning: $0.end == nil)
+        }
         progress = activity.progress
         progressBasis = activity.progressBasis
         primaryItem = activity.primaryActivityItem.map(Self.item(from:))

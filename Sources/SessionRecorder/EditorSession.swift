@@ -123,10 +123,18 @@ public struct EditorSession: Sendable {
         let lastInput = pulses.takePulse(size: Self.fileSize(path))
         let evidence = pulses.evidence
         let closed = Date()
-        let measurement = try await recorder.record(SessionEvent(
+        // Delivered, not just recorded: events that waited in the spool for a busy store (views the
+        // editor's plugin sent, say) go in first, and a store that stays busy keeps the close.
+        let spool = EventSpool(storeURL: recorder.store.storeURL)
+        let delivery = try await recorder.deliver(SessionEvent(
             kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened,
             input: .init(typed: relayTerminal ? evidence.typed : nil, pasted: relayTerminal ? evidence.pasted : nil,
-                         largestGrowth: evidence.largestGrowth)))
+                         largestGrowth: evidence.largestGrowth)), spool: spool)
+        if let failure = delivery.failures.first(where: { $0.event.file == url }) { throw failure.error }
+        if delivery.isSpooled {
+            throw RecorderError(.storeBusy, "the store \(recorder.store.storeURL.path) stayed locked by another process: the session of \(path) waits in \(spool.url.path) and is recorded by the next clsfile call")
+        }
+        let measurement = delivery.measurement
         let activity = try await recorder.store.fetchActivity(for: url)
         return Outcome(exitStatus: status, activeTime: max(0, activity.duration - before),
                        openTime: closed.timeIntervalSince(opened), measurement: measurement,

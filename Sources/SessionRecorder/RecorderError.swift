@@ -8,6 +8,8 @@ public struct RecorderError: Error, LocalizedError, CustomStringConvertible, Sen
         case invalidEvent
         /// The spool of events waiting for a busy store cannot be read or written.
         case spoolUnavailable
+        /// The store stayed locked by another process; the events wait in the spool.
+        case storeBusy
     }
 
     /// What kind of failure happened.

@@ -39,8 +39,8 @@ extension SessionRecorder {
             try spool.append(events)
             delivery.isSpooled = true
             return delivery
-        } catch let error as CLSError where error.code == .invalidArgument {
-            // One event names a file that is gone: record the others one by one.
+        } catch let error as CLSError where error.code != .databaseInaccessible {
+            // One event cannot be recorded (its file is gone, say): record the others one by one.
             for (index, single) in events.enumerated() {
                 do {
                     let measurement = try await record(single)
@@ -50,18 +50,30 @@ extension SessionRecorder {
                     try spool.append(Array(events[index...]))
                     delivery.isSpooled = true
                     return delivery
-                } catch let error as CLSError {
+                } catch let error as CLSError where error.code != .databaseInaccessible {
                     delivery.failures.append((single, error))
+                } catch {
+                    try keep(Array(events[index...]), in: spool, after: error)
                 }
             }
             return delivery
+        } catch {
+            try keep(events, in: spool, after: error)
         }
+    }
+
+    /// Puts events back in the spool when the store itself failed (it cannot be opened or written),
+    /// so they are recorded once it works again, and throws the failure.
+    private func keep(_ events: [SessionEvent], in spool: EventSpool, after error: any Error) throws -> Never {
+        try spool.append(events)
+        throw error
     }
 
     /// Puts the events of files that do not exist yet, in folders that do, back in the spool: an
     /// editor opens a new file before its first save, and the time before that save belongs to the
     /// file once it appears. A close of such a file ends the wait: it was never written; so does a
-    /// day without it (an editor that died before its close).
+    /// day without it (an editor that died before its close). A close with no events waiting is of a
+    /// file that went away while open, and is recorded.
     /// - Returns: The events to record now.
     private func holdEventsOfUnwrittenFiles(_ events: [SessionEvent], spool: EventSpool,
                                             delivery: inout Delivery) throws -> [SessionEvent] {
@@ -71,8 +83,11 @@ extension SessionRecorder {
                 ready.append(event)
                 continue
             }
-            if event.kind == .close || event.date < Date(timeIntervalSinceNow: -Self.longestWaitForFile) {
-                let path = event.file.path
+            let path = event.file.path
+            if event.kind == .close, !held.contains(where: { $0.file.path == path }) {
+                // A file deleted or renamed while open: the close ends the session that runs on it.
+                ready.append(event)
+            } else if event.kind == .close || event.date < Date(timeIntervalSinceNow: -Self.longestWaitForFile) {
                 delivery.neverWritten.append((event.file, held.filter { $0.file.path == path } + [event]))
                 held.removeAll { $0.file.path == path }
             } else {

@@ -88,9 +88,9 @@ public struct SessionRecorder: Sendable {
     public func record(_ events: [SessionEvent]) async throws -> Measurement {
         var measurement = Measurement()
         for event in events.sorted(by: { $0.date < $1.date }) {
-            let activity = try await store.fetchActivity(for: event.file)
+            let (activity, fileExists) = try await activity(for: event)
             // An accepted handout's target or reading applies to plugins' events as to `clsfile open`.
-            let assignment = event.kind == .edit || event.kind == .view ? nil : try await store.assignment(for: event.file)
+            let assignment = event.kind == .edit || event.kind == .view || !fileExists ? nil : try await store.assignment(for: event.file)
             do {
                 if let report = try apply(event, assignment: assignment, to: activity) { measurement.report = report }
             } catch let problem as DetectorError {
@@ -101,6 +101,22 @@ public struct SessionRecorder: Sendable {
         return measurement
     }
 
+    /// The activity of an event's file. A close of a file that is gone (deleted or renamed while
+    /// open) still ends the session that runs on it; its content cannot be measured.
+    /// - Throws: `CLSError` `.invalidArgument` when the file is not a regular file and, for a close,
+    ///   no session runs on its path.
+    private func activity(for event: SessionEvent) async throws -> (activity: CLSActivity, fileExists: Bool) {
+        do {
+            return (try await store.fetchActivity(for: event.file), true)
+        } catch let error as CLSError where error.code == .invalidArgument && event.kind == .close {
+            let folder = event.file.deletingLastPathComponent().resolvingSymlinksInPath()
+            let path = folder.appendingPathComponent(event.file.lastPathComponent).path
+            guard let running = try await store.allActivities().first(where: { $0.isStarted && $0.context.identifier == path })
+            else { throw error }
+            return (running, false)
+        }
+    }
+
     /// Applies one event and saves.
     @discardableResult
     public func record(_ event: SessionEvent) async throws -> Measurement {
@@ -108,8 +124,9 @@ public struct SessionRecorder: Sendable {
     }
 
     private func apply(_ event: SessionEvent, assignment: CLSAssignment?, to activity: CLSActivity) throws -> DocumentReport? {
-        remember(targetWords: event.targetWords ?? configuration.targetWords ?? assignment?.targetWordCount,
-                 isReading: event.isReading == true || configuration.isReading || assignment?.isReading == true,
+        let givenTarget = event.targetWords ?? configuration.targetWords ?? assignment?.targetWordCount
+        remember(targetWords: givenTarget,
+                 isReading: givenTarget == nil && (event.isReading == true || configuration.isReading || assignment?.isReading == true),
                  on: activity)
         switch event.kind {
         case .open:
@@ -120,8 +137,10 @@ public struct SessionRecorder: Sendable {
             keepRunning(activity, at: event.workDate)
             return nil
         case .view:
-            keepRunning(activity, at: event.workDate)
-            if let range = event.viewedRange, isReading(activity) {
+            // A view goes on with a session but starts none: an editor run by `clsfile open` sends
+            // views of its file, which that command times, and a view can come in after a close.
+            if activity.isStarted { keepRunning(activity, at: event.workDate) }
+            if let range = event.viewedRange, isReading(activity), targetWords(of: activity) == nil {
                 activity.progressBasis = .viewedShare
                 activity.addProgressRange(fromStart: range.start, toEnd: range.end)
             }
@@ -135,7 +154,9 @@ public struct SessionRecorder: Sendable {
             if let inputAt = event.inputAt, activity.isStarted {
                 activity.recordPulse(at: inputAt, idleTimeout: configuration.idleTimeout)
             }
-            let opened = event.openedAt ?? activity.timeSpans.filter(\.isRunning).map(\.start).min()
+            // A plugin's own open time, unless it claims a time after the close.
+            let opened = event.openedAt.flatMap { $0 <= event.date ? $0 : nil }
+                ?? activity.timeSpans.filter(\.isRunning).map(\.start).min()
             activity.stop(at: event.date, idleTimeout: configuration.idleTimeout)
             if let opened { addOpenTime(event.date.timeIntervalSince(opened), to: activity) }
             if let input = event.input { record(input, on: activity) }
@@ -148,21 +169,34 @@ public struct SessionRecorder: Sendable {
     private func keepRunning(_ activity: CLSActivity, at date: Date) {
         if activity.isStarted {
             activity.recordPulse(at: date, idleTimeout: configuration.idleTimeout)
+        } else if let lastEnd = activity.timeSpans.compactMap(\.end).max(), date <= lastEnd {
+            // An event that comes in after its session closed (a late hook, a spooled event)
+            // happened in time already counted: it starts nothing.
+            return
         } else {
             activity.start(at: date, continuingWithin: configuration.idleTimeout)
         }
     }
 
-    /// Keeps a target word count or the reading flag on the file, for later sessions.
+    /// Keeps a target word count or the reading flag on the file, for later sessions; the newest
+    /// one given wins, and a new target starts the progress over.
     private func remember(targetWords: Int?, isReading: Bool, on activity: CLSActivity) {
         if let targetWords, targetWords > 0, activity.quantity(of: ItemIdentifier.targetWords) != Double(targetWords) {
+            if activity.quantity(of: ItemIdentifier.targetWords) != nil { activity.restartProgress(measuring: .targetWords) }
             activity.setQuantity(Double(targetWords), identifier: ItemIdentifier.targetWords, title: "Target Words")
+            setReading(false, on: activity)
         }
         if isReading, !self.isReading(activity) {
-            let reading = CLSBinaryItem(identifier: ItemIdentifier.reading, title: "Reading", type: .yesNo)
-            reading.value = true
-            activity.addAdditionalActivityItem(reading)
+            activity.removeAdditionalActivityItem(identifier: ItemIdentifier.targetWords)
+            setReading(true, on: activity)
         }
+    }
+
+    private func setReading(_ value: Bool, on activity: CLSActivity) {
+        guard self.isReading(activity) != value else { return }
+        let reading = CLSBinaryItem(identifier: ItemIdentifier.reading, title: "Reading", type: .yesNo)
+        reading.value = value
+        activity.addAdditionalActivityItem(reading)
     }
 
     private func isReading(_ activity: CLSActivity) -> Bool {

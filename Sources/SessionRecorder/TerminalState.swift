@@ -33,7 +33,10 @@ final class TerminalState {
     func restore() {
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
         // The editor has put the screen back itself: the guardian must not (leaving an alternate
-        // screen that is not on would move the cursor).
+        // screen that is not on would move the cursor). A guardian killed meanwhile must not take
+        // this process with it by SIGPIPE before the session is recorded.
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
         try? guardianInput?.write(contentsOf: Data("restored\n".utf8))
         try? guardianInput?.close()
         guardianInput = nil

@@ -1,4 +1,5 @@
 import Foundation
+import OpenClassKit
 import Testing
 import TestSupport
 
@@ -135,7 +136,11 @@ struct EditorPluginTests {
             environment: ["CLSFILE_STORE": scratch.storeURL.path,
                           "CLSFILE_SESSION_FILE": file.resolvingSymlinksInPath().path], in: scratch)
         #expect(result.status == 0, "\(result.errorOutput)")
-        #expect(!FileManager.default.fileExists(atPath: scratch.storeURL.path), "clsfile open records this file itself")
+        // Views may be sent (they give reading progress); no session is timed by the extension.
+        let activity = FileManager.default.fileExists(atPath: scratch.storeURL.path)
+            ? try await CLSDataStore(storeURL: scratch.storeURL).existingActivity(for: file) : nil
+        #expect(activity?.timeSpans.isEmpty ?? true, "clsfile open times this file itself: \(String(describing: activity?.timeSpans))")
+        #expect(activity?.additionalActivityItems.isEmpty ?? true, "no open time or figures from the extension")
     }
 
     @Test(.enabled(if: installed("node") != nil))

@@ -117,14 +117,19 @@ struct EditorScenarioTests {
         #expect(abs((activity["progress"] as? Double ?? 0) - 0.62) < 1e-9, "31 of 50 words, not the share on screen: \(activity)")
     }
 
+    /// `clsfile open FILE` running the editor, its plugin installed, in tmux.
+    private func clsfileOpen(_ file: URL, in editor: Editor, options: [String], scratch: Scratch) throws -> EditorInTmux {
+        let editorCommand = try editor.command([]).map(shellQuoted).joined(separator: " ")
+        return try EditorInTmux([try builtExecutable("clsfile").path, "open"] + options + ["--editor", editorCommand, file.path],
+                                scratch: scratch)
+    }
+
     @Test(arguments: Editor.allCases)
     func clsfileOpenWithThePluginInstalledCountsOnce(_ editor: Editor) async throws {
         guard try require(editor) else { return }
         let scratch = try Scratch()
         let file = try scratch.file("notes.md", (1...31).map { "word\($0)" }.joined(separator: " ") + "\n")
-        let editorCommand = try editor.command([]).map(shellQuoted).joined(separator: " ")
-        let command = [try builtExecutable("clsfile").path, "open", "--target-words", "50", "--editor", editorCommand, file.path]
-        let session = try EditorInTmux(command, scratch: scratch)
+        let session = try clsfileOpen(file, in: editor, options: ["--target-words", "50"], scratch: scratch)
         defer { session.kill() }
         try await session.waitForOpen(of: file)
         let opened = Date()
@@ -136,6 +141,23 @@ struct EditorScenarioTests {
         #expect(openTime <= wall + 2, "open time is counted once: \(activity)")
         #expect((activity["spans"] as? [Any])?.count == 1, "one session, not one per recorder: \(activity)")
         #expect(abs((activity["progress"] as? Double ?? 0) - 0.62) < 1e-9, "\(activity)")
+    }
+
+    @Test(arguments: Editor.allCases)
+    func clsfileOpenForReadingTakesTheViewsFromThePlugin(_ editor: Editor) async throws {
+        guard try require(editor) else { return }
+        let scratch = try Scratch()
+        let file = try scratch.file("book.txt", (1...400).map { "line \($0) of the book" }.joined(separator: "\n") + "\n")
+        let session = try clsfileOpen(file, in: editor, options: ["--reading"], scratch: scratch)
+        defer { session.kill() }
+        try await session.waitForOpen(of: file)
+        try await Task.sleep(for: .seconds(3))
+        session.keys(editor.writeAndQuit)
+        let activity = try await session.waitForClose(of: file)
+        let progress = activity["progress"] as? Double ?? 0
+        #expect(activity["progressBasis"] as? String == "viewed_share", "\(activity)")
+        #expect(progress > 0.05 && progress < 0.2, "the first screen of 400 lines has been read: \(activity)")
+        #expect((activity["spans"] as? [Any])?.count == 1, "the views start no session of their own: \(activity)")
     }
 
     @Test(arguments: Editor.allCases)

@@ -93,6 +93,10 @@ struct HookCommandTests {
         #expect(badView.errorOutput.contains("--view"))
         let badEvent = try run(clsfile, ["hook", "scroll", try scratch.file("b.txt").path])
         #expect(badEvent.status == 64)
+        let twoBases = try run(clsfile, ["hook", "open", try scratch.file("d.txt").path, "--target-words", "50",
+                                         "--reading", "--store", scratch.storeURL.path])
+        #expect(twoBases.status == 64)
+        #expect(twoBases.errorOutput.contains("give one of them"), "\(twoBases.errorOutput)")
     }
 
     /// Plugins spell options either way and in any order; the direct reading of a plain call and
@@ -103,6 +107,7 @@ struct HookCommandTests {
         let clsfile = try builtExecutable("clsfile")
         let store = scratch.storeURL.path
         let calls: [[String]] = [
+            ["hook", "open", file.path, "--store", store],
             ["hook", "--store=\(store)", "view", "--view=1-2", file.path, "--total-lines", "10", "--reading"],
             ["hook", "--editor", "vim", "view", "--total-lines=10", "--view", "3-4", "--store", store, file.path],
             // A repeated option is left to ArgumentParser, which takes the last value.
@@ -114,7 +119,7 @@ struct HookCommandTests {
         }
         let activity = try show(file, store: scratch.storeURL)
         #expect(abs((activity["progress"] as? Double ?? 0) - 0.6) < 1e-9)
-        #expect(activity["isStarted"] as? Bool == true)
+        #expect(activity["isStarted"] as? Bool == true, "the views go on with the session the open started")
 
         let unknown = try run(clsfile, ["hook", "edit", file.path, "--bogus", "--store", store])
         #expect(unknown.status == 64)

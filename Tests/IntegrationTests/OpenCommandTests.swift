@@ -25,12 +25,7 @@ struct OpenCommandTests {
         let scratch = try Scratch()
         let editor = try scriptedEditor(in: scratch, "while :; do sleep 0.05; done")
         let file = try scratch.file("essay.txt", "words here")
-        let process = Process()
-        process.executableURL = try builtExecutable("clsfile")
-        process.arguments = ["open", "--no-pty", "--editor", editor.path, "--store", scratch.storeURL.path, file.path]
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try startOpen(file, editor: editor, scratch: scratch)
         let pid = process.processIdentifier
         var child: Int32?
         // The first process whose parent is clsfile, found in /proc the moment it appears.
@@ -44,7 +39,7 @@ struct OpenCommandTests {
             }.first
             if child == nil { usleep(1000) }
         }
-        let editorPID = try #require(child, "the editor never started")
+        let editorPID = try #require(child, "the editor never started (clsfile exited \(process.isRunning ? "-" : "\(process.terminationStatus)"))")
         kill(pid, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit, "clsfile itself was killed by the signal")
@@ -53,12 +48,24 @@ struct OpenCommandTests {
         #expect(try show(file, store: scratch.storeURL)["isStarted"] as? Bool == false)
     }
 
-    /// A stand-in editor: a shell script that writes words to the file it is given.
-    private func scriptedEditor(in scratch: Scratch, _ body: String) throws -> URL {
+    /// `clsfile open FILE` with the editor, without a terminal, left running.
+    private func startOpen(_ file: URL, editor: String, scratch: Scratch) throws -> Process {
+        let process = Process()
+        process.executableURL = try builtExecutable("clsfile")
+        process.arguments = ["open", "--no-pty", "--editor", editor, "--store", scratch.storeURL.path, file.path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// A stand-in editor: a shell script that writes words to the file it is given, run by `sh`
+    /// (executing a script written a moment ago fails with ETXTBSY while a parallel test forks
+    /// with its write descriptor open).
+    private func scriptedEditor(in scratch: Scratch, _ body: String) throws -> String {
         let url = scratch.url.appendingPathComponent("editor.sh")
         try Data("#!/bin/sh\n\(body)\n".utf8).write(to: url)
-        #expect(chmod(url.path, 0o755) == 0)
-        return url
+        return "/bin/sh \(url.path)"
     }
 
     @Test func aScriptedEditorSessionIsRecorded() throws {
@@ -73,7 +80,7 @@ struct OpenCommandTests {
         let file = scratch.url.appendingPathComponent("new-essay.txt")
         let started = Date()
         let result = try run(try builtExecutable("clsfile"),
-                             ["open", "--no-pty", "--editor", editor.path, "--target-words", "16",
+                             ["open", "--no-pty", "--editor", editor, "--target-words", "16",
                               "--store", scratch.storeURL.path, file.path])
         #expect(result.status == 7, "clsfile exits with the editor's code: \(result.errorOutput)")
         #expect(result.errorOutput.contains("new-essay.txt: active"))
@@ -89,6 +96,31 @@ struct OpenCommandTests {
         #expect(activity["progress"] as? Double == 0.5)
         #expect(try #require(item("open_time", in: activity)) >= 0.7)
         #expect(item("largest_growth_between_pulses", in: activity) ?? 0 > 0)
+    }
+
+    @Test func aStoreLockedWhenTheEditorQuitsKeepsTheSessionInTheSpool() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "words here")
+        // The editor leaves another process holding the store's write lock for 7 s, past the 5 s
+        // that clsfile open waits.
+        let editor = try scriptedEditor(in: scratch, """
+            (printf 'BEGIN IMMEDIATE;\\nSELECT 1;\\n'; sleep 7) | /usr/bin/sqlite3 '\(scratch.storeURL.path)' >/dev/null 2>&1 &
+            sleep 1
+            """)
+        let result = try run(try builtExecutable("clsfile"),
+                             ["open", "--no-pty", "--editor", editor, "--store", scratch.storeURL.path, file.path])
+        #expect(result.status == 75, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("waits in \(scratch.storeURL.path).spool"), "\(result.errorOutput)")
+        // Once the lock is gone, any clsfile call records the waiting close.
+        let deadline = Date().addingTimeInterval(15)
+        var activity: [String: Any] = [:]
+        repeat {
+            usleep(500_000)
+            _ = try run(try builtExecutable("clsfile"), ["hook", "view", file.path, "--store", scratch.storeURL.path])
+            activity = (try? show(file, store: scratch.storeURL)) ?? [:]
+        } while activity["isStarted"] as? Bool != false && Date() < deadline
+        #expect(activity["isStarted"] as? Bool == false, "\(activity)")
+        #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == 2)
     }
 
     @Test func anEditorThatCannotStartLeavesNoOpenSpan() throws {
@@ -120,12 +152,7 @@ struct OpenCommandTests {
             while :; do sleep 0.1; done
             """)
         let file = try scratch.file("essay.txt", "words here")
-        let process = Process()
-        process.executableURL = try builtExecutable("clsfile")
-        process.arguments = ["open", "--no-pty", "--editor", editor.path, "--store", scratch.storeURL.path, file.path]
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try startOpen(file, editor: editor, scratch: scratch)
         Thread.sleep(forTimeInterval: 1.0)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()

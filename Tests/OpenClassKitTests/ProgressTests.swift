@@ -117,4 +117,57 @@ struct ProgressTests {
         #expect(last.progressBasis == .viewedShare)
         #expect(last.progressRanges == [0.5...0.6])
     }
+
+    @Test func aBasisChangedAndChangedBackBeforeASaveStillClearsTheStoredRanges() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("book.txt")
+        let store = scratch.store()
+        let activity = try await store.fetchActivity(for: file)
+        activity.progressBasis = .viewedShare
+        activity.addProgressRange(fromStart: 0, toEnd: 0.4)
+        try await store.save()
+        activity.progressBasis = .targetWords
+        activity.progressBasis = .viewedShare
+        activity.addProgressRange(fromStart: 0.7, toEnd: 0.8)
+        #expect(activity.progressRanges == [0.7...0.8])
+        try await store.save()
+        let reread = try await scratch.store().fetchActivity(for: file)
+        #expect(reread.progressRanges == [0.7...0.8], "the stored 0…0.4 was cleared in memory, so it is cleared on disk")
+    }
+
+    @Test func restartingProgressClearsItUnderTheSameBasis() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        let store = scratch.store()
+        let activity = try await store.fetchActivity(for: file)
+        activity.progressBasis = .targetWords
+        activity.progress = 0.62
+        try await store.save()
+        activity.restartProgress(measuring: .targetWords)
+        activity.progress = 0.31
+        try await store.save()
+        let reread = try await scratch.store().fetchActivity(for: file)
+        #expect(reread.progressBasis == .targetWords)
+        #expect(reread.progressRanges == [0...0.31])
+    }
+
+    @Test func rangesOfABasisAnotherProcessReplacedAreDropped() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("book.txt")
+        let reader = scratch.store(), writer = scratch.store()
+        let read = try await reader.fetchActivity(for: file)
+        read.progressBasis = .viewedShare
+        try await reader.save()
+        let written = try await writer.fetchActivity(for: file)
+        written.progressBasis = .targetWords
+        written.progress = 0.2
+        try await writer.save()
+        // The reader still believes the file is read: its range measures a basis that is gone.
+        read.addProgressRange(fromStart: 0, toEnd: 0.9)
+        try await reader.save()
+        #expect(read.progressBasis == .targetWords)
+        let reread = try await scratch.store().fetchActivity(for: file)
+        #expect(reread.progressBasis == .targetWords)
+        #expect(reread.progressRanges == [0...0.2], "a 90% read is not 90% of the words")
+    }
 }

@@ -202,4 +202,112 @@ struct EditorTimingTests {
         #expect(read.progressBasis == .viewedShare)
         #expect(abs(read.progress - 0.4) < 1e-9, "lines 1–4 of 10 viewed: \(read.progressRanges)")
     }
+
+    @Test func aNewTargetStartsTheProgressOver() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("notes.md", String(repeating: "word ", count: 31))
+        let recorder = SessionRecorder(store: scratch.store())
+        try await recorder.record(SessionEvent(kind: .close, file: file, targetWords: 50))
+        #expect(abs(try await scratch.store().fetchActivity(for: file).progress - 0.62) < 1e-9)
+        try await recorder.record(SessionEvent(kind: .close, file: file, targetWords: 100))
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(abs(activity.progress - 0.31) < 1e-9, "31 of 100 words, not the 62% of the old target: \(activity.progressRanges)")
+        #expect(activity.targetWordCount == 100)
+    }
+
+    @Test func aTargetAndReadingNeverTakeTurns() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("notes.md", String(repeating: "word\n", count: 31))
+        let recorder = SessionRecorder(store: scratch.store())
+        // Both given at once: the target wins, and views stay out of the progress.
+        try await recorder.record(SessionEvent(kind: .open, file: file, targetWords: 50, isReading: true))
+        try await recorder.record(SessionEvent(kind: .view, file: file, visibleLines: 1...31, totalLines: 31))
+        try await recorder.record(SessionEvent(kind: .save, file: file))
+        try await recorder.record(SessionEvent(kind: .view, file: file, visibleLines: 1...31, totalLines: 31))
+        var activity = try await scratch.store().fetchActivity(for: file)
+        #expect(activity.progressBasis == .targetWords)
+        #expect(abs(activity.progress - 0.62) < 1e-9, "\(activity.progressRanges)")
+        // Reading given later replaces the target: the newest one given wins.
+        try await recorder.record(SessionEvent(kind: .open, file: file, isReading: true))
+        try await recorder.record(SessionEvent(kind: .view, file: file, visibleLines: 1...10, totalLines: 31))
+        try await recorder.record(SessionEvent(kind: .close, file: file))
+        activity = try await scratch.store().fetchActivity(for: file)
+        #expect(activity.targetWordCount == nil)
+        #expect(activity.progressBasis == .viewedShare)
+        #expect(abs(activity.progress - 10.0 / 31) < 1e-9, "\(activity.progressRanges)")
+    }
+
+    @Test func anEventThatArrivesAfterItsSessionClosedStartsNothing() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "one two three")
+        let opened = Date().addingTimeInterval(-60)
+        _ = try await replay([(.open, at: 0, inputAt: nil), (.edit, at: 10, inputAt: 10), (.close, at: 20, inputAt: 10)],
+                             file: file, scratch: scratch, opened: opened)
+        // A view a plugin sent just before the editor quit, recorded after the close.
+        let recorder = SessionRecorder(store: scratch.store())
+        try await recorder.record(SessionEvent(kind: .view, file: file, date: opened.addingTimeInterval(15),
+                                               visibleLines: 1...1, totalLines: 1, inputAt: opened.addingTimeInterval(15)))
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(!activity.isStarted, "no session left running forever: \(activity.timeSpans)")
+        #expect(activity.workSessions.count == 1)
+        #expect(abs(activity.recordedDuration() - 20) < 0.01, "open to close, as before the late view")
+    }
+
+    @Test func aPluginsOpenTimeAfterTheCloseIsNotBelieved() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "one two three")
+        let recorder = SessionRecorder(store: scratch.store())
+        let opened = Date().addingTimeInterval(-40)
+        try await recorder.record(SessionEvent(kind: .open, file: file, date: opened))
+        try await recorder.record(SessionEvent(kind: .close, file: file, date: opened.addingTimeInterval(40),
+                                               openedAt: opened.addingTimeInterval(3600)))
+        let activity = try await scratch.store().fetchActivity(for: file)
+        let openTime = try #require(activity.additionalActivityItems.first { $0.identifier == "open_time" } as? CLSQuantityItem)
+        #expect(abs(openTime.quantity - 40) < 0.01, "from the session's start, not a negative hour")
+    }
+
+    @Test func aFileDeletedWhileOpenStillEndsItsSession() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "one two three")
+        let spool = EventSpool(storeURL: scratch.storeURL)
+        let recorder = SessionRecorder(store: scratch.store())
+        let opened = Date().addingTimeInterval(-30)
+        _ = try await recorder.deliver(SessionEvent(kind: .open, file: file, date: opened), spool: spool)
+        _ = try await recorder.deliver(SessionEvent(kind: .edit, file: file, date: opened.addingTimeInterval(12),
+                                                    inputAt: opened.addingTimeInterval(12)), spool: spool)
+        try FileManager.default.removeItem(at: file)
+        let close = try await recorder.deliver(SessionEvent(kind: .close, file: file, inputAt: opened.addingTimeInterval(12)),
+                                               spool: spool)
+        #expect(close.neverWritten.isEmpty && close.failures.isEmpty, "\(close.failures.map(\.error.message))")
+        #expect(close.measurement.problems.count == 1, "the content is gone and says so")
+        let activity = try #require(try await scratch.store().allActivities().first)
+        #expect(!activity.isStarted, "\(activity.timeSpans)")
+        #expect(abs(activity.recordedDuration() - 30) < 1, "open to close")
+    }
+
+    @Test func eventsWaitInTheSpoolWhileTheStoreCannotBeWritten() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "one two three")
+        let spool = EventSpool(storeURL: scratch.storeURL)
+        try Data(repeating: 0x5A, count: 8192).write(to: scratch.storeURL)
+        let opened = Date().addingTimeInterval(-30)
+        await #expect(throws: CLSError.self) {
+            try await SessionRecorder(store: scratch.store()).deliver(SessionEvent(kind: .open, file: file, date: opened),
+                                                                      spool: spool)
+        }
+        await #expect(throws: CLSError.self) {
+            try await SessionRecorder(store: scratch.store()).deliver(
+                SessionEvent(kind: .edit, file: file, date: opened.addingTimeInterval(9), inputAt: opened.addingTimeInterval(9)),
+                spool: spool)
+        }
+        // The person moves the broken store aside; the next event records all three.
+        try FileManager.default.removeItem(at: scratch.storeURL)
+        _ = try await SessionRecorder(store: scratch.store()).deliver(
+            SessionEvent(kind: .close, file: file, date: opened.addingTimeInterval(20), inputAt: opened.addingTimeInterval(9)),
+            spool: spool)
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(abs((activity.timeSpans.first?.start ?? .distantFuture).timeIntervalSince(opened)) < 0.01, "\(activity.timeSpans)")
+        #expect(abs(activity.recordedDuration() - 20) < 0.01)
+        #expect(try spool.drain().events.isEmpty)
+    }
 }

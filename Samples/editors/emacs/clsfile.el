@@ -26,8 +26,9 @@
 ;;
 ;; Every event but open carries --input-at, the time of the latest text change,
 ;; cursor movement or scroll in the file's buffer, so clsfile counts the work at
-;; the time it was done; close carries --opened-at.  The file that `clsfile open'
-;; runs Emacs on ($CLSFILE_SESSION_FILE) is left alone: clsfile records it itself.
+;; the time it was done; close carries --opened-at.  For the file that `clsfile
+;; open' runs Emacs on ($CLSFILE_SESSION_FILE) only views are sent: clsfile times
+;; that session itself.
 ;;
 ;; Calls run as asynchronous processes, one at a time and in order, so Emacs
 ;; never waits; the final closes on exit use `call-process' so they are not lost.
@@ -149,8 +150,7 @@ A file that does not exist yet is real when its folder exists."
       (let ((path (expand-file-name name)))
         (when (and (or (file-regular-p path)
                        (and (not (file-exists-p path))
-                            (file-directory-p (file-name-directory path))))
-                   (not (clsfile--quiet-p path)))
+                            (file-directory-p (file-name-directory path)))))
           path)))))
 
 (defun clsfile--settings ()
@@ -185,7 +185,9 @@ Note the event as sent, for the trailing edit."
   "Queue EVENT for PATH with EXTRA arguments and --input-at.
 A pending edit or view of PATH is replaced by the newer one, with the newer
 --input-at."
-  (when (clsfile--usable)
+  ;; `clsfile open' times its file itself: only what the window shows (for
+  ;; reading progress) is the plugin's to tell.
+  (when (and (clsfile--usable) (or (equal event "view") (not (clsfile--quiet-p path))))
     (setq extra (clsfile--with-input event path extra))
     (when (member event '("edit" "view"))
       (setq clsfile--queue
@@ -359,7 +361,7 @@ Its --input-at and --opened-at let clsfile leave out the idle time before it."
   (let ((opened (and path (gethash path clsfile--opened))))
     (when opened
       (let ((extra (append (list "--opened-at" (clsfile--time opened)) (clsfile--settings))))
-        (if clsfile--leaving
+        (if (and clsfile--leaving (not (clsfile--quiet-p path)))
             (clsfile--run-now (apply #'clsfile--arguments "close" path
                                      (clsfile--with-input "close" path extra)))
           (apply #'clsfile--send "close" path extra)))

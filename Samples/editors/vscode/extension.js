@@ -9,8 +9,8 @@
 //
 // Every event after the open carries --input-at, the time of the latest input in the
 // file (a text change, a cursor movement, a scroll, a manual save), so clsfile counts
-// the work when it happened, not when the call ran. Nothing is sent for the file of
-// `clsfile open` ($CLSFILE_SESSION_FILE).
+// the work when it happened, not when the call ran. Only views are sent for the file
+// of `clsfile open` ($CLSFILE_SESSION_FILE), which times that session itself.
 //
 // Calls run as child processes (child_process.spawn), one at a time and in order,
 // so the editor never waits. No npm dependencies.
@@ -114,7 +114,7 @@ function realFile(file) {
 // The absolute path of a document to record, else null.
 function pathOf(document) {
   const file = keyOf(document);
-  return file && realFile(file) && !quiet(file) ? file : null;
+  return file && realFile(file) ? file : null;
 }
 
 // --target-words and --reading for open, save and close; resource-scoped settings let a
@@ -140,7 +140,9 @@ function argumentsFor({ event, file, inputAt, extra }) {
 // edit or view of the same file is replaced, keeping the newest input time, unless an
 // open, save or close of the file comes between them.
 function send(event, file, state, extra = []) {
-  if (!enabled()) return;
+  // `clsfile open` times its file itself: only what the editor shows (for reading
+  // progress) is the extension's to tell.
+  if (!enabled() || (event !== 'view' && quiet(file))) return;
   let inputAt = event === 'open' ? undefined : state.inputAt;
   if (event === 'edit' || event === 'view') {
     for (let i = queue.length - 1; i >= 0; i--) {

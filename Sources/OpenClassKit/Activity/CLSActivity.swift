@@ -256,17 +256,29 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// ```
     public var progressBasis: ProgressBasis? {
         get { state.withLock { $0.progressBasis } }
-        set {
-            let changed = state.withLock { state -> Bool in
-                guard state.progressBasis != newValue else { return false }
-                state.progressBasis = newValue
-                state.ranges = IntervalSet()
-                state.pending.ranges = []
-                state.pending.progressBasis = (ProgressBasisChange(basis: newValue), state.nextSequence())
-                return true
-            }
-            if changed { self.changed() }
+        set { changeProgressBasis(to: newValue, restarting: false) }
+    }
+
+    /// Clears the progress and names what it measures from now on, even when the basis stays the
+    /// same: a new target word count, say, makes the progress toward the old one void. Not part of
+    /// ClassKit.
+    /// - Parameter basis: What the ranges added afterwards measure.
+    public func restartProgress(measuring basis: ProgressBasis?) {
+        changeProgressBasis(to: basis, restarting: true)
+    }
+
+    private func changeProgressBasis(to basis: ProgressBasis?, restarting: Bool) {
+        let changed = state.withLock { state -> Bool in
+            guard restarting || state.progressBasis != basis else { return false }
+            // A basis changed and changed back before a save still voids the stored ranges.
+            let restarts = restarting || state.pending.progressBasis != nil
+            state.progressBasis = basis
+            state.ranges = IntervalSet()
+            state.pending.ranges = []
+            state.pending.progressBasis = (ProgressBasisChange(basis: basis, restarts: restarts), state.nextSequence())
+            return true
         }
+        if changed { self.changed() }
     }
 
     /// Adds a range of progress, for example the part of a document a person has read.
@@ -354,6 +366,20 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         changed()
     }
 
+    /// Removes the additional item with this identifier, if there is one. Takes effect at the next
+    /// save. Not part of ClassKit.
+    /// - Parameter identifier: The item's identifier.
+    public func removeAdditionalActivityItem(identifier: String) {
+        let removed = state.withLock { state -> Bool in
+            guard let index = state.additional.firstIndex(where: { $0.identifier == identifier }) else { return false }
+            state.additional.remove(at: index)
+            state.pending.upserts[identifier] = nil
+            state.pending.deletions[identifier] = state.nextSequence()
+            return true
+        }
+        if removed { changed() }
+    }
+
     /// Removes the primary item and every additional item. Takes effect at the next save.
     public func removeAllActivityItems() {
         state.withLock { state in
@@ -399,6 +425,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             changes.spans = state.spans.filter { pending.spans[$0.id] != nil }
             changes.progressBasis = pending.progressBasis?.change
             changes.ranges = pending.ranges.map(\.range)
+            changes.rangesBasis = state.progressBasis
             changes.removesAllItems = pending.removesAllItems != nil
             changes.clearsPrimary = pending.clearsPrimary != nil
             changes.deletions = Array(pending.deletions.keys)
@@ -442,7 +469,8 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
 
             // A basis changed here and not yet saved makes the stored ranges of another basis void.
             let basis = pending.progressBasis.map(\.change.basis) ?? record.progressBasis.map(ProgressBasis.init(rawValue:))
-            var ranges = IntervalSet(basis?.rawValue == record.progressBasis ? record.ranges : [])
+            let keepsStored = basis?.rawValue == record.progressBasis && pending.progressBasis?.change.restarts != true
+            var ranges = IntervalSet(keepsStored ? record.ranges : [])
             for entry in pending.ranges { ranges.insert(entry.range) }
             state.ranges = ranges
             state.progressBasis = basis

@@ -77,6 +77,8 @@ struct ActivityChanges: Sendable {
     /// A new basis for the progress: the stored ranges go unless they already measure it.
     var progressBasis: ProgressBasisChange?
     var ranges: [ClosedRange<Double>] = []
+    /// What `ranges` measure: they are dropped when the stored basis became another meanwhile.
+    var rangesBasis: ProgressBasis?
     var removesAllItems = false
     var clearsPrimary = false
     var deletions: [String] = []
@@ -90,4 +92,6 @@ struct ActivityChanges: Sendable {
 /// A change of what an activity's progress measures.
 struct ProgressBasisChange: Sendable, Equatable {
     var basis: ProgressBasis?
+    /// True when the stored ranges go even if they measure the same basis.
+    var restarts = false
 }

@@ -407,23 +407,7 @@ actor SQLiteStorage: ActivityStorage {
                                           merged.owner?.host, merged.owner?.bootID, merged.owner?.pid,
                                           merged.owner?.startTicks])
         }
-        if let change = change.progressBasis {
-            let stored = try String?.fetchOne(db.cachedStatement(sql: "SELECT progress_basis FROM activity WHERE id = ?"),
-                                              arguments: [activityID]) ?? nil
-            if stored != change.basis?.rawValue {
-                try db.execute(sql: "DELETE FROM progress_range WHERE activity_id = ?", arguments: [activityID])
-                try db.execute(sql: "UPDATE activity SET progress_basis = ? WHERE id = ?",
-                               arguments: [change.basis?.rawValue, activityID])
-            }
-        }
-        if !change.ranges.isEmpty {
-            for range in change.ranges {
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO progress_range (activity_id, lower_bound, upper_bound) VALUES (?, ?, ?)
-                    """).execute(arguments: [activityID, range.lowerBound, range.upperBound])
-            }
-            try compactRanges(of: activityID, in: db)
-        }
+        try writeProgress(of: change, in: db)
         if change.removesAllItems {
             try db.execute(sql: "DELETE FROM activity_item WHERE activity_id = ?", arguments: [activityID])
         }
@@ -442,6 +426,28 @@ actor SQLiteStorage: ActivityStorage {
         }
         try db.cachedStatement(sql: "UPDATE activity SET modified_at = ? WHERE id = ?")
             .execute(arguments: [now, activityID])
+    }
+
+    /// Writes a new progress basis and ranges: a new basis (or a restart) clears the stored ranges.
+    private static func writeProgress(of change: ActivityChanges, in db: Database) throws {
+        guard change.progressBasis != nil || !change.ranges.isEmpty else { return }
+        var storedBasis = try String?.fetchOne(db.cachedStatement(sql: "SELECT progress_basis FROM activity WHERE id = ?"),
+                                               arguments: [change.activityID]) ?? nil
+        if let basisChange = change.progressBasis, basisChange.restarts || storedBasis != basisChange.basis?.rawValue {
+            try db.execute(sql: "DELETE FROM progress_range WHERE activity_id = ?", arguments: [change.activityID])
+            try db.execute(sql: "UPDATE activity SET progress_basis = ? WHERE id = ?",
+                           arguments: [basisChange.basis?.rawValue, change.activityID])
+            storedBasis = basisChange.basis?.rawValue
+        }
+        // Ranges measured under a basis another process has since replaced measure nothing now.
+        if !change.ranges.isEmpty, storedBasis == change.rangesBasis?.rawValue {
+            for range in change.ranges {
+                try db.cachedStatement(sql: """
+                    INSERT OR IGNORE INTO progress_range (activity_id, lower_bound, upper_bound) VALUES (?, ?, ?)
+                    """).execute(arguments: [change.activityID, range.lowerBound, range.upperBound])
+            }
+            try compactRanges(of: change.activityID, in: db)
+        }
     }
 
     /// Removes the old primary item; its subclass may not change.

@@ -64,7 +64,7 @@ struct HookCall: Sendable {
                       totalLines: lineCount, editor: call.value(of: "--editor"),
                       inputAt: try HookLine.date(inputAt, option: "--input-at"),
                       openedAt: try HookLine.date(openedAt, option: "--opened-at"),
-                      targetWords: try ProgressOptions.targetWords(targetWords), isReading: call.has("--reading"),
+                      targetWords: try ProgressOptions.targetWords(targetWords, reading: call.has("--reading")), isReading: call.has("--reading"),
                       store: call.value(of: "--store"), idleTimeout: try SessionOptions.resolvedIdleTimeout(seconds))
         } catch {
             return nil

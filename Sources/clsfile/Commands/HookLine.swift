@@ -91,7 +91,8 @@ enum HookLine {
             }
             return delivery.failures
         } catch let error as CLSError {
-            warn(error.message)
+            // The store failed as a whole: the recorder put the events back in the spool.
+            warn("\(error.message) (the event waits in \(spool.url.path) until the store can be written)")
             return [(event, error)]
         } catch let error as RecorderError {
             warn(error.message)
@@ -113,7 +114,7 @@ enum HookLine {
                                          totalLines: request.totalLines, editor: request.editor,
                                          inputAt: try date(request.inputAt, option: "inputAt"),
                                          openedAt: try date(request.openedAt, option: "openedAt"),
-                                         targetWords: try ProgressOptions.targetWords(request.targetWords),
+                                         targetWords: try ProgressOptions.targetWords(request.targetWords, reading: request.reading == true),
                                          isReading: request.reading)
                 let failures = try await deliver(event, recorder: recorder, spool: spool)
                 answer = failures.first { $0.event == event }.map { Self.answer(error: $0.error.message) }

@@ -65,7 +65,7 @@ struct OpenCommand: AsyncParsableCommand {
                 status = outcome.exitStatus
             } catch let error as RecorderError {
                 HookLine.warn(error.message)
-                throw ExitCode(69)
+                throw ExitCode(error.code == .storeBusy ? 75 : 69)
             }
         }
         if status != 0 { throw ExitCode(status) }

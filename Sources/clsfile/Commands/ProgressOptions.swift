@@ -10,13 +10,16 @@ struct ProgressOptions: ParsableArguments {
     var reading = false
 
     func validate() throws {
-        _ = try Self.targetWords(targetWords)
+        _ = try Self.targetWords(targetWords, reading: reading)
     }
 
-    /// A target word count, which must be positive.
-    static func targetWords(_ count: Int?) throws -> Int? {
+    /// A target word count, which must be positive, and not given with `--reading`.
+    static func targetWords(_ count: Int?, reading: Bool) throws -> Int? {
         if let count, count <= 0 {
             throw ValidationError("--target-words must be a positive number of words, not \(count).")
+        }
+        if count != nil, reading {
+            throw ValidationError("--target-words and --reading measure progress in two ways: give one of them.")
         }
         return count
     }

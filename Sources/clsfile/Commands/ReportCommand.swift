@@ -44,7 +44,7 @@ struct ReportCommand: AsyncParsableCommand {
         try await reportingFailures {
             let from = try sinceDate()
             let rows = try await storeOptions.dataStore().allActivities()
-                .filter { activity in from.map { activity.recordedDuration(since: $0) > 0 } ?? true }
+                .filter { activity in from.map { from in activity.timeSpans.contains { ($0.end ?? $0.lastPulse) >= from } } ?? true }
                 .map { ReportRow($0, since: from) }
                 .sorted { $0.lastOpened > $1.lastOpened }
             if json {

@@ -4,6 +4,9 @@ import Foundation
 enum Formatting {
     /// `2h 05m`, `41m 12s`, `9s`.
     static func text(_ seconds: Double) -> String {
+        // A corrupt or foreign store can hold anything: never trap on it.
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return String(seconds) + "s" }
+        if seconds < 0 { return "-" + text(-seconds) }
         let total = Int(seconds.rounded(.down))
         let (hours, minutes, rest) = (total / 3600, total % 3600 / 60, total % 60)
         if hours > 0 { return String(format: "%dh %02dm", hours, minutes) }
@@ -14,7 +17,7 @@ enum Formatting {
     /// `80%`, `12.5%`.
     static func percent(_ share: Double) -> String {
         let value = share * 100
-        return value.rounded() == value ? "\(Int(value))%" : decimal(value, places: 1) + "%"
+        return value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))%" : decimal(value, places: 1) + "%"
     }
 
     /// `558`, `7.25`.

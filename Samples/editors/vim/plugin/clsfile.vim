@@ -14,8 +14,8 @@
 "
 " Calls run as asynchronous jobs, one at a time in order, so Vim never waits;
 " only the final closes on exit are synchronous so that they are not lost.
-" Nothing is sent for the file that `clsfile open` runs Vim on
-" ($CLSFILE_SESSION_FILE): clsfile records that session itself.
+" Only views are sent for the file that `clsfile open` runs Vim on
+" ($CLSFILE_SESSION_FILE): clsfile times that session itself.
 "
 " Settings (read at each event, so they may be set after this file loads):
 "   g:clsfile_command        the clsfile executable ('clsfile', found on PATH)
@@ -143,7 +143,7 @@ function! s:Path(buf) abort
   if !filereadable(path) && (getftype(path) !=# '' || !isdirectory(fnamemodify(path, ':h')))
     return ''
   endif
-  return s:IsSessionFile(path) ? '' : path
+  return path
 endfunction
 
 " --target-words and --reading, from the buffer's settings or the global ones.
@@ -173,7 +173,9 @@ endfunction
 " Queues an event; a pending event of the same kind for the same file is
 " replaced (the newer one carries the newer --input-at).
 function! s:Send(event, path, extra) abort
-  if !s:Usable()
+  " `clsfile open` times its file itself; only what the window shows (for
+  " reading progress) is the plugin's to tell.
+  if !s:Usable() || (a:event !=# 'view' && s:IsSessionFile(a:path))
     return
   endif
   let s:last_sent[a:path] = s:Now()
@@ -392,7 +394,9 @@ function! s:Close(buf, path) abort
   let buf = a:buf > 0 ? a:buf : get(s:bufs, a:path, -1)
   let extra = s:InputAt(a:path) + ['--opened-at', s:Stamp(s:opened[a:path])] + s:Goal(buf)
   call s:Forget(a:path)
-  if s:leaving
+  if s:IsSessionFile(a:path)
+    return
+  elseif s:leaving
     call s:RunNow(s:Arguments('close', a:path, extra))
   else
     call s:Send('close', a:path, extra)

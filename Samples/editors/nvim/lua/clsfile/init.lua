@@ -8,7 +8,8 @@
 -- Each event but open carries --input-at, the time of the latest input (typing,
 -- cursor movement, scrolling, a write) in the buffer, so clsfile records the
 -- work when it happened, not when the hook ran; close carries --opened-at.
--- Nothing is sent for $CLSFILE_SESSION_FILE, the file `clsfile open` runs Neovim on.
+-- Only views are sent for $CLSFILE_SESSION_FILE, the file `clsfile open` runs
+-- Neovim on: clsfile times that session itself.
 --
 -- Calls run as jobs (vim.fn.jobstart), one at a time and in order, so Neovim
 -- never waits; only the final closes on exit are synchronous so they are not lost.
@@ -142,9 +143,13 @@ local function path_of(buf)
       and vim.fn.isdirectory(vim.fn.fnamemodify(path, ':h')) == 1) then
     return nil
   end
-  local session = vim.env.CLSFILE_SESSION_FILE
-  if session and session ~= '' and canonical(path) == canonical(session) then return nil end
   return path
+end
+
+-- True for the file `clsfile open` runs Neovim on: clsfile times it itself.
+local function is_session_file(path)
+  local session = vim.env.CLSFILE_SESSION_FILE
+  return session ~= nil and session ~= '' and canonical(path) == canonical(session)
 end
 
 local function seconds(t)
@@ -215,7 +220,9 @@ end
 -- Queues an event (runs it at once while Neovim exits); a pending edit or view
 -- of the same file is replaced by the newer one, which has the newer --input-at.
 local function send(event, path, extra)
-  if not usable() then return end
+  -- Only what the window shows (for reading progress) is the plugin's to tell
+  -- about the file `clsfile open` times.
+  if not usable() or (event ~= 'view' and is_session_file(path)) then return end
   if event == 'edit' or event == 'save' then covered[path] = clock() end
   if leaving then return run_now(arguments(event, path, extra)) end
   if event == 'edit' or event == 'view' then
