@@ -4,6 +4,9 @@ import Foundation
 enum DisplayFormat {
     /// `2h 05m`, `41m 12s`, `9s`.
     static func duration(_ seconds: Double) -> String {
+        // Imported work can hold anything: never trap on it.
+        guard seconds.isFinite else { return "-" }
+        guard seconds < 1e15 else { return String(format: "%gh", seconds / 3600) }
         let total = Int(max(0, seconds).rounded(.down))
         let (hours, minutes, rest) = (total / 3600, total % 3600 / 60, total % 60)
         if hours > 0 { return String(format: "%dh %02dm", hours, minutes) }
@@ -13,12 +16,14 @@ enum DisplayFormat {
 
     /// `80%`, `12.5%`.
     static func percent(_ share: Double) -> String {
+        guard share.isFinite else { return "-" }
         let value = (share * 1000).rounded() / 10
-        return value.rounded() == value ? "\(Int(value))%" : String(format: "%.1f%%", value)
+        return value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))%" : String(format: "%.1f%%", value)
     }
 
     /// `412`, `356.5`: whole numbers without a fraction, others to one decimal.
     static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "-" }
         let tenths = (value * 10).rounded() / 10
         return tenths.rounded() == tenths && abs(tenths) < 1e15 ? "\(Int(tenths))" : String(format: "%.1f", tenths)
     }

@@ -21,6 +21,8 @@ public enum XAPIFormat {
     /// to the calendar. Negative or non-finite values are written as `PT0S`.
     public static func duration(seconds: Double) -> String {
         guard seconds.isFinite, seconds > 0 else { return "PT0S" }
+        // Past what 64-bit hundredths hold (some 2.9 billion years), whole hours are written.
+        guard seconds < 9e16 else { return "PT" + String(format: "%.0f", (seconds / 3600).rounded(.down)) + "H" }
         // The small addition keeps 0.29 s from becoming 0.28 s through binary rounding; beyond the
         // hundredth the value is cut, as an LRS would cut it.
         let hundredths = Int64((seconds * 100 + 1e-6).rounded(.down))

@@ -122,8 +122,9 @@ public struct XAPIStatementBuilder: Sendable {
         }
         if let measured = spans.map({ $0.isRunning ? $0.start : $0.end }).max() {
             var extensions = [Self.progressExtension: Int((min(1, max(0, work.progress)) * 100 + 1e-9).rounded(.down))]
-            if let item = work.primaryItem, item.kind == "quantity", item.identifier == Self.wordCountItem, item.value.isFinite {
-                extensions[Self.wordCountExtension] = Int(item.value.rounded())
+            if let item = work.primaryItem, item.kind == "quantity", item.identifier == Self.wordCountItem,
+               let words = Int(exactly: item.value.rounded()) {
+                extensions[Self.wordCountExtension] = words
             }
             drafts.append((measured, .progressed, .init(extensions: extensions), nil))
         }

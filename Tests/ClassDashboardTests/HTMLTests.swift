@@ -57,4 +57,21 @@ struct HTMLTests {
     func sharesReadAsPercentages(share: Double, text: String) {
         #expect(DisplayFormat.percent(share) == text)
     }
+
+    /// Imported work can hold any number: none may trap the server.
+    @Test(arguments: [(Double.nan, "-"), (.infinity, "-"), (-.infinity, "-"), (1e300, "2.77778e+296h"), (-5, "0s")])
+    func durationsNeverTrap(seconds: Double, text: String) {
+        #expect(DisplayFormat.duration(seconds) == text)
+    }
+
+    @Test(arguments: [(Double.nan, "-"), (.infinity, "-"), (1e300, "-"), (-1e300, "-")] as [(Double, String)])
+    func sharesAndNumbersNeverTrap(value: Double, text: String) {
+        #expect(DisplayFormat.percent(value) == text || value.isFinite, "\(value)")
+        #expect(DisplayFormat.number(value) == text || value.isFinite, "\(value)")
+        // Finite extremes are written out, not trapped on.
+        if value.isFinite {
+            #expect(DisplayFormat.percent(value).hasSuffix("%"))
+            #expect(!DisplayFormat.number(value).isEmpty)
+        }
+    }
 }

@@ -31,7 +31,8 @@ struct XAPIStatementBuilderTests {
     // MARK: Formats
 
     @Test(arguments: [(3723.5, "PT1H2M3.5S"), (0, "PT0S"), (45, "PT45S"), (3600, "PT1H"), (60.25, "PT1M0.25S"),
-                      (0.29, "PT0.29S"), (90_000, "PT25H"), (59.999, "PT59.99S"), (-3, "PT0S"), (.nan, "PT0S"), (.infinity, "PT0S")])
+                      (0.29, "PT0.29S"), (90_000, "PT25H"), (59.999, "PT59.99S"), (-3, "PT0S"), (.nan, "PT0S"), (.infinity, "PT0S"),
+                      (1e17, "PT27777777777777H")])
     func durationsAreISO8601ToTheHundredth(seconds: Double, expected: String) {
         #expect(XAPIFormat.duration(seconds: seconds) == expected)
     }

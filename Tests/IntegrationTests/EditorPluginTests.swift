@@ -16,20 +16,10 @@ struct EditorPluginTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Samples/editors")
 
-    /// Where an executable is on PATH, if it is installed.
-    static func installed(_ name: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for folder in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }
-
     private static let words = ["alpha", "beta", "gamma", "delta", "epsilon"]
 
-    @Test(.enabled(if: installed("vim") != nil && installed("tmux") != nil))
-    func vimRecordsASession() async throws {
+    @Test func vimRecordsASession() async throws {
+        try Tool.require(.vim, .tmux)
         let scratch = try Scratch()
         let file = try scratch.file("vim essay.txt", "")
         let clsfile = try builtExecutable("clsfile")
@@ -44,8 +34,8 @@ struct EditorPluginTests {
         try await typeInTmux(command, file: file, scratch: scratch)
     }
 
-    @Test(.enabled(if: installed("nvim") != nil && installed("tmux") != nil))
-    func neovimRecordsASession() async throws {
+    @Test func neovimRecordsASession() async throws {
+        try Tool.require(.nvim, .tmux)
         let scratch = try Scratch()
         let file = try scratch.file("nvim essay.txt", "")
         let clsfile = try builtExecutable("clsfile")
@@ -60,8 +50,8 @@ struct EditorPluginTests {
         try await typeInTmux(command, file: file, scratch: scratch)
     }
 
-    @Test(.enabled(if: installed("emacs") != nil))
-    func emacsRecordsASession() async throws {
+    @Test func emacsRecordsASession() async throws {
+        _ = try Tool.emacs.require()
         let scratch = try Scratch()
         let file = try scratch.file("emacs essay.txt", "")
         let clsfile = try builtExecutable("clsfile")
@@ -82,20 +72,19 @@ struct EditorPluginTests {
               (kill-buffer))
             """
         let result = runBounded(
-            try #require(Self.installed("emacs")),
+            try Tool.emacs.require(),
             ["--batch", "-Q", "-l", Self.editors.appendingPathComponent("emacs/clsfile.el").path, "--eval", script],
             environment: ["CLSFILE_STORE": scratch.storeURL.path], in: scratch)
         #expect(result.status == 0, "\(result.errorOutput)")
         try await expectSession(of: file, scratch: scratch)
     }
 
-    @Test(.enabled(if: installed("node") != nil))
-    func vscodeExtensionRecordsASession() async throws {
+    @Test func vscodeExtensionRecordsASession() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("vscode essay.txt", "")
         let clsfile = try builtExecutable("clsfile")
         let result = runBounded(
-            try #require(Self.installed("node")),
+            try Tool.node.require(),
             [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path, clsfile.path]
                 + Self.words,
             environment: ["CLSFILE_STORE": scratch.storeURL.path], in: scratch)
@@ -104,8 +93,7 @@ struct EditorPluginTests {
         try await expectSession(of: file, scratch: scratch)
     }
 
-    @Test(.enabled(if: installed("node") != nil))
-    func vscodeTypingBeforeABreakCountsAndTheBreakDoesNot() async throws {
+    @Test func vscodeTypingBeforeABreakCountsAndTheBreakDoesNot() async throws {
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("new essay.txt")
         let clsfile = try builtExecutable("clsfile")
@@ -113,7 +101,7 @@ struct EditorPluginTests {
         // Ten words 0.3 s apart in a file that does not exist yet, then 7 s idle (over the 4 s
         // timeout) and an auto-save, which is not input.
         let result = runBounded(
-            try #require(Self.installed("node")),
+            try Tool.node.require(),
             [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path, clsfile.path,
              "--idle", "7"] + Self.words + Self.words,
             environment: ["CLSFILE_STORE": scratch.storeURL.path, "CLSFILE_IDLE_TIMEOUT": "4"], in: scratch)
@@ -125,12 +113,11 @@ struct EditorPluginTests {
         #expect(try #require(parseDate(span)) < started.addingTimeInterval(2), "the new file's session starts at its open")
     }
 
-    @Test(.enabled(if: installed("node") != nil))
-    func vscodeExtensionIsQuietForTheFileOfClsfileOpen() async throws {
+    @Test func vscodeExtensionIsQuietForTheFileOfClsfileOpen() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "")
         let result = runBounded(
-            try #require(Self.installed("node")),
+            try Tool.node.require(),
             [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
              try builtExecutable("clsfile").path, "word"],
             environment: ["CLSFILE_STORE": scratch.storeURL.path,
@@ -143,12 +130,11 @@ struct EditorPluginTests {
         #expect(activity?.additionalActivityItems.isEmpty ?? true, "no open time or figures from the extension")
     }
 
-    @Test(.enabled(if: installed("node") != nil))
-    func vscodeExtensionSaysOnceWhenClsfileIsMissing() async throws {
+    @Test func vscodeExtensionSaysOnceWhenClsfileIsMissing() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "")
         let result = runBounded(
-            try #require(Self.installed("node")),
+            try Tool.node.require(),
             [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
              scratch.url.appendingPathComponent("no-clsfile").path, "word"],
             environment: ["CLSFILE_STORE": scratch.storeURL.path], in: scratch)
@@ -162,7 +148,7 @@ struct EditorPluginTests {
     /// Runs an editor in a private tmux server, waits for its open event, types the words,
     /// writes, quits, and checks the session.
     private func typeInTmux(_ command: [String], file: URL, scratch: Scratch) async throws {
-        let tmux = try #require(Self.installed("tmux"))
+        let tmux = try Tool.tmux.require()
         let socket = "clsfile-\(UUID().uuidString.prefix(8))"
         let tmuxArguments = ["-L", socket, "-f", "/dev/null"]
         defer { _ = runQuietly(tmux.path, tmuxArguments + ["kill-server"]) }

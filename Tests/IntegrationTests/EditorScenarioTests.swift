@@ -18,8 +18,8 @@ struct EditorScenarioTests {
 
         var testDescription: String { rawValue }
 
-        /// The package that provides the editor, for the skip message.
-        var package: String { self == .vim ? "vim" : self == .nvim ? "neovim" : "emacs-nox" }
+        /// The editor's program and package.
+        var tool: Tool { self == .vim ? .vim : self == .nvim ? .nvim : .emacs }
 
         /// The command line that starts the editor on files with the plugin and the given settings.
         func command(_ files: [URL], settings: [String: String] = [:]) throws -> [String] {
@@ -60,17 +60,11 @@ struct EditorScenarioTests {
         /// Keys that start inserting text.
         var insert: [String] { self == .emacs ? [] : ["i"] }
         var stopInserting: [String] { self == .emacs ? [] : ["Escape"] }
-
-        var isAvailable: Bool { EditorPluginTests.installed(rawValue) != nil && EditorPluginTests.installed("tmux") != nil }
     }
 
-    /// Skips on a newcomer's machine without the editor; fails under CI, which must run every test.
-    private func require(_ editor: Editor) throws -> Bool {
-        if editor.isAvailable { return true }
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("\(editor.rawValue) or tmux is missing: install \(editor.package) and tmux (CI installs them)")
-        }
-        return false
+    /// The editor and tmux: skipped with the packages to install when missing, failed under CI.
+    private func require(_ editor: Editor) throws {
+        try Tool.require(editor.tool, .tmux)
     }
 
     private static let words = ["rivers", "carry", "water", "from", "the", "hills", "down", "to", "the", "sea",
@@ -78,7 +72,7 @@ struct EditorScenarioTests {
 
     @Test(arguments: Editor.allCases)
     func typingBeforeABreakCountsAndTheBreakDoesNot(_ editor: Editor) async throws {
-        guard try require(editor) else { return }
+        try require(editor)
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "")
         let session = try EditorInTmux(try editor.command([file]), scratch: scratch, idleTimeout: 6)
@@ -103,7 +97,7 @@ struct EditorScenarioTests {
 
     @Test(arguments: Editor.allCases)
     func aFileThatFitsTheWindowShowsProgressTowardItsTarget(_ editor: Editor) async throws {
-        guard try require(editor) else { return }
+        try require(editor)
         let scratch = try Scratch()
         let words = (1...31).map { "word\($0)" }.joined(separator: " ")
         let file = try scratch.file("notes2.md", words + "\n")
@@ -126,7 +120,7 @@ struct EditorScenarioTests {
 
     @Test(arguments: Editor.allCases)
     func clsfileOpenWithThePluginInstalledCountsOnce(_ editor: Editor) async throws {
-        guard try require(editor) else { return }
+        try require(editor)
         let scratch = try Scratch()
         let file = try scratch.file("notes.md", (1...31).map { "word\($0)" }.joined(separator: " ") + "\n")
         let session = try clsfileOpen(file, in: editor, options: ["--target-words", "50"], scratch: scratch)
@@ -145,7 +139,7 @@ struct EditorScenarioTests {
 
     @Test(arguments: Editor.allCases)
     func clsfileOpenForReadingTakesTheViewsFromThePlugin(_ editor: Editor) async throws {
-        guard try require(editor) else { return }
+        try require(editor)
         let scratch = try Scratch()
         let file = try scratch.file("book.txt", (1...400).map { "line \($0) of the book" }.joined(separator: "\n") + "\n")
         let session = try clsfileOpen(file, in: editor, options: ["--reading"], scratch: scratch)
@@ -162,7 +156,7 @@ struct EditorScenarioTests {
 
     @Test(arguments: Editor.allCases)
     func timeInANewFileBeforeItsFirstSaveCounts(_ editor: Editor) async throws {
-        guard try require(editor) else { return }
+        try require(editor)
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("draft.txt")
         let session = try EditorInTmux(try editor.command([file]), scratch: scratch)
@@ -187,7 +181,7 @@ struct EditorScenarioTests {
 
     @Test(arguments: Editor.allCases)
     func switchingBuffersKeepsOneSession(_ editor: Editor) async throws {
-        guard try require(editor) else { return }
+        try require(editor)
         let scratch = try Scratch()
         let first = try scratch.file("a.txt", "first file\n")
         let second = try scratch.file("b.txt", "second file\n")
@@ -207,7 +201,7 @@ struct EditorScenarioTests {
 
     @Test(arguments: [Editor.vim, .nvim])
     func aMissingClsfileIsSaidWithoutAPrompt(_ editor: Editor) async throws {
-        guard try require(editor) else { return }
+        try require(editor)
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "some words\n")
         let session = try EditorInTmux(try editor.command([file], settings: ["command": "'/no/such/clsfile'"]),
@@ -242,7 +236,7 @@ struct EditorInTmux {
 
     @discardableResult
     func tmux(_ arguments: [String]) -> Int32 {
-        runQuietly("/usr/bin/tmux", ["-L", socket, "-f", "/dev/null"] + arguments)
+        runQuietly(Tool.tmux.path, ["-L", socket, "-f", "/dev/null"] + arguments)
     }
 
     func keys(_ keys: [String]) {
@@ -268,7 +262,7 @@ struct EditorInTmux {
 
     /// What the pane shows.
     func screen() throws -> String {
-        try run(URL(fileURLWithPath: "/usr/bin/tmux"), ["-L", socket, "capture-pane", "-p", "-t", "editor"]).output
+        try run(URL(fileURLWithPath: Tool.tmux.path), ["-L", socket, "capture-pane", "-p", "-t", "editor"]).output
     }
 
     /// Waits until the editor draws something.

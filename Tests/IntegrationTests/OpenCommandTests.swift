@@ -104,7 +104,7 @@ struct OpenCommandTests {
         // The editor leaves another process holding the store's write lock for 7 s, past the 5 s
         // that clsfile open waits.
         let editor = try scriptedEditor(in: scratch, """
-            (printf 'BEGIN IMMEDIATE;\\nSELECT 1;\\n'; sleep 7) | /usr/bin/sqlite3 '\(scratch.storeURL.path)' >/dev/null 2>&1 &
+            (printf 'BEGIN IMMEDIATE;\\nSELECT 1;\\n'; sleep 7) | '\(try Tool.sqlite3.require().path)' '\(scratch.storeURL.path)' >/dev/null 2>&1 &
             sleep 1
             """)
         let result = try run(try builtExecutable("clsfile"),
@@ -163,7 +163,7 @@ struct OpenCommandTests {
 }
 
 /// Real vim, driven through tmux, wrapped by `clsfile open`.
-@Suite(.serialized, .enabled(if: Tmux.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/vim")))
+@Suite(.serialized)
 struct OpenCommandInTerminalTests {
     @Test func typingInVimIsRecordedAndTheTerminalIsRestored() throws {
         let scratch = try Scratch()
@@ -246,11 +246,11 @@ struct OpenCommandInTerminalTests {
 
 /// A tmux session for one test.
 struct Tmux {
-    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
-
     let name = "clsfile-test-\(UUID().uuidString.prefix(8))"
 
+    /// Starts a session running `command`, a shell command line that runs vim.
     init(command: String) throws {
+        try Tool.require(.tmux, .vim)
         // The tmux server keeps inherited pipes open, so it gets no pipes to inherit.
         guard tmux(["new-session", "-d", "-s", name, "-x", "100", "-y", "30", command]) == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "tmux could not start a session"])
@@ -259,7 +259,7 @@ struct Tmux {
 
     @discardableResult
     private func tmux(_ arguments: [String]) -> Int32 {
-        runQuietly("/usr/bin/tmux", arguments)
+        runQuietly(Tool.tmux.path, arguments)
     }
 
     func keys(_ keys: String...) {
@@ -280,7 +280,7 @@ struct Tmux {
     /// Whether the pane is on the alternate screen, in application keypad mode and in
     /// application cursor-keys mode, as tmux tracks them.
     func modes() -> String {
-        let flags = (try? run(URL(fileURLWithPath: "/usr/bin/tmux"),
+        let flags = (try? run(URL(fileURLWithPath: Tool.tmux.path),
                               ["display-message", "-p", "-t", name, "#{alternate_on} #{keypad_flag} #{keypad_cursor_flag}"]))?
             .output.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? []
         guard flags.count == 3 else { return "unknown: \(flags)" }

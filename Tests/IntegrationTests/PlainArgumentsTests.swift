@@ -34,6 +34,23 @@ struct PlainArgumentsTests {
         }
     }
 
+    /// A corrupt or foreign store can hold any number: no formatter may trap on it.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300, -5, 0, 1e15])
+    func formattersNeverTrap(value: Double) {
+        let texts = [Formatting.text(value), Formatting.percent(value), Formatting.number(value),
+                     Formatting.decimal(value, places: 1)]
+        #expect(texts.allSatisfy { !$0.isEmpty }, "\(texts)")
+        if !value.isFinite {
+            #expect(Array(texts.prefix(3)) == ["-", "-", "-"], "\(texts)")
+        }
+    }
+
+    @Test func extremeDurationsReadAsPeopleWriteThem() {
+        #expect(Formatting.text(-5) == "-5s")
+        #expect(Formatting.text(1e300) == "2.77778e+296h")
+        #expect(Formatting.text(7500.9) == "2h 05m")
+    }
+
     @Test func decimalsHaveTheirPlacesWithoutFoundation() {
         #expect(Formatting.decimal(26.14, places: 1) == "26.1")
         #expect(Formatting.decimal(26.16, places: 1) == "26.2")

@@ -107,7 +107,7 @@ struct AssignmentTests {
         try await store.fetchActivity(for: essay).progress = 0.5
         try await store.save()
         // Take the store back to schema 1, as clsfile 0.1 left it.
-        let downgraded = try run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [scratch.storeURL.path,
+        let downgraded = try run(try Tool.sqlite3.require(), [scratch.storeURL.path,
             "DROP TABLE submission; DROP TABLE assignment; ALTER TABLE activity DROP COLUMN progress_basis; PRAGMA user_version = 1; PRAGMA wal_checkpoint(TRUNCATE);"])
         #expect(downgraded.status == 0, "\(downgraded.errorOutput)")
 
@@ -115,7 +115,7 @@ struct AssignmentTests {
         try await reopened.acceptAssignment(assignment(), for: essay)
         #expect(try await reopened.isAssignedDocument(essay))
         #expect(try await reopened.fetchActivity(for: essay).progress == 0.5)
-        let version = try run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [scratch.storeURL.path, "PRAGMA user_version"])
+        let version = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "PRAGMA user_version"])
         #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "3")
     }
 

@@ -20,7 +20,7 @@ struct StoreFileTests {
         let store = scratch.store()
         try await store.fetchActivity(for: file).progress = 0.5
         try await store.save()
-        let changed = try run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [scratch.storeURL.path, sql])
+        let changed = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, sql])
         #expect(changed.status == 0, "\(changed.errorOutput)")
         return (scratch, file)
     }
@@ -63,7 +63,7 @@ struct StoreFileTests {
 
     @Test func anotherProgramsDatabaseIsRefused() async throws {
         let scratch = try Scratch()
-        let created = try run(URL(fileURLWithPath: "/usr/bin/sqlite3"),
+        let created = try run(try Tool.sqlite3.require(),
                               [scratch.storeURL.path, "CREATE TABLE contacts(name TEXT); INSERT INTO contacts VALUES ('Ada');"])
         #expect(created.status == 0, "\(created.errorOutput)")
         let before = try Data(contentsOf: scratch.storeURL)

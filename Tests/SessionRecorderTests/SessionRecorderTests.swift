@@ -126,7 +126,7 @@ struct SessionRecorderTests {
 
         // Another process holds the write lock.
         let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        holder.executableURL = try Tool.sqlite3.require()
         holder.arguments = [scratch.storeURL.path]
         let input = Pipe(), output = Pipe()
         holder.standardInput = input

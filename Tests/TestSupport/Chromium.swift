@@ -3,15 +3,10 @@ import Testing
 
 /// Headless Chromium, as a person's browser sees the dashboard.
 public enum Chromium {
-    /// Chromium's executable. Its absence is a failure, not a skip: CI installs it (`.ci/run`).
+    /// Chromium's executable: a test without it is skipped with the package to install, and
+    /// fails under CI (see ``Tool``).
     public static func executable() throws -> String {
-        for name in ["chromium", "chromium-browser", "google-chrome"] {
-            for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-                let path = "\(folder)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: path) { return path }
-            }
-        }
-        throw ChromiumError(description: "headless Chromium is needed to test the dashboard and is not installed: run `apt-get install -y chromium` (.ci/run installs it)")
+        try Tool.chromium.require().path
     }
 
     public struct ChromiumError: Error, CustomStringConvertible {

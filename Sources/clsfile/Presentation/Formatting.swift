@@ -5,7 +5,8 @@ enum Formatting {
     /// `2h 05m`, `41m 12s`, `9s`.
     static func text(_ seconds: Double) -> String {
         // A corrupt or foreign store can hold anything: never trap on it.
-        guard seconds.isFinite, abs(seconds) < 1e15 else { return String(seconds) + "s" }
+        guard seconds.isFinite else { return "-" }
+        guard abs(seconds) < 1e15 else { return String(format: "%gh", seconds / 3600) }
         if seconds < 0 { return "-" + text(-seconds) }
         let total = Int(seconds.rounded(.down))
         let (hours, minutes, rest) = (total / 3600, total % 3600 / 60, total % 60)
@@ -16,13 +17,15 @@ enum Formatting {
 
     /// `80%`, `12.5%`.
     static func percent(_ share: Double) -> String {
+        guard share.isFinite else { return "-" }
         let value = share * 100
         return value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))%" : decimal(value, places: 1) + "%"
     }
 
     /// `558`, `7.25`.
     static func number(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))" : String(format: "%g", value)
+        guard value.isFinite else { return "-" }
+        return value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))" : String(format: "%g", value)
     }
 
     /// `26.1`: a value with a fixed number of decimal places, without Foundation's `String(format:)`

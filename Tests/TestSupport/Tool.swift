@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// A program some tests need that a fresh machine may lack, and the Debian package that has it.
+///
+/// A test asks for it with ``require(sourceLocation:)``: on a person's machine a missing program
+/// skips the test with the package to install, so README's `swift test --no-parallel` passes on a
+/// fresh machine; under `CI=true` (`.ci/run` installs every package) a missing program fails the
+/// test, so CI never skips one.
+public struct Tool: Sendable, CustomStringConvertible {
+    /// The names the program goes by, the usual one first.
+    public let names: [String]
+    /// The Debian package to install.
+    public let package: String
+
+    public init(_ names: String..., package: String) {
+        self.names = names
+        self.package = package
+    }
+
+    public static let vim = Tool("vim", package: "vim")
+    public static let nvim = Tool("nvim", package: "neovim")
+    public static let emacs = Tool("emacs", package: "emacs-nox")
+    public static let tmux = Tool("tmux", package: "tmux")
+    public static let node = Tool("node", "nodejs", package: "nodejs")
+    public static let sqlite3 = Tool("sqlite3", package: "sqlite3")
+    public static let chromium = Tool("chromium", "chromium-browser", "google-chrome", package: "chromium")
+
+    public var description: String { names[0] }
+
+    /// Where the program is on `PATH`, or nil when it is not installed.
+    public var url: URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for name in names {
+            for folder in path.split(separator: ":") {
+                let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            }
+        }
+        return nil
+    }
+
+    /// The program's path, or its name when it is not installed (for a test that required it
+    /// already).
+    public var path: String { url?.path ?? names[0] }
+
+    /// The program, for a test that cannot run without it.
+    /// - Throws: When it is missing: a cancellation that skips the test with the package to install;
+    ///   under `CI=true`, an error that fails it.
+    public func require(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        if let url { return url }
+        let advice = "\(self) is not installed: apt-get install -y \(package)"
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            throw MissingTool(description: "\(advice) (CI must run every test; .ci/run installs it)")
+        }
+        try Test.cancel("skipped: \(advice)", sourceLocation: sourceLocation)
+    }
+
+    /// Requires several programs at once; see ``require(sourceLocation:)``.
+    public static func require(_ tools: Tool..., sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for tool in tools { _ = try tool.require(sourceLocation: sourceLocation) }
+    }
+
+    /// Why a test that needs a program failed under CI.
+    public struct MissingTool: Error, CustomStringConvertible {
+        public var description: String
+    }
+}
