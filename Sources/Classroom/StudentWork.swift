@@ -52,8 +52,8 @@ public struct StudentWork: Sendable, Equatable, Codable {
         /// The value for people: `412`, `3/4`, `yes`.
         public var formattedValue: String {
             switch kind {
-            case "score": "\(Self.number(value))/\(Self.number(maxScore ?? 0))"
-            case "binary": value != 0 ? "yes" : "no"
+            case ItemKind.score.rawValue: "\(Self.number(value))/\(Self.number(maxScore ?? 0))"
+            case ItemKind.binary.rawValue: value != 0 ? "yes" : "no"
             default: Self.number(value)
             }
         }
@@ -124,19 +124,19 @@ public struct StudentWork: Sendable, Equatable, Codable {
 
     /// What the progress measures, as people read it ("toward 500 words"); nil when unnamed.
     public var progressBasisName: String? {
-        let target = additionalItems.first { $0.identifier == "target_word_count" }?.value
+        let target = additionalItems.first { $0.identifier == ItemIdentifier.targetWords }?.value
         return progressBasis?.name(targetWords: target.flatMap { $0 >= 1 && $0 < 1e9 ? Int($0) : nil })
     }
 
     private static func item(from item: CLSActivityItem) -> Item {
         switch item {
         case let score as CLSScoreItem:
-            Item(kind: "score", identifier: score.identifier, title: score.title, value: score.score, maxScore: score.maxScore)
+            Item(kind: ItemKind.score.rawValue, identifier: score.identifier, title: score.title, value: score.score, maxScore: score.maxScore)
         case let binary as CLSBinaryItem:
-            Item(kind: "binary", identifier: binary.identifier, title: binary.title, value: binary.value ? 1 : 0)
+            Item(kind: ItemKind.binary.rawValue, identifier: binary.identifier, title: binary.title, value: binary.value ? 1 : 0)
         default:
             // The three subclasses are the only items there can be: CLSActivityItem has no public initializer.
-            Item(kind: "quantity", identifier: item.identifier, title: item.title,
+            Item(kind: ItemKind.quantity.rawValue, identifier: item.identifier, title: item.title,
                  value: (item as? CLSQuantityItem)?.quantity ?? 0)
         }
     }

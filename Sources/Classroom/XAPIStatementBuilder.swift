@@ -53,11 +53,6 @@ public struct XAPIStatementBuilder: Sendable {
     public static let sessionExtension = "https://w3id.org/xapi/cmi5/context/extensions/sessionid"
     /// The ADL activity type of an assignment.
     public static let activityType = "http://adlnet.gov/expapi/activities/assessment"
-    /// The identifier of the primary item that holds the word count: SessionRecorder's
-    /// `ItemIdentifier.wordCount`, spelled here so that Classroom does not depend on the recorder
-    /// (a test keeps the two equal).
-    public static let wordCountItem = "total_word_count"
-
     /// The settings in use.
     public var configuration: Configuration
 
@@ -122,7 +117,7 @@ public struct XAPIStatementBuilder: Sendable {
         }
         if let measured = spans.map({ $0.isRunning ? $0.start : $0.end }).max() {
             var extensions = [Self.progressExtension: Int((min(1, max(0, work.progress)) * 100 + 1e-9).rounded(.down))]
-            if let item = work.primaryItem, item.kind == "quantity", item.identifier == Self.wordCountItem,
+            if let item = work.primaryItem, item.kind == ItemKind.quantity.rawValue, item.identifier == ItemIdentifier.wordCount,
                let words = Int(exactly: item.value.rounded()) {
                 extensions[Self.wordCountExtension] = words
             }

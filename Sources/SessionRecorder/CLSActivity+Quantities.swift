@@ -20,6 +20,6 @@ extension CLSActivity {
 
     /// The target word count remembered for the file, if it has a usable one.
     public var targetWordCount: Int? {
-        quantity(of: SessionRecorder.ItemIdentifier.targetWords).flatMap { $0 >= 1 && $0 < 1e9 ? Int($0) : nil }
+        quantity(of: ItemIdentifier.targetWords).flatMap { $0 >= 1 && $0 < 1e9 ? Int($0) : nil }
     }
 }

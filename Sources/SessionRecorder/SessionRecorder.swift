@@ -45,22 +45,6 @@ public struct SessionRecorder: Sendable {
         }
     }
 
-    /// Identifiers of the items a recorder writes.
-    public enum ItemIdentifier {
-        public static let wordCount = "total_word_count"
-        public static let targetWords = "target_word_count"
-        public static let readabilityGrade = "readability_grade"
-        public static let characters = "characters"
-        public static let sentences = "sentences"
-        public static let checklist = "checklist"
-        public static let codeCells = "executed_code_cells"
-        public static let codeLines = "code_lines"
-        public static let openTime = "open_time"
-        public static let reading = "reading"
-        public static let typedCharacters = "typed_characters"
-        public static let pastedCharacters = "pasted_characters"
-        public static let largestGrowth = "largest_growth_between_pulses"
-    }
 
     /// The store events are recorded in.
     public let store: CLSDataStore

@@ -1,6 +1,5 @@
 import Foundation
 import OpenClassKit
-import SessionRecorder
 import Testing
 import TestSupport
 @testable import Classroom
@@ -35,11 +34,6 @@ struct XAPIStatementBuilderTests {
                       (1e17, "PT27777777777777H")])
     func durationsAreISO8601ToTheHundredth(seconds: Double, expected: String) {
         #expect(XAPIFormat.duration(seconds: seconds) == expected)
-    }
-
-    /// Classroom names the word-count item without depending on SessionRecorder, which writes it.
-    @Test func theWordCountItemIsTheOneTheRecorderWrites() {
-        #expect(XAPIStatementBuilder.wordCountItem == SessionRecorder.ItemIdentifier.wordCount)
     }
 
     @Test func timestampsAreUTCCutToTheSecond() {

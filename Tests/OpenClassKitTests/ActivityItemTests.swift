@@ -162,4 +162,19 @@ struct ActivityItemTests {
         }
         #expect((failure as? CLSError)?.code == .invalidArgument)
     }
+
+    @Test func everyItemNamesItsKindAsTheStoreDoes() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let activity = try await store.fetchActivity(for: try scratch.file("essay.txt"))
+        activity.primaryActivityItem = CLSQuantityItem(identifier: ItemIdentifier.wordCount, title: "Word Count")
+        activity.addAdditionalActivityItem(CLSScoreItem(identifier: ItemIdentifier.checklist, title: "Checklist", score: 1, maxScore: 2))
+        activity.addAdditionalActivityItem(CLSBinaryItem(identifier: ItemIdentifier.reading, title: "Reading", type: .yesNo))
+        try await store.save()
+        let stored = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "SELECT identifier || ':' || kind FROM activity_item ORDER BY identifier"])
+        let kinds = [activity.primaryActivityItem].compactMap { $0 } + activity.additionalActivityItems
+        #expect(stored.output.split(separator: "\n").map(String.init)
+                == kinds.map { "\($0.identifier):\($0.kind.rawValue)" }.sorted())
+        #expect(kinds.map(\.kind) == [.quantity, .score, .binary])
+    }
 }

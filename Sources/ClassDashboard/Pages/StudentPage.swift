@@ -1,4 +1,5 @@
 import Classroom
+import OpenClassKit
 
 /// `/assignments/{id}/students/{studentID}`: one student's work in detail, every item and every session.
 struct StudentPage {
@@ -6,8 +7,6 @@ struct StudentPage {
     var student: ClassReport.StudentRow
     var links: Links
 
-    /// The identifiers clsfile's session recorder gives the characters typed and pasted in the editor.
-    private static let typed = "typed_characters", pasted = "pasted_characters"
 
     func render() -> HTML {
         let work = student.work
@@ -45,8 +44,8 @@ struct StudentPage {
     /// Typed against pasted characters, when the work records both.
     private var typedAndPasted: HTML {
         let all = student.work.additionalItems
-        guard let typed = all.first(where: { $0.identifier == Self.typed && $0.kind == "quantity" })?.value,
-              let pasted = all.first(where: { $0.identifier == Self.pasted && $0.kind == "quantity" })?.value else { return "" }
+        guard let typed = all.first(where: { $0.identifier == ItemIdentifier.typedCharacters && $0.kind == ItemKind.quantity.rawValue })?.value,
+              let pasted = all.first(where: { $0.identifier == ItemIdentifier.pastedCharacters && $0.kind == ItemKind.quantity.rawValue })?.value else { return "" }
         let share = typed + pasted > 0 ? pasted / (typed + pasted) : 0
         return """
             <div class="card" id="typed-pasted" data-typed="\(String(typed))" data-pasted="\(String(pasted))">\

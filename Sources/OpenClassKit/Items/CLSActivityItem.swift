@@ -34,6 +34,9 @@ public class CLSActivityItem: CLSObject, @unchecked Sendable {
 
     var itemValue: ItemValue { state.withLock { $0.value } }
 
+    /// Which subclass the item is. Not part of ClassKit.
+    public var kind: ItemKind { itemValue.itemKind }
+
     /// Changes the item and tells its activity, so the change reaches the next save.
     func update(_ change: (inout State) -> Void) {
         let owner = state.withLock { state -> CLSActivity? in

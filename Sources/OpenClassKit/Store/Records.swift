@@ -13,11 +13,13 @@ enum ItemValue: Sendable, Equatable {
     case binary(Bool, CLSBinaryValueType)
 
     /// The name stored in the `kind` column and shown to people.
-    var kind: String {
+    var kind: String { itemKind.rawValue }
+
+    var itemKind: ItemKind {
         switch self {
-        case .quantity: "quantity"
-        case .score: "score"
-        case .binary: "binary"
+        case .quantity: .quantity
+        case .score: .score
+        case .binary: .binary
         }
     }
 }

@@ -550,10 +550,10 @@ actor SQLiteStorage: ActivityStorage {
 
     private static func itemRecord(from row: Row) -> ItemRecord {
         let value: ItemValue
-        switch row[3] as String {
-        case "score": value = .score(row[5] ?? 0, maxScore: row[6] ?? 0)
-        case "binary": value = .binary(row[7] ?? false, CLSBinaryValueType(rawValue: row[8] ?? 0) ?? .trueFalse)
-        default: value = .quantity(row[4] ?? 0)
+        switch ItemKind(rawValue: row[3]) {
+        case .score: value = .score(row[5] ?? 0, maxScore: row[6] ?? 0)
+        case .binary: value = .binary(row[7] ?? false, CLSBinaryValueType(rawValue: row[8] ?? 0) ?? .trueFalse)
+        case .quantity, nil: value = .quantity(row[4] ?? 0)
         }
         return ItemRecord(identifier: row[0], title: row[1],
                           role: ItemRole(rawValue: row[2]) ?? .additional, value: value,

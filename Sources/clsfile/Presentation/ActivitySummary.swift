@@ -19,13 +19,13 @@ struct ActivitySummary: Encodable {
             title = item.title
             switch item {
             case let quantityItem as CLSQuantityItem:
-                kind = "quantity"
+                kind = ItemKind.quantity.rawValue
                 quantity = quantityItem.quantity
             case let scoreItem as CLSScoreItem:
-                kind = "score"
+                kind = ItemKind.score.rawValue
                 (score, maxScore) = (scoreItem.score, scoreItem.maxScore)
             case let binaryItem as CLSBinaryItem:
-                kind = "binary"
+                kind = ItemKind.binary.rawValue
                 value = binaryItem.value
                 valueType = "\(binaryItem.valueType)"
             default:
@@ -35,7 +35,7 @@ struct ActivitySummary: Encodable {
 
         /// The value as people read it: `558`, `7.2 / 18`, `yes`; open time as a duration.
         var displayValue: String {
-            if identifier == SessionRecorder.ItemIdentifier.openTime, let quantity { return Formatting.text(quantity) }
+            if ItemIdentifier.durations.contains(identifier), let quantity { return Formatting.text(quantity) }
             if let quantity { return Formatting.number(quantity) }
             if let score, let maxScore { return "\(Formatting.number(score)) / \(Formatting.number(maxScore))" }
             if let value, let valueType,

@@ -22,7 +22,7 @@ struct ReportRow: Encodable {
         // A running session counts to its last pulse, as `show` counts it.
         activeSeconds = activity.recordedDuration(since: since ?? .distantPast).rounded(.down)
         let items = activity.additionalActivityItems
-        openSeconds = (items.first { $0.identifier == SessionRecorder.ItemIdentifier.openTime } as? CLSQuantityItem)?
+        openSeconds = (items.first { $0.identifier == ItemIdentifier.openTime } as? CLSQuantityItem)?
             .quantity.rounded(.down)
         words = (activity.primaryActivityItem as? CLSQuantityItem)?.quantity
         let summary = ProgressSummary(activity)

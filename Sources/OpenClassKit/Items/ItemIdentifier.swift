@@ -1,0 +1,40 @@
+/// The identifiers of the items clsfile records, defined once for every module that reads or
+/// writes them. Each item has one writer: the session recorder (`SessionRecorder`), which measures
+/// files and times sessions; the class report, the dashboard, submissions and xAPI only read them.
+/// Not part of ClassKit, whose apps choose their own identifiers.
+///
+/// ```swift
+/// let words = activity.primaryActivityItem as? CLSQuantityItem
+/// if words?.identifier == ItemIdentifier.wordCount { print(words?.quantity ?? 0) }
+/// ```
+public enum ItemIdentifier {
+    /// The primary item: the document's word count (a quantity).
+    public static let wordCount = "total_word_count"
+    /// The word count progress is measured toward (a quantity), remembered per file.
+    public static let targetWords = "target_word_count"
+    /// The Flesch–Kincaid grade of the text, never below 0 (a quantity).
+    public static let readabilityGrade = "readability_grade"
+    /// Characters of text (a quantity).
+    public static let characters = "characters"
+    /// Sentences of text (a quantity).
+    public static let sentences = "sentences"
+    /// Checklist items done of all (a score).
+    public static let checklist = "checklist"
+    /// Notebook code cells run of all (a score).
+    public static let codeCells = "executed_code_cells"
+    /// Lines of code in code blocks or cells (a quantity).
+    public static let codeLines = "code_lines"
+    /// Seconds the file was open in editors, idle time included (a quantity).
+    public static let openTime = "open_time"
+    /// Whether the file is being read, so that its progress is the share viewed (a binary item).
+    public static let reading = "reading"
+    /// Characters typed in `clsfile open`'s terminal (a quantity).
+    public static let typedCharacters = "typed_characters"
+    /// Characters pasted in `clsfile open`'s terminal (a quantity).
+    public static let pastedCharacters = "pasted_characters"
+    /// The most the file grew between two pulses, in bytes (a quantity).
+    public static let largestGrowth = "largest_growth_between_pulses"
+
+    /// The items whose quantity is a number of seconds, shown as durations.
+    public static let durations: Set<String> = [openTime]
+}
