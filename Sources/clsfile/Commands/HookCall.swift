@@ -1,9 +1,10 @@
 import Foundation
 import SessionRecorder
 
-/// One `clsfile hook EVENT FILE` call: what ``HookCommand`` records, and what the entry point
-/// reads by itself (see ``PlainArguments``) from the plainest form of the call.
-struct HookCall: Sendable {
+/// One hook request, read in three ways that must agree: by the entry point itself from the
+/// plainest form of `clsfile hook EVENT FILE` (see ``PlainArguments``), by ArgumentParser
+/// (``HookCommand``), and from a JSON line of `hook --stdio` (``HookLine/Request``).
+struct HookCall: Sendable, Equatable {
     var event: SessionEvent.Kind
     var file: String
     var line: Int?
@@ -32,6 +33,21 @@ struct HookCall: Sendable {
         self.isReading = isReading
         self.store = store
         self.idleTimeout = idleTimeout
+    }
+
+    /// Reads a JSON line's request; the store and idle timeout are those of `hook --stdio`.
+    /// - Throws: `ValidationError` for a value the command line would refuse too.
+    init(request: HookLine.Request, store: String? = nil, idleTimeout: TimeInterval = 0) throws {
+        let reading = request.reading == true
+        self.init(event: request.event, file: request.file, line: request.line,
+                  visibleLines: try request.view.map {
+                      try HookLine.visibleLines($0, as: "\($0)", totalLines: request.totalLines)
+                  },
+                  totalLines: request.totalLines, editor: request.editor,
+                  inputAt: try HookLine.date(request.inputAt, option: "inputAt"),
+                  openedAt: try HookLine.date(request.openedAt, option: "openedAt"),
+                  targetWords: try ProgressOptions.targetWords(request.targetWords, reading: reading), isReading: reading,
+                  store: store, idleTimeout: idleTimeout)
     }
 
     /// The event this call records.

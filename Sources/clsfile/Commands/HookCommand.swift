@@ -81,14 +81,20 @@ struct HookCommand: AsyncParsableCommand {
             }
             return
         }
-        guard let event, let file else { return }
-        try await HookLine.record(HookCall(event: event, file: file, line: line,
-                                           visibleLines: try HookLine.visibleLines(view, totalLines: totalLines),
-                                           totalLines: totalLines, editor: editor,
-                                           inputAt: try HookLine.date(inputAt, option: "--input-at"),
-                                           openedAt: try HookLine.date(openedAt, option: "--opened-at"),
-                                           targetWords: progressOptions.targetWords, isReading: progressOptions.reading,
-                                           store: storeOptions.store, idleTimeout: idleTimeout))
+        guard let call = try call(idleTimeout: idleTimeout) else { return }
+        try await HookLine.record(call)
+    }
+
+    /// The request these arguments make; nil with `--stdio`.
+    func call(idleTimeout: TimeInterval) throws -> HookCall? {
+        guard let event, let file else { return nil }
+        return HookCall(event: event, file: file, line: line,
+                        visibleLines: try HookLine.visibleLines(view, totalLines: totalLines),
+                        totalLines: totalLines, editor: editor,
+                        inputAt: try HookLine.date(inputAt, option: "--input-at"),
+                        openedAt: try HookLine.date(openedAt, option: "--opened-at"),
+                        targetWords: progressOptions.targetWords, isReading: progressOptions.reading,
+                        store: storeOptions.store, idleTimeout: idleTimeout)
     }
 }
 

@@ -35,9 +35,13 @@ enum HookLine {
             guard totalLines == nil else { throw ValidationError("--total-lines goes with --view.") }
             return nil
         }
-        let parts = text.split(separator: "-").compactMap { Int($0) }
+        return try visibleLines(text.split(separator: "-").compactMap { Int($0) }, as: "'\(text)'", totalLines: totalLines)
+    }
+
+    /// Checks the visible lines `[FIRST, LAST]`, given as `text` in messages.
+    static func visibleLines(_ parts: [Int], as text: String, totalLines: Int?) throws -> ClosedRange<Int> {
         guard parts.count == 2, parts[0] >= 1, parts[0] <= parts[1] else {
-            throw ValidationError("--view takes FIRST-LAST with 1 ≤ FIRST ≤ LAST, not '\(text)'.")
+            throw ValidationError("--view takes FIRST-LAST with 1 ≤ FIRST ≤ LAST, not \(text).")
         }
         guard let totalLines, totalLines >= 1 else {
             throw ValidationError("--view needs --total-lines, the file's number of lines.")
@@ -108,14 +112,7 @@ enum HookLine {
             let answer: String
             do {
                 let request = try decoder.decode(Request.self, from: Data(text.utf8))
-                let range = request.view.flatMap { $0.count == 2 ? $0[0]...max($0[0], $0[1]) : nil }
-                let event = SessionEvent(kind: request.event, file: FileArgument.url(for: request.file),
-                                         line: request.line, visibleLines: range,
-                                         totalLines: request.totalLines, editor: request.editor,
-                                         inputAt: try date(request.inputAt, option: "inputAt"),
-                                         openedAt: try date(request.openedAt, option: "openedAt"),
-                                         targetWords: try ProgressOptions.targetWords(request.targetWords, reading: request.reading == true),
-                                         isReading: request.reading)
+                let event = try HookCall(request: request).sessionEvent
                 let failures = try await deliver(event, recorder: recorder, spool: spool)
                 answer = failures.first { $0.event == event }.map { Self.answer(error: $0.error.message) }
                     ?? #"{"ok":true}"#
