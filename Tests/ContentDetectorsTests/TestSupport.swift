@@ -79,7 +79,7 @@ func detectorError(_ body: () throws -> Void) -> DetectorError? {
 }
 
 /// A xorshift64 sequence: the same numbers on every run, so that a failure can be replayed.
-struct FixedRandom {
+struct FixedRandom: RandomNumberGenerator {
     private var state: UInt64 = 0x2545_F491_4F6C_DD1D
 
     /// The sequence the generated fixtures are made from.
@@ -101,6 +101,13 @@ struct FixedRandom {
     /// A number in `0..<n`.
     mutating func next(below n: Int) -> Int {
         Int(next() % UInt64(n))
+    }
+
+    /// The seed of a randomized test: `CLSFILE_TEST_SEED` replays a failing run; otherwise each run
+    /// draws a new one, which the test names in every failure.
+    static func testSeed() -> UInt64 {
+        ProcessInfo.processInfo.environment["CLSFILE_TEST_SEED"].flatMap { UInt64($0) }
+            ?? UInt64.random(in: 1...UInt64.max)
     }
 }
 
