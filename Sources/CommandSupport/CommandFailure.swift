@@ -11,14 +11,14 @@ public func reportingFailures<T>(_ body: () async throws -> T) async throws -> T
     do {
         return try await body()
     } catch let error as CLSError {
-        FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
+        Diagnostics.warn(error.message)
         switch error.code {
         case .invalidArgument: throw ExitCode(66)
         case .databaseInaccessible: throw ExitCode(74)
         default: throw ExitCode.failure
         }
     } catch let error as ClassroomError {
-        FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
+        Diagnostics.warn(error.message)
         throw ExitCode(exitCode(of: error.code))
     }
 }

@@ -58,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await serve()
         } catch let error as DashboardError {
-            FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
+            Diagnostics.warn(error.message)
             throw ExitCode(error.code == .cannotListen ? 69 : 64)
         }
     }

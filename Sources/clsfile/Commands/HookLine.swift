@@ -82,24 +82,24 @@ enum HookLine {
         do {
             let delivery = try await recorder.deliver(event, spool: spool)
             for line in delivery.rejectedLines {
-                warn("skipped a line of \(spool.url.path) that is not an event: \(line.prefix(80))")
+                Diagnostics.warn("skipped a line of \(spool.url.path) that is not an event: \(line.prefix(80))")
             }
             for problem in delivery.measurement.problems {
-                warn("time recorded, but the content was not measured: \(problem.message)")
+                Diagnostics.warn("time recorded, but the content was not measured: \(problem.message)")
             }
             for failure in delivery.failures {
-                warn("\(failure.event.kind.rawValue) event not recorded: \(failure.error.message)")
+                Diagnostics.warn("\(failure.event.kind.rawValue) event not recorded: \(failure.error.message)")
             }
             for unwritten in delivery.neverWritten {
-                warn("\(unwritten.file.path) was closed without ever being written: its session (\(unwritten.events.count) events) is not recorded")
+                Diagnostics.warn("\(unwritten.file.path) was closed without ever being written: its session (\(unwritten.events.count) events) is not recorded")
             }
             return delivery.failures
         } catch let error as CLSError {
             // The store failed as a whole: the recorder put the events back in the spool.
-            warn("\(error.message) (the event waits in \(spool.url.path) until the store can be written)")
+            Diagnostics.warn("\(error.message) (the event waits in \(spool.url.path) until the store can be written)")
             return [(event, error)]
         } catch let error as RecorderError {
-            warn(error.message)
+            Diagnostics.warn(error.message)
             throw ExitCode(74)
         }
     }
@@ -129,9 +129,5 @@ enum HookLine {
     private static func answer(error: String) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: ["ok": false, "error": error])) ?? Data()
         return String(decoding: data, as: UTF8.self)
-    }
-
-    static func warn(_ text: String) {
-        FileHandle.standardError.write(Data("clsfile: \(text)\n".utf8))
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CommandSupport
 import Classroom
+import CommandSupport
 import Foundation
 import OpenClassKit
 import SessionRecorder
@@ -50,21 +50,21 @@ struct OpenCommand: AsyncParsableCommand {
                 let url = FileArgument.url(for: file)
                 let mode = try CLSDeveloperMode.current()
                 if let (assignment, accepted) = try await Handout.assignment(opening: url, store: store, mode: mode) {
-                    if accepted { HookLine.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned") }
+                    if accepted { Diagnostics.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned") }
                     if configuration.targetWords == nil { configuration.targetWords = assignment.targetWordCount }
                     if assignment.isReading { configuration.isReading = true }
                 } else if mode.role == .off, let handout = Handout.lyingBeside(url) {
-                    HookLine.warn("the handout '\(handout.title)' lies beside \(file), but development mode is off, so it was not accepted; a student runs `clsfile role student --name \"Your Name\"` first")
+                    Diagnostics.warn("the handout '\(handout.title)' lies beside \(file), but development mode is off, so it was not accepted; a student runs `clsfile role student --name \"Your Name\"` first")
                 }
                 let session = EditorSession(recorder: SessionRecorder(store: store, configuration: configuration))
                 let outcome = try await session.run(file: url, editor: command, usePTY: !noPty)
                 for problem in outcome.measurement.problems {
-                    HookLine.warn("time recorded, but the content was not measured: \(problem.message)")
+                    Diagnostics.warn("time recorded, but the content was not measured: \(problem.message)")
                 }
-                HookLine.warn(Self.summary(outcome, file: file, rule: configuration.idleRule))
+                Diagnostics.warn(Self.summary(outcome, file: file, rule: configuration.idleRule))
                 status = outcome.exitStatus
             } catch let error as RecorderError {
-                HookLine.warn(error.message)
+                Diagnostics.warn(error.message)
                 throw ExitCode(error.code == .storeBusy ? 75 : 69)
             }
         }

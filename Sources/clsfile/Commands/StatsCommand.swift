@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 import ContentDetectors
 import Foundation
 
@@ -52,7 +53,7 @@ struct StatsCommand: AsyncParsableCommand {
                 rows.append(DocumentSummary(path: file, report: report, targetWords: targetWords))
             } catch let error as DetectorError {
                 progress.clear()
-                FileHandle.standardError.write(Data("clsfile: \(error.message)\n".utf8))
+                Diagnostics.warn(error.message)
                 let code: Int32 = [.notARegularFile, .unreadable].contains(error.code) ? 66 : 65
                 exitCode = exitCode == 66 ? 66 : code
             }

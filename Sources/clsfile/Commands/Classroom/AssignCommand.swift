@@ -1,6 +1,6 @@
 import ArgumentParser
-import CommandSupport
 import Classroom
+import CommandSupport
 import Foundation
 import OpenClassKit
 

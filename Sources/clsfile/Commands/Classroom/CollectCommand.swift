@@ -1,6 +1,6 @@
 import ArgumentParser
-import CommandSupport
 import Classroom
+import CommandSupport
 import Foundation
 import OpenClassKit
 
@@ -27,7 +27,7 @@ struct CollectCommand: AsyncParsableCommand {
             _ = try RoleGate.require(.teacher, for: "collect")
             let outcomes = try await Collector(store: storeOptions.dataStore()).collect(folder: URL(fileURLWithPath: folder))
             if outcomes.isEmpty {
-                HookLine.warn("no .\(SubmissionFile.fileExtension) files in \(folder)")
+                Diagnostics.warn("no .\(SubmissionFile.fileExtension) files in \(folder)")
             }
             for outcome in outcomes {
                 let who = [outcome.studentName, outcome.assignmentTitle.map { "'\($0)'" }].compactMap { $0 }.joined(separator: ", ")
@@ -36,7 +36,7 @@ struct CollectCommand: AsyncParsableCommand {
                     print("\(result.rawValue): \(outcome.file.lastPathComponent)\(who.isEmpty ? "" : " (\(who))")")
                 case .failure(let error):
                     refused += 1
-                    HookLine.warn("refused: \(error.message)")
+                    Diagnostics.warn("refused: \(error.message)")
                 }
             }
         }

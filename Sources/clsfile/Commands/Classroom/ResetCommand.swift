@@ -1,6 +1,6 @@
 import ArgumentParser
-import CommandSupport
 import Classroom
+import CommandSupport
 import Foundation
 import OpenClassKit
 
@@ -31,7 +31,7 @@ struct ResetCommand: AsyncParsableCommand {
                 }
                 FileHandle.standardError.write(Data("Delete every activity, assignment and submission of the \(mode.role.rawValue) role in \(store.path)?\nType \(mode.role.rawValue) to confirm: ".utf8))
                 guard readLine()?.trimmingCharacters(in: .whitespaces) == mode.role.rawValue else {
-                    FileHandle.standardError.write(Data("clsfile: nothing was deleted\n".utf8))
+                    Diagnostics.warn("nothing was deleted")
                     throw ExitCode.failure
                 }
             }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CommandSupport
 import Classroom
+import CommandSupport
 import Foundation
 import OpenClassKit
 
@@ -36,7 +36,7 @@ struct RoleCommand: AsyncParsableCommand {
             do {
                 mode = try CLSDeveloperMode.current()
             } catch let error as CLSError where role != nil {
-                HookLine.warn("\(error.message); writing new settings with a new account identifier")
+                Diagnostics.warn("\(error.message); writing new settings with a new account identifier")
                 mode = CLSDeveloperMode()
             }
             if let role {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ struct ServeCommand: ParsableCommand {
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         execv(program, argv)
         let reason = String(cString: strerror(errno))
-        FileHandle.standardError.write(Data("clsfile: cannot run \(program): \(reason); clsfile serve needs clsfile-serve installed beside clsfile (swift build makes both)\n".utf8))
+        Diagnostics.warn("cannot run \(program): \(reason); clsfile serve needs clsfile-serve installed beside clsfile (swift build makes both)")
         throw ExitCode(69)
     }
 
