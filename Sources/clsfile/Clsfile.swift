@@ -18,7 +18,8 @@ struct Clsfile: AsyncParsableCommand {
             started, or an address clsfile serve cannot listen on; 65 a document that cannot be \
             counted (unsupported, damaged, over a safety limit, or needing libmagic when it cannot \
             be loaded), or a handout or submission file that is malformed, edited, damaged or not \
-            yours; 74 a store that cannot be opened, read or written.
+            yours; 74 a store that cannot be opened, read or written; 75 a store another process kept \
+            locked when clsfile open ended (the session waits in the store's spool for the next call).
             """,
         version: "0.1.0",
         subcommands: [OpenCommand.self, ShowCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,
