@@ -77,7 +77,7 @@ public struct ClassReport: Sendable, Equatable, Codable {
         self.assignments = assignments
     }
 
-    static func summary(of assignment: CLSAssignment, rows: [StudentRow]) -> AssignmentSummary {
+    static func summary(of assignment: Assignment, rows: [StudentRow]) -> AssignmentSummary {
         let works = rows.map(\.work)
         var groups: [String: [StudentWork.Item]] = [:]
         for item in works.compactMap(\.primaryItem) { groups[item.comparisonKey, default: []].append(item) }

@@ -11,7 +11,7 @@ public struct Collector: Sendable {
         /// The assignment's title, when the file is for a known handout.
         public var assignmentTitle: String?
         /// What the import did, or why the file was refused.
-        public var result: Result<CLSSubmission.ImportResult, ClassroomError>
+        public var result: Result<Submission.ImportResult, ClassroomError>
     }
 
     public let store: CLSDataStore
@@ -39,7 +39,7 @@ public struct Collector: Sendable {
         return outcomes
     }
 
-    private func collect(file: URL, assignments: [String: CLSAssignment]) async throws -> Outcome {
+    private func collect(file: URL, assignments: [String: Assignment]) async throws -> Outcome {
         var outcome = Outcome(file: file, result: .success(.unchanged))
         do {
             let submission = try SubmissionFile.read(from: file)
@@ -50,7 +50,7 @@ public struct Collector: Sendable {
             outcome.assignmentTitle = assignment.title
             let (work, digest) = try submission.openWork(with: assignment, file: file)
             let payload = try JSONCoding.encoder.encode(work)
-            let result = try await store.importSubmission(CLSSubmission(
+            let result = try await store.importSubmission(Submission(
                 assignmentIdentifier: assignment.identifier, studentIdentifier: submission.student,
                 studentName: submission.studentName, submittedAt: submission.submittedAt, digest: digest, payload: payload))
             outcome.result = .success(result)

@@ -62,7 +62,7 @@ public struct Handout: Sendable, Equatable, Codable {
     }
 
     /// The handout of an assignment recorded in a store.
-    public init(_ assignment: CLSAssignment) {
+    public init(_ assignment: Assignment) {
         id = assignment.identifier
         title = assignment.title
         className = assignment.className
@@ -76,8 +76,8 @@ public struct Handout: Sendable, Equatable, Codable {
     }
 
     /// The assignment this handout describes, to record or accept in a store.
-    public var assignment: CLSAssignment {
-        CLSAssignment(identifier: id, title: title, className: className, dueDate: due, targetWordCount: targetWords,
+    public var assignment: Assignment {
+        Assignment(identifier: id, title: title, className: className, dueDate: due, targetWordCount: targetWords,
                       isReading: reading == true, instructions: instructions, documentName: document.name, documentDigest: document.sha256,
                       classKey: classKey, createdAt: createdAt)
     }
@@ -175,7 +175,7 @@ extension Handout {
     /// it when the document is not assigned yet. Nil in other roles, or with no handout.
     /// - Returns: The assignment, and whether this call accepted it.
     public static func assignment(opening document: URL, store: CLSDataStore,
-                                  mode: CLSDeveloperMode) async throws -> (assignment: CLSAssignment, accepted: Bool)? {
+                                  mode: DeveloperMode) async throws -> (assignment: Assignment, accepted: Bool)? {
         guard mode.role == .student, FileManager.default.fileExists(atPath: document.path) else { return nil }
         if let assignment = try await store.assignment(for: document) { return (assignment, false) }
         guard let handout = lyingBeside(document) else { return nil }

@@ -85,7 +85,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
     /// - Parameters:
     ///   - assignment: The accepted assignment.
     ///   - activity: The activity of the assigned file, or nil when the student never opened it.
-    public init(assignment: CLSAssignment, activity: CLSActivity?) {
+    public init(assignment: Assignment, activity: CLSActivity?) {
         assignmentIdentifier = assignment.identifier
         documentName = assignment.documentURL?.lastPathComponent ?? assignment.documentName
         completedAt = assignment.completedAt

@@ -33,7 +33,7 @@ public struct SubmissionFile: Sendable, Equatable, Codable {
     public var sealed: Data
 
     /// Seals a student's work on a handout.
-    public init(work: StudentWork, handout: CLSAssignment, student: String, studentName: String,
+    public init(work: StudentWork, handout: Assignment, student: String, studentName: String,
                 submittedAt: Date = Date()) throws {
         self.handout = handout.identifier
         self.student = student
@@ -76,7 +76,7 @@ public struct SubmissionFile: Sendable, Equatable, Codable {
     /// handout the header names.
     /// - Throws: ``ClassroomError`` `.damagedFile` when the file was edited or damaged, or sealed
     ///   with another key.
-    public func openWork(with handout: CLSAssignment, file url: URL) throws -> (work: StudentWork, digest: String) {
+    public func openWork(with handout: Assignment, file url: URL) throws -> (work: StudentWork, digest: String) {
         let plaintext: Data
         do {
             let box = try ChaChaPoly.SealedBox(combined: sealed)

@@ -5,9 +5,9 @@ import OpenClassKit
 /// on the assigned document.
 public struct Submitter: Sendable {
     public let store: CLSDataStore
-    public let student: CLSDeveloperMode
+    public let student: DeveloperMode
 
-    public init(store: CLSDataStore, student: CLSDeveloperMode) {
+    public init(store: CLSDataStore, student: DeveloperMode) {
         self.store = store
         self.student = student
     }
@@ -16,7 +16,7 @@ public struct Submitter: Sendable {
     /// - Parameter key: One assignment's identifier, a unique prefix of it, or its title; nil for all.
     /// - Throws: ``ClassroomError`` `.notAssigned` when there is nothing to submit, or the key names
     ///   no accepted assignment or several.
-    public func assignedWork(key: String? = nil) async throws -> [(assignment: CLSAssignment, work: StudentWork)] {
+    public func assignedWork(key: String? = nil) async throws -> [(assignment: Assignment, work: StudentWork)] {
         let accepted = try await store.assignments().filter { $0.acceptedAt != nil }
         guard !accepted.isEmpty else {
             throw ClassroomError(.notAssigned, "no accepted assignments in \(store.storeURL.path): accept a handout with `clsfile accept FILE.clshandout` first")
@@ -24,7 +24,7 @@ public struct Submitter: Sendable {
         let chosen = try key.map { key in
             [try AssignmentChoice.pick(key, from: accepted, identifier: \.identifier, title: \.title, in: store.storeURL.path)]
         } ?? accepted
-        var result: [(CLSAssignment, StudentWork)] = []
+        var result: [(Assignment, StudentWork)] = []
         for assignment in chosen {
             var activity: CLSActivity?
             if let url = assignment.documentURL, FileManager.default.fileExists(atPath: url.path) {

@@ -79,7 +79,7 @@ public struct XAPIStatementBuilder: Sendable {
     ///   - readAt: When the work was read. A session that had not ended before then was still
     ///     running: it gets its `initialized` statement but no `terminated` one yet.
     /// - Returns: The statements, ordered by time.
-    public func statements(actor: String, assignment: CLSAssignment, work: StudentWork, readAt: Date) -> [XAPIStatement] {
+    public func statements(actor: String, assignment: Assignment, work: StudentWork, readAt: Date) -> [XAPIStatement] {
         statements(actor: actor, title: assignment.title, work: work, readAt: readAt)
     }
 

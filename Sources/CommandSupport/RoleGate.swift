@@ -5,8 +5,8 @@ import OpenClassKit
 public enum RoleGate {
     /// The settings in force, when their role is the one a command needs.
     /// - Throws: ``ClassroomError`` `.wrongRole` naming the command and how to switch.
-    public static func require(_ role: CLSDeveloperMode.Role, for command: String) throws -> CLSDeveloperMode {
-        let mode = try CLSDeveloperMode.current()
+    public static func require(_ role: DeveloperMode.Role, for command: String) throws -> DeveloperMode {
+        let mode = try DeveloperMode.current()
         guard mode.role == role else {
             let now = mode.role == .off ? "development mode is off" : "the role now is \(mode.role.rawValue)"
             throw ClassroomError(.wrongRole, "`clsfile \(command)` is for a \(role.rawValue), and \(now): run `clsfile role \(role.rawValue)\(role == .student ? " --name \"Your Name\"" : "")` first")

@@ -107,7 +107,7 @@ public struct SessionRecorder: Sendable {
         try await record([event])
     }
 
-    private func apply(_ event: SessionEvent, assignment: CLSAssignment?, to activity: CLSActivity) throws -> DocumentReport? {
+    private func apply(_ event: SessionEvent, assignment: Assignment?, to activity: CLSActivity) throws -> DocumentReport? {
         let givenTarget = event.targetWords ?? configuration.targetWords ?? assignment?.targetWordCount
         remember(targetWords: givenTarget,
                  isReading: givenTarget == nil && (event.isReading == true || configuration.isReading || assignment?.isReading == true),

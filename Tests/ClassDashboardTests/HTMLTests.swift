@@ -24,7 +24,7 @@ struct HTMLTests {
         let row = ClassReport.StudentRow(studentIdentifier: hostile, studentName: hostile, submittedAt: Date(timeIntervalSince1970: 0), work: work)
         var scored = row
         scored.work.primaryItem = other
-        let assignment = CLSAssignmentFixture.make(title: hostile, className: hostile)
+        let assignment = AssignmentFixture.make(title: hostile, className: hostile)
         let summary = ClassReport.summary(of: assignment, rows: [row, scored])
         #expect(summary.warning != nil)
         let report = ClassReport(assignments: [summary])

@@ -145,7 +145,7 @@ struct XAPIStatementBuilderTests {
         #expect(reread != work, "the fixture has fractions of seconds that a submission drops")
         let row = ClassReport.StudentRow(studentIdentifier: Self.account, studentName: "Ada Lovelace",
                                          submittedAt: Date(timeIntervalSince1970: submittedAt.timeIntervalSince1970.rounded(.down)), work: reread)
-        let assignment = CLSAssignment(identifier: work.assignmentIdentifier, title: "Essay on rivers", documentName: "essay.txt",
+        let assignment = Assignment(identifier: work.assignmentIdentifier, title: "Essay on rivers", documentName: "essay.txt",
                                        documentDigest: "", classKey: Data(count: 32))
         let report = ClassReport(assignments: [ClassReport.summary(of: assignment, rows: [row])])
         let teacher = XAPIStatementBuilder().statements(for: report)
@@ -156,7 +156,7 @@ struct XAPIStatementBuilderTests {
     @Test func aSessionRunningWhenSubmittedHasNoTerminatedInTheTeachersExport() throws {
         let work = Self.work(sessions: [(0, 1800), (3600, 6000)])
         let row = ClassReport.StudentRow(studentIdentifier: Self.account, studentName: "Ada", submittedAt: Self.t0.addingTimeInterval(6000), work: work)
-        let assignment = CLSAssignment(identifier: work.assignmentIdentifier, title: "T", documentName: "essay.txt",
+        let assignment = Assignment(identifier: work.assignmentIdentifier, title: "T", documentName: "essay.txt",
                                        documentDigest: "", classKey: Data(count: 32))
         let statements = XAPIStatementBuilder().statements(for: ClassReport(assignments: [ClassReport.summary(of: assignment, rows: [row])]))
         #expect(statements.filter { $0.verb.id.hasSuffix("/terminated") }.count == 1)
@@ -164,7 +164,7 @@ struct XAPIStatementBuilderTests {
 
     @Test func aSessionClosedInTheSecondOfTheSubmissionWaitsForTheNextOne() throws {
         let work = Self.work(sessions: [(0, 1800)])
-        let assignment = CLSAssignment(identifier: work.assignmentIdentifier, title: "T", documentName: "essay.txt",
+        let assignment = Assignment(identifier: work.assignmentIdentifier, title: "T", documentName: "essay.txt",
                                        documentDigest: "", classKey: Data(count: 32))
         func terminated(submittedAfter seconds: Double) -> Int {
             let submittedAt = Date(timeIntervalSince1970: Self.t0.addingTimeInterval(seconds).timeIntervalSince1970.rounded(.down))
@@ -177,7 +177,7 @@ struct XAPIStatementBuilderTests {
     }
 
     @Test func markedSessionsNeedNoGuessAboutTheSecondOfTheSubmission() throws {
-        let assignment = CLSAssignment(identifier: Self.work().assignmentIdentifier, title: "T", documentName: "essay.txt",
+        let assignment = Assignment(identifier: Self.work().assignmentIdentifier, title: "T", documentName: "essay.txt",
                                        documentDigest: "", classKey: Data(count: 32))
         func terminated(running: Bool) -> Int {
             var work = Self.work(sessions: [(0, 1800)])

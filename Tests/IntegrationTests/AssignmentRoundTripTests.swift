@@ -19,12 +19,12 @@ private struct Person {
          "XDG_DATA_HOME": home.appendingPathComponent("data").path, "CLSFILE_STORE": ""]
     }
 
-    var mode: CLSDeveloperMode {
-        get throws { try CLSDeveloperMode.current(from: home.appendingPathComponent("config/clsfile/developer-mode.json")) }
+    var mode: DeveloperMode {
+        get throws { try DeveloperMode.current(from: home.appendingPathComponent("config/clsfile/developer-mode.json")) }
     }
 
-    func store(_ role: CLSDeveloperMode.Role) -> CLSDataStore {
-        CLSDataStore(storeURL: CLSDeveloperMode.storeURL(for: role, dataHome: home.appendingPathComponent("data/clsfile")))
+    func store(_ role: DeveloperMode.Role) -> CLSDataStore {
+        CLSDataStore(storeURL: DeveloperMode.storeURL(for: role, dataHome: home.appendingPathComponent("data/clsfile")))
     }
 
     @discardableResult
@@ -310,7 +310,7 @@ struct AssignmentRoundTripTests {
         let essay = try scratch.file("essay.txt"), poem = try scratch.file("poem.txt")
         try teacher.clsfile("assign", essay.path, "--title", "Essay")
         try teacher.clsfile("assign", poem.path, "--title", "Poem")
-        let store = CLSDeveloperMode.storeURL(for: .teacher, dataHome: teacher.home.appendingPathComponent("data/clsfile")).path
+        let store = DeveloperMode.storeURL(for: .teacher, dataHome: teacher.home.appendingPathComponent("data/clsfile")).path
         let again = try teacher.clsfile("assign", essay.path, "--title", "Essay again", expecting: 66)
         #expect(again.errorOutput.contains("\(essay.path).clshandout already exists; remove it or pass another --output"))
         #expect(try teacher.clsfile("assignments", "remove", "Sonnet", expecting: 66).errorOutput

@@ -25,12 +25,12 @@ struct ExportCommandTests {
             try run(try builtExecutable("clsfile"), arguments, environment: environment)
         }
 
-        func mode() throws -> CLSDeveloperMode {
-            try CLSDeveloperMode.current(from: home.appendingPathComponent("config/clsfile/developer-mode.json"))
+        func mode() throws -> DeveloperMode {
+            try DeveloperMode.current(from: home.appendingPathComponent("config/clsfile/developer-mode.json"))
         }
 
-        func store(_ role: CLSDeveloperMode.Role) -> CLSDataStore {
-            CLSDataStore(storeURL: CLSDeveloperMode.storeURL(for: role, dataHome: home.appendingPathComponent("data/clsfile")),
+        func store(_ role: DeveloperMode.Role) -> CLSDataStore {
+            CLSDataStore(storeURL: DeveloperMode.storeURL(for: role, dataHome: home.appendingPathComponent("data/clsfile")),
                          configuration: .init(busyTimeout: 30))
         }
     }
@@ -42,8 +42,8 @@ struct ExportCommandTests {
         let student: Person
         let essay: URL
         let diary: URL
-        let assignment: CLSAssignment
-        let unaccepted: CLSAssignment
+        let assignment: Assignment
+        let unaccepted: Assignment
 
         init() async throws {
             scratch = try Scratch()
@@ -71,8 +71,8 @@ struct ExportCommandTests {
             #expect(try await store.completeAllAssignedActivities(matching: ["clsfile"]) == 1)
         }
 
-        static func handout(_ title: String, document: String) -> CLSAssignment {
-            CLSAssignment(identifier: UUID().uuidString.lowercased(), title: title, documentName: document,
+        static func handout(_ title: String, document: String) -> Assignment {
+            Assignment(identifier: UUID().uuidString.lowercased(), title: title, documentName: document,
                           documentDigest: String(repeating: "0", count: 64),
                           classKey: Data((0..<32).map { _ in UInt8.random(in: 0...255) }))
         }

@@ -6,8 +6,8 @@ import TestSupport
 /// Assignments, the done flag, collected submissions and development-mode roles, on real store files.
 struct AssignmentTests {
     private func assignment(_ id: String = UUID().uuidString.lowercased(), title: String = "Essay",
-                            key: UInt8 = 7) -> CLSAssignment {
-        CLSAssignment(identifier: id, title: title, className: "7B", dueDate: Date(timeIntervalSince1970: 1_800_000_000),
+                            key: UInt8 = 7) -> Assignment {
+        Assignment(identifier: id, title: title, className: "7B", dueDate: Date(timeIntervalSince1970: 1_800_000_000),
                       targetWordCount: 500, instructions: "Write.", documentName: "essay.txt",
                       documentDigest: String(repeating: "ab", count: 32), classKey: Data(repeating: key, count: 32))
     }
@@ -79,8 +79,8 @@ struct AssignmentTests {
         let given = assignment()
         try await store.recordAssignment(given)
         try await store.recordAssignment(given)
-        func submission(_ digest: String, at seconds: Double, student: String = "s1") -> CLSSubmission {
-            CLSSubmission(assignmentIdentifier: given.identifier, studentIdentifier: student, studentName: "Ada",
+        func submission(_ digest: String, at seconds: Double, student: String = "s1") -> Submission {
+            Submission(assignmentIdentifier: given.identifier, studentIdentifier: student, studentName: "Ada",
                           submittedAt: Date(timeIntervalSince1970: seconds), digest: digest, payload: Data(digest.utf8))
         }
         #expect(try await store.importSubmission(submission("a", at: 100)) == .added)
@@ -122,20 +122,20 @@ struct AssignmentTests {
     @Test func developerModeSettingsAndStorePerRole() throws {
         let scratch = try Scratch()
         let settings = scratch.url.appendingPathComponent("config/clsfile/developer-mode.json")
-        #expect(try CLSDeveloperMode.current(from: settings).role == .off)
+        #expect(try DeveloperMode.current(from: settings).role == .off)
 
-        let mode = CLSDeveloperMode(role: .student, displayName: "Ada")
+        let mode = DeveloperMode(role: .student, displayName: "Ada")
         try mode.save(to: settings)
-        #expect(try CLSDeveloperMode.current(from: settings) == mode)
+        #expect(try DeveloperMode.current(from: settings) == mode)
         let attributes = try FileManager.default.attributesOfItem(atPath: settings.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
 
         try Data("{\"role\": \"headmaster\"}".utf8).write(to: settings)
-        #expect(throws: CLSError.self) { try CLSDeveloperMode.current(from: settings) }
+        #expect(throws: CLSError.self) { try DeveloperMode.current(from: settings) }
 
         let home = scratch.url.appendingPathComponent("data/clsfile")
-        #expect(CLSDeveloperMode.storeURL(for: .off, dataHome: home).path == home.path + "/store.sqlite")
-        #expect(CLSDeveloperMode.storeURL(for: .teacher, dataHome: home).path == home.path + "/teacher/store.sqlite")
-        #expect(CLSDeveloperMode.storeURL(for: .student, dataHome: home).path == home.path + "/student/store.sqlite")
+        #expect(DeveloperMode.storeURL(for: .off, dataHome: home).path == home.path + "/store.sqlite")
+        #expect(DeveloperMode.storeURL(for: .teacher, dataHome: home).path == home.path + "/teacher/store.sqlite")
+        #expect(DeveloperMode.storeURL(for: .student, dataHome: home).path == home.path + "/student/store.sqlite")
     }
 }

@@ -183,10 +183,10 @@ struct EditorTimingTests {
         let essay = try scratch.file("essay.txt", "five words in this essay")
         let book = try scratch.file("book.txt", String(repeating: "line\n", count: 10))
         let key = Data(repeating: 7, count: 32)
-        try await store.acceptAssignment(CLSAssignment(identifier: "essay", title: "Essay", targetWordCount: 20,
+        try await store.acceptAssignment(Assignment(identifier: "essay", title: "Essay", targetWordCount: 20,
                                                        documentName: "essay.txt", documentDigest: "x", classKey: key),
                                          for: essay)
-        try await store.acceptAssignment(CLSAssignment(identifier: "book", title: "Book", isReading: true,
+        try await store.acceptAssignment(Assignment(identifier: "book", title: "Book", isReading: true,
                                                        documentName: "book.txt", documentDigest: "y", classKey: key),
                                          for: book)
         let recorder = SessionRecorder(store: store)

@@ -21,16 +21,16 @@ protocol ActivityStorage: AssignmentStorage {
 /// Where assignments and collected submissions are kept: the same store as the activities.
 protocol AssignmentStorage: Sendable {
     /// Records a teacher's assignment; recording the same one again changes nothing.
-    func record(_ assignment: CLSAssignment) async throws
+    func record(_ assignment: Assignment) async throws
 
     /// Ties an assignment to a student's file, replacing an earlier tie of the same assignment.
-    func accept(_ assignment: CLSAssignment, for file: FileIdentity) async throws
+    func accept(_ assignment: Assignment, for file: FileIdentity) async throws
 
     /// Every assignment, oldest first, with its file and done date where it has them.
-    func assignments() async throws -> [CLSAssignment]
+    func assignments() async throws -> [Assignment]
 
     /// The assignment tied to a file, if any.
-    func assignment(for file: FileIdentity) async throws -> CLSAssignment?
+    func assignment(for file: FileIdentity) async throws -> Assignment?
 
     /// Removes an assignment (and, in a teacher's store, what was collected for it); false when
     /// there was none.
@@ -44,8 +44,8 @@ protocol AssignmentStorage: Sendable {
     func assignedContexts(appIdentifier: String) async throws -> [(contextID: Int64, identifierPath: [String])]
 
     /// Imports a collected submission, keeping only the latest per student and assignment.
-    func importSubmission(_ submission: CLSSubmission) async throws -> CLSSubmission.ImportResult
+    func importSubmission(_ submission: Submission) async throws -> Submission.ImportResult
 
     /// The submissions collected for an assignment, by student name.
-    func submissions(forAssignment identifier: String) async throws -> [CLSSubmission]
+    func submissions(forAssignment identifier: String) async throws -> [Submission]
 }

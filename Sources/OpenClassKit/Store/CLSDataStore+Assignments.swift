@@ -39,7 +39,7 @@ extension CLSDataStore {
 
     /// Records an assignment a teacher made; recording it again changes nothing.
     /// - Throws: ``CLSError`` `.invalidModification` when another assignment already has its identifier.
-    public func recordAssignment(_ assignment: CLSAssignment) async throws {
+    public func recordAssignment(_ assignment: Assignment) async throws {
         try await storage.record(assignment)
     }
 
@@ -47,17 +47,17 @@ extension CLSDataStore {
     /// Accepting the same assignment again, for the same or another file, ties it to that file.
     /// - Throws: ``CLSError`` `.invalidArgument` for a URL that names no regular file,
     ///   `.invalidModification` when the file is already tied to another assignment.
-    public func acceptAssignment(_ assignment: CLSAssignment, for documentURL: URL) async throws {
+    public func acceptAssignment(_ assignment: Assignment, for documentURL: URL) async throws {
         try await storage.accept(assignment, for: try FileIdentity(resolving: documentURL))
     }
 
     /// Every assignment in this store, oldest first.
-    public func assignments() async throws -> [CLSAssignment] {
+    public func assignments() async throws -> [Assignment] {
         try await storage.assignments()
     }
 
     /// The assignment a file is tied to, or nil.
-    public func assignment(for documentURL: URL) async throws -> CLSAssignment? {
+    public func assignment(for documentURL: URL) async throws -> Assignment? {
         try await storage.assignment(for: try FileIdentity(resolving: documentURL))
     }
 
@@ -73,12 +73,12 @@ extension CLSDataStore {
     /// Imports a student's submission for an assignment of this store. Importing the same
     /// submission twice changes nothing; an older one never replaces a newer one.
     /// - Throws: ``CLSError`` `.invalidArgument` when the store has no such assignment.
-    public func importSubmission(_ submission: CLSSubmission) async throws -> CLSSubmission.ImportResult {
+    public func importSubmission(_ submission: Submission) async throws -> Submission.ImportResult {
         try await storage.importSubmission(submission)
     }
 
     /// The submissions collected for an assignment, ordered by student name.
-    public func submissions(forAssignment identifier: String) async throws -> [CLSSubmission] {
+    public func submissions(forAssignment identifier: String) async throws -> [Submission] {
         try await storage.submissions(forAssignment: identifier)
     }
 }

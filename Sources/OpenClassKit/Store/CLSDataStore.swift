@@ -37,12 +37,12 @@ public final class CLSDataStore: Sendable {
             return CLSDataStore(storeURL: try defaultStoreURL)
         } catch {
             let reason = error as? CLSError ?? CLSError(.databaseInaccessible, "\(error)")
-            return CLSDataStore(storeURL: CLSDeveloperMode.settingsURL, storage: UnusableStorage(reason: reason))
+            return CLSDataStore(storeURL: DeveloperMode.settingsURL, storage: UnusableStorage(reason: reason))
         }
     }()
 
     /// Where ``shared`` keeps its data: `$CLSFILE_STORE` when set; else the store of the
-    /// development-mode role in force (``CLSDeveloperMode/storeURL(for:dataHome:)``): with no role,
+    /// development-mode role in force (``DeveloperMode/storeURL(for:dataHome:)``): with no role,
     /// `$XDG_DATA_HOME/clsfile/store.sqlite` (`~/.local/share/clsfile/store.sqlite`).
     /// - Throws: ``CLSError`` when the development-mode settings exist but are damaged.
     public static var defaultStoreURL: URL {
@@ -52,7 +52,7 @@ public final class CLSDataStore: Sendable {
                 return URL(fileSystemPathBytes: Array(UnsafeBufferPointer(
                     start: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: strlen(path))))
             }
-            return CLSDeveloperMode.storeURL(for: try CLSDeveloperMode.current().role)
+            return DeveloperMode.storeURL(for: try DeveloperMode.current().role)
         }
     }
 

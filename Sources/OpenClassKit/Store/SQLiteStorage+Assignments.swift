@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 extension SQLiteStorage: AssignmentStorage {
-    func record(_ assignment: CLSAssignment) async throws {
+    func record(_ assignment: Assignment) async throws {
         try await writing { db in
             if let existing = try Self.assignment(identifier: assignment.identifier, in: db) {
                 guard existing.classKey == assignment.classKey else {
@@ -15,7 +15,7 @@ extension SQLiteStorage: AssignmentStorage {
         }
     }
 
-    func accept(_ assignment: CLSAssignment, for file: FileIdentity) async throws {
+    func accept(_ assignment: Assignment, for file: FileIdentity) async throws {
         let appIdentifier = self.appIdentifier
         try await writing { db in
             let activity = try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db)
@@ -38,13 +38,13 @@ extension SQLiteStorage: AssignmentStorage {
         }
     }
 
-    func assignments() async throws -> [CLSAssignment] {
+    func assignments() async throws -> [Assignment] {
         try await readingStore { db in
             try Row.fetchAll(db, sql: "\(Self.selectAssignments) ORDER BY s.created_at, s.id").map(Self.assignment(from:))
         }
     }
 
-    func assignment(for file: FileIdentity) async throws -> CLSAssignment? {
+    func assignment(for file: FileIdentity) async throws -> Assignment? {
         try await readingStore { db in
             try Row.fetchOne(db, sql: "\(Self.selectAssignments) WHERE c.path = ?", arguments: [Data(file.path)])
                 .map(Self.assignment(from:))
@@ -85,7 +85,7 @@ extension SQLiteStorage: AssignmentStorage {
         }
     }
 
-    func importSubmission(_ submission: CLSSubmission) async throws -> CLSSubmission.ImportResult {
+    func importSubmission(_ submission: Submission) async throws -> Submission.ImportResult {
         try await writing { db in
             guard try Self.assignment(identifier: submission.assignmentIdentifier, in: db) != nil else {
                 throw CLSError(.invalidArgument,
@@ -94,7 +94,7 @@ extension SQLiteStorage: AssignmentStorage {
             let held = try Row.fetchOne(db, sql: """
                 SELECT submitted_at, digest FROM submission WHERE assignment_id = ? AND student_id = ?
                 """, arguments: [submission.assignmentIdentifier, submission.studentIdentifier])
-            let result: CLSSubmission.ImportResult
+            let result: Submission.ImportResult
             if let held {
                 if (held["digest"] as String) == submission.digest { return .unchanged }
                 if (held["submitted_at"] as Double) > submission.submittedAt.timeIntervalSince1970 { return .superseded }
@@ -113,12 +113,12 @@ extension SQLiteStorage: AssignmentStorage {
         }
     }
 
-    func submissions(forAssignment identifier: String) async throws -> [CLSSubmission] {
+    func submissions(forAssignment identifier: String) async throws -> [Submission] {
         try await readingStore { db in
             try Row.fetchAll(db, sql: """
                 SELECT * FROM submission WHERE assignment_id = ? ORDER BY student_name, student_id
                 """, arguments: [identifier]).map { row in
-                CLSSubmission(assignmentIdentifier: row["assignment_id"], studentIdentifier: row["student_id"],
+                Submission(assignmentIdentifier: row["assignment_id"], studentIdentifier: row["student_id"],
                               studentName: row["student_name"],
                               submittedAt: Date(timeIntervalSince1970: row["submitted_at"]),
                               digest: row["digest"], payload: row["payload"])
@@ -151,15 +151,15 @@ extension SQLiteStorage: AssignmentStorage {
         FROM assignment s LEFT JOIN context c ON c.id = s.context_id
         """
 
-    private static func assignment(identifier: String, in db: Database) throws -> CLSAssignment? {
+    private static func assignment(identifier: String, in db: Database) throws -> Assignment? {
         try Row.fetchOne(db, sql: "\(selectAssignments) WHERE s.id = ?", arguments: [identifier]).map(assignment(from:))
     }
 
-    private static func assignment(contextID: Int64, in db: Database) throws -> CLSAssignment? {
+    private static func assignment(contextID: Int64, in db: Database) throws -> Assignment? {
         try Row.fetchOne(db, sql: "\(selectAssignments) WHERE s.context_id = ?", arguments: [contextID]).map(assignment(from:))
     }
 
-    private static func insert(_ assignment: CLSAssignment, contextID: Int64?, acceptedAt: Double?, in db: Database) throws {
+    private static func insert(_ assignment: Assignment, contextID: Int64?, acceptedAt: Double?, in db: Database) throws {
         guard assignment.classKey.count == 32 else {
             throw CLSError(.invalidArgument, "assignment \(assignment.identifier) has a class key of \(assignment.classKey.count) bytes, not 32; the handout is damaged")
         }
@@ -174,8 +174,8 @@ extension SQLiteStorage: AssignmentStorage {
                              assignment.createdAt.timeIntervalSince1970, acceptedAt, contextID])
     }
 
-    private static func assignment(from row: Row) -> CLSAssignment {
-        var assignment = CLSAssignment(
+    private static func assignment(from row: Row) -> Assignment {
+        var assignment = Assignment(
             identifier: row["id"], title: row["title"], className: row["class_name"],
             dueDate: (row["due_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
             targetWordCount: row["target_words"], isReading: row["is_reading"] ?? false, instructions: row["instructions"],

@@ -11,16 +11,28 @@ enum StoreSchema {
     /// that open a new store at the same moment migrate it once.
     static func migrate(_ db: Database, path: String) throws {
         let version = try checkVersion(of: db, path: path)
-        for (index, sql) in migrations.enumerated().dropFirst(version) {
-            try db.execute(sql: sql)
+        for (index, migration) in migrations.enumerated().dropFirst(version) {
+            do {
+                try db.execute(sql: migration.sql)
+            } catch {
+                throw CLSError(.databaseInaccessible,
+                               "the store \(path) could not be brought to schema version \(index + 1) (\(migration.name)): \(error); it is unchanged: check the disk, or report this with the store attached")
+            }
             try db.execute(sql: "PRAGMA user_version = \(index + 1)")
         }
     }
 
+    /// One step of the schema: its name says what it adds; its number is its place in
+    /// ``migrations`` (the `PRAGMA user_version` a store has once it ran).
+    struct Migration {
+        var name: String
+        var sql: String
+    }
+
     /// The migrations, oldest first; never edit one that has shipped, add another.
-    static let migrations: [String] = [
+    static let migrations: [Migration] = [
         // 1: contexts, activities, time spans, progress ranges, items.
-        """
+        Migration(name: "contexts, activities, spans, ranges and items", sql: """
         PRAGMA application_id = \(applicationID);
 
         CREATE TABLE context (
@@ -86,10 +98,10 @@ enum StoreSchema {
             PRIMARY KEY (activity_id, identifier)
         ) WITHOUT ROWID;
         CREATE UNIQUE INDEX activity_item_one_primary ON activity_item(activity_id) WHERE role = 'primary';
-        """,
+        """),
         // 2: assignments (a teacher's handouts; a student's accepted ones, tied to a file) and the
         // submissions a teacher collected. The done flag is `activity.completed_at`.
-        """
+        Migration(name: "assignments and submissions", sql: """
         CREATE TABLE assignment (
             id              TEXT    PRIMARY KEY,
             title           TEXT    NOT NULL,
@@ -115,14 +127,14 @@ enum StoreSchema {
             imported_at   REAL NOT NULL,
             PRIMARY KEY (assignment_id, student_id)
         ) WITHOUT ROWID;
-        """,
+        """),
         // 3: what an activity's progress measures (`CLSActivity.progressBasis`); the progress
         // ranges all belong to it, and a new basis starts them again. Reading assignments, whose
         // progress is the share of the document viewed.
-        """
+        Migration(name: "progress basis and reading assignments", sql: """
         ALTER TABLE activity ADD COLUMN progress_basis TEXT;
         ALTER TABLE assignment ADD COLUMN is_reading INTEGER NOT NULL DEFAULT 0;
-        """,
+        """),
     ]
 
     /// Whether the store's schema is older than this code's.

@@ -48,7 +48,7 @@ struct OpenCommand: AsyncParsableCommand {
                 let command = try EditorCommand.resolve(option: editor, environment: ProcessInfo.processInfo.environment)
                 let store = storeOptions.dataStore()
                 let url = FileArgument.url(for: file)
-                let mode = try CLSDeveloperMode.current()
+                let mode = try DeveloperMode.current()
                 if let (assignment, accepted) = try await Handout.assignment(opening: url, store: store, mode: mode) {
                     if accepted { Diagnostics.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned") }
                     if configuration.targetWords == nil { configuration.targetWords = assignment.targetWordCount }

@@ -15,7 +15,7 @@ struct AssignmentRow: Encodable {
     var acceptedAt: Date?
     var completedAt: Date?
 
-    init(_ assignment: CLSAssignment) {
+    init(_ assignment: Assignment) {
         identifier = assignment.identifier
         title = assignment.title
         className = assignment.className
@@ -28,7 +28,7 @@ struct AssignmentRow: Encodable {
         completedAt = assignment.completedAt
     }
 
-    static func table(_ assignments: [CLSAssignment]) -> String {
+    static func table(_ assignments: [Assignment]) -> String {
         guard !assignments.isEmpty else { return "No assignments." }
         let rows = assignments.map(AssignmentRow.init)
         let student = rows.contains { $0.file != nil }
@@ -42,7 +42,7 @@ struct AssignmentRow: Encodable {
         return Formatting.columns(lines).joined(separator: "\n")
     }
 
-    static func json(_ assignments: [CLSAssignment]) throws -> String {
+    static func json(_ assignments: [Assignment]) throws -> String {
         try Formatting.json(assignments.map(AssignmentRow.init))
     }
 }

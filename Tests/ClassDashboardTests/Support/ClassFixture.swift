@@ -10,9 +10,9 @@ struct ClassFixture {
     /// The `XDG_CONFIG_HOME` whose settings make the role a teacher.
     let configHome: URL
     let storeURL: URL
-    let essay: CLSAssignment
-    let lab: CLSAssignment
-    let poem: CLSAssignment
+    let essay: Assignment
+    let lab: Assignment
+    let poem: Assignment
 
     static let ada = (id: "student-ada", name: "Ada Lovelace")
     static let bob = (id: "student-bob", name: #"<script>alert("x")</script> Bob & Co"#)
@@ -25,10 +25,10 @@ struct ClassFixture {
     static let privateWordCount = 98_765.0
     static let start = Date(timeIntervalSince1970: 1_795_000_000)
 
-    init(role: CLSDeveloperMode.Role = .teacher) async throws {
+    init(role: DeveloperMode.Role = .teacher) async throws {
         scratch = try Scratch()
         configHome = scratch.url.appendingPathComponent("config")
-        try CLSDeveloperMode(role: role, displayName: role == .student ? "Someone" : nil)
+        try DeveloperMode(role: role, displayName: role == .student ? "Someone" : nil)
             .save(to: configHome.appendingPathComponent("clsfile/developer-mode.json"))
         storeURL = scratch.url.appendingPathComponent("teacher/store.sqlite")
         let store = CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: 30))
@@ -88,7 +88,7 @@ struct ClassFixture {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
         let payload = try encoder.encode(work)
-        _ = try await store.importSubmission(CLSSubmission(
+        _ = try await store.importSubmission(Submission(
             assignmentIdentifier: work.assignmentIdentifier, studentIdentifier: student.id, studentName: student.name,
             submittedAt: date, digest: UUID().uuidString, payload: payload))
     }

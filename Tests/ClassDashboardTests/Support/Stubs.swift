@@ -3,9 +3,9 @@ import OpenClassKit
 import TestSupport
 
 /// An assignment as a teacher's store records it, with the fields a test cares about.
-enum CLSAssignmentFixture {
-    static func make(title: String, className: String?) -> CLSAssignment {
-        CLSAssignment(identifier: "assignment-1", title: title, className: className, documentName: "essay.txt",
+enum AssignmentFixture {
+    static func make(title: String, className: String?) -> Assignment {
+        Assignment(identifier: "assignment-1", title: title, className: className, documentName: "essay.txt",
                       documentDigest: String(repeating: "0", count: 64), classKey: Data(count: 32))
     }
 }

@@ -53,7 +53,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let mode = try CLSDeveloperMode.current()
+            let mode = try DeveloperMode.current()
             let store = storeOptions.dataStore()
             let builder = XAPIStatementBuilder(configuration: .init(homePage: homePage))
             let statements: [XAPIStatement]

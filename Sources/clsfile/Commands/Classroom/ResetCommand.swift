@@ -20,11 +20,11 @@ struct ResetCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let mode = try CLSDeveloperMode.current()
+            let mode = try DeveloperMode.current()
             guard mode.role != .off else {
                 throw ClassroomError(.wrongRole, "reset is for a development-mode role and the role is off: your own data is never reset; run `clsfile role teacher` or `clsfile role student` first")
             }
-            let store = CLSDeveloperMode.storeURL(for: mode.role)
+            let store = DeveloperMode.storeURL(for: mode.role)
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw ClassroomError(.wrongRole, "standard input is not a terminal, so reset cannot ask; pass --yes to delete the \(mode.role.rawValue) data in \(store.path)")

@@ -18,7 +18,7 @@ struct RoleCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: ArgumentHelp("teacher, student or off.", valueName: "role"))
-    var role: CLSDeveloperMode.Role?
+    var role: DeveloperMode.Role?
 
     @Option(name: .long, help: ArgumentHelp("The name a teacher sees on your work.", valueName: "name"))
     var name: String?
@@ -32,12 +32,12 @@ struct RoleCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            var mode: CLSDeveloperMode
+            var mode: DeveloperMode
             do {
-                mode = try CLSDeveloperMode.current()
+                mode = try DeveloperMode.current()
             } catch let error as CLSError where role != nil {
                 Diagnostics.warn("\(error.message); writing new settings with a new account identifier")
-                mode = CLSDeveloperMode()
+                mode = DeveloperMode()
             }
             if let role {
                 mode.role = role
@@ -54,4 +54,4 @@ struct RoleCommand: AsyncParsableCommand {
     }
 }
 
-extension CLSDeveloperMode.Role: ExpressibleByArgument {}
+extension DeveloperMode.Role: ExpressibleByArgument {}

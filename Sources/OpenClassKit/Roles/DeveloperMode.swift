@@ -2,11 +2,12 @@ import Foundation
 
 /// Who the person at this machine is acting as, the way ClassKit's development mode lets one person
 /// try both sides of an assignment on one machine.
+/// Not part of ClassKit, so without its `CLS` prefix.
 ///
 /// Each role keeps its data in its own store (see ``storeURL(dataHome:)``), so a teacher's collected
 /// work and a student's own files never mix, and a role's data can be reset on its own. The settings
 /// live in `$XDG_CONFIG_HOME/clsfile/developer-mode.json` (`~/.config/clsfile/…`).
-public struct CLSDeveloperMode: Sendable, Equatable, Codable {
+public struct DeveloperMode: Sendable, Equatable, Codable {
     /// A role in development mode.
     public enum Role: String, Sendable, Codable, CaseIterable {
         /// No role: the person's own data, in the store clsfile always used.
@@ -58,18 +59,18 @@ public struct CLSDeveloperMode: Sendable, Equatable, Codable {
     /// Reads the settings; with no settings file, development mode is off.
     /// - Throws: ``CLSError`` `.invalidArgument` when the file exists but cannot be read or is not
     ///   settings, naming the file.
-    public static func current(from url: URL = settingsURL) throws -> CLSDeveloperMode {
+    public static func current(from url: URL = settingsURL) throws -> DeveloperMode {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return CLSDeveloperMode()
+            return DeveloperMode()
         } catch {
             throw CLSError(.invalidArgument,
                            "cannot read the development-mode settings \(url.path): \(error.localizedDescription); fix its permissions or set the role again with `clsfile role`")
         }
         do {
-            return try JSONDecoder().decode(CLSDeveloperMode.self, from: data)
+            return try JSONDecoder().decode(DeveloperMode.self, from: data)
         } catch {
             throw CLSError(.invalidArgument,
                            "the development-mode settings \(url.path) are damaged (not the settings JSON clsfile writes); set the role again with `clsfile role`, which rewrites the file")

@@ -1,12 +1,13 @@
 import Foundation
 
 /// A document a teacher handed out, as the teacher's store or an accepting student's store records it.
+/// Not part of ClassKit, so without its `CLS` prefix.
 ///
 /// The teacher records it with ``CLSDataStore/recordAssignment(_:)`` when making the handout; a
 /// student accepts it for one file with ``CLSDataStore/acceptAssignment(_:for:)``. From then on
 /// ``CLSDataStore/isAssignedDocument(_:)`` is true for that file, and only such files ever leave the
 /// student's machine.
-public struct CLSAssignment: Sendable, Hashable {
+public struct Assignment: Sendable, Hashable {
     /// The handout's identifier, the same on every machine.
     public var identifier: String
     /// What the teacher called it.

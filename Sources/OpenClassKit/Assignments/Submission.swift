@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The store keeps the work itself as opaque ``payload`` bytes; the tool that collected it decides
 /// their format and reads them back. One submission per student and assignment is kept: the latest.
-public struct CLSSubmission: Sendable, Hashable {
+public struct Submission: Sendable, Hashable {
     /// What importing a submission did to the store.
     public enum ImportResult: String, Sendable {
         /// The store had nothing from this student for this assignment; it has now.
