@@ -2,33 +2,41 @@ import Foundation
 
 /// The one error type of Classroom: what failed, on which file, and what to do.
 public struct ClassroomError: Error, LocalizedError, CustomStringConvertible, Sendable {
-    /// What kind of failure happened.
-    public enum Code: String, Sendable {
+    /// What kind of failure happened. New codes may be added.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
         /// A file is not a handout or submission at all, or lacks a field it must have.
-        case malformedFile
+        public static let malformedFile = Code("malformedFile")
         /// A file was edited or damaged after it was sealed.
-        case damagedFile
+        public static let damagedFile = Code("damagedFile")
         /// A file was written by a newer clsfile, in a format version this one does not know.
-        case newerFormat
+        public static let newerFormat = Code("newerFormat")
         /// A submission is for a handout this store does not know.
-        case unknownHandout
+        public static let unknownHandout = Code("unknownHandout")
         /// The command needs another development-mode role.
-        case wrongRole
+        public static let wrongRole = Code("wrongRole")
         /// A file is not assigned.
-        case notAssigned
+        public static let notAssigned = Code("notAssigned")
         /// A file could not be read or written.
-        case fileAccess
+        public static let fileAccess = Code("fileAccess")
+
+        public var description: String { name }
     }
 
     /// What kind of failure happened.
     public let code: Code
     /// One line that names what failed, where, and what to do.
     public let message: String
+    /// The error underneath, if any.
+    public let underlyingError: (any Error)?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, underlyingError: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlyingError = underlyingError
     }
 
     public var errorDescription: String? { message }

@@ -25,9 +25,8 @@ public func reportingFailures<T>(_ body: () async throws -> T) async throws -> T
 
 /// The exit code `--help` documents for a Classroom failure.
 public func exitCode(of code: ClassroomError.Code) -> Int32 {
-    switch code {
-    case .wrongRole: 64
-    case .malformedFile, .damagedFile, .newerFormat, .unknownHandout: 65
-    case .notAssigned, .fileAccess: 66
-    }
+    if code == .wrongRole { return 64 }
+    if [.malformedFile, .damagedFile, .newerFormat, .unknownHandout].contains(code) { return 65 }
+    if [.notAssigned, .fileAccess].contains(code) { return 66 }
+    return 1
 }

@@ -2,25 +2,33 @@ import Foundation
 
 /// The one error type of SessionRecorder: a code, and a message that names the file and what to do.
 public struct RecorderError: Error, LocalizedError, CustomStringConvertible, Sendable {
-    /// What kind of failure happened.
-    public enum Code: String, Sendable {
-        /// The event or its arguments are not acceptable.
-        case invalidEvent
+    /// What kind of failure happened. New codes may be added.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// The event or its arguments are not acceptable, or the editor cannot be run.
+        public static let invalidEvent = Code("invalidEvent")
         /// The spool of events waiting for a busy store cannot be read or written.
-        case spoolUnavailable
+        public static let spoolUnavailable = Code("spoolUnavailable")
         /// The store stayed locked by another process; the events wait in the spool.
-        case storeBusy
+        public static let storeBusy = Code("storeBusy")
+
+        public var description: String { name }
     }
 
     /// What kind of failure happened.
     public let code: Code
     /// One line naming what failed, where, and what to do.
     public let message: String
+    /// The error underneath, if any.
+    public let underlyingError: (any Error)?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, underlyingError: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlyingError = underlyingError
     }
 
     public var errorDescription: String? { message }

@@ -563,10 +563,10 @@ actor SQLiteStorage: ActivityStorage {
     // MARK: Errors
 
     private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw StoreError.translate(error, path: path, busyTimeout: busyTimeout) }
+        do { return try body() } catch { throw SQLiteErrorTranslator.translate(error, path: path, busyTimeout: busyTimeout) }
     }
 
     func translatingErrors<T>(_ body: () async throws -> T) async throws -> T {
-        do { return try await body() } catch { throw StoreError.translate(error, path: path, busyTimeout: busyTimeout) }
+        do { return try await body() } catch { throw SQLiteErrorTranslator.translate(error, path: path, busyTimeout: busyTimeout) }
     }
 }

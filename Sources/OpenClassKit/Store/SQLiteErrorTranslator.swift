@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Turns SQLite's errors into ``CLSError``s that name the store and say what to do.
-enum StoreError {
+enum SQLiteErrorTranslator {
     /// Whether a translated error says the store was busy.
     static func isBusy(_ error: CLSError) -> Bool {
         guard let database = error.underlyingError as? DatabaseError else { return false }
@@ -45,5 +45,5 @@ enum StoreError {
 extension CLSError {
     /// Whether the store was held by another process for longer than the busy timeout, so that
     /// trying again later may succeed.
-    public var isBusy: Bool { StoreError.isBusy(self) }
+    public var isBusy: Bool { SQLiteErrorTranslator.isBusy(self) }
 }
