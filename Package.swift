@@ -146,6 +146,12 @@ let package = Package(
             path: "Benchmarks/SessionBenchmark"
         ),
         .executableTarget(
+            name: "ReportBenchmark",
+            // clsfile: built first, so that `swift run ReportBenchmark` times the real command.
+            dependencies: ["OpenClassKit", "clsfile"],
+            path: "Benchmarks/ReportBenchmark"
+        ),
+        .executableTarget(
             name: "store-worker",
             dependencies: ["OpenClassKit"],
             path: "Tests/StoreWorker"

@@ -1,4 +1,5 @@
 @testable import clsfile
+import Foundation
 import Testing
 
 /// What the entry point reads without ArgumentParser, and what it leaves to it.
@@ -43,6 +44,23 @@ struct PlainArgumentsTests {
         if !value.isFinite {
             #expect(Array(texts.prefix(3)) == ["-", "-", "-"], "\(texts)")
         }
+    }
+
+    @Test func datesAreWrittenAsFoundationWritesThem() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1
+            // From 1970 to 2100, to the millisecond.
+            let date = Date(timeIntervalSince1970: Double(state >> 11 % 4_102_444_800_000) / 1000)
+            #expect(Formatting.iso8601(date) == date.formatted(.iso8601), "\(date.timeIntervalSince1970)")
+            let millisecond = Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000 + 0.0004)
+            #expect(Formatting.iso8601(millisecond, milliseconds: true)
+                    == millisecond.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)
+                        .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon)),
+                    "\(millisecond.timeIntervalSince1970)")
+        }
+        #expect(Formatting.iso8601(Date(timeIntervalSince1970: -0.5), milliseconds: true) == "1969-12-31T23:59:59.500Z")
+        #expect(Formatting.iso8601(Date(timeIntervalSince1970: .nan)) == "-")
     }
 
     @Test func extremeDurationsReadAsPeopleWriteThem() {

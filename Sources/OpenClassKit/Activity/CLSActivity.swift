@@ -25,6 +25,9 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         var spans: [SpanRecord] = []
         var ranges = IntervalSet()
         var progressBasis: ProgressBasis?
+        /// The store's `modified_at` when this view last matched it: a save that finds it
+        /// unchanged knows no other writer came between, and need not read the activity back.
+        var storedModifiedAt = 0.0
         var primary: CLSActivityItem?
         var additional: [CLSActivityItem] = []
         var pending = PendingChanges()
@@ -424,6 +427,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             let pending = state.pending
             changes.spans = state.spans.filter { pending.spans[$0.id] != nil }
             changes.progressBasis = pending.progressBasis?.change
+            changes.expectedModifiedAt = state.storedModifiedAt
             changes.ranges = pending.ranges.map(\.range)
             changes.rangesBasis = state.progressBasis
             changes.removesAllItems = pending.removesAllItems != nil
@@ -441,16 +445,32 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         }
     }
 
-    /// Takes in what the store holds after a save that wrote everything up to `sequence`.
-    func didSave(_ record: ActivityRecord, through sequence: Int) {
+    /// Takes in what the store holds after a save that wrote everything up to `sequence`; nil
+    /// when no other writer came between, so that the store holds this view, stamped `savedAt`.
+    func didSave(_ record: ActivityRecord?, through sequence: Int, savedAt: Double) {
+        guard let record else {
+            state.withLock {
+                $0.pending.prune(through: sequence)
+                $0.storedModifiedAt = savedAt
+            }
+            setDates(modified: Date(timeIntervalSince1970: savedAt))
+            return
+        }
         state.withLock { $0.pending.prune(through: sequence) }
         apply(record)
+    }
+
+    /// Whether this view matches the store's activity as last modified at `modifiedAt`, with
+    /// nothing waiting to be saved.
+    func matches(storedModifiedAt modifiedAt: Double) -> Bool {
+        state.withLock { $0.storedModifiedAt == modifiedAt && $0.pending.isEmpty }
     }
 
     /// Replaces the view with what the store holds, then lays the still-unsaved changes on top.
     func apply(_ record: ActivityRecord) {
         setDates(modified: Date(timeIntervalSince1970: record.modifiedAt))
         state.withLock { state in
+            state.storedModifiedAt = record.modifiedAt
             let pending = state.pending
             var known: [String: CLSActivityItem] = [:]
             if let primary = state.primary { known[primary.identifier] = primary }

@@ -10,12 +10,18 @@ protocol ActivityStorage: AssignmentStorage {
     /// Reads the current activity of a file, or nil when the file has none; writes nothing.
     func existingActivity(for file: FileIdentity) async throws -> ActivityRecord?
 
-    /// Reads every file activity.
-    func allActivities() async throws -> [ActivityRecord]
+    /// Reads every file activity, oldest first, one at a time, into a result.
+    func reduceActivities<Result: Sendable>(into initial: Result,
+                                            _ update: @escaping @Sendable (inout Result, ActivityRecord) throws -> Void) async throws -> Result
 
     /// Writes every change in one transaction, all or nothing, merging with what other processes
-    /// saved, and returns what the store then holds for each activity, in the same order.
-    func save(_ changes: [ActivityChanges]) async throws -> [ActivityRecord]
+    /// saved, and returns what the store then holds for each activity, in the same order: nil for
+    /// one no other writer changed since the changes were made (the caller's view is the store's),
+    /// and the `modified_at` the save wrote.
+    func save(_ changes: [ActivityChanges]) async throws -> (records: [ActivityRecord?], savedAt: Double)
+
+    /// The current activity of a file and its `modified_at`, or nil when it has none; reads one row.
+    func version(of file: FileIdentity) async throws -> (activityID: Int64, modifiedAt: Double)?
 }
 
 /// Where assignments and collected submissions are kept: the same store as the activities.

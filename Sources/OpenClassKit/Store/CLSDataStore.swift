@@ -65,9 +65,23 @@ public final class CLSDataStore: Sendable {
     let storage: any ActivityStorage
     private let tracker = ChangeTracker()
     private let activities = Mutex<[Int64: WeakActivity]>([:])
+    /// The activities fetched last, kept alive so that fetching one again, as a long-lived
+    /// process such as `hook --stdio` does for every event, reads one row instead of its history.
+    private let recent = Mutex<[CLSActivity]>([])
+    private static let recentCount = 16
 
     private struct WeakActivity {
         weak var activity: CLSActivity?
+    }
+
+    /// Keeps an activity among the recent ones, the oldest leaving first.
+    private func keep(_ activity: CLSActivity) -> CLSActivity {
+        recent.withLock { recent in
+            recent.removeAll { $0 === activity }
+            recent.append(activity)
+            if recent.count > Self.recentCount { recent.removeFirst() }
+        }
+        return activity
     }
 
     /// Opens the store kept in a given file. The file and its folder are made on first use.
@@ -106,7 +120,14 @@ public final class CLSDataStore: Sendable {
     ///   `.databaseInaccessible` when the store cannot be used.
     public func fetchActivity(for url: URL) async throws -> CLSActivity {
         let file = try FileIdentity(resolving: url)
-        return instance(for: try await storage.activity(for: file))
+        // A view this store holds, that no one changed since, is the store's: one row read, not
+        // the whole history.
+        if let version = try await storage.version(of: file),
+           let held = activities.withLock({ $0[version.activityID]?.activity }),
+           held.matches(storedModifiedAt: version.modifiedAt), held.context.path == file.path {
+            return keep(held)
+        }
+        return keep(instance(for: try await storage.activity(for: file)))
     }
 
     /// Returns the activity of a file, creating it when the file has none, to a completion handler
@@ -131,19 +152,47 @@ public final class CLSDataStore: Sendable {
     }
 
     /// Returns the activity of every file in the store, oldest first.
+    ///
+    /// Every activity is held in memory at once; to read a large store, use
+    /// ``reduceActivities(into:_:)``.
     /// - Throws: ``CLSError`` `.databaseInaccessible` when the store cannot be read.
     public func allActivities() async throws -> [CLSActivity] {
-        try await storage.allActivities().map(instance(for:))
+        try await storage.reduceActivities(into: [ActivityRecord]()) { $0.append($1) }.map(instance(for:))
+    }
+
+    /// Reads the activity of every file in the store, oldest first, one at a time, into a result:
+    /// memory holds one activity however large the store, so a report over 100,000 files stays
+    /// small. The activities are read-only views, read in one transaction; a change made to one is
+    /// never saved (fetch the file's activity to change it). Not part of ClassKit.
+    ///
+    /// ```swift
+    /// let words = try await store.reduceActivities(into: 0.0) { total, activity in
+    ///     total += (activity.primaryActivityItem as? CLSQuantityItem)?.quantity ?? 0
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - initial: The result before the first activity.
+    ///   - update: Adds one activity to the result; it runs on the store's queue.
+    /// - Throws: ``CLSError`` `.databaseInaccessible` when the store cannot be read, or what
+    ///   `update` throws.
+    public func reduceActivities<Result: Sendable>(into initial: Result,
+                                                   _ update: @escaping @Sendable (inout Result, CLSActivity) throws -> Void) async throws -> Result {
+        let parent = mainAppContext
+        return try await storage.reduceActivities(into: initial) { result, record in
+            try update(&result, CLSActivity(record: record, context: Self.context(of: record, parent: parent), tracker: ChangeTracker()))
+        }
+    }
+
+    private static func context(of record: ActivityRecord, parent: CLSContext) -> CLSContext {
+        CLSContext(type: .document, identifier: PathBytes.display(record.file.path),
+                   title: PathBytes.fileName(of: record.file.path), parent: parent, path: record.file.path)
     }
 
     /// The one instance of a stored activity, refreshed with what the store holds.
     private func instance(for record: ActivityRecord) -> CLSActivity {
         let (activity, isNew) = activities.withLock { map -> (CLSActivity, Bool) in
             if let existing = map[record.activityID]?.activity { return (existing, false) }
-            let context = CLSContext(type: .document, identifier: PathBytes.display(record.file.path),
-                                     title: PathBytes.fileName(of: record.file.path), parent: mainAppContext,
-                                     path: record.file.path)
-            let activity = CLSActivity(record: record, context: context, tracker: tracker)
+            let activity = CLSActivity(record: record, context: Self.context(of: record, parent: mainAppContext), tracker: tracker)
             map[record.activityID] = WeakActivity(activity: activity)
             return (activity, true)
         }
@@ -173,9 +222,9 @@ public final class CLSDataStore: Sendable {
             }
         }
         if !batch.isEmpty {
-            let records = try await storage.save(batch.map(\.changes))
-            for (entry, record) in zip(batch, records) {
-                entry.activity.didSave(record, through: entry.sequence)
+            let saved = try await storage.save(batch.map(\.changes))
+            for (entry, record) in zip(batch, saved.records) {
+                entry.activity.didSave(record, through: entry.sequence, savedAt: saved.savedAt)
             }
         }
         tracker.didSave(changed)

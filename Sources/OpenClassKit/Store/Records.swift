@@ -81,6 +81,9 @@ struct ActivityChanges: Sendable {
     var ranges: [ClosedRange<Double>] = []
     /// What `ranges` measure: they are dropped when the stored basis became another meanwhile.
     var rangesBasis: ProgressBasis?
+    /// The activity's `modified_at` the changes were made on; when the store still has it, no
+    /// other writer came between.
+    var expectedModifiedAt = 0.0
     var removesAllItems = false
     var clearsPrimary = false
     var deletions: [String] = []

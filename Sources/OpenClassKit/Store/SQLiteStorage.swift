@@ -153,6 +153,10 @@ actor SQLiteStorage: ActivityStorage {
                         owner_host = NULL, owner_boot = NULL, owner_pid = NULL, owner_start = NULL
                     WHERE id = ? AND ended_at IS NULL
                     """, arguments: [id])
+                // Every change of an activity moves its modified_at: other views know to read it again.
+                try db.execute(sql: """
+                    UPDATE activity SET modified_at = ? WHERE id = (SELECT activity_id FROM time_span WHERE id = ?)
+                    """, arguments: [Date().timeIntervalSince1970, id])
             }
         }
     }
@@ -244,10 +248,17 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
-    func allActivities() async throws -> [ActivityRecord] {
+    func reduceActivities<Result: Sendable>(into initial: Result,
+                                            _ update: @escaping @Sendable (inout Result, ActivityRecord) throws -> Void) async throws -> Result {
         let queue = try await database()
         return try await translatingErrors {
-            try await access(queue) { db in try Self.reading(db) { db in try Self.loadAll(in: db) } }
+            try await access(queue) { db in
+                try Self.reading(db) { db in
+                    var result = initial
+                    try Self.forEachRecord(in: db) { try update(&result, $0) }
+                    return result
+                }
+            }
         }
     }
 
@@ -326,59 +337,116 @@ actor SQLiteStorage: ActivityStorage {
         return record
     }
 
-    private static func loadAll(in db: Database) throws -> [ActivityRecord] {
-        var records: [Int64: ActivityRecord] = [:]
+    /// Reads every file activity, oldest first, one at a time: four queries read in step by activity,
+    /// so memory holds one activity, however large the store.
+    private static func forEachRecord(in db: Database, _ body: (ActivityRecord) throws -> Void) throws {
         let activities = try Row.fetchCursor(db, sql: """
             SELECT \(activityColumns) FROM activity a JOIN context c ON c.id = a.context_id
             WHERE c.path IS NOT NULL AND a.attempt = (SELECT max(attempt) FROM activity WHERE context_id = c.id)
+            ORDER BY a.id
             """)
-        while let row = try activities.next() {
-            let record = activityRecord(from: row)
-            records[record.activityID] = record
-        }
         // The owning activity comes after the columns that the record is made of.
-        let spans = try Row.fetchCursor(db, sql: "SELECT \(spanColumns), activity_id FROM time_span")
-        while let row = try spans.next() {
-            records[row[spanColumnCount]]?.spans.append(spanRecord(from: row))
+        var spans = Following(try Row.fetchCursor(db, sql: "SELECT \(spanColumns), activity_id FROM time_span ORDER BY activity_id"),
+                              owner: spanColumnCount, read: spanRecord(from:))
+        var ranges = Following(try Row.fetchCursor(db, sql: """
+            SELECT lower_bound, upper_bound, activity_id FROM progress_range ORDER BY activity_id, lower_bound
+            """), owner: 2, read: range(from:))
+        var items = Following(try Row.fetchCursor(db, sql: "SELECT \(itemColumns), activity_id FROM activity_item ORDER BY activity_id"),
+                              owner: itemColumnCount, read: itemRecord(from:))
+        while let row = try activities.next() {
+            var record = activityRecord(from: row)
+            record.spans = try spans.take(record.activityID)
+            record.ranges = try ranges.take(record.activityID)
+            record.items = try items.take(record.activityID).sorted {
+                ($0.createdAt, $0.identifier) < ($1.createdAt, $1.identifier)
+            }
+            try body(record)
         }
-        let ranges = try Row.fetchCursor(db, sql: "SELECT lower_bound, upper_bound, activity_id FROM progress_range")
-        while let row = try ranges.next() {
-            records[row[2]]?.ranges.append(range(from: row))
+    }
+
+    /// The rows of one table in activity order, taken an activity at a time.
+    private struct Following<Value> {
+        private let cursor: RowCursor
+        private let owner: Int
+        private let read: (Row) -> Value
+        /// The first row not taken yet: its owner and value.
+        private var next: (owner: Int64, value: Value)?
+        private var started = false
+
+        init(_ cursor: RowCursor, owner: Int, read: @escaping (Row) -> Value) {
+            self.cursor = cursor
+            self.owner = owner
+            self.read = read
         }
-        let items = try Row.fetchCursor(db, sql: """
-            SELECT \(itemColumns), activity_id FROM activity_item ORDER BY created_at, identifier
-            """)
-        while let row = try items.next() {
-            records[row[itemColumnCount]]?.items.append(itemRecord(from: row))
+
+        /// The values of `activityID`, skipping those of activities before it (older attempts).
+        mutating func take(_ activityID: Int64) throws -> [Value] {
+            if !started {
+                started = true
+                try advance()
+            }
+            var values: [Value] = []
+            while let current = next, current.owner <= activityID {
+                if current.owner == activityID { values.append(current.value) }
+                try advance()
+            }
+            return values
         }
-        return records.values.sorted { $0.activityID < $1.activityID }
+
+        private mutating func advance() throws {
+            // A cursor's row is reused by the next step: read it now.
+            next = try cursor.next().map { (owner: $0[owner], value: read($0)) }
+        }
     }
 
     // MARK: Saving
 
-    func save(_ changes: [ActivityChanges]) async throws -> [ActivityRecord] {
+    func save(_ changes: [ActivityChanges]) async throws -> (records: [ActivityRecord?], savedAt: Double) {
         let queue = try await database()
         let walPath = path + "-wal", busyTimeout = self.busyTimeout
-        let records = try await translatingErrors {
+        let saved = try await translatingErrors {
             try await access(queue) { db in
-                var records: [ActivityRecord] = []
+                var records: [ActivityRecord?] = []
+                let now = Date().timeIntervalSince1970
                 try db.inTransaction(.immediate) {
-                    let now = Date().timeIntervalSince1970
-                    for change in changes {
+                    records = try changes.map { change in
+                        // Another writer came between unless the activity is as the changes found it:
+                        // only then is reading it back (all its history) needed.
+                        let before = try Double.fetchOne(db.cachedStatement(sql: "SELECT modified_at FROM activity WHERE id = ?"),
+                                                         arguments: [change.activityID])
                         try Self.write(change, at: now, in: db)
+                        return before == change.expectedModifiedAt ? nil : try Self.load(change.activityID, in: db)
                     }
-                    records = try changes.map { try Self.load($0.activityID, in: db) }
                     return .commit
                 }
                 Self.checkpointIfLarge(db, walPath: walPath, busyTimeout: busyTimeout)
-                return records
+                return (records: records, savedAt: now)
             }
         }
         let me = ProcessIdentity.current
-        if records.contains(where: { $0.spans.contains { $0.end == nil && $0.owner == me } }) {
+        let isMine = { (span: SpanRecord) -> Bool in span.end == nil && span.owner == me }
+        let spans = saved.records.compactMap { $0 }.flatMap { $0.spans } + changes.flatMap { $0.spans }
+        if spans.contains(where: isMine) {
             SpanHandover.register(queue, storePath: path)
         }
-        return records
+        return saved
+    }
+
+    func version(of file: FileIdentity) async throws -> (activityID: Int64, modifiedAt: Double)? {
+        let queue = try await database()
+        return try await translatingErrors {
+            try await access(queue) { db in
+                try Row.fetchOne(db.cachedStatement(sql: """
+                    SELECT a.id, a.modified_at, c.device, c.inode FROM context c JOIN activity a ON a.context_id = c.id
+                    WHERE c.path = ? ORDER BY a.attempt DESC LIMIT 1
+                    """), arguments: [Data(file.path)]).flatMap { row -> (activityID: Int64, modifiedAt: Double)? in
+                    // A file replaced under the same path is read in full, which notes its new identity.
+                    let device: Int64? = row[2], inode: Int64? = row[3]
+                    guard device == Int64(bitPattern: file.device), inode == Int64(bitPattern: file.inode) else { return nil }
+                    return (row[0], row[1])
+                }
+            }
+        }
     }
 
     /// Copies the write-ahead log into the database file and empties it once it is past

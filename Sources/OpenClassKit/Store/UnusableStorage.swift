@@ -6,8 +6,12 @@ struct UnusableStorage: ActivityStorage {
 
     func activity(for file: FileIdentity) async throws -> ActivityRecord { throw reason }
     func existingActivity(for file: FileIdentity) async throws -> ActivityRecord? { throw reason }
-    func allActivities() async throws -> [ActivityRecord] { throw reason }
-    func save(_ changes: [ActivityChanges]) async throws -> [ActivityRecord] { throw reason }
+    func reduceActivities<Result: Sendable>(into initial: Result,
+                                            _ update: @escaping @Sendable (inout Result, ActivityRecord) throws -> Void) async throws -> Result {
+        throw reason
+    }
+    func save(_ changes: [ActivityChanges]) async throws -> (records: [ActivityRecord?], savedAt: Double) { throw reason }
+    func version(of file: FileIdentity) async throws -> (activityID: Int64, modifiedAt: Double)? { throw reason }
     func record(_ assignment: Assignment) async throws { throw reason }
     func accept(_ assignment: Assignment, for file: FileIdentity) async throws { throw reason }
     func assignments() async throws -> [Assignment] { throw reason }

@@ -43,10 +43,10 @@ struct ReportCommand: AsyncParsableCommand {
         let rule = SessionRecorder.Configuration(idleTimeout: try sessionOptions.resolvedIdleTimeout()).idleRule
         try await reportingFailures {
             let from = try sinceDate()
-            let rows = try await storeOptions.dataStore().allActivities()
-                .filter { activity in from.map { from in activity.timeSpans.contains { ($0.end ?? $0.lastPulse) >= from } } ?? true }
-                .map { ReportRow($0, since: from) }
-                .sorted { $0.lastOpened > $1.lastOpened }
+            let rows = try await storeOptions.dataStore().reduceActivities(into: [ReportRow]()) { rows, activity in
+                guard from.map({ from in activity.timeSpans.contains { ($0.end ?? $0.lastPulse) >= from } }) ?? true else { return }
+                rows.append(ReportRow(activity, since: from))
+            }.sorted { $0.lastOpened > $1.lastOpened }
             if json {
                 print(try ReportRow.json(rows, idleRule: rule))
             } else if csv {

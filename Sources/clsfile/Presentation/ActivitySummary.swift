@@ -3,8 +3,8 @@ import OpenClassKit
 import SessionRecorder
 
 /// What `show` and `list` print about one file's activity, as text or JSON.
-struct ActivitySummary: Encodable {
-    struct Item: Encodable {
+struct ActivitySummary: Encodable, Sendable {
+    struct Item: Encodable, Sendable {
         var identifier: String
         var title: String
         var kind: String
@@ -46,7 +46,7 @@ struct ActivitySummary: Encodable {
         }
     }
 
-    struct Span: Encodable {
+    struct Span: Encodable, Sendable {
         var start: Date
         var end: Date?
         var lastPulse: Date
@@ -71,7 +71,7 @@ struct ActivitySummary: Encodable {
     var modified = Date.distantPast
 
     init(_ activity: CLSActivity) {
-        path = activity.context.fileURL.map(Self.path(of:)) ?? activity.context.identifier
+        path = Self.path(of: activity)
         recorded = true
         // A running session counts to its last pulse, so idle minutes never show and then vanish.
         durationSeconds = activity.recordedDuration()
@@ -95,6 +95,11 @@ struct ActivitySummary: Encodable {
     init(unrecordedFile url: URL) {
         path = Self.path(of: url)
         recorded = false
+    }
+
+    /// The path of an activity's file, as people read it.
+    static func path(of activity: CLSActivity) -> String {
+        activity.context.fileURL.map(path(of:)) ?? activity.context.identifier
     }
 
     /// The path with percent-escapes decoded where they make valid UTF-8.
@@ -134,38 +139,24 @@ struct ActivitySummary: Encodable {
         return lines.joined(separator: "\n")
     }
 
-    static func table(_ summaries: [ActivitySummary]) -> String {
-        guard !summaries.isEmpty else { return "No activity recorded yet." }
-        var rows = [["TIME", "PROGRESS", "PRIMARY", "LAST CHANGED", "FILE"]]
-        for summary in summaries {
-            rows.append([Formatting.text(summary.durationSeconds) + (summary.isStarted ? "*" : ""),
-                         summary.progressSummary.percent,
-                         summary.primaryItem.map { "\($0.displayValue) \($0.title.lowercased())" } ?? "-",
-                         Formatting.timestamp(summary.modified),
-                         summary.path])
-        }
-        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        var lines = rows.map { row in
-            (0..<4).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                + "  " + row[4]
-        }
-        if summaries.contains(where: \.isStarted) { lines.append("* running now") }
-        return lines.joined(separator: "\n")
-    }
-
     // MARK: JSON
 
     func json() throws -> String { try Self.encode(self) }
 
-    static func json(_ summaries: [ActivitySummary]) throws -> String { try encode(summaries) }
+    /// Summaries as elements of a JSON array, without its brackets: lists printed a batch at a
+    /// time, joined with commas, read as one encoded whole.
+    static func jsonElements(_ summaries: [ActivitySummary]) throws -> String {
+        let array = try encode(summaries)
+        // "[\n" + elements + "\n]"
+        return String(array.dropFirst(2).dropLast(2))
+    }
 
     private static func encode<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)
-                .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon)))
+            try container.encode(Formatting.iso8601(date, milliseconds: true))
         }
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }

@@ -2,7 +2,7 @@ import OpenClassKit
 import SessionRecorder
 
 /// A file's progress with what it measures, as `show`, `list` and `report` print it.
-struct ProgressSummary {
+struct ProgressSummary: Sendable {
     /// The progress from 0 to 1; nil when there is nothing to measure it against.
     var value: Double?
     /// The basis (`target_words`, `checklist`, `executed_cells`, `viewed_share`, `none`); nil

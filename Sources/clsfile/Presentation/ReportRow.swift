@@ -58,7 +58,7 @@ struct ReportRow: Encodable {
             let fields = [quoted(row.path), Formatting.number(row.activeSeconds),
                           row.openSeconds.map(Formatting.number) ?? "",
                           row.words.map(Formatting.number) ?? "", row.progress.map { String(format: "%.4f", $0) } ?? "",
-                          row.progressBasis?.rawValue ?? "", "\(row.sessions)", row.lastOpened.formatted(.iso8601)]
+                          row.progressBasis?.rawValue ?? "", "\(row.sessions)", Formatting.iso8601(row.lastOpened)]
             text += fields.joined(separator: ",") + "\n"
         }
         return text
