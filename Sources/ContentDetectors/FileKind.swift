@@ -8,6 +8,25 @@ public enum DocumentFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// Anything else (binary or unrecognised).
     case unknown
 
+    /// The format as people write it: `text`, `Markdown`, `LaTeX`, `DOCX`, `flat ODT`.
+    public var name: String {
+        switch self {
+        case .plainText: "text"
+        case .markdown: "Markdown"
+        case .html: "HTML"
+        case .latex: "LaTeX"
+        case .docx: "DOCX"
+        case .odt: "ODT"
+        case .flatODT: "flat ODT"
+        case .rtf: "RTF"
+        case .epub: "EPUB"
+        case .notebook: "notebook"
+        case .csv: "CSV"
+        case .zip: "ZIP"
+        case .unknown: "unknown"
+        }
+    }
+
     /// Whether ``DocumentAnalyzer`` can extract text from this format.
     public var isExtractable: Bool {
         switch self {

@@ -109,7 +109,7 @@ struct StatsCommandTests {
         for line in table.dropFirst() where !line.contains("total") {
             #expect(line.index(before: gradeEnd) < line.endIndex && line[line.index(before: gradeEnd)] != " ", "\(line)")
         }
-        #expect(table[1].contains("  markdown ") && table[2].contains("  plainText "))
+        #expect(table[1].contains("  Markdown ") && table[2].contains("  text "))
 
         let help = try clsfile(["stats", "--help"])
         #expect(help.status == 0 && help.output.contains("--target-words") && help.output.contains("--json"))

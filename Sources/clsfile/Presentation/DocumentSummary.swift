@@ -74,7 +74,7 @@ struct DocumentSummary: Encodable {
             lines.append(["\(row.body.words)", "\(row.body.characters)", "\(row.body.sentences)",
                           Formatting.decimal(row.body.fleschKincaidGrade, places: 1),
                           row.progress.first.map { Formatting.percent($0.value) } ?? "-",
-                          row.format, row.path])
+                          DocumentFormat(rawValue: row.format)?.name ?? row.format, row.path])
         }
         if rows.count > 1 {
             lines.append(["\(rows.reduce(0) { $0 + $1.body.words })", "\(rows.reduce(0) { $0 + $1.body.characters })",
