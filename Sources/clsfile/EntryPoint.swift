@@ -1,5 +1,7 @@
 import ArgumentParser
+import CommandSupport
 import Dispatch
+import OpenClassKit
 
 /// Where `clsfile` starts.
 ///
@@ -11,6 +13,8 @@ import Dispatch
 enum EntryPoint {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The library reports; the program tells people.
+        CLSDataStore.reportExitFailures { Diagnostics.warn($0.message) }
         if arguments.first == "serve" || arguments == ["help", "serve"] {
             let forwarded = arguments.first == "serve" ? Array(arguments.dropFirst()) : ["--help"]
             do { try ServeCommand.replaceProcess(with: forwarded) } catch { Clsfile.exit(withError: error) }

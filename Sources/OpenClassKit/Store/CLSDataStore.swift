@@ -203,6 +203,14 @@ public final class CLSDataStore: Sendable {
         return activity
     }
 
+    /// Sets where a failure that no call can return is reported: at a normal exit, the running
+    /// time spans this process started are handed over to later processes, and that can fail.
+    /// Nothing is shown by default; the spans then end at their last pulse. Not part of ClassKit.
+    /// - Parameter handler: Called, at most once a store, as the process exits.
+    public static func reportExitFailures(to handler: @escaping @Sendable (CLSError) -> Void) {
+        SpanHandover.reportFailures(to: handler)
+    }
+
     // MARK: Saving
 
     /// Writes every unsaved change of every activity fetched from this store, in one transaction.

@@ -132,7 +132,7 @@ extension SQLiteStorage: AssignmentStorage {
     private func writing<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let queue = try await database()
         return try await translatingErrors {
-            try await access(queue) { db in try Self.transaction(.immediate, db, work) }
+            try await access(queue) { db in try Self.writing(db, work) }
         }
     }
 

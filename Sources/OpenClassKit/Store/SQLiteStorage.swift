@@ -87,10 +87,7 @@ actor SQLiteStorage: ActivityStorage {
         }
         if running == nil {
             running = try queue.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    try StoreSchema.migrate(db, path: path)
-                    return .commit
-                }
+                try Self.writing(db) { db in try StoreSchema.migrate(db, path: path) }
                 return try Self.ownedRunningSpans(in: db)
             }
         }
@@ -208,8 +205,14 @@ actor SQLiteStorage: ActivityStorage {
         try transaction(.deferred, db, body)
     }
 
+    /// Runs writes in one IMMEDIATE transaction, which takes the write lock at once, so that a busy
+    /// store is found before anything is read for the write.
+    static func writing<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        try transaction(.immediate, db, body)
+    }
+
     /// Runs work in one transaction of the given kind: committed when it returns, rolled back when it throws.
-    static func transaction<T>(_ kind: Database.TransactionKind, _ db: Database, _ body: (Database) throws -> T) throws -> T {
+    private static func transaction<T>(_ kind: Database.TransactionKind, _ db: Database, _ body: (Database) throws -> T) throws -> T {
         try db.beginTransaction(kind)
         do {
             let value = try body(db)
@@ -237,13 +240,7 @@ actor SQLiteStorage: ActivityStorage {
                 return record
             }
             return try await access(queue) { db in
-                var record: ActivityRecord?
-                try db.inTransaction(.immediate) {
-                    record = try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db)
-                    return .commit
-                }
-                guard let record else { throw CLSError(.invalidCreate, "no activity was made for \(PathBytes.display(file.path))") }
-                return record
+                try Self.writing(db) { db in try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db) }
             }
         }
     }
@@ -406,10 +403,9 @@ actor SQLiteStorage: ActivityStorage {
         let walPath = path + "-wal", busyTimeout = self.busyTimeout
         let saved = try await translatingErrors {
             try await access(queue) { db in
-                var records: [ActivityRecord?] = []
                 let now = Date().timeIntervalSince1970
-                try db.inTransaction(.immediate) {
-                    records = try changes.map { change in
+                let records = try Self.writing(db) { db in
+                    try changes.map { change -> ActivityRecord? in
                         // Another writer came between unless the activity is as the changes found it:
                         // only then is reading it back (all its history) needed.
                         let before = try Double.fetchOne(db.cachedStatement(sql: "SELECT modified_at FROM activity WHERE id = ?"),
@@ -417,7 +413,6 @@ actor SQLiteStorage: ActivityStorage {
                         try Self.write(change, at: now, in: db)
                         return before == change.expectedModifiedAt ? nil : try Self.load(change.activityID, in: db)
                     }
-                    return .commit
                 }
                 Self.checkpointIfLarge(db, walPath: walPath, busyTimeout: busyTimeout)
                 return (records: records, savedAt: now)

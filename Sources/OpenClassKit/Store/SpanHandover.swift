@@ -16,6 +16,12 @@ enum SpanHandover {
     private struct State {
         var queues: [String: DatabaseQueue] = [:]
         var isInstalled = false
+        var reportFailure: (@Sendable (CLSError) -> Void)?
+    }
+
+    /// Sets where a failed handover is reported; the library prints nothing itself.
+    static func reportFailures(to handler: @escaping @Sendable (CLSError) -> Void) {
+        state.withLock { $0.reportFailure = handler }
     }
 
     private static let state = Mutex(State())
@@ -34,7 +40,7 @@ enum SpanHandover {
 
     /// Clears this process's ownership of its running spans in every registered store.
     static func handOverAll() {
-        let queues = state.withLock { $0.queues }
+        let (queues, reportFailure) = state.withLock { ($0.queues, $0.reportFailure) }
         let me = ProcessIdentity.current
         for (path, queue) in queues {
             do {
@@ -51,8 +57,9 @@ enum SpanHandover {
                         """, arguments: [me.pid, me.startTicks, me.bootID])
                 }
             } catch {
-                let message = "clsfile: could not hand over running time spans in \(path) at exit: \(error); they will end at their last pulse\n"
-                FileHandle.standardError.write(Data(message.utf8))
+                reportFailure?(CLSError(.databaseInaccessible,
+                                        "could not hand over the running time spans in \(path) at exit: \(error); they will end at their last pulse",
+                                        underlyingError: error))
             }
         }
     }
