@@ -132,7 +132,7 @@ public struct EditorSession: Sendable {
                          largestGrowth: evidence.largestGrowth)), spool: spool)
         if let failure = delivery.failures.first(where: { $0.event.file == url }) { throw failure.error }
         if delivery.isSpooled {
-            throw RecorderError(.storeBusy, "the store \(recorder.store.storeURL.path) stayed locked by another process: the session of \(path) waits in \(spool.url.path) and is recorded by the next clsfile call")
+            throw RecorderError(.storeBusy, "the store \(recorder.store.storeURL.path) stayed locked by another process: the session of \(path) waits in \(spool.url.path) and is recorded by the next clsfile call (run `clsfile list` once the other process is done)")
         }
         let measurement = delivery.measurement
         let activity = try await recorder.store.fetchActivity(for: url)

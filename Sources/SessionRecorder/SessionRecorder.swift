@@ -93,10 +93,7 @@ public struct SessionRecorder: Sendable {
         do {
             return (try await store.fetchActivity(for: event.file), true)
         } catch let error as CLSError where error.code == .invalidArgument && event.kind == .close {
-            let folder = event.file.deletingLastPathComponent().resolvingSymlinksInPath()
-            let path = folder.appendingPathComponent(event.file.lastPathComponent).path
-            guard let running = try await store.allActivities().first(where: { $0.isStarted && $0.context.identifier == path })
-            else { throw error }
+            guard let running = try await store.activityRecorded(at: event.file), running.isStarted else { throw error }
             return (running, false)
         }
     }

@@ -103,6 +103,13 @@ struct CommandLineTests {
         #expect(result.status == 74)
         #expect(result.errorOutput.contains(scratch.storeURL.path))
         #expect(result.errorOutput.contains("left untouched"))
+        // A plugin's event is not lost: it waits in the spool, and the message says where.
+        let hook = try clsfile(["hook", "edit", file.path], store: scratch.storeURL)
+        #expect(hook.status == 74)
+        #expect(hook.errorOutput.contains("the event waits in \(scratch.storeURL.path).spool until the store can be written"),
+                "\(hook.errorOutput)")
+        let spooled = try String(contentsOf: URL(fileURLWithPath: scratch.storeURL.path + ".spool"), encoding: .utf8)
+        #expect(spooled.split(separator: "\n").count == 1 && spooled.contains("\"edit\""), "\(spooled)")
     }
 
     @Test func aBadOptionIsAUsageError() throws {

@@ -119,6 +119,27 @@ struct AssignmentTests {
         #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "3")
     }
 
+    @Test func aMigrationThatFailsNamesItselfAndLeavesTheStoreAsItWas() async throws {
+        let scratch = try Scratch()
+        let essay = try scratch.file("essay.txt")
+        let store = scratch.store()
+        try await store.fetchActivity(for: essay).progress = 0.5
+        try await store.save()
+        // Schema 2 claimed, but the columns of 3 already there: migration 3 cannot add them again.
+        let confused = try run(try Tool.sqlite3.require(), [scratch.storeURL.path,
+            "PRAGMA user_version = 2; PRAGMA wal_checkpoint(TRUNCATE);"])
+        #expect(confused.status == 0, "\(confused.errorOutput)")
+
+        let error = await #expect(throws: CLSError.self) { try await scratch.store().fetchActivity(for: essay) }
+        #expect(error?.code == .databaseInaccessible)
+        #expect(error?.message.contains("could not be brought to schema version 3 (progress basis and reading assignments)") == true,
+                "\(error?.message ?? "")")
+        #expect(error?.message.contains(scratch.storeURL.path) == true)
+        #expect(error?.message.contains("it is unchanged") == true)
+        let version = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "PRAGMA user_version"])
+        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "the failed step was rolled back")
+    }
+
     @Test func developerModeSettingsAndStorePerRole() throws {
         let scratch = try Scratch()
         let settings = scratch.url.appendingPathComponent("config/clsfile/developer-mode.json")

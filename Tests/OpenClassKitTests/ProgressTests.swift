@@ -170,4 +170,32 @@ struct ProgressTests {
         #expect(reread.progressBasis == .targetWords)
         #expect(reread.progressRanges == [0...0.2], "a 90% read is not 90% of the words")
     }
+
+    /// A store keeps its recent activities and saves without reading them back; another writer in
+    /// between must still be seen, on the next fetch and by the next save.
+    @Test func aHeldActivitySeesWhatAnotherWriterSaved() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        let mine = scratch.store(), theirs = scratch.store()
+        let held = try await mine.fetchActivity(for: file)
+        held.progress = 0.2
+        try await mine.save()
+        #expect(try await mine.fetchActivity(for: file) === held, "a recent activity is kept")
+
+        let other = try await theirs.fetchActivity(for: file)
+        other.addProgressRange(fromStart: 0.5, toEnd: 0.7)
+        other.addAdditionalActivityItem(CLSQuantityItem(identifier: "open_time", title: "Open Time"))
+        try await theirs.save()
+
+        let again = try await mine.fetchActivity(for: file)
+        #expect(again === held)
+        #expect(again.progressRanges == [0...0.2, 0.5...0.7], "the other writer's range is read")
+        #expect(again.additionalActivityItems.map(\.identifier) == ["open_time"])
+        // And a save made on a view that missed a write reads the activity back.
+        other.addProgressRange(fromStart: 0.9, toEnd: 1)
+        try await theirs.save()
+        held.addProgressRange(fromStart: 0.3, toEnd: 0.4)
+        try await mine.save()
+        #expect(held.progressRanges == [0...0.2, 0.3...0.4, 0.5...0.7, 0.9...1])
+    }
 }

@@ -8,7 +8,7 @@ protocol ActivityStorage: AssignmentStorage {
     func activity(for file: FileIdentity) async throws -> ActivityRecord
 
     /// Reads the current activity of a file, or nil when the file has none; writes nothing.
-    func existingActivity(for file: FileIdentity) async throws -> ActivityRecord?
+    func existingActivity(atPath path: [UInt8]) async throws -> ActivityRecord?
 
     /// Reads every file activity, oldest first, one at a time, into a result.
     func reduceActivities<Result: Sendable>(into initial: Result,

@@ -120,11 +120,11 @@ public final class CLSDataStore: Sendable {
     ///   `.databaseInaccessible` when the store cannot be used.
     public func fetchActivity(for url: URL) async throws -> CLSActivity {
         let file = try FileIdentity(resolving: url)
-        // A view this store holds, that no one changed since, is the store's: one row read, not
-        // the whole history.
-        if let version = try await storage.version(of: file),
-           let held = activities.withLock({ $0[version.activityID]?.activity }),
-           held.matches(storedModifiedAt: version.modifiedAt), held.context.path == file.path {
+        // A recent view of the file that no one changed since is the store's: one row read, not
+        // the whole history. A process that holds none (every hook call) reads the file once.
+        if let held = recent.withLock({ $0.last { $0.context.path == file.path } }),
+           let version = try await storage.version(of: file), version.activityID == held.activityID,
+           held.matches(storedModifiedAt: version.modifiedAt) {
             return keep(held)
         }
         return keep(instance(for: try await storage.activity(for: file)))
@@ -148,7 +148,22 @@ public final class CLSDataStore: Sendable {
     /// - Throws: ``CLSError`` as ``fetchActivity(for:)`` does.
     public func existingActivity(for url: URL) async throws -> CLSActivity? {
         let file = try FileIdentity(resolving: url)
-        return try await storage.existingActivity(for: file).map(instance(for:))
+        return try await storage.existingActivity(atPath: file.path).map(instance(for:))
+    }
+
+    /// Returns the activity last recorded at a path, whether a file is there now or not, so that
+    /// the session of a file deleted or renamed while open can still be stopped. Not part of
+    /// ClassKit.
+    /// - Parameter url: A file URL whose folder exists (symbolic links in the folder are resolved).
+    /// - Returns: The activity, or nil when nothing was recorded at the path or its folder is gone.
+    /// - Throws: ``CLSError`` `.databaseInaccessible` when the store cannot be read.
+    public func activityRecorded(at url: URL) async throws -> CLSActivity? {
+        let requested = PathBytes.percentDecoded(url.absoluteURL.path(percentEncoded: true))
+        guard let slash = requested.lastIndex(of: UInt8(ascii: "/")),
+              case .success(let folder) = PathBytes.realPath(of: slash == 0 ? [UInt8(ascii: "/")] : Array(requested[..<slash]))
+        else { return nil }
+        let path = (folder.last == UInt8(ascii: "/") ? folder : folder + [UInt8(ascii: "/")]) + requested[(slash + 1)...]
+        return try await storage.existingActivity(atPath: path).map(instance(for:))
     }
 
     /// Returns the activity of every file in the store, oldest first.

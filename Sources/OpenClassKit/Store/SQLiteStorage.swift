@@ -224,10 +224,10 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
-    func existingActivity(for file: FileIdentity) async throws -> ActivityRecord? {
+    func existingActivity(atPath path: [UInt8]) async throws -> ActivityRecord? {
         let queue = try await database()
         return try await translatingErrors {
-            try await access(queue) { db in try Self.reading(db) { db in try Self.lookUp(file, in: db) } }
+            try await access(queue) { db in try Self.reading(db) { db in try Self.lookUp(path, in: db) } }
         }
     }
 
@@ -235,7 +235,7 @@ actor SQLiteStorage: ActivityStorage {
         let queue = try await database()
         let appIdentifier = self.appIdentifier
         return try await translatingErrors {
-            if let record = try await access(queue, { db in try Self.reading(db) { db in try Self.lookUp(file, in: db) } }),
+            if let record = try await access(queue, { db in try Self.reading(db) { db in try Self.lookUp(file.path, in: db) } }),
                record.file == file {
                 return record
             }
@@ -259,11 +259,12 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
-    static func lookUp(_ file: FileIdentity, in db: Database) throws -> ActivityRecord? {
+    /// The current activity recorded at a canonical path, whatever file is there now.
+    static func lookUp(_ path: [UInt8], in db: Database) throws -> ActivityRecord? {
         let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT a.id FROM context c JOIN activity a ON a.context_id = c.id
             WHERE c.path = ? ORDER BY a.attempt DESC LIMIT 1
-            """), arguments: [Data(file.path)])
+            """), arguments: [Data(path)])
         guard let activityID: Int64 = row?[0] else { return nil }
         return try load(activityID, in: db)
     }
@@ -273,7 +274,7 @@ actor SQLiteStorage: ActivityStorage {
         let now = Date().timeIntervalSince1970
         let pathData = Data(file.path)
         let display = PathBytes.display(file.path)
-        if let found = try lookUp(file, in: db) {
+        if let found = try lookUp(file.path, in: db) {
             if found.file != file {
                 try db.execute(sql: "UPDATE context SET device = ?, inode = ?, modified_at = ? WHERE id = ?",
                                arguments: [Int64(bitPattern: file.device), Int64(bitPattern: file.inode), now, found.contextID])
@@ -289,7 +290,7 @@ actor SQLiteStorage: ActivityStorage {
             let contextID: Int64 = candidate["id"]
             try db.execute(sql: "UPDATE context SET path = ?, identifier = ?, title = ?, modified_at = ? WHERE id = ?",
                            arguments: [pathData, display, PathBytes.fileName(of: file.path), now, contextID])
-            if let moved = try lookUp(file, in: db) { return moved }
+            if let moved = try lookUp(file.path, in: db) { return moved }
         }
         let rootID = try rootContextID(appIdentifier: appIdentifier, in: db)
         try db.execute(sql: """

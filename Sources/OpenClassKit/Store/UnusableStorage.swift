@@ -5,7 +5,7 @@ struct UnusableStorage: ActivityStorage {
     let reason: CLSError
 
     func activity(for file: FileIdentity) async throws -> ActivityRecord { throw reason }
-    func existingActivity(for file: FileIdentity) async throws -> ActivityRecord? { throw reason }
+    func existingActivity(atPath path: [UInt8]) async throws -> ActivityRecord? { throw reason }
     func reduceActivities<Result: Sendable>(into initial: Result,
                                             _ update: @escaping @Sendable (inout Result, ActivityRecord) throws -> Void) async throws -> Result {
         throw reason
