@@ -63,7 +63,8 @@ let package = Package(
     targets: [
         .target(
             name: "OpenClassKit",
-            dependencies: ["CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
@@ -93,7 +94,8 @@ let package = Package(
         ),
         .target(
             name: "CommandSupport",
-            dependencies: ["OpenClassKit", "Classroom", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["OpenClassKit", "Classroom", "ContentDetectors", "SessionRecorder",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "clsfile-serve",
@@ -184,7 +186,8 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenClassKit", "Classroom", "TestSupport", "clsfile", "clsfile-serve", "SeedSample"],
+            dependencies: ["OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "SessionRecorder",
+                           "TestSupport", "clsfile", "clsfile-serve", "SeedSample"],
             // Read from the source tree by GoldenOutputTests, which can also rewrite them.
             exclude: ["Golden"]
         ),

@@ -6,7 +6,7 @@ public struct EditorCommand: Sendable, Equatable {
     public var words: [String]
 
     /// Splits a command line the way a shell would for plain words, quotes and backslashes.
-    /// - Throws: ``RecorderError`` `.invalidEvent` for an empty command or an unclosed quote.
+    /// - Throws: ``RecorderError`` `.editorUnavailable` for an empty command or an unclosed quote.
     public init(parsing command: String) throws {
         var words: [String] = [], current = "", quote: Character?, escaped = false, inWord = false
         for character in command {
@@ -31,11 +31,11 @@ public struct EditorCommand: Sendable, Equatable {
             }
         }
         guard quote == nil, !escaped else {
-            throw RecorderError(.invalidEvent, "the editor command '\(command)' has an unclosed quote: fix --editor, VISUAL or EDITOR")
+            throw RecorderError(.editorUnavailable, "the editor command '\(command)' has an unclosed quote: fix --editor, VISUAL or EDITOR")
         }
         if inWord { words.append(current) }
         guard !words.isEmpty else {
-            throw RecorderError(.invalidEvent, "the editor command is empty: give --editor, or set VISUAL or EDITOR")
+            throw RecorderError(.editorUnavailable, "the editor command is empty: give --editor, or set VISUAL or EDITOR")
         }
         self.words = words
     }
@@ -55,7 +55,7 @@ public struct EditorCommand: Sendable, Equatable {
                 return try EditorCommand(parsing: name)
             }
         }
-        throw RecorderError(.invalidEvent,
+        throw RecorderError(.editorUnavailable,
                             "no editor found: give --editor, or set VISUAL or EDITOR (none of editor, nano, vim, vi is on PATH)")
     }
 }

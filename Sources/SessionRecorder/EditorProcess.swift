@@ -19,7 +19,7 @@ struct EditorProcess {
         let result = terminal.map { path in path.withCString { clsfile_spawn(&arguments, $0, &pid) } }
             ?? clsfile_spawn(&arguments, nil, &pid)
         guard result == 0 else {
-            throw RecorderError(.invalidEvent,
+            throw RecorderError(.editorUnavailable,
                                 "cannot start the editor '\(command.words.joined(separator: " "))': \(String(cString: strerror(result))); check --editor, VISUAL or EDITOR")
         }
         self.pid = pid

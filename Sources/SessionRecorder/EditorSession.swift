@@ -79,7 +79,7 @@ public struct EditorSession: Sendable {
             var name = [CChar](repeating: 0, count: 256)
             master = clsfile_open_pty(&name, UInt(name.count))
             guard master >= 0 else {
-                throw RecorderError(.invalidEvent, "cannot open a pseudo-terminal: \(String(cString: strerror(errno))); try --no-pty")
+                throw RecorderError(.editorUnavailable, "cannot open a pseudo-terminal: \(String(cString: strerror(errno))); try --no-pty")
             }
             var rows: UInt16 = 0, columns: UInt16 = 0
             if clsfile_get_window_size(STDIN_FILENO, &rows, &columns) == 0 {
@@ -150,10 +150,10 @@ public struct EditorSession: Sendable {
             let folder = (path as NSString).deletingLastPathComponent
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw RecorderError(.invalidEvent, "cannot create \(path): the folder \(folder) does not exist; create it first")
+                throw RecorderError(.fileAccess, "cannot create \(path): the folder \(folder) does not exist; create it first")
             }
             guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw RecorderError(.invalidEvent, "cannot create \(path): check the folder's permissions")
+                throw RecorderError(.fileAccess, "cannot create \(path): check the folder's permissions")
             }
         }
         return file.resolvingSymlinksInPath().path

@@ -7,8 +7,11 @@ public struct RecorderError: Error, LocalizedError, CustomStringConvertible, Sen
         private let name: String
         private init(_ name: String) { self.name = name }
 
-        /// The event or its arguments are not acceptable, or the editor cannot be run.
-        public static let invalidEvent = Code("invalidEvent")
+        /// The editor cannot be run: no editor, a command that does not parse or start, no
+        /// terminal for it.
+        public static let editorUnavailable = Code("editorUnavailable")
+        /// The file to edit cannot be created.
+        public static let fileAccess = Code("fileAccess")
         /// The spool of events waiting for a busy store cannot be read or written.
         public static let spoolUnavailable = Code("spoolUnavailable")
         /// The store stayed locked by another process; the events wait in the spool.

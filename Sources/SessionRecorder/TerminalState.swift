@@ -21,7 +21,7 @@ final class TerminalState {
     /// - Throws: ``RecorderError`` when standard input is not a terminal.
     init() throws {
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else {
-            throw RecorderError(.invalidEvent, "standard input is not a terminal: run with --no-pty")
+            throw RecorderError(.editorUnavailable, "standard input is not a terminal: run with --no-pty")
         }
         startGuardian()
         var raw = saved

@@ -55,12 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        do {
-            try await serve()
-        } catch let error as DashboardError {
-            Diagnostics.warn(error.message)
-            throw ExitCode(error.code == .cannotListen ? 69 : 64)
-        }
+        try await reportingFailures { try await serve() }
     }
 
     private func serve() async throws {
@@ -89,4 +84,10 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data("Stopped.\n".utf8))
         }
     }
+}
+
+/// The dashboard's row of the exit-code table (``CommandFailure``): an address it cannot listen
+/// on is 69, a token or address refused is a usage error.
+extension DashboardError: CommandFailure {
+    public var exitCode: Int32 { code == .cannotListen ? 69 : 64 }
 }

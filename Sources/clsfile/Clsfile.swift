@@ -14,11 +14,11 @@ struct Clsfile: AsyncParsableCommand {
 
             Exit codes (clsfile open exits with the editor's code once the editor ran): 0 success; \
             1 an unexpected failure; 64 a usage error, or a command for another role; 66 a file \
-            that is missing or not a regular file, or not assigned; 69 an editor that cannot be \
+            that is missing or not a regular file (or whose folder is missing), or not assigned; 69 an editor that cannot be \
             started, or an address clsfile serve cannot listen on; 65 a document that cannot be \
             counted (unsupported, damaged, over a safety limit, or needing libmagic when it cannot \
             be loaded), or a handout or submission file that is malformed, edited, damaged or not \
-            yours; 74 a store that cannot be opened, read or written; 75 a store another process kept \
+            yours; 74 a store or spool that cannot be opened, read or written; 75 a store another process kept \
             locked when clsfile open ended (the session waits in the store's spool for the next call).
             """,
         version: "0.1.0",

@@ -140,7 +140,7 @@ struct OpenCommandTests {
         let file = scratch.url.appendingPathComponent("no-such-folder/essay.txt")
         let result = try run(try builtExecutable("clsfile"),
                              ["open", "--no-pty", "--editor", "true", "--store", scratch.storeURL.path, file.path])
-        #expect(result.status == 69)
+        #expect(result.status == 66)
         #expect(result.errorOutput.contains("the folder \(scratch.url.path)/no-such-folder does not exist"))
     }
 

@@ -19,7 +19,7 @@ struct SeedSampleTests {
         let activities = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
         #expect(activities.count == 1)
         let activity = try #require(activities.first)
-        #expect((activity["spans"] as? [Any])?.count == 2)
+        #expect(activity["sessionCount"] as? Int == 2)
         #expect(activity["isStarted"] as? Bool == false)
         #expect(activity["progress"] as? Double == 0.5)
         let duration = try #require(activity["durationSeconds"] as? Double)

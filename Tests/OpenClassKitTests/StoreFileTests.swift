@@ -81,7 +81,7 @@ struct StoreFileTests {
         let error = await clsError { _ = try await scratch.store().fetchActivity(for: file) }
         #expect(error?.code == .databaseInaccessible)
         #expect(error?.message.contains("schema version 99") == true)
-        #expect(error?.message.contains("update clsfile") == true)
+        #expect(error?.message.contains("update the program that uses it") == true)
         #expect(try Data(contentsOf: scratch.storeURL) == before)
     }
 

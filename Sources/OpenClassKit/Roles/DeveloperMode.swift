@@ -67,13 +67,13 @@ public struct DeveloperMode: Sendable, Equatable, Codable {
             return DeveloperMode()
         } catch {
             throw CLSError(.invalidArgument,
-                           "cannot read the development-mode settings \(url.path): \(error.localizedDescription); fix its permissions or set the role again with `clsfile role`")
+                           "cannot read the development-mode settings \(url.path): \(error.localizedDescription); fix its permissions or set the role again")
         }
         do {
             return try JSONDecoder().decode(DeveloperMode.self, from: data)
         } catch {
             throw CLSError(.invalidArgument,
-                           "the development-mode settings \(url.path) are damaged (not the settings JSON clsfile writes); set the role again with `clsfile role`, which rewrites the file")
+                           "the development-mode settings \(url.path) are damaged (not the settings JSON OpenClassKit writes); set the role again, which rewrites the file")
         }
     }
 

@@ -10,8 +10,10 @@ protocol ActivityStorage: AssignmentStorage {
     /// Reads the current activity of a file, or nil when the file has none; writes nothing.
     func existingActivity(atPath path: [UInt8]) async throws -> ActivityRecord?
 
-    /// Reads every file activity, oldest first, one at a time, into a result.
-    func reduceActivities<Result: Sendable>(into initial: Result,
+    /// Reads every file activity, oldest first, one at a time, into a result. Records read
+    /// `forViewing` leave out what only a save needs (span identifiers and owners): they cost less
+    /// to read and must never be saved.
+    func reduceActivities<Result: Sendable>(into initial: Result, forViewing: Bool,
                                             _ update: @escaping @Sendable (inout Result, ActivityRecord) throws -> Void) async throws -> Result
 
     /// Writes every change in one transaction, all or nothing, merging with what other processes

@@ -18,7 +18,7 @@ enum SQLiteErrorTranslator {
         switch database.resultCode {
         case .SQLITE_NOTADB:
             return CLSError(.databaseInaccessible,
-                            "\(path) is not a clsfile store (not an SQLite database); it was left untouched: move it aside or choose another store path with --store or CLSFILE_STORE",
+                            "\(path) is not an OpenClassKit store (not an SQLite database); it was left untouched: move it aside or choose another store path (CLSFILE_STORE names the shared store's)",
                             underlyingError: database)
         case .SQLITE_CORRUPT:
             return CLSError(.databaseInaccessible,

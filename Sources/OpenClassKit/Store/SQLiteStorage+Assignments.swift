@@ -1,189 +1,45 @@
 import Foundation
 import GRDB
 
+/// The classroom's side of the store: each call is one transaction around ``ClassroomTables``.
 extension SQLiteStorage: AssignmentStorage {
     func record(_ assignment: Assignment) async throws {
-        try await writing { db in
-            if let existing = try Self.assignment(identifier: assignment.identifier, in: db) {
-                guard existing.classKey == assignment.classKey else {
-                    throw CLSError(.invalidModification,
-                                   "assignment \(assignment.identifier) is already recorded with another class key; a handout's identifier cannot be reused")
-                }
-                return
-            }
-            try Self.insert(assignment, contextID: nil, acceptedAt: nil, in: db)
-        }
+        try await writing { db in try ClassroomTables.record(assignment, in: db) }
     }
 
     func accept(_ assignment: Assignment, for file: FileIdentity) async throws {
         let appIdentifier = self.appIdentifier
         try await writing { db in
             let activity = try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db)
-            if let other = try Self.assignment(contextID: activity.contextID, in: db),
-               other.identifier != assignment.identifier {
-                throw CLSError(.invalidModification,
-                               "\(PathBytes.display(file.path)) is already assigned as '\(other.title)' (\(other.identifier)); remove that assignment first with `clsfile assignments remove \(other.identifier)`")
-            }
-            let now = Date().timeIntervalSince1970
-            if let existing = try Self.assignment(identifier: assignment.identifier, in: db) {
-                guard existing.classKey == assignment.classKey else {
-                    throw CLSError(.invalidModification,
-                                   "assignment \(assignment.identifier) is already accepted with another class key; this handout is not the one you accepted")
-                }
-                try db.execute(sql: "UPDATE assignment SET context_id = ?, accepted_at = coalesce(accepted_at, ?) WHERE id = ?",
-                               arguments: [activity.contextID, now, assignment.identifier])
-            } else {
-                try Self.insert(assignment, contextID: activity.contextID, acceptedAt: now, in: db)
-            }
+            try ClassroomTables.accept(assignment, forContext: activity.contextID, path: file.path, in: db)
         }
     }
 
     func assignments() async throws -> [Assignment] {
-        try await readingStore { db in
-            try Row.fetchAll(db, sql: "\(Self.selectAssignments) ORDER BY s.created_at, s.id").map(Self.assignment(from:))
-        }
+        try await reading { db in try ClassroomTables.assignments(in: db) }
     }
 
     func assignment(for file: FileIdentity) async throws -> Assignment? {
-        try await readingStore { db in
-            try Row.fetchOne(db, sql: "\(Self.selectAssignments) WHERE c.path = ?", arguments: [Data(file.path)])
-                .map(Self.assignment(from:))
-        }
+        try await reading { db in try ClassroomTables.assignment(atPath: file.path, in: db) }
     }
 
     func removeAssignment(identifier: String) async throws -> Bool {
-        try await writing { db in
-            try db.execute(sql: "DELETE FROM assignment WHERE id = ?", arguments: [identifier])
-            return db.changesCount > 0
-        }
+        try await writing { db in try ClassroomTables.removeAssignment(identifier: identifier, in: db) }
     }
 
     func complete(assignmentsOf contextIDs: [Int64]?, at date: Date) async throws -> Int {
-        try await writing { db in
-            let ids = try contextIDs ?? Int64.fetchAll(db, sql: "SELECT context_id FROM assignment WHERE context_id IS NOT NULL")
-            var count = 0
-            for contextID in ids {
-                guard try Self.assignment(contextID: contextID, in: db) != nil else { continue }
-                count += 1
-                try db.execute(sql: """
-                    UPDATE activity SET completed_at = ?, modified_at = ?
-                    WHERE completed_at IS NULL AND id = (SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1)
-                    """, arguments: [date.timeIntervalSince1970, date.timeIntervalSince1970, contextID])
-            }
-            return count
-        }
+        try await writing { db in try ClassroomTables.complete(assignmentsOf: contextIDs, at: date, in: db) }
     }
 
     func assignedContexts(appIdentifier: String) async throws -> [(contextID: Int64, identifierPath: [String])] {
-        try await readingStore { db in
-            try Row.fetchAll(db, sql: """
-                SELECT c.id, c.identifier, p.identifier AS root FROM assignment s
-                JOIN context c ON c.id = s.context_id LEFT JOIN context p ON p.id = c.parent_id
-                """).map { row in
-                (contextID: row["id"], identifierPath: [row["root"] ?? appIdentifier, row["identifier"]])
-            }
-        }
+        try await reading { db in try ClassroomTables.assignedContexts(appIdentifier: appIdentifier, in: db) }
     }
 
     func importSubmission(_ submission: Submission) async throws -> Submission.ImportResult {
-        try await writing { db in
-            guard try Self.assignment(identifier: submission.assignmentIdentifier, in: db) != nil else {
-                throw CLSError(.invalidArgument,
-                               "no assignment \(submission.assignmentIdentifier) in this store; only work on your own handouts can be collected")
-            }
-            let held = try Row.fetchOne(db, sql: """
-                SELECT submitted_at, digest FROM submission WHERE assignment_id = ? AND student_id = ?
-                """, arguments: [submission.assignmentIdentifier, submission.studentIdentifier])
-            let result: Submission.ImportResult
-            if let held {
-                if (held["digest"] as String) == submission.digest { return .unchanged }
-                if (held["submitted_at"] as Double) > submission.submittedAt.timeIntervalSince1970 { return .superseded }
-                result = .updated
-            } else {
-                result = .added
-            }
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO submission
-                    (assignment_id, student_id, student_name, submitted_at, digest, payload, imported_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [submission.assignmentIdentifier, submission.studentIdentifier, submission.studentName,
-                                 submission.submittedAt.timeIntervalSince1970, submission.digest, submission.payload,
-                                 Date().timeIntervalSince1970])
-            return result
-        }
+        try await writing { db in try ClassroomTables.importSubmission(submission, in: db) }
     }
 
     func submissions(forAssignment identifier: String) async throws -> [Submission] {
-        try await readingStore { db in
-            try Row.fetchAll(db, sql: """
-                SELECT * FROM submission WHERE assignment_id = ? ORDER BY student_name, student_id
-                """, arguments: [identifier]).map { row in
-                Submission(assignmentIdentifier: row["assignment_id"], studentIdentifier: row["student_id"],
-                              studentName: row["student_name"],
-                              submittedAt: Date(timeIntervalSince1970: row["submitted_at"]),
-                              digest: row["digest"], payload: row["payload"])
-            }
-        }
-    }
-
-    // MARK: Transactions
-
-    /// Runs work in one IMMEDIATE transaction, all or nothing.
-    private func writing<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let queue = try await database()
-        return try await translatingErrors {
-            try await access(queue) { db in try Self.writing(db, work) }
-        }
-    }
-
-    /// Runs reads in one deferred transaction.
-    private func readingStore<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let queue = try await database()
-        return try await translatingErrors {
-            try await access(queue) { db in try Self.reading(db, work) }
-        }
-    }
-
-    // MARK: Rows
-
-    private static let selectAssignments = """
-        SELECT s.*, c.path, (SELECT completed_at FROM activity WHERE context_id = c.id ORDER BY attempt DESC LIMIT 1) AS completed_at
-        FROM assignment s LEFT JOIN context c ON c.id = s.context_id
-        """
-
-    private static func assignment(identifier: String, in db: Database) throws -> Assignment? {
-        try Row.fetchOne(db, sql: "\(selectAssignments) WHERE s.id = ?", arguments: [identifier]).map(assignment(from:))
-    }
-
-    private static func assignment(contextID: Int64, in db: Database) throws -> Assignment? {
-        try Row.fetchOne(db, sql: "\(selectAssignments) WHERE s.context_id = ?", arguments: [contextID]).map(assignment(from:))
-    }
-
-    private static func insert(_ assignment: Assignment, contextID: Int64?, acceptedAt: Double?, in db: Database) throws {
-        guard assignment.classKey.count == 32 else {
-            throw CLSError(.invalidArgument, "assignment \(assignment.identifier) has a class key of \(assignment.classKey.count) bytes, not 32; the handout is damaged")
-        }
-        try db.execute(sql: """
-            INSERT INTO assignment (id, title, class_name, due_at, target_words, is_reading, instructions, document_name,
-                                    document_digest, class_key, created_at, accepted_at, context_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [assignment.identifier, assignment.title, assignment.className,
-                             assignment.dueDate?.timeIntervalSince1970, assignment.targetWordCount, assignment.isReading,
-                             assignment.instructions,
-                             assignment.documentName, assignment.documentDigest, assignment.classKey,
-                             assignment.createdAt.timeIntervalSince1970, acceptedAt, contextID])
-    }
-
-    private static func assignment(from row: Row) -> Assignment {
-        var assignment = Assignment(
-            identifier: row["id"], title: row["title"], className: row["class_name"],
-            dueDate: (row["due_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
-            targetWordCount: row["target_words"], isReading: row["is_reading"] ?? false, instructions: row["instructions"],
-            documentName: row["document_name"], documentDigest: row["document_digest"], classKey: row["class_key"],
-            createdAt: Date(timeIntervalSince1970: row["created_at"]))
-        assignment.acceptedAt = (row["accepted_at"] as Double?).map(Date.init(timeIntervalSince1970:))
-        assignment.documentURL = (row["path"] as Data?).map { PathBytes.fileURL(for: [UInt8]($0)) }
-        assignment.completedAt = (row["completed_at"] as Double?).map(Date.init(timeIntervalSince1970:))
-        return assignment
+        try await reading { db in try ClassroomTables.submissions(forAssignment: identifier, in: db) }
     }
 }

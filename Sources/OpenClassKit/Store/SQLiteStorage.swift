@@ -224,38 +224,36 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
-    func existingActivity(atPath path: [UInt8]) async throws -> ActivityRecord? {
+    /// Runs work in one read transaction (see ``reading(_:_:)``), its errors translated.
+    func reading<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let queue = try await database()
-        return try await translatingErrors {
-            try await access(queue) { db in try Self.reading(db) { db in try Self.lookUp(path, in: db) } }
-        }
+        return try await translatingErrors { try await access(queue) { db in try Self.reading(db, work) } }
+    }
+
+    /// Runs work in one write transaction (see ``writing(_:_:)``), all or nothing, its errors translated.
+    func writing<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let queue = try await database()
+        return try await translatingErrors { try await access(queue) { db in try Self.writing(db, work) } }
+    }
+
+    func existingActivity(atPath path: [UInt8]) async throws -> ActivityRecord? {
+        try await reading { db in try Self.lookUp(path, in: db) }
     }
 
     func activity(for file: FileIdentity) async throws -> ActivityRecord {
-        let queue = try await database()
-        let appIdentifier = self.appIdentifier
-        return try await translatingErrors {
-            if let record = try await access(queue, { db in try Self.reading(db) { db in try Self.lookUp(file.path, in: db) } }),
-               record.file == file {
-                return record
-            }
-            return try await access(queue) { db in
-                try Self.writing(db) { db in try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db) }
-            }
+        if let record = try await reading({ db in try Self.lookUp(file.path, in: db) }), record.file == file {
+            return record
         }
+        let appIdentifier = self.appIdentifier
+        return try await writing { db in try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db) }
     }
 
-    func reduceActivities<Result: Sendable>(into initial: Result,
+    func reduceActivities<Result: Sendable>(into initial: Result, forViewing: Bool,
                                             _ update: @escaping @Sendable (inout Result, ActivityRecord) throws -> Void) async throws -> Result {
-        let queue = try await database()
-        return try await translatingErrors {
-            try await access(queue) { db in
-                try Self.reading(db) { db in
-                    var result = initial
-                    try Self.forEachRecord(in: db) { try update(&result, $0) }
-                    return result
-                }
-            }
+        try await reading { db in
+            var result = initial
+            try Self.forEachRecord(in: db, forViewing: forViewing) { try update(&result, $0) }
+            return result
         }
     }
 
@@ -336,25 +334,24 @@ actor SQLiteStorage: ActivityStorage {
     }
 
     /// Reads every file activity, oldest first, one at a time: four queries read in step by activity,
-    /// so memory holds one activity, however large the store.
-    private static func forEachRecord(in db: Database, _ body: (ActivityRecord) throws -> Void) throws {
-        let activities = try Row.fetchCursor(db, sql: """
+    /// so memory holds one activity, however large the store. Spans read `forViewing` have no
+    /// identifier and no owner: a million of them cost no million strings.
+    private static func forEachRecord(in db: Database, forViewing: Bool, _ body: (ActivityRecord) throws -> Void) throws {
+        let activities = try StatementRows(db, sql: """
             SELECT \(activityColumns) FROM activity a JOIN context c ON c.id = a.context_id
             WHERE c.path IS NOT NULL AND a.attempt = (SELECT max(attempt) FROM activity WHERE context_id = c.id)
             ORDER BY a.id
             """)
         // The owning activity comes after the columns that the record is made of.
-        var spans = Following(try Row.fetchCursor(db, sql: "SELECT \(spanColumns), activity_id FROM time_span ORDER BY activity_id"),
-                              owner: spanColumnCount, read: spanRecord(from:))
-        var ranges = Following(try Row.fetchCursor(db, sql: """
-            SELECT lower_bound, upper_bound, activity_id FROM progress_range ORDER BY activity_id, lower_bound
-            """), owner: 2, read: range(from:))
-        var items = Following(try Row.fetchCursor(db, sql: "SELECT \(itemColumns), activity_id FROM activity_item ORDER BY activity_id"),
-                              owner: itemColumnCount, read: itemRecord(from:))
-        while let row = try activities.next() {
-            var record = activityRecord(from: row)
+        var spans = forViewing
+            ? try Following(db, columns: viewedSpanColumns, of: "time_span", read: viewedSpanRecord(from:))
+            : try Following(db, columns: spanColumns, of: "time_span", read: spanRecord(from:))
+        var ranges = try Following(db, columns: "lower_bound, upper_bound", of: "progress_range", read: range(from:))
+        var items = try Following(db, columns: itemColumns, of: "activity_item", read: itemRecord(from:))
+        while try activities.next() {
+            var record = activityRecord(from: activities)
             record.spans = try spans.take(record.activityID)
-            record.ranges = try ranges.take(record.activityID)
+            record.ranges = try ranges.take(record.activityID).sorted { $0.lowerBound < $1.lowerBound }
             record.items = try items.take(record.activityID).sorted {
                 ($0.createdAt, $0.identifier) < ($1.createdAt, $1.identifier)
             }
@@ -364,16 +361,17 @@ actor SQLiteStorage: ActivityStorage {
 
     /// The rows of one table in activity order, taken an activity at a time.
     private struct Following<Value> {
-        private let cursor: RowCursor
+        private let rows: StatementRows
+        /// The position of `activity_id`, after the columns read.
         private let owner: Int
-        private let read: (Row) -> Value
+        private let read: (StatementRows) -> Value
         /// The first row not taken yet: its owner and value.
         private var next: (owner: Int64, value: Value)?
         private var started = false
 
-        init(_ cursor: RowCursor, owner: Int, read: @escaping (Row) -> Value) {
-            self.cursor = cursor
-            self.owner = owner
+        init(_ db: Database, columns: String, of table: String, read: @escaping (StatementRows) -> Value) throws {
+            rows = try StatementRows(db, sql: "SELECT \(columns), activity_id FROM \(table) ORDER BY activity_id")
+            owner = columns.split(separator: ",").count
             self.read = read
         }
 
@@ -392,8 +390,8 @@ actor SQLiteStorage: ActivityStorage {
         }
 
         private mutating func advance() throws {
-            // A cursor's row is reused by the next step: read it now.
-            next = try cursor.next().map { (owner: $0[owner], value: read($0)) }
+            // The statement's row is replaced by the next step: read it now.
+            next = try rows.next() ? (owner: rows.int64(owner), value: read(rows)) : nil
         }
     }
 
@@ -574,24 +572,31 @@ actor SQLiteStorage: ActivityStorage {
     /// The columns ``activityRecord(from:)`` reads, of `activity a` joined with `context c`.
     private static let activityColumns = "a.id, a.context_id, a.created_at, a.modified_at, c.path, c.device, c.inode, a.progress_basis"
 
-    private static func activityRecord(from row: Row) -> ActivityRecord {
-        ActivityRecord(activityID: row[0], contextID: row[1],
-                       file: FileIdentity(path: [UInt8](row[4] as Data? ?? Data()),
-                                          device: UInt64(bitPattern: row[5] ?? 0),
-                                          inode: UInt64(bitPattern: row[6] ?? 0)),
-                       createdAt: row[2], modifiedAt: row[3], progressBasis: row[7],
+    private static func activityRecord(from row: some ColumnReader) -> ActivityRecord {
+        ActivityRecord(activityID: row.int64(0), contextID: row.int64(1),
+                       file: FileIdentity(path: row.bytes(4) ?? [],
+                                          device: UInt64(bitPattern: row.optionalInt64(5) ?? 0),
+                                          inode: UInt64(bitPattern: row.optionalInt64(6) ?? 0)),
+                       createdAt: row.double(2), modifiedAt: row.double(3), progressBasis: row.text(7),
                        spans: [], ranges: [], items: [])
     }
 
     /// The columns of `time_span` that ``spanRecord(from:)`` reads.
     private static let spanColumns = "id, started_at, ended_at, last_pulse_at, owner_host, owner_boot, owner_pid, owner_start"
-    private static let spanColumnCount = spanColumns.split(separator: ",").count
 
-    private static func spanRecord(from row: Row) -> SpanRecord {
-        let owner: ProcessIdentity? = (row[6] as Int64?).map { pid in
-            ProcessIdentity(host: row[4] ?? "", bootID: row[5] ?? "", pid: pid, startTicks: row[7] ?? 0)
+    private static func spanRecord(from row: some ColumnReader) -> SpanRecord {
+        let owner: ProcessIdentity? = row.optionalInt64(6).map { pid in
+            ProcessIdentity(host: row.text(4) ?? "", bootID: row.text(5) ?? "", pid: pid, startTicks: row.optionalInt64(7) ?? 0)
         }
-        return SpanRecord(id: row[0], start: row[1], end: row[2], lastPulse: row[3], owner: owner)
+        return SpanRecord(id: row.text(0) ?? "", start: row.double(1), end: row.optionalDouble(2), lastPulse: row.double(3), owner: owner)
+    }
+
+    /// The columns of `time_span` that ``viewedSpanRecord(from:)`` reads.
+    private static let viewedSpanColumns = "started_at, ended_at, last_pulse_at"
+
+    /// A span to look at, never to save: without its identifier and owner.
+    private static func viewedSpanRecord(from row: some ColumnReader) -> SpanRecord {
+        SpanRecord(id: "", start: row.double(0), end: row.optionalDouble(1), lastPulse: row.double(2), owner: nil)
     }
 
     private static func ranges(of activityID: Int64, in db: Database) throws -> [ClosedRange<Double>] {
@@ -601,8 +606,8 @@ actor SQLiteStorage: ActivityStorage {
     }
 
     /// Reads the columns `lower_bound, upper_bound`.
-    private static func range(from row: Row) -> ClosedRange<Double> {
-        let lower: Double = row[0], upper: Double = row[1]
+    private static func range(from row: some ColumnReader) -> ClosedRange<Double> {
+        let lower = row.double(0), upper = row.double(1)
         return lower...max(lower, upper)
     }
 
@@ -610,18 +615,19 @@ actor SQLiteStorage: ActivityStorage {
     private static let itemColumns = """
         identifier, title, role, kind, quantity, score, max_score, binary_value, binary_type, created_at, modified_at
         """
-    private static let itemColumnCount = itemColumns.split(separator: ",").count
 
-    private static func itemRecord(from row: Row) -> ItemRecord {
+    private static func itemRecord(from row: some ColumnReader) -> ItemRecord {
         let value: ItemValue
-        switch ItemKind(rawValue: row[3]) {
-        case .score: value = .score(row[5] ?? 0, maxScore: row[6] ?? 0)
-        case .binary: value = .binary(row[7] ?? false, CLSBinaryValueType(rawValue: row[8] ?? 0) ?? .trueFalse)
-        case .quantity, nil: value = .quantity(row[4] ?? 0)
+        switch ItemKind(rawValue: row.text(3) ?? "") {
+        case .score: value = .score(row.optionalDouble(5) ?? 0, maxScore: row.optionalDouble(6) ?? 0)
+        case .binary:
+            value = .binary((row.optionalInt64(7) ?? 0) != 0,
+                            CLSBinaryValueType(rawValue: Int(truncatingIfNeeded: row.optionalInt64(8) ?? 0)) ?? .trueFalse)
+        case .quantity, nil: value = .quantity(row.optionalDouble(4) ?? 0)
         }
-        return ItemRecord(identifier: row[0], title: row[1],
-                          role: ItemRole(rawValue: row[2]) ?? .additional, value: value,
-                          createdAt: row[9], modifiedAt: row[10])
+        return ItemRecord(identifier: row.text(0) ?? "", title: row.text(1) ?? "",
+                          role: ItemRole(rawValue: row.text(2) ?? "") ?? .additional, value: value,
+                          createdAt: row.double(9), modifiedAt: row.double(10))
     }
 
     // MARK: Errors

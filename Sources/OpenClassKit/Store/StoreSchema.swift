@@ -148,7 +148,7 @@ enum StoreSchema {
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         guard version <= migrations.count else {
             throw CLSError(.databaseInaccessible,
-                           "the store \(path) has schema version \(version), newer than this clsfile knows (\(migrations.count)); it was left untouched: update clsfile")
+                           "the store \(path) has schema version \(version), newer than this OpenClassKit knows (\(migrations.count)); it was left untouched: update the program that uses it")
         }
         return version
     }
@@ -172,6 +172,6 @@ enum StoreSchema {
         let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
         if applicationID == 0 && objects == 0 { return }
         throw CLSError(.databaseInaccessible,
-                       "\(path) is an SQLite database of another program, not a clsfile store; it was left untouched: choose another store path")
+                       "\(path) is an SQLite database of another program, not an OpenClassKit store; it was left untouched: choose another store path")
     }
 }

@@ -6,7 +6,7 @@ struct UnusableStorage: ActivityStorage {
 
     func activity(for file: FileIdentity) async throws -> ActivityRecord { throw reason }
     func existingActivity(atPath path: [UInt8]) async throws -> ActivityRecord? { throw reason }
-    func reduceActivities<Result: Sendable>(into initial: Result,
+    func reduceActivities<Result: Sendable>(into initial: Result, forViewing: Bool,
                                             _ update: @escaping @Sendable (inout Result, ActivityRecord) throws -> Void) async throws -> Result {
         throw reason
     }

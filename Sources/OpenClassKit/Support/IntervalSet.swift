@@ -7,8 +7,15 @@ struct IntervalSet: Sendable, Equatable {
 
     init() {}
 
+    /// The union of the ranges, sorted then merged in one sweep.
     init<S: Sequence>(_ ranges: S) where S.Element == ClosedRange<Double> {
-        for range in ranges { insert(range) }
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = intervals.last, range.lowerBound <= last.upperBound {
+                if range.upperBound > last.upperBound { intervals[intervals.count - 1] = last.lowerBound...range.upperBound }
+            } else {
+                intervals.append(range)
+            }
+        }
     }
 
     /// Adds an interval, merging it with every interval it touches.

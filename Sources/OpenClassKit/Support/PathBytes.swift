@@ -78,7 +78,10 @@ enum PathBytes {
 
     /// The last component of a path, for people to read.
     static func fileName(of path: [UInt8]) -> String {
-        display(Array(path.split(separator: UInt8(ascii: "/")).last ?? []))
+        var end = path.endIndex
+        while end > path.startIndex, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        let start = path[..<end].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? path.startIndex
+        return display(Array(path[start..<end]))
     }
 
     /// realpath(3) on raw bytes.

@@ -69,7 +69,7 @@ enum HookLine {
             let event = call.sessionEvent
             let failures = try await deliver(event, recorder: recorder, spool: spool)
             if let failure = failures.first(where: { $0.event == event }) {
-                throw ExitCode(failure.error.code == .invalidArgument ? 66 : 74)
+                throw ExitCode(failure.error.exitCode)
             }
             return recorder
         }
@@ -100,7 +100,7 @@ enum HookLine {
             return [(event, error)]
         } catch let error as RecorderError {
             Diagnostics.warn(error.message)
-            throw ExitCode(74)
+            throw ExitCode(error.exitCode)
         }
     }
 

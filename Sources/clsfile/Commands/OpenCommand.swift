@@ -44,29 +44,24 @@ struct OpenCommand: AsyncParsableCommand {
                                                           isReading: progressOptions.reading)
         var status: Int32 = 0
         try await reportingFailures {
-            do {
-                let command = try EditorCommand.resolve(option: editor, environment: ProcessInfo.processInfo.environment)
-                let store = storeOptions.dataStore()
-                let url = FileArgument.url(for: file)
-                let mode = try DeveloperMode.current()
-                if let (assignment, accepted) = try await Handout.assignment(opening: url, store: store, mode: mode) {
-                    if accepted { Diagnostics.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned") }
-                    if configuration.targetWords == nil { configuration.targetWords = assignment.targetWordCount }
-                    if assignment.isReading { configuration.isReading = true }
-                } else if mode.role == .off, let handout = Handout.lyingBeside(url) {
-                    Diagnostics.warn("the handout '\(handout.title)' lies beside \(file), but development mode is off, so it was not accepted; a student runs `clsfile role student --name \"Your Name\"` first")
-                }
-                let session = EditorSession(recorder: SessionRecorder(store: store, configuration: configuration))
-                let outcome = try await session.run(file: url, editor: command, usePTY: !noPty)
-                for problem in outcome.measurement.problems {
-                    Diagnostics.warn("time recorded, but the content was not measured: \(problem.message)")
-                }
-                Diagnostics.warn(Self.summary(outcome, file: file, rule: configuration.idleRule))
-                status = outcome.exitStatus
-            } catch let error as RecorderError {
-                Diagnostics.warn(error.message)
-                throw ExitCode(error.code == .storeBusy ? 75 : 69)
+            let command = try EditorCommand.resolve(option: editor, environment: ProcessInfo.processInfo.environment)
+            let store = storeOptions.dataStore()
+            let url = FileArgument.url(for: file)
+            let mode = try DeveloperMode.current()
+            if let (assignment, accepted) = try await Handout.assignment(opening: url, store: store, mode: mode) {
+                if accepted { Diagnostics.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned") }
+                if configuration.targetWords == nil { configuration.targetWords = assignment.targetWordCount }
+                if assignment.isReading { configuration.isReading = true }
+            } else if mode.role == .off, let handout = Handout.lyingBeside(url) {
+                Diagnostics.warn("the handout '\(handout.title)' lies beside \(file), but development mode is off, so it was not accepted; a student runs `clsfile role student --name \"Your Name\"` first")
             }
+            let session = EditorSession(recorder: SessionRecorder(store: store, configuration: configuration))
+            let outcome = try await session.run(file: url, editor: command, usePTY: !noPty)
+            for problem in outcome.measurement.problems {
+                Diagnostics.warn("time recorded, but the content was not measured: \(problem.message)")
+            }
+            Diagnostics.warn(Self.summary(outcome, file: file, rule: configuration.idleRule))
+            status = outcome.exitStatus
         }
         if status != 0 { throw ExitCode(status) }
     }

@@ -42,17 +42,25 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         let rule = SessionRecorder.Configuration(idleTimeout: try sessionOptions.resolvedIdleTimeout()).idleRule
         try await reportingFailures {
+            let store = storeOptions.dataStore()
             let from = try sinceDate()
-            let rows = try await storeOptions.dataStore().reduceActivities(into: [ReportRow]()) { rows, activity in
-                guard from.map({ from in activity.timeSpans.contains { ($0.end ?? $0.lastPulse) >= from } }) ?? true else { return }
-                rows.append(ReportRow(activity, since: from))
-            }.sorted { $0.lastOpened > $1.lastOpened }
+            /// What each file gives the output, made as the store is read (on the reducing
+            /// thread, while the store reads ahead), newest first.
+            func lines<Line: Sendable>(_ line: @escaping @Sendable (ReportRow) -> Line) async throws -> [Line] {
+                var lines = try await store.reduceActivities(into: [(Date, Line)]()) { lines, activity in
+                    guard from.map({ from in activity.timeSpans.contains { ($0.end ?? $0.lastPulse) >= from } }) ?? true else { return }
+                    let row = ReportRow(activity, since: from)
+                    lines.append((row.lastOpened, line(row)))
+                }
+                lines.sort { $0.0 > $1.0 }
+                return lines.map(\.1)
+            }
             if json {
-                print(try ReportRow.json(rows, idleRule: rule))
+                ReportRow.writeJSON(try await lines(\.jsonElement), idleRule: rule)
             } else if csv {
-                print(ReportRow.csv(rows), terminator: "")
+                ReportRow.writeCSV(try await lines(\.csvLine))
             } else {
-                print(ReportRow.table(rows, idleRule: rule))
+                ReportRow.writeTable(try await lines(\.cells), idleRule: rule)
             }
         }
     }

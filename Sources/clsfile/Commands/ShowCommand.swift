@@ -21,8 +21,8 @@ struct ShowCommand: AsyncParsableCommand {
         try await reportingFailures {
             let url = FileArgument.url(for: file)
             let activity = try await storeOptions.dataStore().existingActivity(for: url)
-            let summary = activity.map(ActivitySummary.init) ?? ActivitySummary(unrecordedFile: url)
-            print(json ? try summary.json() : summary.text())
+            let summary = activity.map { ActivitySummary($0) } ?? ActivitySummary(unrecordedFile: url)
+            print(json ? summary.json() : summary.text())
         }
     }
 }

@@ -54,8 +54,7 @@ struct StatsCommand: AsyncParsableCommand {
             } catch let error as DetectorError {
                 progress.clear()
                 Diagnostics.warn(error.message)
-                let code: Int32 = [.notARegularFile, .unreadable].contains(error.code) ? 66 : 65
-                exitCode = exitCode == 66 ? 66 : code
+                exitCode = exitCode == 66 ? 66 : error.exitCode
             }
         }
         progress.clear()

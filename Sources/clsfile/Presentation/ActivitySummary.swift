@@ -3,8 +3,8 @@ import OpenClassKit
 import SessionRecorder
 
 /// What `show` and `list` print about one file's activity, as text or JSON.
-struct ActivitySummary: Encodable, Sendable {
-    struct Item: Encodable, Sendable {
+struct ActivitySummary: Sendable {
+    struct Item: Sendable {
         var identifier: String
         var title: String
         var kind: String
@@ -46,7 +46,7 @@ struct ActivitySummary: Encodable, Sendable {
         }
     }
 
-    struct Span: Encodable, Sendable {
+    struct Span: Sendable {
         var start: Date
         var end: Date?
         var lastPulse: Date
@@ -64,13 +64,18 @@ struct ActivitySummary: Encodable, Sendable {
     var progressRanges: [[Double]] = []
     var primaryItem: Item?
     var additionalItems: [Item] = []
+    /// Every span; empty when made without them.
     var spans: [Span] = []
-    /// The spans joined where they touch: the sessions a person sees.
+    /// The spans joined where they touch: the sessions a person sees; empty when made without them.
     var sessions: [Span] = []
+    var sessionCount = 0
+    /// Whether ``spans`` and ``sessions`` were made: `show` gives them, `list` only counts sessions.
+    var hasSpans = true
     var created: Date?
     var modified = Date.distantPast
 
-    init(_ activity: CLSActivity) {
+    /// - Parameter withSpans: False to count the sessions only, as `list` does.
+    init(_ activity: CLSActivity, withSpans: Bool = true) {
         path = Self.path(of: activity)
         recorded = true
         // A running session counts to its last pulse, so idle minutes never show and then vanish.
@@ -86,8 +91,13 @@ struct ActivitySummary: Encodable, Sendable {
             Span(start: span.start, end: span.end, lastPulse: span.lastPulse,
                  seconds: max(0, (span.end ?? span.lastPulse).timeIntervalSince(span.start)))
         }
-        spans = activity.timeSpans.map(span)
-        sessions = activity.workSessions.map(span)
+        let workSessions = activity.workSessions
+        sessionCount = workSessions.count
+        hasSpans = withSpans
+        if withSpans {
+            spans = activity.timeSpans.map(span)
+            sessions = workSessions.map(span)
+        }
         created = activity.dateCreated
         modified = activity.dateLastModified
     }
@@ -97,9 +107,10 @@ struct ActivitySummary: Encodable, Sendable {
         recorded = false
     }
 
-    /// The path of an activity's file, as people read it.
+    /// The path of an activity's file, as people read it: its context's identifier, the
+    /// canonical path with bytes that are not UTF-8 written as `\xNN`.
     static func path(of activity: CLSActivity) -> String {
-        activity.context.fileURL.map(path(of:)) ?? activity.context.identifier
+        activity.context.identifier
     }
 
     /// The path with percent-escapes decoded where they make valid UTF-8.
@@ -117,7 +128,7 @@ struct ActivitySummary: Encodable, Sendable {
     func text() -> String {
         guard recorded else { return "No activity recorded for \(path)." }
         var lines = ["File:       \(path)"]
-        let count = sessions.count == 1 ? "1 session" : "\(sessions.count) sessions"
+        let count = sessionCount == 1 ? "1 session" : "\(sessionCount) sessions"
         lines.append("Time:       \(Formatting.text(durationSeconds)) in \(count)\(isStarted ? ", running" : "")")
         let ranges = progressRanges.count > 1 || progressRanges.first?.first ?? 0 > 0
             ? " (" + progressRanges.map { "\(Formatting.percent($0[0]))–\(Formatting.percent($0[1]))" }.joined(separator: ", ") + ")"
@@ -141,23 +152,81 @@ struct ActivitySummary: Encodable, Sendable {
 
     // MARK: JSON
 
-    func json() throws -> String { try Self.encode(self) }
-
-    /// Summaries as elements of a JSON array, without its brackets: lists printed a batch at a
-    /// time, joined with commas, read as one encoded whole.
-    static func jsonElements(_ summaries: [ActivitySummary]) throws -> String {
-        let array = try encode(summaries)
-        // "[\n" + elements + "\n]"
-        return String(array.dropFirst(2).dropLast(2))
+    func json() -> String {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.text
     }
 
-    private static func encode<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Formatting.iso8601(date, milliseconds: true))
+    /// Writes the summary as a JSON object, keys sorted as `JSONEncoder` sorts them; without
+    /// spans it has `sessionCount` in place of `sessions` and `spans`.
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("additionalItems")
+        json.beginArray()
+        additionalItems.forEach { $0.write(to: &json) }
+        json.endArray()
+        json.member("created", created.map(Self.date))
+        json.member("durationSeconds", durationSeconds)
+        json.member("isStarted", isStarted)
+        json.member("modified", Self.date(modified))
+        json.member("path", path)
+        if let primaryItem {
+            json.key("primaryItem")
+            primaryItem.write(to: &json)
         }
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        json.member("progress", progress)
+        json.member("progressBasis", progressBasis?.rawValue)
+        json.member("progressBasisName", progressBasisName)
+        json.key("progressRanges")
+        json.beginArray()
+        for range in progressRanges {
+            json.beginArray()
+            range.forEach { json.value($0) }
+            json.endArray()
+        }
+        json.endArray()
+        json.member("recorded", recorded)
+        if hasSpans {
+            for (name, list) in [("sessions", sessions), ("spans", spans)] {
+                json.key(name)
+                json.beginArray()
+                list.forEach { $0.write(to: &json) }
+                json.endArray()
+            }
+        } else {
+            json.member("sessionCount", sessionCount)
+        }
+        json.endObject()
+    }
+
+    private static func date(_ date: Date) -> String {
+        Formatting.iso8601(date, milliseconds: true)
+    }
+}
+
+extension ActivitySummary.Item {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.member("identifier", identifier)
+        json.member("kind", kind)
+        json.member("maxScore", maxScore)
+        json.member("quantity", quantity)
+        json.member("score", score)
+        json.member("title", title)
+        json.member("value", value)
+        json.member("valueType", valueType)
+        json.endObject()
+    }
+}
+
+extension ActivitySummary.Span {
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.member("end", end.map { Formatting.iso8601($0, milliseconds: true) })
+        json.member("lastPulse", Formatting.iso8601(lastPulse, milliseconds: true))
+        json.member("seconds", seconds)
+        json.member("start", Formatting.iso8601(start, milliseconds: true))
+        json.endObject()
     }
 }

@@ -14,9 +14,10 @@ enum Formatting {
         if seconds < 0 { return "-" + text(-seconds) }
         let total = Int(seconds.rounded(.down))
         let (hours, minutes, rest) = (total / 3600, total % 3600 / 60, total % 60)
-        if hours > 0 { return String(format: "%dh %02dm", hours, minutes) }
-        if minutes > 0 { return String(format: "%dm %02ds", minutes, rest) }
-        return "\(rest)s"
+        // Without `String(format:)`, a tenth of the cost of a 100,000-line report.
+        if hours > 0 { return String(hours) + "h " + twoDigits(minutes) + "m" }
+        if minutes > 0 { return String(minutes) + "m " + twoDigits(rest) + "s" }
+        return String(rest) + "s"
     }
 
     /// `80%`, `12.5%`.
@@ -48,22 +49,9 @@ enum Formatting {
         return sign + "\(units / scale)." + String(repeating: "0", count: places - fraction.count) + fraction
     }
 
-    /// Lines of cells as aligned columns, two spaces apart: the first `rightAligned` columns
-    /// (numbers) are aligned right, the others left; the last column is not padded.
+    /// Lines of cells as aligned columns (see ``Table``).
     static func columns(_ lines: [[String]], rightAligned: Int = 0) -> [String] {
-        let count = lines.map { $0.count }.max() ?? 0
-        let widths = (0..<count).map { column in lines.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
-        // Built with `+=`: `joined(separator:)` is not inlined, and its first call in a process
-        // looks up conformances at run time, a tenth of a millisecond of a `clsfile stats`.
-        return lines.map { line in
-            var text = ""
-            for (column, cell) in line.enumerated() {
-                guard column < line.count - 1 else { text += cell; break }
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                text += column < rightAligned ? padding + cell + "  " : cell + padding + "  "
-            }
-            return text
-        }
+        Table(lines, rightAligned: rightAligned).lines
     }
 
     /// Pretty JSON with sorted keys and ISO 8601 dates, for `--json`.
@@ -86,17 +74,37 @@ enum Formatting {
         let whole = Int(thousandths)
         var seconds = time_t(whole >= 0 ? whole / 1000 : (whole - 999) / 1000)
         var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return "-" }
-        var text = String(parts.tm_year + 1900) + "-" + twoDigits(parts.tm_mon + 1) + "-" + twoDigits(parts.tm_mday)
-            + "T" + twoDigits(parts.tm_hour) + ":" + twoDigits(parts.tm_min) + ":" + twoDigits(parts.tm_sec)
-        if milliseconds {
-            let fraction = ((whole % 1000) + 1000) % 1000
-            text += "." + (fraction < 100 ? (fraction < 10 ? "00" : "0") : "") + String(fraction)
+        guard gmtime_r(&seconds, &parts) != nil, (0...9999).contains(parts.tm_year + 1900) else { return "-" }
+        let fraction = ((whole % 1000) + 1000) % 1000
+        // Written digit by digit into one buffer: a report writes millions of dates.
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            var count = 0
+            func put(_ value: Int, digits: Int) {
+                var divisor = 1
+                for _ in 1..<digits { divisor *= 10 }
+                while divisor > 0 {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(value / divisor % 10)
+                    count += 1
+                    divisor /= 10
+                }
+            }
+            func put(_ character: Unicode.Scalar) {
+                buffer[count] = UInt8(ascii: character)
+                count += 1
+            }
+            put(Int(parts.tm_year) + 1900, digits: 4); put("-"); put(Int(parts.tm_mon) + 1, digits: 2); put("-")
+            put(Int(parts.tm_mday), digits: 2); put("T"); put(Int(parts.tm_hour), digits: 2); put(":")
+            put(Int(parts.tm_min), digits: 2); put(":"); put(Int(parts.tm_sec), digits: 2)
+            if milliseconds {
+                put(".")
+                put(fraction, digits: 3)
+            }
+            put("Z")
+            return count
         }
-        return text + "Z"
     }
 
-    private static func twoDigits(_ value: Int32) -> String {
+    private static func twoDigits(_ value: Int) -> String {
         value < 10 ? "0" + String(value) : String(value)
     }
 

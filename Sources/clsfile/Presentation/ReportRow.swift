@@ -3,7 +3,7 @@ import OpenClassKit
 import SessionRecorder
 
 /// One file's line in `clsfile report`.
-struct ReportRow: Encodable {
+struct ReportRow: Sendable {
     var path: String
     var activeSeconds: Double
     var openSeconds: Double?
@@ -18,7 +18,7 @@ struct ReportRow: Encodable {
 
     /// Times are whole seconds, cut as the text shows them, so that text, JSON and CSV agree.
     init(_ activity: CLSActivity, since: Date?) {
-        path = activity.context.fileURL?.path(percentEncoded: false) ?? activity.context.identifier
+        path = ActivitySummary.path(of: activity)
         // A running session counts to its last pulse, as `show` counts it.
         activeSeconds = activity.recordedDuration(since: since ?? .distantPast).rounded(.down)
         let items = activity.additionalActivityItems
@@ -34,45 +34,94 @@ struct ReportRow: Encodable {
         isRunning = activity.isStarted
     }
 
-    static func table(_ rows: [ReportRow], idleRule: String) -> String {
-        guard !rows.isEmpty else { return "No activity recorded yet." }
-        var lines = [["ACTIVE", "OPEN", "WORDS", "PROGRESS", "BASIS", "SESSIONS", "LAST OPENED", "FILE"]]
-        for row in rows {
-            lines.append([Formatting.text(row.activeSeconds) + (row.isRunning ? "*" : ""),
-                          row.openSeconds.map(Formatting.text) ?? "-",
-                          row.words.map(Formatting.number) ?? "-",
-                          row.progress.map(Formatting.percent) ?? "-", row.progressBasis?.rawValue ?? "-", "\(row.sessions)",
-                          Formatting.timestamp(row.lastOpened), row.path])
-        }
-        var text = Formatting.columns(lines)
-        text.append("")
-        text.append("Active time counts work only: \(idleRule). Open time runs from open to close.")
-        text.append("Progress is measured toward a target word count (target_words), by a checklist or by notebook cells run; for reading, as the share of lines viewed (viewed_share); none: no target.")
-        if rows.contains(where: \.isRunning) { text.append("* a session is running now.") }
-        return text.joined(separator: "\n")
+    /// Prints the rows as a table, then what the columns mean.
+    /// The row's cells in the text table: made while the store is read, so the rows themselves
+    /// need not be kept.
+    var cells: [String] {
+        [Formatting.text(activeSeconds) + (isRunning ? "*" : ""), openSeconds.map(Formatting.text) ?? "-",
+         words.map(Formatting.number) ?? "-", progress.map(Formatting.percent) ?? "-", progressBasis?.rawValue ?? "-",
+         "\(sessions)", Formatting.timestamp(lastOpened), path]
     }
 
-    static func csv(_ rows: [ReportRow]) -> String {
-        var text = "file,active_seconds,open_seconds,words,progress,progress_basis,sessions,last_opened\n"
-        for row in rows {
-            let fields = [quoted(row.path), Formatting.number(row.activeSeconds),
-                          row.openSeconds.map(Formatting.number) ?? "",
-                          row.words.map(Formatting.number) ?? "", row.progress.map { String(format: "%.4f", $0) } ?? "",
-                          row.progressBasis?.rawValue ?? "", "\(row.sessions)", Formatting.iso8601(row.lastOpened)]
-            text += fields.joined(separator: ",") + "\n"
+    /// Prints the rows' cells as a table, then what the columns mean.
+    static func writeTable(_ rows: [[String]], idleRule: String) {
+        guard !rows.isEmpty else {
+            print("No activity recorded yet.")
+            return
         }
-        return text
+        var table = Table()
+        table.append(["ACTIVE", "OPEN", "WORDS", "PROGRESS", "BASIS", "SESSIONS", "LAST OPENED", "FILE"])
+        rows.forEach { table.append($0) }
+        table.write()
+        print("")
+        print("Active time counts work only: \(idleRule). Open time runs from open to close.")
+        print("Progress is measured toward a target word count (target_words), by a checklist or by notebook cells run; for reading, as the share of lines viewed (viewed_share); none: no target.")
+        if rows.contains(where: { $0[0].hasSuffix("*") }) { print("* a session is running now.") }
+    }
+
+    /// The row as a line of CSV, without its line break.
+    var csvLine: String {
+        let fields = [Self.quoted(path), Formatting.number(activeSeconds), openSeconds.map(Formatting.number) ?? "",
+                      words.map(Formatting.number) ?? "", progress.map { Formatting.decimal($0, places: 4) } ?? "",
+                      progressBasis?.rawValue ?? "", "\(sessions)", Formatting.iso8601(lastOpened)]
+        var line = ""
+        for (index, field) in fields.enumerated() {
+            line += index == 0 ? field : "," + field
+        }
+        return line
+    }
+
+    /// Prints CSV lines under the header line.
+    static func writeCSV(_ lines: [String]) {
+        var text = "file,active_seconds,open_seconds,words,progress,progress_basis,sessions,last_opened\n"
+        for line in lines {
+            text += line
+            text += "\n"
+            if text.utf8.count >= 1 << 16 {
+                print(text, terminator: "")
+                text = ""
+            }
+        }
+        print(text, terminator: "")
     }
 
     private static func quoted(_ field: String) -> String {
-        field.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
+        let needsQuotes = field.utf8.contains { byte in
+            byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+        }
+        return needsQuotes ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
     }
 
-    static func json(_ rows: [ReportRow], idleRule: String) throws -> String {
-        struct Report: Encodable {
-            var idleRule: String
-            var files: [ReportRow]
+    /// The row as an element of the report's `files`, written apart (see ``JSONWriter/insert(_:)``).
+    var jsonElement: String {
+        var json = JSONWriter()
+        json.beginObject()
+        json.member("activeSeconds", activeSeconds)
+        json.member("isRunning", isRunning)
+        json.member("lastOpened", Formatting.iso8601(lastOpened))
+        json.member("openSeconds", openSeconds)
+        json.member("path", path)
+        json.member("progress", progress)
+        json.member("progressBasis", progressBasis?.rawValue)
+        json.member("sessions", sessions)
+        json.member("words", words)
+        json.endObject()
+        return json.text
+    }
+
+    /// Prints `{"files": [...], "idleRule": ...}` from the files' elements.
+    static func writeJSON(_ elements: [String], idleRule: String) {
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("files")
+        json.beginArray()
+        for element in elements {
+            json.insert(element)
+            json.flush(atLeast: 1 << 16)
         }
-        return try Formatting.json(Report(idleRule: idleRule, files: rows))
+        json.endArray()
+        json.member("idleRule", idleRule)
+        json.endObject()
+        print(json.text)
     }
 }
