@@ -102,10 +102,12 @@ struct OpenCommandTests {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "words here")
         // The editor leaves another process holding the store's write lock for 7 s, past the 5 s
-        // that clsfile open waits.
+        // that clsfile open waits, and quits once that process says it holds it (its `SELECT 1`
+        // answers only after `BEGIN IMMEDIATE` took the lock).
+        let locked = scratch.url.appendingPathComponent("locked")
         let editor = try scriptedEditor(in: scratch, """
-            (printf 'BEGIN IMMEDIATE;\\nSELECT 1;\\n'; sleep 7) | '\(try Tool.sqlite3.require().path)' '\(scratch.storeURL.path)' >/dev/null 2>&1 &
-            sleep 1
+            (printf 'BEGIN IMMEDIATE;\\nSELECT 1;\\n'; sleep 7) | '\(try Tool.sqlite3.require().path)' '\(scratch.storeURL.path)' >'\(locked.path)' 2>&1 &
+            while [ ! -s '\(locked.path)' ]; do sleep 0.02; done
             """)
         let result = try run(try builtExecutable("clsfile"),
                              ["open", "--no-pty", "--editor", editor, "--store", scratch.storeURL.path, file.path])
@@ -147,13 +149,18 @@ struct OpenCommandTests {
     @Test func sigtermReachesTheEditor() throws {
         let scratch = try Scratch()
         let marker = scratch.url.appendingPathComponent("got-term")
+        let ready = scratch.url.appendingPathComponent("trap-set")
         let editor = try scriptedEditor(in: scratch, """
             trap 'echo term > "\(marker.path)"; exit 42' TERM
+            : > "\(ready.path)"
             while :; do sleep 0.1; done
             """)
         let file = try scratch.file("essay.txt", "words here")
         let process = try startOpen(file, editor: editor, scratch: scratch)
-        Thread.sleep(forTimeInterval: 1.0)
+        // The signal goes once the editor says its trap is set, not after a guessed pause.
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: ready.path), process.isRunning, Date() < deadline { usleep(10_000) }
+        try #require(FileManager.default.fileExists(atPath: ready.path), "the editor never set its trap")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(FileManager.default.fileExists(atPath: marker.path))

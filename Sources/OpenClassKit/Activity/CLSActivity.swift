@@ -37,6 +37,22 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             sequence += 1
             return sequence
         }
+
+        /// The spans changed since the last save, oldest first. Searched from the newest, where
+        /// changes are, and no further than the last of them: a file with 10,000 sessions does
+        /// not hash 10,000 identifiers on every save.
+        var changedSpans: [SpanRecord] {
+            var remaining = pending.spans.count
+            var changed: [SpanRecord] = []
+            for span in spans.reversed() {
+                guard remaining > 0 else { break }
+                if pending.spans[span.id] != nil {
+                    changed.append(span)
+                    remaining -= 1
+                }
+            }
+            return changed.reversed()
+        }
     }
 
     let state = Mutex(State())
@@ -425,7 +441,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             guard !state.pending.isEmpty else { return nil }
             var changes = ActivityChanges(activityID: activityID)
             let pending = state.pending
-            changes.spans = state.spans.filter { pending.spans[$0.id] != nil }
+            changes.spans = state.changedSpans
             changes.progressBasis = pending.progressBasis?.change
             changes.expectedModifiedAt = state.storedModifiedAt
             changes.ranges = pending.ranges.map(\.range)
@@ -478,7 +494,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
 
             // Spans: stored ones, with local unsaved changes merged in.
             var spans = record.spans
-            for local in state.spans where pending.spans[local.id] != nil {
+            for local in state.changedSpans {
                 if let index = spans.firstIndex(where: { $0.id == local.id }) {
                     spans[index] = spans[index].merged(with: local)
                 } else {

@@ -31,6 +31,15 @@ actor SQLiteStorage: ActivityStorage {
     /// ten hook calls (each adds about 12 KiB).
     static let checkpointThreshold = 128 * 1024
 
+    /// The threshold of a connection that has saved more than ``longLivedSaves`` times: a
+    /// long-lived process (`hook --stdio`, an editor's server) saving on every keystroke pause
+    /// waits for the disk an eighth as often. The next short process reads at most this much
+    /// once, and its own save checkpoints it.
+    static let longLivedCheckpointThreshold = 1024 * 1024
+    static let longLivedSaves = 32
+    /// Saves made through this connection.
+    private var savesMade = 0
+
     init(path: String, appIdentifier: String, busyTimeout: TimeInterval) {
         self.path = path
         self.appIdentifier = appIdentifier
@@ -400,6 +409,8 @@ actor SQLiteStorage: ActivityStorage {
     func save(_ changes: [ActivityChanges]) async throws -> (records: [ActivityRecord?], savedAt: Double) {
         let queue = try await database()
         let walPath = path + "-wal", busyTimeout = self.busyTimeout
+        savesMade += 1
+        let threshold = savesMade > Self.longLivedSaves ? Self.longLivedCheckpointThreshold : Self.checkpointThreshold
         let saved = try await translatingErrors {
             try await access(queue) { db in
                 let now = Date().timeIntervalSince1970
@@ -413,7 +424,7 @@ actor SQLiteStorage: ActivityStorage {
                         return before == change.expectedModifiedAt ? nil : try Self.load(change.activityID, in: db)
                     }
                 }
-                Self.checkpointIfLarge(db, walPath: walPath, busyTimeout: busyTimeout)
+                Self.checkpointIfLarge(db, walPath: walPath, threshold: threshold, busyTimeout: busyTimeout)
                 return (records: records, savedAt: now)
             }
         }
@@ -444,11 +455,11 @@ actor SQLiteStorage: ActivityStorage {
     }
 
     /// Copies the write-ahead log into the database file and empties it once it is past
-    /// ``checkpointThreshold``. The save is already committed: a checkpoint that another process
+    /// `threshold`. The save is already committed: a checkpoint that another process
     /// keeps from finishing, or that fails, is left to a later save.
-    private static func checkpointIfLarge(_ db: Database, walPath: String, busyTimeout: TimeInterval) {
+    private static func checkpointIfLarge(_ db: Database, walPath: String, threshold: Int, busyTimeout: TimeInterval) {
         var info = stat()
-        guard stat(walPath, &info) == 0, info.st_size > checkpointThreshold else { return }
+        guard stat(walPath, &info) == 0, info.st_size > threshold else { return }
         _ = clsfile_sqlite_truncate_wal(UnsafeMutableRawPointer(db.sqliteConnection), CInt(busyTimeout * 1000))
     }
 

@@ -108,7 +108,8 @@ enum HookLine {
     static func serve(recorder: SessionRecorder, spool: EventSpool) async throws {
         let decoder = JSONDecoder()
         while let text = readLine(strippingNewline: true) {
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            // A blank line is skipped (checked on bytes: Foundation's trimming costs a twentieth of an event).
+            guard text.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) else { continue }
             let answer: String
             do {
                 let request = try decoder.decode(Request.self, from: Data(text.utf8))
