@@ -33,9 +33,9 @@ actor SQLiteStorage: ActivityStorage {
 
     /// The threshold of a connection that has saved more than ``longLivedSaves`` times: a
     /// long-lived process (`hook --stdio`, an editor's server) saving on every keystroke pause
-    /// waits for the disk an eighth as often. The next short process reads at most this much
-    /// once, and its own save checkpoints it.
-    static let longLivedCheckpointThreshold = 1024 * 1024
+    /// waits for the disk a quarter as often (a larger log made the p99 of a save twice as long).
+    /// The next short process reads at most this much once, and its own save checkpoints it.
+    static let longLivedCheckpointThreshold = 512 * 1024
     static let longLivedSaves = 32
     /// Saves made through this connection.
     private var savesMade = 0
