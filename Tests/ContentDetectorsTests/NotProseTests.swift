@@ -14,7 +14,7 @@ struct NotProseTests {
         // pandoc -f commonmark reads indented-code.md as: paragraph, code block (two pieces with a
         // blank line between), paragraph, a list (two paragraphs and a code block indented past the
         // item's text), a paragraph with a lazy and an indented continuation line, a tab-indented
-        // code block.
+        // code block. Its JSON (`-t json`) holds 27 `Str` words outside the code blocks.
         let r = try report("indented-code.md")
         #expect(r.statistics.words == 27)
         #expect(r.codeLines == 5)
@@ -26,6 +26,7 @@ struct NotProseTests {
         for line in ["Words here", "    still the same paragraph", "", "1. Item", "", "    item paragraph"] {
             state.line(Array(line.utf8), &output)
         }
+        // By hand: "Words here still the same paragraph", "Item", "item paragraph" (9).
         #expect(output.codeLines == 0)
         #expect(output[.body].counter.statistics.words == 9)
     }
@@ -41,7 +42,8 @@ struct NotProseTests {
     }
 
     @Test func htmlMetaCharsetIsHonoured() throws {
-        // Two ideographs are too few to tell Shift_JIS from Windows-1252 by their bytes.
+        // Two ideographs are too few to tell Shift_JIS from Windows-1252 by their bytes. The page holds
+        // 経済 (two words: each ideograph is one) in its heading; its title "x" is not text.
         let r = try report("meta-shift_jis.html")
         #expect(r.kind.charset == "shift_jis")
         #expect(r.statistics.words == 2)
@@ -53,6 +55,8 @@ struct NotProseTests {
         #expect(r.kind.charset == "koi8-r")
         let utf8 = try report("meta-koi8-r.utf8.html")
         #expect(r.statistics == utf8.statistics)
+        // "Студенты пишут краткие конспекты каждой главы." (6 by hand and by `w3m -dump | wc -w`).
+        #expect(utf8.statistics.words == 6)
     }
 
     @Test func htmlDeclarationsFollowTheWHATWGLabels() {
@@ -83,6 +87,9 @@ struct NotProseTests {
             ("word/footer1.xml", "w:ftr", paragraph("Page") + "<w:p><w:del w:id=\"1\"><w:r><w:delText>old</w:delText></w:r></w:del></w:p>"),
             ("word/headerStyles.xml", "w:hdr", paragraph("not a header part")),
         ])
+        // By hand: body "Four words of body" (4); "Course title here", "First page", "Page" (6 in 3
+        // paragraphs; the footer's second paragraph holds only a deletion); headerStyles.xml is no
+        // header part.
         let r = try analyzer.analyze(url)
         #expect(r.statistics.words == 4)
         #expect(r.headersAndFooters.words == 6)
