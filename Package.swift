@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "SessionRecorder",
-                           "TestSupport", "clsfile", "clsfile-serve", "SeedSample"],
+                           "TestSupport", "clsfile", "clsfile-serve", "SeedSample", .product(name: "Crypto", package: "swift-crypto")],
             // Read from the source tree by GoldenOutputTests, which can also rewrite them.
             exclude: ["Golden"]
         ),

@@ -12,7 +12,19 @@ public struct ClassReport: Sendable, Equatable, Codable {
         public var studentIdentifier: String
         public var studentName: String
         public var submittedAt: Date
+        /// The fingerprint of the key the student signed with; nil for work collected before
+        /// submissions were signed.
+        public var keyFingerprint: String?
         public var work: StudentWork
+    }
+
+    /// A submission kept aside as a conflict: signed with another key than the student's pinned
+    /// one, or dated in the future. It is in no average.
+    public struct KeptAside: Sendable, Equatable, Codable {
+        public var studentIdentifier: String
+        public var studentName: String
+        public var submittedAt: Date
+        public var keyFingerprint: String
     }
 
     /// The average of one kind of primary item.
@@ -48,6 +60,8 @@ public struct ClassReport: Sendable, Equatable, Codable {
         public var warning: String?
         /// The students, by name.
         public var students: [StudentRow]
+        /// The submissions kept aside as conflicts, by student name.
+        public var keptAside: [KeptAside]
     }
 
     public var assignments: [AssignmentSummary]
@@ -57,6 +71,7 @@ public struct ClassReport: Sendable, Equatable, Codable {
     ///   when a stored submission cannot be read back.
     public init(store: CLSDataStore) async throws {
         var summaries: [AssignmentSummary] = []
+        let keptAside = Dictionary(grouping: try await store.keptAsideSubmissions(), by: \.assignmentIdentifier)
         for assignment in try await store.assignments() {
             var rows: [StudentRow] = []
             for submission in try await store.submissions(forAssignment: assignment.identifier) {
@@ -65,9 +80,14 @@ public struct ClassReport: Sendable, Equatable, Codable {
                     throw ClassroomError(.malformedFile, "the submission of \(submission.studentName) for '\(assignment.title)' in \(store.storeURL.path) cannot be read (\(JSONCoding.describe(error))); collect it again")
                 }
                 rows.append(StudentRow(studentIdentifier: submission.studentIdentifier, studentName: submission.studentName,
-                                       submittedAt: submission.submittedAt, work: work))
+                                       submittedAt: submission.submittedAt,
+                                       keyFingerprint: submission.studentKey.map(Identity.fingerprint(of:)), work: work))
             }
-            summaries.append(Self.summary(of: assignment, rows: rows))
+            let aside = (keptAside[assignment.identifier] ?? []).map {
+                KeptAside(studentIdentifier: $0.studentIdentifier, studentName: $0.studentName, submittedAt: $0.submittedAt,
+                          keyFingerprint: $0.studentKey.map(Identity.fingerprint(of:)) ?? "")
+            }
+            summaries.append(Self.summary(of: assignment, rows: rows, keptAside: aside))
         }
         assignments = summaries
     }
@@ -77,7 +97,7 @@ public struct ClassReport: Sendable, Equatable, Codable {
         self.assignments = assignments
     }
 
-    static func summary(of assignment: Assignment, rows: [StudentRow]) -> AssignmentSummary {
+    static func summary(of assignment: Assignment, rows: [StudentRow], keptAside: [KeptAside] = []) -> AssignmentSummary {
         let works = rows.map(\.work)
         var groups: [String: [StudentWork.Item]] = [:]
         for item in works.compactMap(\.primaryItem) { groups[item.comparisonKey, default: []].append(item) }
@@ -94,6 +114,6 @@ public struct ClassReport: Sendable, Equatable, Codable {
             studentCount: rows.count, doneCount: works.filter(\.isDone).count,
             averageActiveSeconds: works.isEmpty ? nil : works.map(\.activeSeconds).reduce(0, +) / Double(works.count),
             averageProgress: works.isEmpty ? nil : works.map(\.progress).reduce(0, +) / Double(works.count),
-            primaryAverages: averages, warning: warning, students: rows)
+            primaryAverages: averages, warning: warning, students: rows, keptAside: keptAside)
     }
 }

@@ -21,6 +21,12 @@ public struct ClassroomError: Error, LocalizedError, CustomStringConvertible, Se
         public static let notAssigned = Code("notAssigned")
         /// A file could not be read or written.
         public static let fileAccess = Code("fileAccess")
+        /// A file was written in a format version this clsfile no longer accepts.
+        public static let outdatedFormat = Code("outdatedFormat")
+        /// A sealed file holds a value out of range: not finite, negative, too large, or in the future.
+        public static let invalidValue = Code("invalidValue")
+        /// The person's identity keys are missing or damaged, or are not the ones a file is for.
+        public static let identity = Code("identity")
 
         public var description: String { name }
     }

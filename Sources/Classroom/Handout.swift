@@ -3,13 +3,15 @@ import Foundation
 import OpenClassKit
 
 /// The file a teacher gives out with a document, the way Schoolwork shares a folder per handout:
-/// what the assignment is, which document it is for, and the class key that seals what comes back.
+/// what the assignment is, which document it is for, and the teacher's public key, which what
+/// comes back is encrypted to.
 ///
 /// It is JSON with a format name and a version, written beside the document as
 /// `NAME.clshandout` (``defaultURL(beside:)``), so that it travels with the document.
 public struct Handout: Sendable, Equatable, Codable {
-    /// The format version this code writes and the newest it reads.
-    public static let currentVersion = 1
+    /// The format version this code writes and the only one it reads: version 1 carried a class
+    /// key that every student held, with which any of them could forge another's work.
+    public static let currentVersion = 2
     /// The value of the `format` field.
     public static let formatName = "clsfile-handout"
     /// The file name extension of handouts.
@@ -36,19 +38,21 @@ public struct Handout: Sendable, Equatable, Codable {
     public var reading: Bool?
     public var instructions: String?
     public var document: Document
-    /// The 32-byte class key, base64 in the file.
-    public var classKey: Data
+    /// The teacher's public key (P-256, X9.63 form, base64 in the file) that submissions are
+    /// encrypted to.
+    public var teacherKey: Data
     public var createdAt: Date
 
     enum CodingKeys: String, CodingKey {
-        case format, version, id, title, className = "class", due, targetWords, reading, instructions, document, classKey
+        case format, version, id, title, className = "class", due, targetWords, reading, instructions, document, teacherKey
         case createdAt
     }
 
-    /// Makes a new handout for a document, with a fresh identifier and class key.
+    /// Makes a new handout for a document, with a fresh identifier, for the teacher's identity.
     /// - Throws: ``ClassroomError`` `.fileAccess` when the document cannot be read.
     public init(document url: URL, title: String, className: String? = nil, due: Date? = nil,
-                targetWords: Int? = nil, isReading: Bool = false, instructions: String? = nil) throws {
+                targetWords: Int? = nil, isReading: Bool = false, instructions: String? = nil,
+                teacher: Identity) throws {
         id = UUID().uuidString.lowercased()
         self.title = title
         self.className = className
@@ -57,12 +61,16 @@ public struct Handout: Sendable, Equatable, Codable {
         reading = isReading ? true : nil
         self.instructions = instructions
         document = Document(name: url.lastPathComponent, sha256: try Self.sha256(of: url))
-        classKey = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        teacherKey = teacher.recipientPublicKey
         createdAt = Date()
     }
 
     /// The handout of an assignment recorded in a store.
-    public init(_ assignment: Assignment) {
+    /// - Throws: ``ClassroomError`` `.outdatedFormat` for an assignment from a version-1 handout.
+    public init(_ assignment: Assignment) throws {
+        guard let teacherKey = assignment.teacherKey else {
+            throw ClassroomError(.outdatedFormat, "'\(assignment.title)' (\(assignment.identifier)) came from a version-1 handout, which carried no teacher key; issue it again with `clsfile assign`")
+        }
         id = assignment.identifier
         title = assignment.title
         className = assignment.className
@@ -71,7 +79,7 @@ public struct Handout: Sendable, Equatable, Codable {
         reading = assignment.isReading ? true : nil
         instructions = assignment.instructions
         document = Document(name: assignment.documentName, sha256: assignment.documentDigest)
-        classKey = assignment.classKey
+        self.teacherKey = teacherKey
         createdAt = assignment.createdAt
     }
 
@@ -79,7 +87,7 @@ public struct Handout: Sendable, Equatable, Codable {
     public var assignment: Assignment {
         Assignment(identifier: id, title: title, className: className, dueDate: due, targetWordCount: targetWords,
                       isReading: reading == true, instructions: instructions, documentName: document.name, documentDigest: document.sha256,
-                      classKey: classKey, createdAt: createdAt)
+                      teacherKey: teacherKey, createdAt: createdAt)
     }
 
     // MARK: Files
@@ -89,14 +97,12 @@ public struct Handout: Sendable, Equatable, Codable {
         document.deletingLastPathComponent().appendingPathComponent("\(document.lastPathComponent).\(fileExtension)")
     }
 
-    /// Reads and checks a handout file.
+    /// Reads and checks a handout file: a regular file of at most 16 MiB, read without following
+    /// a symbolic link, with a valid teacher key and a document name that is a plain file name.
     /// - Throws: ``ClassroomError``: `.fileAccess` when it cannot be read, `.malformedFile` when it is
-    ///   not a handout, `.newerFormat` when a newer clsfile wrote it.
+    ///   not a handout, `.newerFormat` when a newer clsfile wrote it, `.outdatedFormat` for version 1.
     public static func read(from url: URL) throws -> Handout {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw ClassroomError(.fileAccess, "cannot read the handout \(url.path): \(error.localizedDescription); check the path")
-        }
+        let data = try ExchangeFile.read(url, what: "the handout")
         let header = try? JSONDecoder().decode(FormatHeader.self, from: data)
         guard let header, header.format == formatName else {
             throw ClassroomError(.malformedFile, "\(url.path) is not a clsfile handout (no \"format\": \"\(formatName)\"); ask your teacher for the .\(fileExtension) file")
@@ -104,14 +110,28 @@ public struct Handout: Sendable, Equatable, Codable {
         guard header.version <= currentVersion else {
             throw ClassroomError(.newerFormat, "the handout \(url.path) has format version \(header.version), newer than this clsfile reads (\(currentVersion)); update clsfile")
         }
+        guard header.version == currentVersion else {
+            throw ClassroomError(.outdatedFormat, "the handout \(url.path) has format version \(header.version), which any classmate could use to forge others' work; ask your teacher to issue it again with this clsfile")
+        }
         let handout: Handout
         do { handout = try JSONCoding.decoder.decode(Handout.self, from: data) } catch {
             throw ClassroomError(.malformedFile, "the handout \(url.path) is damaged: \(JSONCoding.describe(error)); ask your teacher for a new copy")
         }
-        guard handout.classKey.count == 32, !handout.id.isEmpty, !handout.document.name.isEmpty else {
-            throw ClassroomError(.malformedFile, "the handout \(url.path) is damaged: its id, document name or 32-byte class key is missing; ask your teacher for a new copy")
+        guard (try? P256.KeyAgreement.PublicKey(x963Representation: handout.teacherKey)) != nil,
+              !handout.id.isEmpty, handout.id.utf8.count <= 200 else {
+            throw ClassroomError(.malformedFile, "the handout \(url.path) is damaged: its id or teacher key is missing or invalid; ask your teacher for a new copy")
+        }
+        guard isPlainFileName(handout.document.name) else {
+            throw ClassroomError(.malformedFile, "the handout \(url.path) names the document '\(handout.document.name)', which is not a plain file name; it was refused: ask your teacher for a new copy")
         }
         return handout
+    }
+
+    /// Whether a name is a file name alone: no folder, not `.` or `..`, no control characters,
+    /// at most 255 bytes.
+    static func isPlainFileName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && name.utf8.count <= 255
+            && !name.unicodeScalars.contains { $0 == "/" || $0.properties.generalCategory == .control }
     }
 
     /// Writes the handout, readable by anyone the folder is shared with; never replaces another file.
@@ -127,20 +147,12 @@ public struct Handout: Sendable, Equatable, Codable {
         }
     }
 
-    /// Finds the handout lying beside a document: `NAME.clshandout`, else any handout in the same
-    /// folder whose document has the same file name. Unreadable or foreign `.clshandout` files are skipped.
+    /// The handout lying beside a document, `NAME.clshandout` for `NAME`, when it is for that
+    /// document; nil when there is none or it cannot be read.
     public static func lyingBeside(_ document: URL) -> Handout? {
-        if let handout = try? read(from: defaultURL(beside: document)), handout.document.name == document.lastPathComponent {
-            return handout
-        }
-        let folder = document.deletingLastPathComponent()
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names.sorted() where name.hasSuffix(".\(fileExtension)") {
-            if let handout = try? read(from: folder.appendingPathComponent(name)), handout.document.name == document.lastPathComponent {
-                return handout
-            }
-        }
-        return nil
+        guard let handout = try? read(from: defaultURL(beside: document)),
+              handout.document.name == document.lastPathComponent else { return nil }
+        return handout
     }
 
     /// The SHA-256 of a file, read in 1 MiB pieces, lowercase hexadecimal.
@@ -171,15 +183,58 @@ extension Sequence where Element == UInt8 {
 }
 
 extension Handout {
+    /// What ``assignment(opening:store:mode:)`` found.
+    public struct Opening: Sendable {
+        /// The document's assignment, if it has one.
+        public var assignment: Assignment?
+        /// Whether this call accepted the handout lying beside the document.
+        public var accepted = false
+        /// Why a handout lying beside the document was not accepted: for a warning, never a
+        /// reason not to open the document.
+        public var warnings: [String] = []
+    }
+
     /// For a student about to open a document: its assignment, accepting the handout lying beside
-    /// it when the document is not assigned yet. Nil in other roles, or with no handout.
-    /// - Returns: The assignment, and whether this call accepted it.
-    public static func assignment(opening document: URL, store: CLSDataStore,
-                                  mode: DeveloperMode) async throws -> (assignment: Assignment, accepted: Bool)? {
-        guard mode.role == .student, FileManager.default.fileExists(atPath: document.path) else { return nil }
-        if let assignment = try await store.assignment(for: document) { return (assignment, false) }
-        guard let handout = lyingBeside(document) else { return nil }
-        try await store.acceptAssignment(handout.assignment, for: document)
-        return (handout.assignment, true)
+    /// it — only `NAME.clshandout` for `NAME`, only for an assignment not accepted yet, and only
+    /// while the document is still the one handed out (its SHA-256). An accepted assignment is
+    /// never tied to another file here. Other roles get nothing.
+    /// - Throws: ``CLSError`` when the store cannot be read; a handout's problems are warnings.
+    public static func assignment(opening document: URL, store: CLSDataStore, mode: DeveloperMode) async throws -> Opening {
+        var opening = Opening()
+        guard mode.role == .student, FileManager.default.fileExists(atPath: document.path) else { return opening }
+        if let assignment = try await store.assignment(for: document) {
+            opening.assignment = assignment
+            return opening
+        }
+        let handoutURL = defaultURL(beside: document)
+        guard FileManager.default.fileExists(atPath: handoutURL.path) else { return opening }
+        let shown = handoutURL.path
+        let handout: Handout
+        do { handout = try read(from: handoutURL) } catch let error as ClassroomError {
+            opening.warnings.append("\(error.message); the document was opened as not assigned")
+            return opening
+        }
+        guard handout.document.name == document.lastPathComponent else {
+            opening.warnings.append("the handout \(shown) is for '\(handout.document.name)', not this file; it was not accepted")
+            return opening
+        }
+        if let held = try await store.assignments().first(where: { $0.identifier == handout.id }), held.acceptedAt != nil {
+            let place = held.documentURL.map { $0.path } ?? "another file"
+            opening.warnings.append("the handout \(shown) is for '\(held.title)', which you accepted for \(place); it stays tied there (to move it: clsfile accept --document FILE HANDOUT)")
+            return opening
+        }
+        guard (try? sha256(of: document)) == handout.document.sha256 else {
+            opening.warnings.append("\(document.path) is not the document handed out with \(shown) (its content differs), so the handout was not accepted automatically; to accept it anyway: clsfile accept \(shown)")
+            return opening
+        }
+        do {
+            try await store.acceptAssignment(handout.assignment, for: document)
+        } catch let error as CLSError where error.code == .invalidModification {
+            opening.warnings.append("the handout \(shown) was not accepted: \(error.message)")
+            return opening
+        }
+        opening.assignment = handout.assignment
+        opening.accepted = true
+        return opening
     }
 }

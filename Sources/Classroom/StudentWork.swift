@@ -128,6 +128,65 @@ public struct StudentWork: Sendable, Equatable, Codable {
         return progressBasis?.name(targetWords: target.flatMap { $0 >= 1 && $0 < 1e9 ? Int($0) : nil })
     }
 
+    // MARK: Checking work from others
+
+    /// The most seconds of work a submission may hold: a year.
+    static let maximumSeconds: Double = 366 * 86_400
+    /// The most sessions and items a submission may hold.
+    static let maximumSessions = 100_000
+    static let maximumItems = 1_000
+    /// The largest item value: 10¹².
+    static let maximumItemValue = 1e12
+    /// The longest identifier, title or document name, in bytes.
+    static let maximumTextLength = 1_024
+    /// The earliest date a session may have: 2000-01-01.
+    static let earliestDate = Date(timeIntervalSince1970: 946_684_800)
+
+    /// Checks every value of work decrypted from another person's file before it is stored:
+    /// finite, in range, not dated in the future beyond ``Submission/clockMargin``, with bounded
+    /// counts and sizes.
+    /// - Throws: ``ClassroomError`` `.invalidValue` naming the file and the first value out of range.
+    public func validate(at now: Date = Date(), file url: URL) throws {
+        func refuse(_ what: String) -> ClassroomError {
+            ClassroomError(.invalidValue, "\(url.path) holds \(what); it was not imported: ask the student to run `clsfile submit` again")
+        }
+        let latest = now.addingTimeInterval(Submission.clockMargin)
+        func isValidDate(_ date: Date) -> Bool {
+            date.timeIntervalSince1970.isFinite && date >= Self.earliestDate && date <= latest
+        }
+        guard activeSeconds.isFinite, (0...Self.maximumSeconds).contains(activeSeconds) else {
+            throw refuse("an active time of \(activeSeconds) seconds, outside 0 to a year")
+        }
+        guard progress.isFinite, (0...1).contains(progress) else { throw refuse("a progress of \(progress), outside 0 to 1") }
+        guard sessions.count <= Self.maximumSessions else { throw refuse("\(sessions.count) sessions, more than \(Self.maximumSessions)") }
+        for session in sessions {
+            guard isValidDate(session.start), isValidDate(session.end), session.start <= session.end,
+                  session.seconds <= Self.maximumSeconds else {
+                throw refuse("a session from \(session.start) to \(session.end), which is reversed, longer than a year, or not between 2000 and now")
+            }
+        }
+        if let completedAt, !isValidDate(completedAt) { throw refuse("a done date of \(completedAt), not between 2000 and now") }
+        let items = (primaryItem.map { [$0] } ?? []) + additionalItems
+        guard items.count <= Self.maximumItems else { throw refuse("\(items.count) items, more than \(Self.maximumItems)") }
+        for item in items {
+            guard ItemKind(rawValue: item.kind) != nil else { throw refuse("an item of unknown kind '\(item.kind)'") }
+            guard item.value.isFinite, abs(item.value) <= Self.maximumItemValue else {
+                throw refuse("the item '\(item.identifier)' with value \(item.value), beyond ±10¹²")
+            }
+            if let maxScore = item.maxScore {
+                guard maxScore.isFinite, maxScore > 0, maxScore <= Self.maximumItemValue else {
+                    throw refuse("the item '\(item.identifier)' with a maximum score of \(maxScore), outside 0 to 10¹²")
+                }
+            }
+            guard item.identifier.utf8.count <= Self.maximumTextLength, item.title.utf8.count <= Self.maximumTextLength else {
+                throw refuse("an item identifier or title longer than \(Self.maximumTextLength) bytes")
+            }
+        }
+        guard Handout.isPlainFileName(documentName), assignmentIdentifier.utf8.count <= Self.maximumTextLength else {
+            throw refuse("the document name '\(documentName)', which is not a plain file name")
+        }
+    }
+
     private static func item(from item: CLSActivityItem) -> Item {
         switch item {
         case let score as CLSScoreItem:

@@ -1,22 +1,25 @@
 import Foundation
 import OpenClassKit
 
-/// Writes a student's submissions: one sealed file per accepted assignment, holding only the work
-/// on the assigned document.
+/// Writes a student's submissions: one file per accepted assignment, holding only the work on the
+/// assigned document, encrypted to the teacher and signed with the student's identity.
 public struct Submitter: Sendable {
     public let store: CLSDataStore
     public let student: DeveloperMode
+    /// The student's keys, which sign every submission.
+    public let identity: Identity
 
-    public init(store: CLSDataStore, student: DeveloperMode) {
+    public init(store: CLSDataStore, student: DeveloperMode, identity: Identity) {
         self.store = store
         self.student = student
+        self.identity = identity
     }
 
     /// The work on every accepted assignment (or on one), read from the store.
     /// - Parameter key: One assignment's identifier, a unique prefix of it, or its title; nil for all.
     /// - Throws: ``ClassroomError`` `.notAssigned` when there is nothing to submit, or the key names
     ///   no accepted assignment or several.
-    public func assignedWork(key: String? = nil) async throws -> [(assignment: Assignment, work: StudentWork)] {
+    public static func assignedWork(in store: CLSDataStore, key: String? = nil) async throws -> [(assignment: Assignment, work: StudentWork)] {
         let accepted = try await store.assignments().filter { $0.acceptedAt != nil }
         guard !accepted.isEmpty else {
             throw ClassroomError(.notAssigned, "no accepted assignments in \(store.storeURL.path): accept a handout with `clsfile accept FILE.clshandout` first")
@@ -35,16 +38,16 @@ public struct Submitter: Sendable {
         return result
     }
 
-    /// Seals and writes the submissions into a folder, one file per assignment, replacing earlier
-    /// files of the same assignments; returns the files written.
+    /// Seals and writes the submissions into a folder, one file per assignment, readable only by
+    /// their owner, replacing earlier files of the same assignments; returns the files written.
     public func submit(key: String? = nil, to folder: URL, at date: Date = Date()) async throws -> [URL] {
         guard let name = student.displayName else {
             throw ClassroomError(.wrongRole, "a submission carries your display name, and none is set: clsfile role student --name \"Your Name\"")
         }
         var written: [URL] = []
-        for (assignment, work) in try await assignedWork(key: key) {
+        for (assignment, work) in try await Self.assignedWork(in: store, key: key) {
             let file = try SubmissionFile(work: work, handout: assignment, student: student.accountIdentifier,
-                                          studentName: name, submittedAt: date)
+                                          studentName: name, identity: identity, submittedAt: date)
             let url = folder.appendingPathComponent(Self.fileName(title: assignment.title, student: name,
                                                                   account: student.accountIdentifier))
             try file.write(to: url)

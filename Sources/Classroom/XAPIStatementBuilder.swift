@@ -75,7 +75,7 @@ public struct XAPIStatementBuilder: Sendable {
     /// - Parameters:
     ///   - actor: The student's opaque account identifier.
     ///   - assignment: The assignment the work is for; its title names the activity.
-    ///   - work: The work, as ``Submitter/assignedWork(key:)`` reads it or a submission holds it.
+    ///   - work: The work, as ``Submitter/assignedWork(in:key:)`` reads it or a submission holds it.
     ///   - readAt: When the work was read. A session that had not ended before then was still
     ///     running: it gets its `initialized` statement but no `terminated` one yet.
     /// - Returns: The statements, ordered by time.

@@ -31,8 +31,8 @@ extension CLSError: CommandFailure {
 extension ClassroomError: CommandFailure {
     public var exitCode: Int32 {
         if code == .wrongRole { return 64 }
-        if [.malformedFile, .damagedFile, .newerFormat, .unknownHandout].contains(code) { return 65 }
-        if [.notAssigned, .fileAccess].contains(code) { return 66 }
+        if [.malformedFile, .damagedFile, .newerFormat, .outdatedFormat, .unknownHandout, .invalidValue].contains(code) { return 65 }
+        if [.notAssigned, .fileAccess, .identity].contains(code) { return 66 }
         return 1
     }
 }

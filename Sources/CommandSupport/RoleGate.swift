@@ -13,4 +13,10 @@ public enum RoleGate {
         }
         return mode
     }
+
+    /// The identity keys of a role, made the first time they are needed (``Identity``).
+    /// - Throws: ``ClassroomError`` `.identity` or `.fileAccess` when they cannot be read or made.
+    public static func identity(of role: DeveloperMode.Role) throws -> Identity {
+        try Identity.readOrCreate(at: Identity.url(for: role)).identity
+    }
 }

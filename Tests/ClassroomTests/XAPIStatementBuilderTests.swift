@@ -146,7 +146,7 @@ struct XAPIStatementBuilderTests {
         let row = ClassReport.StudentRow(studentIdentifier: Self.account, studentName: "Ada Lovelace",
                                          submittedAt: Date(timeIntervalSince1970: submittedAt.timeIntervalSince1970.rounded(.down)), work: reread)
         let assignment = Assignment(identifier: work.assignmentIdentifier, title: "Essay on rivers", documentName: "essay.txt",
-                                       documentDigest: "", classKey: Data(count: 32))
+                                       documentDigest: "", teacherKey: Data(count: 32))
         let report = ClassReport(assignments: [ClassReport.summary(of: assignment, rows: [row])])
         let teacher = XAPIStatementBuilder().statements(for: report)
         #expect(teacher == student)
@@ -157,7 +157,7 @@ struct XAPIStatementBuilderTests {
         let work = Self.work(sessions: [(0, 1800), (3600, 6000)])
         let row = ClassReport.StudentRow(studentIdentifier: Self.account, studentName: "Ada", submittedAt: Self.t0.addingTimeInterval(6000), work: work)
         let assignment = Assignment(identifier: work.assignmentIdentifier, title: "T", documentName: "essay.txt",
-                                       documentDigest: "", classKey: Data(count: 32))
+                                       documentDigest: "", teacherKey: Data(count: 32))
         let statements = XAPIStatementBuilder().statements(for: ClassReport(assignments: [ClassReport.summary(of: assignment, rows: [row])]))
         #expect(statements.filter { $0.verb.id.hasSuffix("/terminated") }.count == 1)
     }
@@ -165,7 +165,7 @@ struct XAPIStatementBuilderTests {
     @Test func aSessionClosedInTheSecondOfTheSubmissionWaitsForTheNextOne() throws {
         let work = Self.work(sessions: [(0, 1800)])
         let assignment = Assignment(identifier: work.assignmentIdentifier, title: "T", documentName: "essay.txt",
-                                       documentDigest: "", classKey: Data(count: 32))
+                                       documentDigest: "", teacherKey: Data(count: 32))
         func terminated(submittedAfter seconds: Double) -> Int {
             let submittedAt = Date(timeIntervalSince1970: Self.t0.addingTimeInterval(seconds).timeIntervalSince1970.rounded(.down))
             let row = ClassReport.StudentRow(studentIdentifier: Self.account, studentName: "Ada", submittedAt: submittedAt, work: work)
@@ -178,7 +178,7 @@ struct XAPIStatementBuilderTests {
 
     @Test func markedSessionsNeedNoGuessAboutTheSecondOfTheSubmission() throws {
         let assignment = Assignment(identifier: Self.work().assignmentIdentifier, title: "T", documentName: "essay.txt",
-                                       documentDigest: "", classKey: Data(count: 32))
+                                       documentDigest: "", teacherKey: Data(count: 32))
         func terminated(running: Bool) -> Int {
             var work = Self.work(sessions: [(0, 1800)])
             work.sessions[0].isRunning = running

@@ -6,7 +6,7 @@ import TestSupport
 
 /// One person at the machine: their own configuration and data folders, so each has their own
 /// development-mode role and stores, as on separate accounts.
-private struct Person {
+struct Person {
     let home: URL
 
     init(_ name: String, in scratch: Scratch) throws {
@@ -21,6 +21,11 @@ private struct Person {
 
     var mode: DeveloperMode {
         get throws { try DeveloperMode.current(from: home.appendingPathComponent("config/clsfile/developer-mode.json")) }
+    }
+
+    /// The identity keys of a role, as `clsfile role` made them.
+    func identity(_ role: DeveloperMode.Role) throws -> Identity {
+        try Identity.read(from: Identity.url(for: role, dataHome: home.appendingPathComponent("data/clsfile")))
     }
 
     func store(_ role: DeveloperMode.Role) -> CLSDataStore {
@@ -61,9 +66,9 @@ struct AssignmentRoundTripTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    /// The work inside a submission file, opened with the handout's key.
-    private func work(in file: URL, handout: Handout) throws -> StudentWork {
-        try SubmissionFile.read(from: file).openWork(with: handout.assignment, file: file).work
+    /// The work inside a submission file, opened with the teacher's key.
+    private func work(in file: URL, handout: Handout, teacher: Person) throws -> StudentWork {
+        try SubmissionFile.read(from: file).openWork(with: handout.assignment, teacher: teacher.identity(.teacher), file: file).work
     }
 
     @Test func roundTripWithTwoStudentsAndOneTeacher() async throws {
@@ -84,7 +89,8 @@ struct AssignmentRoundTripTests {
         let handoutURL = shared.appendingPathComponent("essay.md.clshandout")
         #expect(assigned.output.contains(handoutURL.path))
         let handout = try Handout.read(from: handoutURL)
-        #expect(handout.targetWords == 40 && handout.className == "7B" && handout.classKey.count == 32)
+        let teacherKey = try teacher.identity(.teacher).recipientPublicKey
+        #expect(handout.targetWords == 40 && handout.className == "7B" && handout.teacherKey == teacherKey)
 
         // Each student gets a copy of the folder. Ada accepts; Bob's `clsfile open` finds the handout.
         var essays: [URL] = []
@@ -122,7 +128,7 @@ struct AssignmentRoundTripTests {
         for file in files {
             let raw = try String(contentsOf: file, encoding: .utf8)
             #expect(!raw.contains("diary") && !raw.contains("nobody reads this") && !raw.contains(scratch.url.path))
-            let work = try work(in: file, handout: handout)
+            let work = try work(in: file, handout: handout, teacher: teacher)
             #expect(work.documentName == "essay.md")
             let decoded = String(decoding: try JSONEncoder().encode(work), as: UTF8.self)
             #expect(!decoded.contains("diary") && !decoded.contains(scratch.url.path))
@@ -239,19 +245,19 @@ struct AssignmentRoundTripTests {
         try JSONSerialization.data(withJSONObject: header).write(to: inbox.appendingPathComponent("b-flipped.clssubmission"))
         try Data("not json at all".utf8).write(to: inbox.appendingPathComponent("c-junk.clssubmission"))
         try original.prefix(original.count / 2).write(to: inbox.appendingPathComponent("d-truncated.clssubmission"))
-        let stranger = try Handout(document: essay, title: "Not yours")
+        let stranger = try Handout(document: essay, title: "Not yours", teacher: Identity())
         let foreign = try SubmissionFile(work: StudentWork(assignmentIdentifier: stranger.id, documentName: "essay.txt",
                                                            activeSeconds: 5, sessions: [], progress: 0.5, primaryItem: nil,
                                                            additionalItems: [], completedAt: nil),
-                                         handout: stranger.assignment, student: "x", studentName: "Eve")
+                                         handout: stranger.assignment, student: "x", studentName: "Eve", identity: Identity())
         try foreign.write(to: inbox.appendingPathComponent("e-foreign.clssubmission"))
 
         let result = try teacher.clsfile("collect", inbox.path, expecting: 65)
         #expect(result.output.isEmpty)
         let refusals = result.errorOutput.split(separator: "\n")
         #expect(refusals.count == 5, "\(result.errorOutput)")
-        #expect(refusals[0].contains("a-edited") && refusals[0].contains("edited or damaged"))
-        #expect(refusals[1].contains("b-flipped") && refusals[1].contains("edited or damaged"))
+        #expect(refusals[0].contains("a-edited") && refusals[0].contains("changed or damaged after the student signed it"))
+        #expect(refusals[1].contains("b-flipped") && refusals[1].contains("changed or damaged after the student signed it"))
         #expect(refusals[2].contains("c-junk") && refusals[2].contains("not a clsfile submission"))
         #expect(refusals[3].contains("d-truncated"))
         #expect(refusals[4].contains("e-foreign") && refusals[4].contains("not one of yours"))
@@ -267,7 +273,8 @@ struct AssignmentRoundTripTests {
         let scratch = try Scratch()
         let store = scratch.store()
         let document = try scratch.file("quiz.txt")
-        let handout = try Handout(document: document, title: "Quiz")
+        let teacher = Identity()
+        let handout = try Handout(document: document, title: "Quiz", teacher: teacher)
         try await store.recordAssignment(handout.assignment)
         let folder = scratch.url.appendingPathComponent("inbox")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -279,10 +286,11 @@ struct AssignmentRoundTripTests {
         for (name, item) in primaries {
             let work = StudentWork(assignmentIdentifier: handout.id, documentName: "quiz.txt", activeSeconds: 60,
                                    sessions: [], progress: 1, primaryItem: item, additionalItems: [], completedAt: nil)
-            try SubmissionFile(work: work, handout: handout.assignment, student: name.lowercased(), studentName: name)
+            try SubmissionFile(work: work, handout: handout.assignment, student: name.lowercased(), studentName: name,
+                               identity: Identity())
                 .write(to: folder.appendingPathComponent("\(name).clssubmission"))
         }
-        let outcomes = try await Collector(store: store).collect(folder: folder)
+        let outcomes = try await Collector(store: store, teacher: teacher).collect(folder: folder)
         #expect(outcomes.map { try? $0.result.get() } == [.added, .added, .added])
 
         let summary = try #require(try await ClassReport(store: store).assignments.first)
@@ -337,7 +345,7 @@ struct AssignmentRoundTripTests {
         let person = try Person("pat", in: scratch)
         let essay = try scratch.file("essay.txt")
         let off = try person.clsfile("assign", essay.path, "--title", "T", expecting: 64)
-        try Handout(document: essay, title: "Lying here").write(to: Handout.defaultURL(beside: essay))
+        try Handout(document: essay, title: "Lying here", teacher: Identity()).write(to: Handout.defaultURL(beside: essay))
         let hinted = try person.clsfile("open", "--no-pty", "--editor", "true", essay.path)
         #expect(hinted.errorOutput.contains("the handout 'Lying here' lies beside") && hinted.errorOutput.contains("not accepted"))
         try FileManager.default.removeItem(at: Handout.defaultURL(beside: essay))

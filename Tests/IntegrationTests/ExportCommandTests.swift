@@ -44,6 +44,8 @@ struct ExportCommandTests {
         let diary: URL
         let assignment: Assignment
         let unaccepted: Assignment
+        /// The teacher whose key the handouts carry.
+        let teacherIdentity = Identity()
 
         init() async throws {
             scratch = try Scratch()
@@ -52,8 +54,8 @@ struct ExportCommandTests {
             try #require(role.status == 0, "\(role.errorOutput)")
             essay = try scratch.file("essay.txt", "one two three\n")
             diary = try scratch.file("secret-diary.txt", "my own thoughts\n")
-            assignment = Self.handout("Essay on rivers", document: "essay.txt")
-            unaccepted = Self.handout("Never accepted", document: "other.txt")
+            assignment = Self.handout("Essay on rivers", document: "essay.txt", teacher: teacherIdentity)
+            unaccepted = Self.handout("Never accepted", document: "other.txt", teacher: teacherIdentity)
 
             let store = student.store(.student)
             try await store.acceptAssignment(assignment, for: essay)
@@ -71,10 +73,9 @@ struct ExportCommandTests {
             #expect(try await store.completeAllAssignedActivities(matching: ["clsfile"]) == 1)
         }
 
-        static func handout(_ title: String, document: String) -> Assignment {
+        static func handout(_ title: String, document: String, teacher: Identity) -> Assignment {
             Assignment(identifier: UUID().uuidString.lowercased(), title: title, documentName: document,
-                          documentDigest: String(repeating: "0", count: 64),
-                          classKey: Data((0..<32).map { _ in UInt8.random(in: 0...255) }))
+                       documentDigest: String(repeating: "0", count: 64), teacherKey: teacher.recipientPublicKey)
         }
 
         /// Asserts that nothing of the diary or of the unaccepted handout is in an output.
@@ -145,9 +146,10 @@ struct ExportCommandTests {
         try await Task.sleep(for: .seconds(1.05 - fraction))
         let folder = classroom.scratch.url.appendingPathComponent("handin")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let files = try await Submitter(store: classroom.student.store(.student), student: try classroom.student.mode()).submit(to: folder)
+        let files = try await Submitter(store: classroom.student.store(.student), student: try classroom.student.mode(),
+                                        identity: Identity()).submit(to: folder)
         #expect(files.count == 1)
-        let outcomes = try await Collector(store: teacher.store(.teacher)).collect(folder: folder)
+        let outcomes = try await Collector(store: teacher.store(.teacher), teacher: classroom.teacherIdentity).collect(folder: folder)
         #expect(outcomes.count == 1)
 
         let result = try teacher.clsfile(["export", "--xapi"])

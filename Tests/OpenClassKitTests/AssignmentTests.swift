@@ -9,7 +9,7 @@ struct AssignmentTests {
                             key: UInt8 = 7) -> Assignment {
         Assignment(identifier: id, title: title, className: "7B", dueDate: Date(timeIntervalSince1970: 1_800_000_000),
                       targetWordCount: 500, instructions: "Write.", documentName: "essay.txt",
-                      documentDigest: String(repeating: "ab", count: 32), classKey: Data(repeating: key, count: 32))
+                      documentDigest: String(repeating: "ab", count: 32), teacherKey: Data(repeating: key, count: 32))
     }
 
     @Test func anAcceptedFileIsAssignedAndStaysAssignedWhenMoved() async throws {
@@ -29,7 +29,7 @@ struct AssignmentTests {
         let held = try #require(try await store.assignments().first)
         #expect(held.documentURL?.path == moved.path)
         #expect(held.title == "Essay" && held.className == "7B" && held.targetWordCount == 500 && held.acceptedAt != nil)
-        #expect(held.dueDate == given.dueDate && held.classKey == given.classKey)
+        #expect(held.dueDate == given.dueDate && held.teacherKey == given.teacherKey)
     }
 
     @Test func aFileTakesOneAssignmentAndAcceptingAgainChangesNothing() async throws {
@@ -44,11 +44,11 @@ struct AssignmentTests {
         #expect(error?.code == .invalidModification)
         #expect(error?.message.contains("already assigned as 'Essay'") == true)
         var forged = first
-        forged.classKey = Data(repeating: 9, count: 32)
+        forged.teacherKey = Data(repeating: 9, count: 32)
         #expect(await clsError { try await store.acceptAssignment(forged, for: essay) }?.code == .invalidModification)
-        var short = assignment()
-        short.classKey = Data(repeating: 1, count: 16)
-        #expect(await clsError { try await store.recordAssignment(short) }?.code == .invalidArgument)
+        var keyless = assignment()
+        keyless.teacherKey = nil
+        #expect(await clsError { try await store.recordAssignment(keyless) }?.code == .invalidArgument)
     }
 
     @Test func doneMarksOnlyAssignedDocumentsAndIsIndependentOfProgress() async throws {
@@ -90,6 +90,9 @@ struct AssignmentTests {
         #expect(try await store.importSubmission(submission("c", at: 50, student: "s2")) == .added)
         let held = try await store.submissions(forAssignment: given.identifier)
         #expect(held.map(\.digest).sorted() == ["b", "c"])
+        // Every accepted submission stays in the history, the superseded one too.
+        let history = try await store.submissionHistory(forAssignment: given.identifier)
+        #expect(history.map(\.digest) == ["a", "old", "b", "c"])
 
         var unknown = submission("x", at: 1)
         unknown.assignmentIdentifier = "nope"
@@ -100,6 +103,34 @@ struct AssignmentTests {
         #expect(try await store.removeAssignment(identifier: given.identifier) == false)
     }
 
+    /// The first signed submission pins its student's key; another key is kept aside until trusted,
+    /// and trusting imports what waited under it, but work dated in the future.
+    @Test func aStudentsKeyIsPinnedAndAnotherKeyWaitsUntilTrusted() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let given = assignment()
+        try await store.recordAssignment(given)
+        let first = Data(repeating: 1, count: 65), second = Data(repeating: 2, count: 65)
+        func submission(_ digest: String, at date: Date, key: Data) -> Submission {
+            Submission(assignmentIdentifier: given.identifier, studentIdentifier: "ada", studentName: "Ada",
+                       submittedAt: date, digest: digest, payload: Data(digest.utf8), studentKey: key)
+        }
+        let now = Date()
+        #expect(try await store.importSubmission(submission("a", at: now.addingTimeInterval(-100), key: first)) == .added)
+        #expect(try await store.pinnedKey(forStudent: "ada") == first)
+        #expect(try await store.importSubmission(submission("forged", at: now, key: second)) == .conflict)
+        #expect(try await store.importSubmission(submission("forged", at: now, key: second)) == .conflict)
+        try await store.keepAside(submission("future", at: now.addingTimeInterval(86_400), key: second))
+        #expect(try await store.submissions(forAssignment: given.identifier).map(\.digest) == ["a"])
+        #expect(try await store.keptAsideSubmissions().map(\.digest).sorted() == ["forged", "future"])
+
+        #expect(try await store.trustStudentKey(second, forStudent: "ada") == [.updated])
+        #expect(try await store.pinnedKey(forStudent: "ada") == second)
+        #expect(try await store.submissions(forAssignment: given.identifier).map(\.digest) == ["forged"])
+        #expect(try await store.keptAsideSubmissions().map(\.digest) == ["future"])
+        #expect(try await store.importSubmission(submission("b", at: now, key: first)) == .conflict)
+    }
+
     @Test func aStoreOfTheFirstSchemaGainsAssignments() async throws {
         let scratch = try Scratch()
         let essay = try scratch.file("essay.txt")
@@ -108,7 +139,7 @@ struct AssignmentTests {
         try await store.save()
         // Take the store back to schema 1, as clsfile 0.1 left it.
         let downgraded = try run(try Tool.sqlite3.require(), [scratch.storeURL.path,
-            "DROP TABLE submission; DROP TABLE assignment; ALTER TABLE activity DROP COLUMN progress_basis; PRAGMA user_version = 1; PRAGMA wal_checkpoint(TRUNCATE);"])
+            "DROP TABLE submission_conflict; DROP TABLE student_key; DROP TABLE submission; DROP TABLE assignment; ALTER TABLE activity DROP COLUMN progress_basis; PRAGMA user_version = 1; PRAGMA wal_checkpoint(TRUNCATE);"])
         #expect(downgraded.status == 0, "\(downgraded.errorOutput)")
 
         let reopened = scratch.store()
@@ -116,7 +147,39 @@ struct AssignmentTests {
         #expect(try await reopened.isAssignedDocument(essay))
         #expect(try await reopened.fetchActivity(for: essay).progress == 0.5)
         let version = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "PRAGMA user_version"])
-        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "4")
+    }
+
+    /// A store of schema 3 keeps its version-1 assignment (no teacher key) and the work collected
+    /// for it; the rebuilt tables keep their foreign key, so removing the assignment removes the work.
+    @Test func aStoreOfSchemaThreeKeepsItsAssignmentsAndSubmissions() async throws {
+        let scratch = try Scratch()
+        _ = try await scratch.store().assignments()
+        let schema3 = """
+            DROP TABLE submission_conflict; DROP TABLE student_key; DROP TABLE submission; DROP TABLE assignment;
+            CREATE TABLE assignment (id TEXT PRIMARY KEY, title TEXT NOT NULL, class_name TEXT, due_at REAL,
+                target_words INTEGER, instructions TEXT, document_name TEXT NOT NULL, document_digest TEXT NOT NULL,
+                class_key BLOB NOT NULL CHECK (length(class_key) = 32), created_at REAL NOT NULL, accepted_at REAL,
+                context_id INTEGER UNIQUE REFERENCES context(id) ON DELETE SET NULL, is_reading INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE submission (assignment_id TEXT NOT NULL REFERENCES assignment(id) ON DELETE CASCADE,
+                student_id TEXT NOT NULL, student_name TEXT NOT NULL, submitted_at REAL NOT NULL, digest TEXT NOT NULL,
+                payload BLOB NOT NULL, imported_at REAL NOT NULL, PRIMARY KEY (assignment_id, student_id)) WITHOUT ROWID;
+            INSERT INTO assignment (id, title, document_name, document_digest, class_key, created_at)
+                VALUES ('old-1', 'Old essay', 'essay.txt', 'ab', zeroblob(32), 1700000000);
+            INSERT INTO submission VALUES ('old-1', 'ada', 'Ada', 1700000100, 'd1', x'7b7d', 1700000200);
+            PRAGMA user_version = 3; PRAGMA wal_checkpoint(TRUNCATE);
+            """
+        let downgraded = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, schema3])
+        #expect(downgraded.status == 0, "\(downgraded.errorOutput)")
+
+        let store = scratch.store()
+        let old = try #require(try await store.assignments().first)
+        #expect(old.identifier == "old-1" && old.title == "Old essay" && old.teacherKey == nil)
+        let held = try await store.submissions(forAssignment: "old-1")
+        #expect(held.map(\.studentName) == ["Ada"] && held.first?.studentKey == nil && held.first?.payload == Data("{}".utf8))
+        #expect(try await store.removeAssignment(identifier: "old-1"))
+        let left = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "SELECT count(*) FROM submission; PRAGMA foreign_key_check;"])
+        #expect(left.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(left.output)")
     }
 
     @Test func aMigrationThatFailsNamesItselfAndLeavesTheStoreAsItWas() async throws {

@@ -184,10 +184,10 @@ struct EditorTimingTests {
         let book = try scratch.file("book.txt", String(repeating: "line\n", count: 10))
         let key = Data(repeating: 7, count: 32)
         try await store.acceptAssignment(Assignment(identifier: "essay", title: "Essay", targetWordCount: 20,
-                                                       documentName: "essay.txt", documentDigest: "x", classKey: key),
+                                                       documentName: "essay.txt", documentDigest: "x", teacherKey: key),
                                          for: essay)
         try await store.acceptAssignment(Assignment(identifier: "book", title: "Book", isReading: true,
-                                                       documentName: "book.txt", documentDigest: "y", classKey: key),
+                                                       documentName: "book.txt", documentDigest: "y", teacherKey: key),
                                          for: book)
         let recorder = SessionRecorder(store: store)
         for file in [essay, book] {

@@ -26,8 +26,9 @@ public struct Assignment: Sendable, Hashable {
     public var documentName: String
     /// The SHA-256 of the document as handed out, in lowercase hexadecimal.
     public var documentDigest: String
-    /// The 32-byte key that seals what students send back for this handout.
-    public var classKey: Data
+    /// The teacher's public key (P-256, X9.63 form) that students' work on this handout is encrypted
+    /// to; nil for an assignment from a version-1 handout, whose work can no longer be submitted.
+    public var teacherKey: Data?
     /// When the teacher made the handout.
     public var createdAt: Date
     /// When this student accepted it; nil in the teacher's store.
@@ -40,7 +41,7 @@ public struct Assignment: Sendable, Hashable {
     /// Creates an assignment as a teacher's handout describes it.
     public init(identifier: String, title: String, className: String? = nil, dueDate: Date? = nil,
                 targetWordCount: Int? = nil, isReading: Bool = false, instructions: String? = nil,
-                documentName: String, documentDigest: String, classKey: Data, createdAt: Date = Date()) {
+                documentName: String, documentDigest: String, teacherKey: Data?, createdAt: Date = Date()) {
         self.identifier = identifier
         self.title = title
         self.className = className
@@ -50,7 +51,7 @@ public struct Assignment: Sendable, Hashable {
         self.instructions = instructions
         self.documentName = documentName
         self.documentDigest = documentDigest
-        self.classKey = classKey
+        self.teacherKey = teacherKey
         self.createdAt = createdAt
     }
 

@@ -3,7 +3,10 @@ import Foundation
 /// One student's work on one assignment, as a teacher's store keeps it after collecting it.
 ///
 /// The store keeps the work itself as opaque ``payload`` bytes; the tool that collected it decides
-/// their format and reads them back. One submission per student and assignment is kept: the latest.
+/// their format and reads them back. Every submission accepted is kept; reports read the latest of
+/// each student. A student's key is pinned at the first submission the store accepts from them: one
+/// signed with another key is kept aside as a conflict until the teacher trusts that key
+/// (``CLSDataStore/trustStudentKey(_:forStudent:)``).
 public struct Submission: Sendable, Hashable {
     /// What importing a submission did to the store.
     public enum ImportResult: String, Sendable {
@@ -13,9 +16,16 @@ public struct Submission: Sendable, Hashable {
         case updated
         /// The store already held exactly this submission; nothing changed.
         case unchanged
-        /// The store holds a newer submission; this older one was not imported.
+        /// The store holds a newer submission; this older one was kept in the history only.
         case superseded
+        /// The submission is signed with another key than the one pinned for its student: it was
+        /// kept aside, not imported.
+        case conflict
     }
+
+    /// How far into the future a submission's date may be, for clocks that differ: five minutes.
+    /// Work dated later is not imported.
+    public static let clockMargin: TimeInterval = 300
 
     /// The assignment's identifier.
     public var assignmentIdentifier: String
@@ -29,15 +39,19 @@ public struct Submission: Sendable, Hashable {
     public var digest: String
     /// The work, in the collecting tool's format.
     public var payload: Data
+    /// The public key the student signed the submission with; nil for work collected before
+    /// submissions were signed.
+    public var studentKey: Data?
 
     /// Creates a submission to import.
     public init(assignmentIdentifier: String, studentIdentifier: String, studentName: String,
-                submittedAt: Date, digest: String, payload: Data) {
+                submittedAt: Date, digest: String, payload: Data, studentKey: Data? = nil) {
         self.assignmentIdentifier = assignmentIdentifier
         self.studentIdentifier = studentIdentifier
         self.studentName = studentName
         self.submittedAt = submittedAt
         self.digest = digest
         self.payload = payload
+        self.studentKey = studentKey
     }
 }

@@ -56,4 +56,19 @@ protocol AssignmentStorage: Sendable {
 
     /// The submissions collected for an assignment, by student name.
     func submissions(forAssignment identifier: String) async throws -> [Submission]
+
+    /// Every submission kept aside as a conflict.
+    func keptAsideSubmissions() async throws -> [Submission]
+
+    /// Keeps a submission aside as a conflict.
+    func keepAside(_ submission: Submission) async throws
+
+    /// Pins a student's new key and imports what was kept aside under it, dated up to a date.
+    func trust(_ key: Data, forStudent student: String, datedUpTo latestDate: Date) async throws -> [Submission.ImportResult]
+
+    /// The key pinned for a student, if any.
+    func pinnedKey(forStudent student: String) async throws -> Data?
+
+    /// Every submission accepted for an assignment.
+    func submissionHistory(forAssignment identifier: String) async throws -> [Submission]
 }

@@ -70,15 +70,48 @@ extension CLSDataStore {
 
     // MARK: Submissions
 
-    /// Imports a student's submission for an assignment of this store. Importing the same
-    /// submission twice changes nothing; an older one never replaces a newer one.
+    /// Imports a student's submission for an assignment of this store into its history. Importing
+    /// the same submission twice changes nothing; an older one never becomes the latest. The first
+    /// signed submission of a student pins their key; one signed with another key is kept aside
+    /// (``Submission/ImportResult/conflict``) until ``trustStudentKey(_:forStudent:)``.
     /// - Throws: ``CLSError`` `.invalidArgument` when the store has no such assignment.
     public func importSubmission(_ submission: Submission) async throws -> Submission.ImportResult {
         try await storage.importSubmission(submission)
     }
 
-    /// The submissions collected for an assignment, ordered by student name.
+    /// The latest submission of each student for an assignment, ordered by student name.
     public func submissions(forAssignment identifier: String) async throws -> [Submission] {
         try await storage.submissions(forAssignment: identifier)
+    }
+
+    /// Every submission accepted for an assignment, ordered by student name and date.
+    public func submissionHistory(forAssignment identifier: String) async throws -> [Submission] {
+        try await storage.submissionHistory(forAssignment: identifier)
+    }
+
+    /// Keeps a submission aside as a conflict, out of the history and the reports: for work the
+    /// collecting tool refuses to import but keeps for the teacher to inspect. It needs its
+    /// ``Submission/studentKey``.
+    public func keepAside(_ submission: Submission) async throws {
+        try await storage.keepAside(submission)
+    }
+
+    /// Every submission kept aside as a conflict, ordered by student name and date.
+    public func keptAsideSubmissions() async throws -> [Submission] {
+        try await storage.keptAsideSubmissions()
+    }
+
+    /// The key pinned for a student: the one their first accepted submission was signed with, or
+    /// the one the teacher last trusted.
+    public func pinnedKey(forStudent identifier: String) async throws -> Data? {
+        try await storage.pinnedKey(forStudent: identifier)
+    }
+
+    /// Trusts a student's new key on purpose: pins it, then imports what was kept aside under it
+    /// (but work dated later than ``Submission/clockMargin`` from now).
+    /// - Returns: What importing each kept-aside submission did, oldest first.
+    @discardableResult
+    public func trustStudentKey(_ key: Data, forStudent identifier: String) async throws -> [Submission.ImportResult] {
+        try await storage.trust(key, forStudent: identifier, datedUpTo: Date().addingTimeInterval(Submission.clockMargin))
     }
 }

@@ -1,16 +1,17 @@
 import Foundation
 import GRDB
 
-/// The classroom's tables — `assignment` and `submission` — read and written inside a
+/// The classroom's tables — `assignment`, `submission`, `student_key` and `submission_conflict` —
+/// read and written inside a
 /// transaction that ``SQLiteStorage`` opens: the SQL of assignments and collected work lives
 /// here, apart from the ClassKit persistence of activities.
 enum ClassroomTables {
     /// Records a teacher's assignment; recording the same one again changes nothing.
     static func record(_ assignment: Assignment, in db: Database) throws {
         if let existing = try Self.assignment(identifier: assignment.identifier, in: db) {
-            guard existing.classKey == assignment.classKey else {
+            guard existing.teacherKey == assignment.teacherKey else {
                 throw CLSError(.invalidModification,
-                               "assignment \(assignment.identifier) is already recorded with another class key; a handout's identifier cannot be reused")
+                               "assignment \(assignment.identifier) is already recorded with another teacher key; a handout's identifier cannot be reused")
             }
             return
         }
@@ -26,9 +27,9 @@ enum ClassroomTables {
         }
         let now = Date().timeIntervalSince1970
         if let existing = try Self.assignment(identifier: assignment.identifier, in: db) {
-            guard existing.classKey == assignment.classKey else {
+            guard existing.teacherKey == assignment.teacherKey else {
                 throw CLSError(.invalidModification,
-                               "assignment \(assignment.identifier) is already accepted with another class key; this handout is not the one you accepted")
+                               "assignment \(assignment.identifier) is already accepted with another teacher key; this handout is not the one you accepted")
             }
             try db.execute(sql: "UPDATE assignment SET context_id = ?, accepted_at = coalesce(accepted_at, ?) WHERE id = ?",
                            arguments: [contextID, now, assignment.identifier])
@@ -80,43 +81,106 @@ enum ClassroomTables {
         }
     }
 
-    /// Imports a collected submission, keeping only the latest per student and assignment.
+    /// Imports a collected submission into the history, pinning its student's key at the first
+    /// one; one signed with another key than the pinned one is kept aside as a conflict.
     static func importSubmission(_ submission: Submission, in db: Database) throws -> Submission.ImportResult {
         guard try Self.assignment(identifier: submission.assignmentIdentifier, in: db) != nil else {
             throw CLSError(.invalidArgument,
                            "no assignment \(submission.assignmentIdentifier) in this store; only work on your own handouts can be collected")
         }
-        let held = try Row.fetchOne(db, sql: """
-            SELECT submitted_at, digest FROM submission WHERE assignment_id = ? AND student_id = ?
-            """, arguments: [submission.assignmentIdentifier, submission.studentIdentifier])
-        let result: Submission.ImportResult
-        if let held {
-            if (held["digest"] as String) == submission.digest { return .unchanged }
-            if (held["submitted_at"] as Double) > submission.submittedAt.timeIntervalSince1970 { return .superseded }
-            result = .updated
-        } else {
-            result = .added
+        if let key = submission.studentKey {
+            if let pinned = try Data.fetchOne(db, sql: "SELECT public_key FROM student_key WHERE student_id = ?",
+                                              arguments: [submission.studentIdentifier]) {
+                guard pinned == key else {
+                    try keepAside(submission, in: db)
+                    return .conflict
+                }
+            } else {
+                try pin(key, forStudent: submission.studentIdentifier, in: db)
+            }
         }
+        let held = try Row.fetchOne(db, sql: """
+            SELECT max(submitted_at) AS latest, max(digest = ?) AS repeated FROM submission
+            WHERE assignment_id = ? AND student_id = ?
+            """, arguments: [submission.digest, submission.assignmentIdentifier, submission.studentIdentifier])
+        if (held?["repeated"] as Bool?) == true { return .unchanged }
+        let latest = held?["latest"] as Double?
         try db.execute(sql: """
-            INSERT OR REPLACE INTO submission
-                (assignment_id, student_id, student_name, submitted_at, digest, payload, imported_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO submission
+                (assignment_id, student_id, student_name, submitted_at, digest, payload, imported_at, student_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [submission.assignmentIdentifier, submission.studentIdentifier, submission.studentName,
                              submission.submittedAt.timeIntervalSince1970, submission.digest, submission.payload,
-                             Date().timeIntervalSince1970])
-        return result
+                             Date().timeIntervalSince1970, submission.studentKey])
+        guard let latest else { return .added }
+        return latest > submission.submittedAt.timeIntervalSince1970 ? .superseded : .updated
     }
 
-    /// The submissions collected for an assignment, by student name.
+    /// Keeps a submission aside, out of the history and the reports, until the teacher trusts its key.
+    static func keepAside(_ submission: Submission, in db: Database) throws {
+        guard let key = submission.studentKey else {
+            throw CLSError(.invalidArgument, "a submission kept aside needs the key it was signed with")
+        }
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO submission_conflict
+                (assignment_id, student_id, student_name, submitted_at, digest, payload, student_key, found_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [submission.assignmentIdentifier, submission.studentIdentifier, submission.studentName,
+                             submission.submittedAt.timeIntervalSince1970, submission.digest, submission.payload, key,
+                             Date().timeIntervalSince1970])
+    }
+
+    /// Every submission kept aside, by student name and date.
+    static func keptAside(in db: Database) throws -> [Submission] {
+        try Row.fetchAll(db, sql: "SELECT * FROM submission_conflict ORDER BY student_name, student_id, submitted_at")
+            .map(submission(from:))
+    }
+
+    /// Pins a new key for a student and imports what was kept aside under it, but work dated
+    /// after `latestDate`; returns what each import did.
+    static func trust(_ key: Data, forStudent student: String, datedUpTo latestDate: Date,
+                      in db: Database) throws -> [Submission.ImportResult] {
+        try pin(key, forStudent: student, in: db)
+        let waiting = try Row.fetchAll(db, sql: """
+            SELECT * FROM submission_conflict WHERE student_id = ? AND student_key = ? AND submitted_at <= ?
+            ORDER BY submitted_at
+            """, arguments: [student, key, latestDate.timeIntervalSince1970]).map(submission(from:))
+        try db.execute(sql: "DELETE FROM submission_conflict WHERE student_id = ? AND student_key = ? AND submitted_at <= ?",
+                       arguments: [student, key, latestDate.timeIntervalSince1970])
+        return try waiting.map { try importSubmission($0, in: db) }
+    }
+
+    /// The key pinned for a student, if any.
+    static func pinnedKey(forStudent student: String, in db: Database) throws -> Data? {
+        try Data.fetchOne(db, sql: "SELECT public_key FROM student_key WHERE student_id = ?", arguments: [student])
+    }
+
+    private static func pin(_ key: Data, forStudent student: String, in db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO student_key (student_id, public_key, pinned_at) VALUES (?, ?, ?)",
+                       arguments: [student, key, Date().timeIntervalSince1970])
+    }
+
+    /// The latest submission of each student for an assignment, by student name.
     static func submissions(forAssignment identifier: String, in db: Database) throws -> [Submission] {
         try Row.fetchAll(db, sql: """
-            SELECT * FROM submission WHERE assignment_id = ? ORDER BY student_name, student_id
-            """, arguments: [identifier]).map { row in
-            Submission(assignmentIdentifier: row["assignment_id"], studentIdentifier: row["student_id"],
-                          studentName: row["student_name"],
-                          submittedAt: Date(timeIntervalSince1970: row["submitted_at"]),
-                          digest: row["digest"], payload: row["payload"])
-        }
+            SELECT * FROM (
+                SELECT *, row_number() OVER (PARTITION BY student_id ORDER BY submitted_at DESC, imported_at DESC, digest DESC) AS n
+                FROM submission WHERE assignment_id = ?)
+            WHERE n = 1 ORDER BY student_name, student_id
+            """, arguments: [identifier]).map(submission(from:))
+    }
+
+    /// Every submission accepted for an assignment, by student name and date.
+    static func submissionHistory(forAssignment identifier: String, in db: Database) throws -> [Submission] {
+        try Row.fetchAll(db, sql: """
+            SELECT * FROM submission WHERE assignment_id = ? ORDER BY student_name, student_id, submitted_at, imported_at
+            """, arguments: [identifier]).map(submission(from:))
+    }
+
+    private static func submission(from row: Row) -> Submission {
+        Submission(assignmentIdentifier: row["assignment_id"], studentIdentifier: row["student_id"],
+                   studentName: row["student_name"], submittedAt: Date(timeIntervalSince1970: row["submitted_at"]),
+                   digest: row["digest"], payload: row["payload"], studentKey: row["student_key"])
     }
 
     private static let selectAssignments = """
@@ -133,17 +197,17 @@ enum ClassroomTables {
     }
 
     private static func insert(_ assignment: Assignment, contextID: Int64?, acceptedAt: Double?, in db: Database) throws {
-        guard assignment.classKey.count == 32 else {
-            throw CLSError(.invalidArgument, "assignment \(assignment.identifier) has a class key of \(assignment.classKey.count) bytes, not 32; the handout is damaged")
+        guard let key = assignment.teacherKey, !key.isEmpty, key.count <= 200 else {
+            throw CLSError(.invalidArgument, "assignment \(assignment.identifier) has no teacher key; the handout is damaged or from a version-1 clsfile: ask the teacher to issue it again")
         }
         try db.execute(sql: """
             INSERT INTO assignment (id, title, class_name, due_at, target_words, is_reading, instructions, document_name,
-                                    document_digest, class_key, created_at, accepted_at, context_id)
+                                    document_digest, teacher_key, created_at, accepted_at, context_id)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [assignment.identifier, assignment.title, assignment.className,
                              assignment.dueDate?.timeIntervalSince1970, assignment.targetWordCount, assignment.isReading,
                              assignment.instructions,
-                             assignment.documentName, assignment.documentDigest, assignment.classKey,
+                             assignment.documentName, assignment.documentDigest, key,
                              assignment.createdAt.timeIntervalSince1970, acceptedAt, contextID])
     }
 
@@ -152,7 +216,7 @@ enum ClassroomTables {
             identifier: row["id"], title: row["title"], className: row["class_name"],
             dueDate: (row["due_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
             targetWordCount: row["target_words"], isReading: row["is_reading"] ?? false, instructions: row["instructions"],
-            documentName: row["document_name"], documentDigest: row["document_digest"], classKey: row["class_key"],
+            documentName: row["document_name"], documentDigest: row["document_digest"], teacherKey: row["teacher_key"],
             createdAt: Date(timeIntervalSince1970: row["created_at"]))
         assignment.acceptedAt = (row["accepted_at"] as Double?).map(Date.init(timeIntervalSince1970:))
         assignment.documentURL = (row["path"] as Data?).map { PathBytes.fileURL(for: [UInt8]($0)) }

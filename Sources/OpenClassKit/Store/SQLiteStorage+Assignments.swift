@@ -42,4 +42,24 @@ extension SQLiteStorage: AssignmentStorage {
     func submissions(forAssignment identifier: String) async throws -> [Submission] {
         try await reading { db in try ClassroomTables.submissions(forAssignment: identifier, in: db) }
     }
+
+    func keptAsideSubmissions() async throws -> [Submission] {
+        try await reading { db in try ClassroomTables.keptAside(in: db) }
+    }
+
+    func keepAside(_ submission: Submission) async throws {
+        try await writing { db in try ClassroomTables.keepAside(submission, in: db) }
+    }
+
+    func trust(_ key: Data, forStudent student: String, datedUpTo latestDate: Date) async throws -> [Submission.ImportResult] {
+        try await writing { db in try ClassroomTables.trust(key, forStudent: student, datedUpTo: latestDate, in: db) }
+    }
+
+    func pinnedKey(forStudent student: String) async throws -> Data? {
+        try await reading { db in try ClassroomTables.pinnedKey(forStudent: student, in: db) }
+    }
+
+    func submissionHistory(forAssignment identifier: String) async throws -> [Submission] {
+        try await reading { db in try ClassroomTables.submissionHistory(forAssignment: identifier, in: db) }
+    }
 }

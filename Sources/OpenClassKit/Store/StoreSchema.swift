@@ -135,6 +135,74 @@ enum StoreSchema {
         ALTER TABLE activity ADD COLUMN progress_basis TEXT;
         ALTER TABLE assignment ADD COLUMN is_reading INTEGER NOT NULL DEFAULT 0;
         """),
+        // 4: trust between a teacher and students. A handout carries the teacher's public key
+        // (`teacher_key`) instead of a class key every student held; version-1 assignments keep
+        // their `class_key` for the record. Every submission accepted is kept (one row per student,
+        // assignment and content); reports read the latest of each student. `student_key` pins the
+        // key a student signs with at the first submission accepted from them; a submission signed
+        // with another key waits in `submission_conflict` until the teacher trusts that key. Both
+        // tables are rebuilt, submission first, so that no foreign key acts on dropping them.
+        Migration(name: "teacher keys, pinned student keys and submission history", sql: """
+        CREATE TABLE assignment_v4 (
+            id              TEXT    PRIMARY KEY,
+            title           TEXT    NOT NULL,
+            class_name      TEXT,
+            due_at          REAL,
+            target_words    INTEGER,
+            instructions    TEXT,
+            document_name   TEXT    NOT NULL,
+            document_digest TEXT    NOT NULL,
+            class_key       BLOB    CHECK (class_key IS NULL OR length(class_key) = 32),
+            teacher_key     BLOB    CHECK (teacher_key IS NULL OR length(teacher_key) BETWEEN 1 AND 200),
+            created_at      REAL    NOT NULL,
+            accepted_at     REAL,
+            context_id      INTEGER UNIQUE REFERENCES context(id) ON DELETE SET NULL,
+            is_reading      INTEGER NOT NULL DEFAULT 0,
+            CHECK (class_key IS NOT NULL OR teacher_key IS NOT NULL)
+        );
+        INSERT INTO assignment_v4 (id, title, class_name, due_at, target_words, instructions, document_name,
+                                   document_digest, class_key, created_at, accepted_at, context_id, is_reading)
+            SELECT id, title, class_name, due_at, target_words, instructions, document_name,
+                   document_digest, class_key, created_at, accepted_at, context_id, is_reading FROM assignment;
+
+        CREATE TABLE submission_v4 (
+            assignment_id TEXT NOT NULL REFERENCES assignment_v4(id) ON DELETE CASCADE,
+            student_id    TEXT NOT NULL,
+            student_name  TEXT NOT NULL,
+            submitted_at  REAL NOT NULL,
+            digest        TEXT NOT NULL,
+            payload       BLOB NOT NULL,
+            imported_at   REAL NOT NULL,
+            student_key   BLOB,
+            PRIMARY KEY (assignment_id, student_id, digest)
+        ) WITHOUT ROWID;
+        INSERT INTO submission_v4 (assignment_id, student_id, student_name, submitted_at, digest, payload, imported_at)
+            SELECT assignment_id, student_id, student_name, submitted_at, digest, payload, imported_at FROM submission;
+
+        DROP TABLE submission;
+        DROP TABLE assignment;
+        ALTER TABLE assignment_v4 RENAME TO assignment;
+        ALTER TABLE submission_v4 RENAME TO submission;
+        CREATE INDEX submission_latest ON submission(assignment_id, student_id, submitted_at);
+
+        CREATE TABLE student_key (
+            student_id  TEXT PRIMARY KEY,
+            public_key  BLOB NOT NULL,
+            pinned_at   REAL NOT NULL
+        ) WITHOUT ROWID;
+
+        CREATE TABLE submission_conflict (
+            assignment_id TEXT NOT NULL REFERENCES assignment(id) ON DELETE CASCADE,
+            student_id    TEXT NOT NULL,
+            student_name  TEXT NOT NULL,
+            submitted_at  REAL NOT NULL,
+            digest        TEXT NOT NULL,
+            payload       BLOB NOT NULL,
+            student_key   BLOB NOT NULL,
+            found_at      REAL NOT NULL,
+            PRIMARY KEY (assignment_id, student_id, digest)
+        ) WITHOUT ROWID;
+        """),
     ]
 
     /// Whether the store's schema is older than this code's.

@@ -21,4 +21,9 @@ struct UnusableStorage: ActivityStorage {
     func assignedContexts(appIdentifier: String) async throws -> [(contextID: Int64, identifierPath: [String])] { throw reason }
     func importSubmission(_ submission: Submission) async throws -> Submission.ImportResult { throw reason }
     func submissions(forAssignment identifier: String) async throws -> [Submission] { throw reason }
+    func keptAsideSubmissions() async throws -> [Submission] { throw reason }
+    func keepAside(_ submission: Submission) async throws { throw reason }
+    func trust(_ key: Data, forStudent student: String, datedUpTo latestDate: Date) async throws -> [Submission.ImportResult] { throw reason }
+    func pinnedKey(forStudent student: String) async throws -> Data? { throw reason }
+    func submissionHistory(forAssignment identifier: String) async throws -> [Submission] { throw reason }
 }

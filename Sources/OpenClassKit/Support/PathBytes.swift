@@ -135,3 +135,11 @@ extension URL {
         self = PathBytes.fileURL(for: absolute)
     }
 }
+
+extension URL {
+    /// The bytes of a file URL's path, as the file system spells them: `%XX` escapes decoded, so
+    /// that a name that is not UTF-8 (for which Foundation gives no path) keeps its bytes.
+    public var fileSystemPathBytes: [UInt8] {
+        PathBytes.percentDecoded(absoluteURL.path(percentEncoded: true))
+    }
+}

@@ -48,8 +48,10 @@ struct OpenCommand: AsyncParsableCommand {
             let store = storeOptions.dataStore()
             let url = FileArgument.url(for: file)
             let mode = try DeveloperMode.current()
-            if let (assignment, accepted) = try await Handout.assignment(opening: url, store: store, mode: mode) {
-                if accepted { Diagnostics.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned") }
+            let opening = try await Handout.assignment(opening: url, store: store, mode: mode)
+            opening.warnings.forEach(Diagnostics.warn)
+            if let assignment = opening.assignment {
+                if opening.accepted { Diagnostics.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned") }
                 if configuration.targetWords == nil { configuration.targetWords = assignment.targetWordCount }
                 if assignment.isReading { configuration.isReading = true }
             } else if mode.role == .off, let handout = Handout.lyingBeside(url) {

@@ -14,9 +14,12 @@ enum ClassReportText {
                        summary.targetWords.map { "target \($0) words" }].compactMap { $0 }.joined(separator: ", ")
         if !heading.isEmpty { heading = " (\(heading))" }
         var lines = ["\(summary.title)\(heading)  [\(summary.identifier.prefix(8))]  \(summary.documentName)"]
+        let aside = summary.keptAside.map {
+            "  kept aside: \($0.studentName) [\($0.studentIdentifier.prefix(8))], submitted \(Formatting.timestamp($0.submittedAt)), key \($0.keyFingerprint); trust it with clsfile trust-key \($0.studentIdentifier) '\($0.keyFingerprint)'"
+        }
         guard summary.studentCount > 0 else {
             lines.append("  no work collected yet: `clsfile collect FOLDER` imports the students' .clssubmission files")
-            return lines.joined(separator: "\n")
+            return (lines + aside).joined(separator: "\n")
         }
         var averages = ["\(summary.studentCount) \(summary.studentCount == 1 ? "student" : "students"), \(summary.doneCount) done"]
         if let time = summary.averageActiveSeconds { averages.append("average time \(Formatting.text(time))") }
@@ -27,13 +30,15 @@ enum ClassReportText {
         if let progress = summary.averageProgress { averages.append("average progress \(Formatting.percent((progress * 1000).rounded() / 1000))") }
         lines.append("  " + averages.joined(separator: " · "))
         if let warning = summary.warning { lines.append("  warning: \(warning)") }
-        var table = [["STUDENT", "TIME", "PRIMARY", "PROGRESS", "DONE", "SUBMITTED"]]
+        var table = [["STUDENT", "KEY", "TIME", "PRIMARY", "PROGRESS", "DONE", "SUBMITTED"]]
         for row in summary.students {
-            table.append([row.studentName, Formatting.text(row.work.activeSeconds), primary(row.work.primaryItem),
+            table.append([row.studentName, row.keyFingerprint.map { String($0.prefix(9)) } ?? "-",
+                          Formatting.text(row.work.activeSeconds), primary(row.work.primaryItem),
                           Formatting.percent((row.work.progress * 1000).rounded() / 1000), row.work.isDone ? "yes" : "no",
                           Formatting.timestamp(row.submittedAt)])
         }
         lines += Formatting.columns(table).map { "  " + $0 }
+        lines += aside
         return lines.joined(separator: "\n")
     }
 
@@ -45,6 +50,7 @@ enum ClassReportText {
                         + (work.progressBasisName.map { " \($0)" } ?? ""),
                      "Done:       \(work.completedAt.map { "yes, \(Formatting.timestamp($0))" } ?? "no")",
                      "Submitted:  \(Formatting.timestamp(row.submittedAt))",
+                     "Key:        \(row.keyFingerprint ?? "none (collected before submissions were signed)")",
                      "Primary:    \(work.primaryItem.map { "\($0.title): \($0.formattedValue)" } ?? "none")"]
         lines.append("Items:" + (work.additionalItems.isEmpty ? "      none" : ""))
         lines += Formatting.columns(work.additionalItems.map { ["  " + $0.title, $0.formattedValue] })

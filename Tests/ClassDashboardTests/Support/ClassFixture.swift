@@ -32,10 +32,11 @@ struct ClassFixture {
             .save(to: configHome.appendingPathComponent("clsfile/developer-mode.json"))
         storeURL = scratch.url.appendingPathComponent("teacher/store.sqlite")
         let store = CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: 30))
+        let teacher = Identity()
         essay = try Handout(document: try scratch.file("essay.txt"), title: Self.essayTitle, className: "7B <i>",
-                            due: Self.start.addingTimeInterval(7 * 86_400), targetWords: 500).assignment
-        lab = try Handout(document: try scratch.file("lab.txt"), title: "Lab report").assignment
-        poem = try Handout(document: try scratch.file("poem.txt"), title: "Poem").assignment
+                            due: Self.start.addingTimeInterval(7 * 86_400), targetWords: 500, teacher: teacher).assignment
+        lab = try Handout(document: try scratch.file("lab.txt"), title: "Lab report", teacher: teacher).assignment
+        poem = try Handout(document: try scratch.file("poem.txt"), title: "Poem", teacher: teacher).assignment
         for assignment in [essay, lab, poem] { try await store.recordAssignment(assignment) }
 
         let t = Self.start

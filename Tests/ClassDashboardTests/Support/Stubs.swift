@@ -6,7 +6,7 @@ import TestSupport
 enum AssignmentFixture {
     static func make(title: String, className: String?) -> Assignment {
         Assignment(identifier: "assignment-1", title: title, className: className, documentName: "essay.txt",
-                      documentDigest: String(repeating: "0", count: 64), classKey: Data(count: 32))
+                      documentDigest: String(repeating: "0", count: 64), teacherKey: Data(count: 32))
     }
 }
 

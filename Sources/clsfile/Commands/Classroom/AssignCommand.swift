@@ -76,7 +76,8 @@ struct AssignCommand: AsyncParsableCommand {
                 throw ClassroomError(.fileAccess, "\(file) does not exist; write the document first, then assign it")
             }
             let handout = try Handout(document: document, title: title, className: className, due: try dueDate(),
-                                      targetWords: targetWords, isReading: reading, instructions: instructions)
+                                      targetWords: targetWords, isReading: reading, instructions: instructions,
+                                      teacher: try RoleGate.identity(of: .teacher))
             let destination = output.map { URL(fileURLWithPath: $0) } ?? Handout.defaultURL(beside: document)
             try handout.write(to: destination)
             do {

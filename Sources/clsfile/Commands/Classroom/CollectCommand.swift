@@ -11,9 +11,13 @@ struct CollectCommand: AsyncParsableCommand {
         abstract: "Import the .clssubmission files of a folder into your class (teacher).",
         discussion: """
             Prints one line per file: added, updated, unchanged (importing twice changes nothing), \
-            superseded (an older submission than the one held), or refused with the reason: a file \
-            that is malformed, damaged or edited after sealing, or for a handout that is not yours. \
-            Refused files change nothing; the exit code is then 65.
+            superseded (older than the latest held; kept in the history), conflict, or refused with \
+            the reason: a file that is malformed, changed after the student signed it, holds values \
+            out of range, or is for a handout that is not yours. The first submission collected \
+            from a student pins the key they sign with; a later one signed with another key, or \
+            dated in the future, is a conflict: kept aside, not imported, until you trust the new \
+            key with `clsfile trust-key`. Refused files change nothing; with a conflict or a \
+            refused file the exit code is 65.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -25,13 +29,17 @@ struct CollectCommand: AsyncParsableCommand {
         var refused = 0
         try await reportingFailures {
             _ = try RoleGate.require(.teacher, for: "collect")
-            let outcomes = try await Collector(store: storeOptions.dataStore()).collect(folder: URL(fileURLWithPath: folder))
+            let outcomes = try await Collector(store: storeOptions.dataStore(), teacher: RoleGate.identity(of: .teacher)).collect(folder: FileArgument.url(for: folder))
             if outcomes.isEmpty {
                 Diagnostics.warn("no .\(SubmissionFile.fileExtension) files in \(folder)")
             }
             for outcome in outcomes {
                 let who = [outcome.studentName, outcome.assignmentTitle.map { "'\($0)'" }].compactMap { $0 }.joined(separator: ", ")
                 switch outcome.result {
+                case .success(.conflict):
+                    refused += 1
+                    let student = outcome.studentIdentifier ?? ""
+                    print("conflict: \(outcome.file.lastPathComponent)\(who.isEmpty ? "" : " (\(who))"): \(outcome.conflict ?? "a conflict"); kept aside, not imported; if the student has a new key, trust it: clsfile trust-key \(student) '\(outcome.keyFingerprint ?? "")'")
                 case .success(let result):
                     print("\(result.rawValue): \(outcome.file.lastPathComponent)\(who.isEmpty ? "" : " (\(who))")")
                 case .failure(let error):

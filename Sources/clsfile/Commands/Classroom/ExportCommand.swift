@@ -63,7 +63,7 @@ struct ExportCommand: AsyncParsableCommand {
             case .student:
                 // Taken before the work is read: a session that has not ended by then is still running.
                 let readAt = Date()
-                statements = try await Submitter(store: store, student: mode).assignedWork().flatMap { assignment, work in
+                statements = try await Submitter.assignedWork(in: store).flatMap { assignment, work in
                     builder.statements(actor: mode.accountIdentifier, assignment: assignment, work: work, readAt: readAt)
                 }
             case .teacher:

@@ -11,7 +11,7 @@ struct ResetCommand: AsyncParsableCommand {
         abstract: "Delete every activity, assignment and submission of the role in force.",
         discussion: """
             Only for a development-mode role (teacher or student): with the role off, your own data \
-            is never deleted by clsfile. Asks you to type the role's name to confirm; --yes skips \
+            is never deleted by clsfile. The role's identity keys are kept, so your teacher or students still recognize you. Asks you to type the role's name to confirm; --yes skips \
             the question (needed when standard input is not a terminal).
             """)
 

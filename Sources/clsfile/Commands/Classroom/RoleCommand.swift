@@ -14,7 +14,11 @@ struct RoleCommand: AsyncParsableCommand {
             one machine. Each role keeps its data in its own store \
             ($XDG_DATA_HOME/clsfile/teacher/store.sqlite, …/student/store.sqlite; with the role off, \
             …/clsfile/store.sqlite), so switching never mixes them. A student gives a display name \
-            once, with --name: it is what the teacher sees. With no role given, prints the role now.
+            once, with --name: it is what the teacher sees. Setting the teacher or student role makes \
+            that role's identity keys, once, beside its store (identity.json, readable only by you): \
+            a student signs submissions with them, and a teacher's handouts carry the key that \
+            submissions are encrypted to. The line printed gives the key's fingerprint, which a \
+            teacher compares when trusting a student's new key. With no role given, prints the role now.
             """)
 
     @Argument(help: ArgumentHelp("teacher, student or off.", valueName: "role"))
@@ -49,7 +53,14 @@ struct RoleCommand: AsyncParsableCommand {
             }
             let store = try CLSDataStore.defaultStoreURL.path
             let name = mode.displayName.map { ", name \"\($0)\"" } ?? ""
-            print("role: \(mode.role.rawValue)\(name); store: \(store)")
+            var key = ""
+            if mode.role != .off {
+                // Setting a role makes its keys; showing it only reads them.
+                let url = Identity.url(for: mode.role)
+                let identity = role == nil ? try? Identity.read(from: url) : try RoleGate.identity(of: mode.role)
+                key = identity.map { "; key \(Identity.fingerprint(of: $0.signingPublicKey))" } ?? ""
+            }
+            print("role: \(mode.role.rawValue)\(name); store: \(store)\(key)")
         }
     }
 }

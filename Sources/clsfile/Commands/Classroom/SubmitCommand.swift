@@ -33,7 +33,7 @@ struct SubmitCommand: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
                 throw ClassroomError(.fileAccess, "\(output) is not a folder; create it or pass another --output")
             }
-            let written = try await Submitter(store: storeOptions.dataStore(), student: student)
+            let written = try await Submitter(store: storeOptions.dataStore(), student: student, identity: RoleGate.identity(of: .student))
                 .submit(key: assignment, to: folder)
             for url in written { print(url.path) }
         }

@@ -1,0 +1,151 @@
+import Foundation
+import OpenClassKit
+import Testing
+@testable import Classroom
+
+/// What a submission's signature and encryption cover, field by field, and what the teacher
+/// checks in the work before storing it.
+struct SubmissionFileTests {
+    let teacher = Identity()
+    let student = Identity()
+    let assignment: Assignment
+    let work: StudentWork
+
+    init() {
+        assignment = Assignment(identifier: "essay-1", title: "Essay", documentName: "essay.txt", documentDigest: "00",
+                                teacherKey: teacher.recipientPublicKey)
+        // Whole seconds, as the file's ISO 8601 dates keep them.
+        let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3600).rounded(.down))
+        work = StudentWork(assignmentIdentifier: "essay-1", documentName: "essay.txt", activeSeconds: 600,
+                           sessions: [.init(start: start, end: start.addingTimeInterval(600))], progress: 0.5,
+                           primaryItem: .init(kind: "quantity", identifier: "total_word_count", title: "Word Count", value: 120),
+                           additionalItems: [.init(kind: "score", identifier: "quiz", title: "Quiz", value: 3, maxScore: 4)],
+                           completedAt: nil)
+    }
+
+    private func sealed() throws -> SubmissionFile {
+        try SubmissionFile(work: work, handout: assignment, student: "ada-account", studentName: "Ada", identity: student)
+    }
+
+    /// Writes a file's JSON with one change, reads it back and opens it.
+    private func open(_ change: (inout [String: Any]) -> Void) throws -> StudentWork {
+        var json = try #require(try JSONSerialization.jsonObject(with: JSONCoding.encoder.encode(try sealed())) as? [String: Any])
+        change(&json)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("submission-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("a.clssubmission")
+        try JSONSerialization.data(withJSONObject: json).write(to: url)
+        return try SubmissionFile.read(from: url).openWork(with: assignment, teacher: teacher, file: url).work
+    }
+
+    @Test func anUntouchedFileOpens() throws {
+        #expect(try open { _ in } == work)
+    }
+
+    static let fields = ["format", "version", "handout", "student", "studentName", "submittedAt", "studentKey",
+                         "encapsulatedKey", "sealed", "signature"]
+
+    @Test(arguments: fields)
+    func changingAFieldIsDetected(_ field: String) throws {
+        #expect(throws: ClassroomError.self, "\(field) changed") {
+            try open { json in
+                switch json[field] {
+                case let text as String where field == "submittedAt":
+                    let format = ISO8601DateFormatter()
+                    json[field] = format.string(from: format.date(from: text)!.addingTimeInterval(1))
+                case let text as String:
+                    if let data = Data(base64Encoded: text), !data.isEmpty {
+                        var bytes = data
+                        bytes[bytes.count / 2] ^= 0x01
+                        json[field] = bytes.base64EncodedString()
+                    } else {
+                        json[field] = text + "x"
+                    }
+                case let number as Int: json[field] = number + 1
+                default: json[field] = "changed"
+                }
+            }
+        }
+    }
+
+    @Test(arguments: fields)
+    func droppingAFieldIsDetected(_ field: String) throws {
+        #expect(throws: ClassroomError.self, "\(field) dropped") { try open { $0[field] = nil } }
+    }
+
+    /// Values moved between fields: the student's identifier and name traded, and the
+    /// encapsulated key with the ciphertext.
+    @Test func reorderingFieldsIsDetected() throws {
+        #expect(throws: ClassroomError.self) {
+            try open { json in (json["student"], json["studentName"]) = (json["studentName"], json["student"]) }
+        }
+        #expect(throws: ClassroomError.self) {
+            try open { json in (json["encapsulatedKey"], json["sealed"]) = (json["sealed"], json["encapsulatedKey"]) }
+        }
+    }
+
+    /// With fields joined by newlines, "a\nb" + "c" and "a" + "b\nc" were the same bytes.
+    @Test func noFieldCanTradeTextWithTheNext() {
+        #expect(AuthenticatedFields.encode("a\nb", "c") != AuthenticatedFields.encode("a", "b\nc"))
+        #expect(AuthenticatedFields.encode("ab", "") != AuthenticatedFields.encode("a", "b"))
+        #expect(AuthenticatedFields.encode("", "") != AuthenticatedFields.encode(""))
+    }
+
+    @Test func anotherTeachersKeyOpensNothing() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString).clssubmission")
+        try sealed().write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var other = assignment
+        other.teacherKey = Identity().recipientPublicKey
+        let file = try SubmissionFile.read(from: url)
+        #expect(throws: ClassroomError.self) { try file.openWork(with: other, teacher: teacher, file: url) }
+        let error = #expect(throws: ClassroomError.self) { try file.openWork(with: assignment, teacher: Identity(), file: url) }
+        #expect(error?.code == .identity)
+    }
+
+    // MARK: Values
+
+    /// Each change makes the work invalid; the message names the file.
+    static let invalid: [(String, @Sendable (inout StudentWork) -> Void)] = [
+        ("active time 1e300", { $0.activeSeconds = 1e300 }),
+        ("negative active time", { $0.activeSeconds = -1 }),
+        ("infinite active time", { $0.activeSeconds = .infinity }),
+        ("NaN progress", { $0.progress = .nan }),
+        ("progress above 1", { $0.progress = 1.5 }),
+        ("negative progress", { $0.progress = -0.1 }),
+        ("item of 1e300", { $0.primaryItem?.value = 1e300 }),
+        ("item of -infinity", { $0.additionalItems[0].value = -.infinity }),
+        ("maximum score 0", { $0.additionalItems[0].maxScore = 0 }),
+        ("maximum score NaN", { $0.additionalItems[0].maxScore = .nan }),
+        ("unknown item kind", { $0.additionalItems[0].kind = "other" }),
+        ("long item title", { $0.additionalItems[0].title = String(repeating: "x", count: 2000) }),
+        ("too many items", { $0.additionalItems = Array(repeating: $0.additionalItems[0], count: 1001) }),
+        ("reversed session", { $0.sessions[0] = .init(start: $0.sessions[0].end, end: $0.sessions[0].start) }),
+        ("session in the future", { $0.sessions[0].end = Date().addingTimeInterval(86_400) }),
+        ("session before 2000", { $0.sessions[0].start = Date(timeIntervalSince1970: 0) }),
+        ("done in the future", { $0.completedAt = Date().addingTimeInterval(86_400) }),
+        ("too many sessions", { $0.sessions = Array(repeating: $0.sessions[0], count: 100_001) }),
+        ("document in a folder", { $0.documentName = "../diary.txt" }),
+    ]
+
+    @Test(arguments: invalid.indices)
+    func outOfRangeWorkIsRefused(_ index: Int) throws {
+        var work = work
+        Self.invalid[index].1(&work)
+        let url = URL(fileURLWithPath: "/inbox/ada.clssubmission")
+        let error = #expect(throws: ClassroomError.self, "\(Self.invalid[index].0)") { try work.validate(file: url) }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.message.contains(url.path) == true)
+    }
+
+    @Test func workWithinRangeIsAccepted() throws {
+        try work.validate(file: URL(fileURLWithPath: "/inbox/ada.clssubmission"))
+        var edge = work
+        edge.progress = 1
+        edge.activeSeconds = 0
+        edge.sessions = []
+        edge.completedAt = Date().addingTimeInterval(Submission.clockMargin - 5)
+        try edge.validate(file: URL(fileURLWithPath: "/inbox/ada.clssubmission"))
+    }
+}
