@@ -12,7 +12,7 @@ import Foundation
 ///     print(error.message)
 /// }
 /// ```
-public struct CLSError: Error, LocalizedError, CustomStringConvertible, Sendable {
+public struct CLSError: Error, LocalizedError, CustomNSError, CustomStringConvertible, Sendable {
     /// What kind of failure happened. Raw values are ClassKit's.
     public enum Code: Int, Sendable, CaseIterable {
         /// No error.
@@ -45,18 +45,62 @@ public struct CLSError: Error, LocalizedError, CustomStringConvertible, Sendable
     public let message: String
     /// The lower-level error that caused this one, if any.
     public let underlyingError: (any Error & Sendable)?
+    /// The object that failed (an activity, an item, a context), if the error is about one:
+    /// ClassKit's ``CLSErrorObjectKey``.
+    public let object: CLSObject?
+    /// For ``Code/partialFailure``, the error of each object that failed: ClassKit's
+    /// ``CLSErrorUnderlyingErrorsKey``.
+    public let underlyingErrors: [CLSError]
+    /// For ``Code/partialFailure``, the objects that were saved: ClassKit's
+    /// ``CLSErrorSuccessfulObjectsKey``.
+    public let successfulObjects: [CLSObject]
 
     /// Creates an error.
     /// - Parameters:
     ///   - code: What kind of failure happened.
     ///   - message: One line naming what failed, where, and what to do.
     ///   - underlyingError: The lower-level cause, if any.
-    public init(_ code: Code, _ message: String, underlyingError: (any Error & Sendable)? = nil) {
+    ///   - object: The object that failed, if any.
+    ///   - underlyingErrors: For a partial failure, the error of each object that failed.
+    ///   - successfulObjects: For a partial failure, the objects that succeeded.
+    public init(_ code: Code, _ message: String, underlyingError: (any Error & Sendable)? = nil, object: CLSObject? = nil,
+                underlyingErrors: [CLSError] = [], successfulObjects: [CLSObject] = []) {
         self.code = code
         self.message = message
         self.underlyingError = underlyingError
+        self.object = object
+        self.underlyingErrors = underlyingErrors
+        self.successfulObjects = successfulObjects
+    }
+
+    /// The same error about an object.
+    func about(_ object: CLSObject) -> CLSError {
+        CLSError(code, message, underlyingError: underlyingError, object: object, underlyingErrors: underlyingErrors,
+                 successfulObjects: successfulObjects)
     }
 
     public var errorDescription: String? { message }
     public var description: String { message }
+
+    /// The error domain, for code that reads the error as an `NSError`.
+    public static var errorDomain: String { CLSErrorCodeDomain }
+    public var errorCode: Int { code.rawValue }
+    /// The object, underlying errors and successful objects under ClassKit's keys, with the message.
+    public var errorUserInfo: [String: Any] {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        if let object { info[CLSErrorObjectKey] = object }
+        if !underlyingErrors.isEmpty { info[CLSErrorUnderlyingErrorsKey] = underlyingErrors }
+        if !successfulObjects.isEmpty { info[CLSErrorSuccessfulObjectsKey] = successfulObjects }
+        if let underlyingError { info[NSUnderlyingErrorKey] = underlyingError }
+        return info
+    }
 }
+
+/// The error domain of ``CLSError``.
+public let CLSErrorCodeDomain = "OpenClassKit.CLSError"
+/// The user-info key of the object an error is about (``CLSError/object``).
+public let CLSErrorObjectKey = "CLSErrorObject"
+/// The user-info key of a partial failure's errors (``CLSError/underlyingErrors``).
+public let CLSErrorUnderlyingErrorsKey = "CLSErrorUnderlyingErrors"
+/// The user-info key of a partial failure's saved objects (``CLSError/successfulObjects``).
+public let CLSErrorSuccessfulObjectsKey = "CLSErrorSuccessfulObjects"

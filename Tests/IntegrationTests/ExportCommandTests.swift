@@ -70,7 +70,7 @@ struct ExportCommandTests {
                 activity.progress = progress
             }
             try await store.save()
-            #expect(try await store.completeAllAssignedActivities(matching: ["clsfile"]) == 1)
+            #expect(try await store.markAssignedActivitiesDone(matching: ["clsfile"]) == 1)
         }
 
         static func handout(_ title: String, document: String, teacher: Identity) -> Assignment {

@@ -69,6 +69,62 @@ struct ActivityItemTests {
         #expect(stored.progress == 0, "a failed save writes nothing")
     }
 
+    /// Clearing the primary item, or every item, and setting one of another subclass in one save
+    /// or in two is refused all the same: the first primary item saved fixes the subclass.
+    @Test func clearingThePrimaryItemDoesNotOpenTheWayToAnotherSubclass() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        let store = scratch.store()
+        let activity = try await store.fetchActivity(for: file)
+        activity.primaryActivityItem = CLSQuantityItem(identifier: "total_word_count", title: "Word Count")
+        try await store.save()
+
+        activity.primaryActivityItem = nil
+        activity.primaryActivityItem = CLSBinaryItem(identifier: "passed", title: "Passed", type: .passFail)
+        #expect(await clsError { try await store.save() }?.code == .invalidModification)
+
+        let other = scratch.store()
+        let second = try await other.fetchActivity(for: file)
+        second.removeAllActivityItems()
+        try await other.save()
+        #expect(try await scratch.store().fetchActivity(for: file).primaryActivityItem == nil)
+        second.primaryActivityItem = CLSScoreItem(identifier: "grade", title: "Grade", score: 1, maxScore: 2)
+        let error = await clsError { try await other.save() }
+        #expect(error?.code == .invalidModification && error?.message.contains("quantity") == true)
+        second.primaryActivityItem = CLSQuantityItem(identifier: "words", title: "Words")
+        try await other.save()
+    }
+
+    /// One activity with a bad item and one without: the good one is saved, and the error says
+    /// which objects were saved and which failed, under ClassKit's user-info keys.
+    @Test func aSaveWithOneBadActivityIsAPartialFailure() async throws {
+        let scratch = try Scratch()
+        let good = try scratch.file("good.txt"), bad = try scratch.file("bad.txt")
+        let store = scratch.store()
+        let saved = try await store.fetchActivity(for: good)
+        saved.progress = 0.5
+        let failing = try await store.fetchActivity(for: bad)
+        let score = CLSScoreItem(identifier: "quiz", title: "Quiz", score: 5, maxScore: 4)
+        failing.primaryActivityItem = score
+        let error = await clsError { try await store.save() }
+        #expect(error?.code == .partialFailure)
+        #expect(error?.successfulObjects.count == 1 && error?.successfulObjects.first === saved)
+        #expect(error?.underlyingErrors.count == 1 && error?.underlyingErrors.first?.object === score)
+        #expect(error?.message.contains("1 of 2 changed activities were saved") == true, "\(error?.message ?? "")")
+        let info = (error as NSError?)?.userInfo ?? [:]
+        #expect((info[CLSErrorSuccessfulObjectsKey] as? [CLSObject])?.first === saved)
+        #expect((info[CLSErrorUnderlyingErrorsKey] as? [CLSError])?.count == 1)
+        #expect((error as NSError?)?.code == CLSError.Code.partialFailure.rawValue)
+        #expect(try await scratch.store().fetchActivity(for: good).progress == 0.5)
+
+        // Alone, the bad activity's error is its own, about the item; fixed, it saves.
+        let alone = await clsError { try await store.save() }
+        #expect(alone?.code == .invalidArgument && alone?.object === score)
+        score.score = 3
+        try await store.save()
+        #expect((try await scratch.store().fetchActivity(for: bad).primaryActivityItem as? CLSScoreItem)?.score == 3)
+    }
+
     @Test func aNewPrimaryItemOfTheSameSubclassReplacesTheOld() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt")

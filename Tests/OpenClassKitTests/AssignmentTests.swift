@@ -61,16 +61,39 @@ struct AssignmentTests {
 
         let essayPath = try await store.fetchActivity(for: essay).context.identifierPath
         #expect(essayPath == ["clsfile", essay.path])
-        #expect(try await store.completeAllAssignedActivities(matching: essayPath) == 1)
+        #expect(try await store.markAssignedActivitiesDone(matching: essayPath) == 1)
         var done = try await store.assignments().filter(\.isCompleted).compactMap(\.documentURL?.path)
         #expect(done == [essay.path])
         #expect(try await store.fetchActivity(for: essay).progress == 0)
 
-        #expect(try await store.completeAllAssignedActivities(matching: ["clsfile", own.path]) == 0)
-        #expect(try await store.completeAllAssignedActivities(matching: ["another-app"]) == 0)
-        #expect(try await store.completeAllAssignedActivities(matching: ["clsfile"]) == 2)
+        #expect(try await store.markAssignedActivitiesDone(matching: ["clsfile", own.path]) == 0)
+        #expect(try await store.markAssignedActivitiesDone(matching: ["another-app"]) == 0)
+        #expect(try await store.markAssignedActivitiesDone(matching: ["clsfile"]) == 2)
         done = try await store.assignments().filter(\.isCompleted).compactMap(\.documentURL?.path)
         #expect(Set(done) == [essay.path, poem.path])
+    }
+
+    /// Apple's call, in an async function, from a process that exits right after it: both path
+    /// spellings, 20 times each, all durable.
+    @Test func completeAllAssignedActivitiesIsDurableBeforeItReturns() async throws {
+        let scratch = try Scratch()
+        for run in 0..<20 {
+            let essay = try scratch.file("essay-\(run).txt")
+            let store = scratch.store()
+            try await store.acceptAssignment(assignment(title: "Essay \(run)"), for: essay)
+            let result = try runWorker(["complete", scratch.storeURL.path, essay.path])
+            #expect(result.status == 0, "\(result.errorOutput)")
+            let done = try await store.assignments().first { $0.title == "Essay \(run)" }?.isCompleted
+            #expect(done == true, "run \(run)")
+        }
+        // The path from the main app context works too; an empty path marks nothing.
+        let poem = try scratch.file("poem.txt")
+        let store = scratch.store()
+        try await store.acceptAssignment(assignment(title: "Poem"), for: poem)
+        store.completeAllAssignedActivities(matching: [])
+        #expect(try await store.assignments().first { $0.title == "Poem" }?.isCompleted == false)
+        store.completeAllAssignedActivities(matching: ["clsfile", poem.resolvingSymlinksInPath().path])
+        #expect(try await store.assignments().first { $0.title == "Poem" }?.isCompleted == true)
     }
 
     @Test func submissionsKeepTheLatestPerStudentAndNeverDuplicate() async throws {
@@ -139,7 +162,7 @@ struct AssignmentTests {
         try await store.save()
         // Take the store back to schema 1, as clsfile 0.1 left it.
         let downgraded = try run(try Tool.sqlite3.require(), [scratch.storeURL.path,
-            "DROP TABLE submission_conflict; DROP TABLE student_key; DROP TABLE submission; DROP TABLE assignment; ALTER TABLE activity DROP COLUMN progress_basis; PRAGMA user_version = 1; PRAGMA wal_checkpoint(TRUNCATE);"])
+            "DROP TABLE submission_conflict; DROP TABLE student_key; DROP TABLE submission; DROP TABLE assignment; ALTER TABLE activity DROP COLUMN primary_kind; ALTER TABLE activity DROP COLUMN progress_basis; PRAGMA user_version = 1; PRAGMA wal_checkpoint(TRUNCATE);"])
         #expect(downgraded.status == 0, "\(downgraded.errorOutput)")
 
         let reopened = scratch.store()
@@ -147,7 +170,7 @@ struct AssignmentTests {
         #expect(try await reopened.isAssignedDocument(essay))
         #expect(try await reopened.fetchActivity(for: essay).progress == 0.5)
         let version = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "PRAGMA user_version"])
-        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "4")
+        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "5")
     }
 
     /// A store of schema 3 keeps its version-1 assignment (no teacher key) and the work collected
@@ -157,6 +180,7 @@ struct AssignmentTests {
         _ = try await scratch.store().assignments()
         let schema3 = """
             DROP TABLE submission_conflict; DROP TABLE student_key; DROP TABLE submission; DROP TABLE assignment;
+            ALTER TABLE activity DROP COLUMN primary_kind;
             CREATE TABLE assignment (id TEXT PRIMARY KEY, title TEXT NOT NULL, class_name TEXT, due_at REAL,
                 target_words INTEGER, instructions TEXT, document_name TEXT NOT NULL, document_digest TEXT NOT NULL,
                 class_key BLOB NOT NULL CHECK (length(class_key) = 32), created_at REAL NOT NULL, accepted_at REAL,

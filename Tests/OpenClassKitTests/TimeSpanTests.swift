@@ -107,12 +107,15 @@ struct TimeSpanTests {
         #expect(activity.duration >= 0.6)
     }
 
-    @Test func aKilledProcessSpanEndsAtItsLastPulse() async throws {
+    /// A process that pulses before each save, and one that only saves as the talks' code does:
+    /// killed, each keeps its time up to its last save.
+    @Test(arguments: ["pulse-forever", "save-forever"])
+    func aKilledProcessSpanEndsAtItsLastPulse(_ command: String) async throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt")
         let process = Process()
         process.executableURL = try builtExecutable("store-worker")
-        process.arguments = ["pulse-forever", scratch.storeURL.path, file.path]
+        process.arguments = [command, scratch.storeURL.path, file.path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -133,7 +136,9 @@ struct TimeSpanTests {
         let killed = Date().timeIntervalSince1970
         #expect(process.terminationReason == .uncaughtSignal)
 
-        // Before any store opens after the kill, the span still runs in the file.
+        // Until a store opens after the kill, the span still runs in the file; opening the store
+        // ends it, so nothing runs.
+        #expect(scratch.store().runningActivity == nil)
         let activity = try await scratch.store().fetchActivity(for: file)
         #expect(!activity.isStarted, "opening the store must end the dead process's span")
         let span = try #require(activity.timeSpans.first)
@@ -142,6 +147,23 @@ struct TimeSpanTests {
         #expect(end.timeIntervalSince1970 >= lastPrinted - 0.001)
         #expect(end.timeIntervalSince1970 <= killed)
         #expect(activity.duration < killed - span.start.timeIntervalSince1970 + 0.001)
+    }
+
+    /// Started and saved by one process that then exits: another process sees it running.
+    @Test func theRunningActivityIsSeenFromAnotherProcess() async throws {
+        let scratch = try Scratch()
+        let essay = try scratch.file("essay.txt"), notes = try scratch.file("notes.txt")
+        #expect(scratch.store().runningActivity == nil)
+        for file in [notes, essay] {
+            let started = try runWorker(["start", scratch.storeURL.path, file.path])
+            #expect(started.status == 0, "\(started.errorOutput)")
+        }
+        let store = scratch.store()
+        let running = try #require(store.runningActivity)
+        #expect(running.isStarted && running.context.fileURL?.lastPathComponent == "essay.txt")
+        #expect(running === (try await store.fetchActivity(for: essay)), "one instance per activity")
+        try runWorker(["stop", scratch.storeURL.path, essay.path])
+        #expect(scratch.store().runningActivity?.context.fileURL?.lastPathComponent == "notes.txt")
     }
 
     @Test func eightProcessesSavingAtOnceLoseNothing() async throws {

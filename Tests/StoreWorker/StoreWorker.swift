@@ -7,6 +7,8 @@ import OpenClassKit
 ///     store-worker stop STORE FILE
 ///     store-worker hammer STORE FILE WORKER SAVES TOTAL_WORKERS
 ///     store-worker pulse-forever STORE FILE
+///     store-worker save-forever STORE FILE   (as the talks' code does: start, then saves, no pulses)
+///     store-worker complete STORE FILE   (ClassKit's call, then an immediate exit)
 @main
 struct StoreWorker {
     static func main() async {
@@ -20,6 +22,10 @@ struct StoreWorker {
         let file = URL(fileURLWithPath: arguments[2])
         do {
             switch arguments[0] {
+            case "complete":
+                // Apple's call form, in an async function, and an exit right after it.
+                store.completeAllAssignedActivities(matching: [file.resolvingSymlinksInPath().path])
+                exit(0)
             case "start":
                 try await store.fetchActivity(for: file).start()
                 try await store.save()
@@ -30,7 +36,9 @@ struct StoreWorker {
                 let worker = Int(arguments[3]) ?? 0, saves = Int(arguments[4]) ?? 0, workers = Int(arguments[5]) ?? 1
                 try await hammer(store, file, worker: worker, saves: saves, workers: workers)
             case "pulse-forever":
-                try await pulseForever(store, file)
+                try await pulseForever(store, file, pulsing: true)
+            case "save-forever":
+                try await pulseForever(store, file, pulsing: false)
             default:
                 FileHandle.standardError.write(Data("store-worker: unknown command \(arguments[0])\n".utf8))
                 exit(64)
@@ -58,13 +66,21 @@ struct StoreWorker {
     }
 
     /// Starts the activity, then records and saves a pulse every 50 ms, printing each pulse's time.
-    static func pulseForever(_ store: CLSDataStore, _ file: URL) async throws {
+    /// Starts the file's activity, then saves every 50 ms, printing when: with a pulse before each
+    /// save, or, as code written like the talks does, changing only the progress.
+    static func pulseForever(_ store: CLSDataStore, _ file: URL, pulsing: Bool) async throws {
         let activity = try await store.fetchActivity(for: file)
         activity.start()
         try await store.save()
+        var step = 0.0
         while true {
             let now = Date()
-            activity.recordPulse(at: now)
+            if pulsing {
+                activity.recordPulse(at: now)
+            } else {
+                step = min(step + 0.01, 1)
+                activity.progress = step
+            }
             try await store.save()
             FileHandle.standardOutput.write(Data("pulse \(now.timeIntervalSince1970)\n".utf8))
             try await Task.sleep(for: .milliseconds(50))

@@ -23,6 +23,9 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
 
     struct State {
         var spans: [SpanRecord] = []
+        /// Set by ClassKit's ``CLSActivity/start()``: each save of the data store counts as a sign
+        /// of work on the spans this process runs, until ``CLSActivity/stop()``.
+        var pulsesOnSave = false
         var ranges = IntervalSet()
         var progressBasis: ProgressBasis?
         /// The store's `modified_at` when this view last matched it: a save that finds it
@@ -70,6 +73,13 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// Whether a time span is running, started here or in another process.
     public var isStarted: Bool {
         state.withLock { $0.spans.contains { $0.end == nil } }
+    }
+
+    /// Records a pulse now when the activity was started with ``start()`` and runs: what a save
+    /// of the data store does to it.
+    func pulseForSave() {
+        guard state.withLock({ $0.pulsesOnSave && $0.spans.contains { $0.end == nil } }) else { return }
+        recordPulse()
     }
 
     /// The time spent: the measure of the union of all spans, so overlapping spans count once.
@@ -133,8 +143,12 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     }
 
     /// Starts a time span. Does nothing when this process already runs one for this activity.
+    ///
+    /// Until ``stop()``, every save of the data store counts as a sign of work (a pulse, see
+    /// ``recordPulse(at:idleTimeout:)``), so that when the process dies without stopping, the
+    /// time is kept up to its last save rather than lost.
     public func start() {
-        beginSpan(at: Date(), joiningWithin: nil)
+        beginSpan(at: Date(), joiningWithin: nil, pulsesOnSave: true)
     }
 
     /// Starts a time span at `date`, or, when the latest span ended at most `idleTimeout` before
@@ -145,13 +159,14 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     ///   - date: When the work starts again.
     ///   - idleTimeout: The longest gap between two stretches of work that still joins them.
     public func start(at date: Date, continuingWithin idleTimeout: TimeInterval) {
-        beginSpan(at: date, joiningWithin: idleTimeout)
+        beginSpan(at: date, joiningWithin: idleTimeout, pulsesOnSave: false)
     }
 
-    private func beginSpan(at date: Date, joiningWithin idleTimeout: TimeInterval?) {
+    private func beginSpan(at date: Date, joiningWithin idleTimeout: TimeInterval?, pulsesOnSave: Bool) {
         let time = date.timeIntervalSince1970
         let me = ProcessIdentity.current
         let started = state.withLock { state -> Bool in
+            state.pulsesOnSave = pulsesOnSave
             guard !state.spans.contains(where: { $0.end == nil && $0.owner == me }) else { return false }
             var start = time
             if let idleTimeout, let lastEnd = state.spans.compactMap(\.end).filter({ $0 <= time }).max(),
@@ -182,6 +197,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     public func stop(at date: Date = Date(), idleTimeout: TimeInterval?) {
         let now = date.timeIntervalSince1970
         let stopped = state.withLock { state -> Bool in
+            state.pulsesOnSave = false
             let targets = Self.spansToDrive(in: state)
             for index in targets {
                 var span = state.spans[index]
@@ -450,11 +466,11 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             changes.clearsPrimary = pending.clearsPrimary != nil
             changes.deletions = Array(pending.deletions.keys)
             if let primary = state.primary, pending.upserts[primary.identifier] != nil {
-                if let error = primary.validationError { throw error }
+                if let error = primary.validationError { throw error.about(primary) }
                 changes.upserts.append(primary.record(role: .primary))
             }
             for item in state.additional where pending.upserts[item.identifier] != nil {
-                if let error = item.validationError { throw error }
+                if let error = item.validationError { throw error.about(item) }
                 changes.upserts.append(item.record(role: .additional))
             }
             return (changes, state.sequence)

@@ -8,6 +8,12 @@ final class ChangeTracker: Sendable {
     private struct State {
         var changed: [ObjectIdentifier: CLSActivity] = [:]
         weak var lastStarted: CLSActivity?
+        /// Every activity started through the store, held weakly.
+        var started: [ObjectIdentifier: WeakActivity] = [:]
+    }
+
+    private struct WeakActivity {
+        weak var activity: CLSActivity?
     }
 
     private let state = Mutex(State())
@@ -17,8 +23,15 @@ final class ChangeTracker: Sendable {
     }
 
     func markStarted(_ activity: CLSActivity) {
-        state.withLock { $0.lastStarted = activity }
+        state.withLock { state in
+            state.lastStarted = activity
+            state.started = state.started.filter { $0.value.activity != nil }
+            state.started[ObjectIdentifier(activity)] = WeakActivity(activity: activity)
+        }
     }
+
+    /// The activities started through the store that are still alive.
+    var startedActivities: [CLSActivity] { state.withLock { $0.started.values.compactMap(\.activity) } }
 
     var lastStarted: CLSActivity? { state.withLock { $0.lastStarted } }
 

@@ -22,6 +22,10 @@ protocol ActivityStorage: AssignmentStorage {
     /// and the `modified_at` the save wrote.
     func save(_ changes: [ActivityChanges]) async throws -> (records: [ActivityRecord?], savedAt: Double)
 
+    /// The activity whose running span started last, by any process; read at once, on the
+    /// caller's thread.
+    func runningActivityNow() throws -> ActivityRecord?
+
     /// The current activity of a file and its `modified_at`, or nil when it has none; reads one row.
     func version(of file: FileIdentity) async throws -> (activityID: Int64, modifiedAt: Double)?
 }
@@ -71,4 +75,8 @@ protocol AssignmentStorage: Sendable {
 
     /// Every submission accepted for an assignment.
     func submissionHistory(forAssignment identifier: String) async throws -> [Submission]
+
+    /// Marks done, at once and on the caller's thread, the assigned files whose identifier path
+    /// starts with a full path (from the main app context); returns how many matched.
+    func completeNow(matching contextPath: [String], at date: Date) throws -> Int
 }

@@ -15,24 +15,40 @@ extension CLSDataStore {
     /// Marks done every assigned document whose context identifier path starts with
     /// `contextPath`, as ClassKit does for a student. Done is independent of progress.
     ///
-    /// The identifier path of a document is the main app context's identifier followed by the
-    /// file's canonical path: `["clsfile", "/home/ada/essay.txt"]`; `["clsfile"]` marks every
-    /// assigned document done. Runs in the background; errors are not reported. Use
-    /// ``completeAllAssignedActivities(matching:)-(_)`` with `try await` to learn the outcome.
+    /// The path is written as apps write it, from below the main app context — a document's is
+    /// its canonical path, `["/home/ada/essay.txt"]` — or from the main app context itself,
+    /// `["clsfile", "/home/ada/essay.txt"]`; `["clsfile"]` marks every assigned document done and
+    /// an empty path none. The change is written before the call returns, on the caller's thread
+    /// and a connection of its own, so a process may exit right after it. A failure cannot be
+    /// returned here; it goes to the handler of ``reportExitFailures(to:)``. To learn the outcome,
+    /// use ``markAssignedActivitiesDone(matching:)``.
     public func completeAllAssignedActivities(matching contextPath: [String]) {
-        Task { _ = try? await completeAllAssignedActivities(matching: contextPath) }
+        do {
+            _ = try storage.completeNow(matching: fullPath(contextPath), at: Date())
+        } catch {
+            SpanHandover.report(error as? CLSError ?? CLSError(.databaseInaccessible, "marking assigned work done failed: \(error)"))
+        }
     }
 
     /// Marks done every assigned document whose context identifier path starts with
-    /// `contextPath`, and returns how many assigned documents matched.
+    /// `contextPath` (written as for ``completeAllAssignedActivities(matching:)``) and returns how
+    /// many assigned documents matched. Not part of ClassKit.
     /// - Throws: ``CLSError`` `.databaseInaccessible` when the store cannot be written.
     @discardableResult
-    public func completeAllAssignedActivities(matching contextPath: [String]) async throws -> Int {
+    public func markAssignedActivitiesDone(matching contextPath: [String]) async throws -> Int {
+        let path = fullPath(contextPath)
         let matching = try await storage.assignedContexts(appIdentifier: mainAppContext.identifier)
-            .filter { $0.identifierPath.starts(with: contextPath) }
+            .filter { $0.identifierPath.starts(with: path) }
             .map(\.contextID)
         guard !matching.isEmpty else { return 0 }
         return try await storage.complete(assignmentsOf: matching, at: Date())
+    }
+
+    /// A context path from the main app context: as given when it starts there, else below it.
+    /// An empty path stays empty, which matches nothing.
+    private func fullPath(_ contextPath: [String]) -> [String] {
+        guard let first = contextPath.first else { return [UUID().uuidString] }
+        return first == mainAppContext.identifier ? contextPath : [mainAppContext.identifier] + contextPath
     }
 
     // MARK: Assignments

@@ -102,9 +102,18 @@ public final class CLSDataStore: Sendable {
         self.storage = storage
     }
 
-    /// The activity most recently started through this store that is still running.
+    /// The activity most recently started that is still running: the one started through this
+    /// data store, else the one whose running span started last in the store, whichever process
+    /// started it (read from the store at once). When the store cannot be read, it is nil and the
+    /// failure goes to the handler of ``reportExitFailures(to:)``.
     public var runningActivity: CLSActivity? {
-        tracker.lastStarted.flatMap { $0.isStarted ? $0 : nil }
+        if let started = tracker.lastStarted, started.isStarted { return started }
+        do {
+            return try storage.runningActivityNow().map(instance(for:))
+        } catch {
+            SpanHandover.report(error as? CLSError ?? CLSError(.databaseInaccessible, "reading the running activity failed: \(error)"))
+            return nil
+        }
     }
 
     // MARK: Fetching
@@ -249,8 +258,9 @@ public final class CLSDataStore: Sendable {
     }
 
     /// Sets where a failure that no call can return is reported: at a normal exit, the running
-    /// time spans this process started are handed over to later processes, and that can fail.
-    /// Nothing is shown by default; the spans then end at their last pulse. Not part of ClassKit.
+    /// time spans this process started are handed over to later processes, and that can fail
+    /// (the spans then end at their last pulse); ``completeAllAssignedActivities(matching:)``
+    /// returns nothing, and can fail. Nothing is shown by default. Not part of ClassKit.
     /// - Parameter handler: Called, at most once a store, as the process exits.
     public static func reportExitFailures(to handler: @escaping @Sendable (CLSError) -> Void) {
         SpanHandover.reportFailures(to: handler)
@@ -261,17 +271,27 @@ public final class CLSDataStore: Sendable {
     /// Writes every unsaved change of every activity fetched from this store, in one transaction.
     ///
     /// Changes that other processes saved meanwhile are merged, not overwritten: time spans and
-    /// progress ranges unite, and items are last-writer-wins by identifier.
+    /// progress ranges unite, and items are last-writer-wins by identifier. A save counts as a sign
+    /// of work on every activity started with ``CLSActivity/start()`` that still runs, so a process
+    /// that dies without stopping keeps its time up to its last save.
     /// - Throws: ``CLSError``: `.invalidArgument` for a bad value (NaN progress, a score above its
-    ///   maximum), `.invalidModification` for a primary item of a new subclass,
-    ///   `.databaseInaccessible` when the store cannot be written. After an error nothing was
-    ///   written and the changes stay pending.
+    ///   maximum), with the activity or item as its ``CLSError/object``; `.partialFailure` when some
+    ///   activities had such a value and the others were saved (``CLSError/underlyingErrors``,
+    ///   ``CLSError/successfulObjects``); `.invalidModification` for a primary item of a new
+    ///   subclass and `.databaseInaccessible` when the store cannot be written, after which nothing
+    ///   was written. Changes that were not written stay pending.
     public func save() async throws {
+        for activity in tracker.startedActivities { activity.pulseForSave() }
         let changed = tracker.changedActivities
         var batch: [(activity: CLSActivity, changes: ActivityChanges, sequence: Int)] = []
+        var failures: [CLSError] = []
         for activity in changed {
-            if let (changes, sequence) = try activity.changesToSave() {
-                batch.append((activity, changes, sequence))
+            do {
+                if let (changes, sequence) = try activity.changesToSave() {
+                    batch.append((activity, changes, sequence))
+                }
+            } catch let error as CLSError {
+                failures.append(error.object == nil ? error.about(activity) : error)
             }
         }
         if !batch.isEmpty {
@@ -281,6 +301,12 @@ public final class CLSDataStore: Sendable {
             }
         }
         tracker.didSave(changed)
+        guard let first = failures.first else { return }
+        if batch.isEmpty && failures.count == 1 { throw first }
+        throw CLSError(batch.isEmpty ? first.code : .partialFailure,
+                       "\(batch.count) of \(batch.count + failures.count) changed activities were saved; the others were not: \(failures.map(\.message).joined(separator: "; "))",
+                       object: batch.isEmpty ? first.object : nil, underlyingErrors: failures,
+                       successfulObjects: batch.map(\.activity))
     }
 
     /// Writes every unsaved change, then calls a completion handler that may run on any thread.

@@ -51,16 +51,7 @@ actor SQLiteStorage: ActivityStorage {
     func database() async throws -> DatabaseQueue {
         if let queue { return queue }
         try prepareLocation()
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(busyTimeout)
-        configuration.label = "clsfile-store"
-        let path = self.path
-        configuration.prepareDatabase { db in
-            // Before anything can be written: WAL mode writes to the file. In one transaction, so
-            // that a store another process is making is seen before or after, never half made.
-            try Self.reading(db) { db in try StoreSchema.checkOwnership(of: db, path: path) }
-            try Self.configure(db, path: path)
-        }
+        let configuration = makeConfiguration()
         // Switching a new file to WAL takes an exclusive lock without waiting on the busy handler,
         // so processes that make one store at the same moment retry here until the busy timeout.
         let deadline = ContinuousClock.now + .seconds(busyTimeout)
@@ -72,6 +63,45 @@ actor SQLiteStorage: ActivityStorage {
             } catch let error as CLSError where error.isBusy && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 2...20)))
             }
+        }
+    }
+
+    /// The connection's settings: the busy timeout, and the checks and modes every connection
+    /// sets before it reads or writes.
+    private nonisolated func makeConfiguration() -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "clsfile-store"
+        let path = self.path
+        configuration.prepareDatabase { db in
+            // Before anything can be written: WAL mode writes to the file. In one transaction, so
+            // that a store another process is making is seen before or after, never half made.
+            try Self.reading(db) { db in try StoreSchema.checkOwnership(of: db, path: path) }
+            try Self.configure(db, path: path)
+        }
+        return configuration
+    }
+
+    /// Runs work in one write transaction on a connection of its own, on the caller's thread, and
+    /// closes it: for ClassKit's synchronous calls that must be durable when they return, without
+    /// blocking a thread the actor may need.
+    nonisolated func writingNow<T>(_ work: (Database) throws -> T) throws -> T {
+        try translatingErrors {
+            try prepareLocation()
+            // Closed when it goes out of scope.
+            let connection = try openQueue(makeConfiguration())
+            return try connection.writeWithoutTransaction { db in try Self.writing(db, work) }
+        }
+    }
+
+    /// The activity whose running span started last, by any process, read on the caller's thread
+    /// over a connection of its own (for ClassKit's synchronous ``CLSDataStore/runningActivity``).
+    nonisolated func runningActivityNow() throws -> ActivityRecord? {
+        try writingNow { db in
+            let id = try Int64.fetchOne(db, sql: """
+                SELECT activity_id FROM time_span WHERE ended_at IS NULL ORDER BY started_at DESC LIMIT 1
+                """)
+            return try id.map { try Self.load($0, in: db) }
         }
     }
 
@@ -105,7 +135,7 @@ actor SQLiteStorage: ActivityStorage {
     }
 
     /// Makes the folder (0700) and an empty file (0600) when missing; refuses what is not a file.
-    private func prepareLocation() throws {
+    private nonisolated func prepareLocation() throws {
         var info = stat()
         if stat(path, &info) == 0 {
             switch info.st_mode & S_IFMT {
@@ -523,21 +553,25 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
-    /// Removes the old primary item; its subclass may not change.
+    /// Removes the old primary item; its subclass may not change, even after the item was
+    /// cleared: the first primary item saved fixes it (`activity.primary_kind`).
     private static func replacePrimary(with item: ItemRecord, of activityID: Int64, in db: Database) throws {
-        guard let current = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT identifier, kind FROM activity_item WHERE activity_id = ? AND role = 'primary'
-            """), arguments: [activityID]) else { return }
-        let kind: String = current["kind"]
-        guard kind == item.value.kind else {
+        let held = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT primary_kind, (SELECT identifier FROM activity_item WHERE activity_id = a.id AND role = 'primary')
+            FROM activity a WHERE a.id = ?
+            """), arguments: [activityID])
+        let fixed = held?[0] as String?
+        if let kind = fixed, kind != item.value.kind {
             let path = try Data.fetchOne(db, sql: """
                 SELECT c.path FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
                 """, arguments: [activityID]).map { PathBytes.display([UInt8]($0)) } ?? "activity \(activityID)"
             throw CLSError(.invalidModification,
                            "the primary item of \(path) is a \(kind) item; it cannot become a \(item.value.kind) item ('\(item.identifier)'): keep the \(kind) subclass, or add the new item as an additional item")
         }
-        let identifier: String = current["identifier"]
-        if identifier != item.identifier {
+        if fixed == nil {
+            try db.cachedStatement(sql: "UPDATE activity SET primary_kind = ? WHERE id = ?").execute(arguments: [item.value.kind, activityID])
+        }
+        if let identifier = held?[1] as String?, identifier != item.identifier {
             try db.execute(sql: "DELETE FROM activity_item WHERE activity_id = ? AND identifier = ?",
                            arguments: [activityID, identifier])
         }
@@ -643,7 +677,7 @@ actor SQLiteStorage: ActivityStorage {
 
     // MARK: Errors
 
-    private func translatingErrors<T>(_ body: () throws -> T) throws -> T {
+    private nonisolated func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch { throw SQLiteErrorTranslator.translate(error, path: path, busyTimeout: busyTimeout) }
     }
 

@@ -26,6 +26,11 @@ enum SpanHandover {
 
     private static let state = Mutex(State())
 
+    /// Reports a failure that no call can return to the handler set, if any.
+    static func report(_ error: CLSError) {
+        state.withLock { $0.reportFailure }?(error)
+    }
+
     /// Remembers a store in which this process owns running spans.
     static func register(_ queue: DatabaseQueue, storePath: String) {
         let install = state.withLock { state -> Bool in

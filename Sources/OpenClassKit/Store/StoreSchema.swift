@@ -203,6 +203,13 @@ enum StoreSchema {
             PRIMARY KEY (assignment_id, student_id, digest)
         ) WITHOUT ROWID;
         """),
+        // 5: the subclass of an activity's primary item, fixed by the first one saved and kept when
+        // the item is cleared, so that clearing it cannot open the way to another subclass.
+        Migration(name: "the primary item's subclass", sql: """
+        ALTER TABLE activity ADD COLUMN primary_kind TEXT;
+        UPDATE activity SET primary_kind =
+            (SELECT kind FROM activity_item WHERE activity_id = activity.id AND role = 'primary');
+        """),
     ]
 
     /// Whether the store's schema is older than this code's.

@@ -12,12 +12,14 @@ struct UnusableStorage: ActivityStorage {
     }
     func save(_ changes: [ActivityChanges]) async throws -> (records: [ActivityRecord?], savedAt: Double) { throw reason }
     func version(of file: FileIdentity) async throws -> (activityID: Int64, modifiedAt: Double)? { throw reason }
+    func runningActivityNow() throws -> ActivityRecord? { throw reason }
     func record(_ assignment: Assignment) async throws { throw reason }
     func accept(_ assignment: Assignment, for file: FileIdentity) async throws { throw reason }
     func assignments() async throws -> [Assignment] { throw reason }
     func assignment(for file: FileIdentity) async throws -> Assignment? { throw reason }
     func removeAssignment(identifier: String) async throws -> Bool { throw reason }
     func complete(assignmentsOf contextIDs: [Int64]?, at date: Date) async throws -> Int { throw reason }
+    func completeNow(matching contextPath: [String], at date: Date) throws -> Int { throw reason }
     func assignedContexts(appIdentifier: String) async throws -> [(contextID: Int64, identifierPath: [String])] { throw reason }
     func importSubmission(_ submission: Submission) async throws -> Submission.ImportResult { throw reason }
     func submissions(forAssignment identifier: String) async throws -> [Submission] { throw reason }

@@ -15,7 +15,7 @@ enum ClassReportText {
         if !heading.isEmpty { heading = " (\(heading))" }
         var lines = ["\(summary.title)\(heading)  [\(summary.identifier.prefix(8))]  \(summary.documentName)"]
         let aside = summary.keptAside.map {
-            "  kept aside: \($0.studentName) [\($0.studentIdentifier.prefix(8))], submitted \(Formatting.timestamp($0.submittedAt)), key \($0.keyFingerprint); trust it with clsfile trust-key \($0.studentIdentifier) '\($0.keyFingerprint)'"
+            "  kept aside: \($0.studentName) [\($0.studentIdentifier.prefix(8))], submitted \(Formatting.timestamp($0.submittedAt)), key \($0.keyFingerprint); if the student confirms that key: clsfile trust-key \($0.studentIdentifier) '\($0.keyFingerprint)'"
         }
         guard summary.studentCount > 0 else {
             lines.append("  no work collected yet: `clsfile collect FOLDER` imports the students' .clssubmission files")

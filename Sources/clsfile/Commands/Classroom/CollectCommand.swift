@@ -39,7 +39,7 @@ struct CollectCommand: AsyncParsableCommand {
                 case .success(.conflict):
                     refused += 1
                     let student = outcome.studentIdentifier ?? ""
-                    print("conflict: \(outcome.file.lastPathComponent)\(who.isEmpty ? "" : " (\(who))"): \(outcome.conflict ?? "a conflict"); kept aside, not imported; if the student has a new key, trust it: clsfile trust-key \(student) '\(outcome.keyFingerprint ?? "")'")
+                    print("conflict: \(outcome.file.lastPathComponent)\(who.isEmpty ? "" : " (\(who))"): \(outcome.conflict ?? "a conflict"); kept aside, not imported; only if the student confirms this key as their new one (`clsfile role` prints it on their machine), trust it: clsfile trust-key \(student) '\(outcome.keyFingerprint ?? "")'")
                 case .success(let result):
                     print("\(result.rawValue): \(outcome.file.lastPathComponent)\(who.isEmpty ? "" : " (\(who))")")
                 case .failure(let error):

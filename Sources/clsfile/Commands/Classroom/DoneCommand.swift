@@ -25,7 +25,7 @@ struct DoneCommand: AsyncParsableCommand {
                 throw ClassroomError(.notAssigned, "\(file) is not an assigned document; accept its handout first with `clsfile accept`")
             }
             let path = try await store.fetchActivity(for: documentURL).context.identifierPath
-            try await store.completeAllAssignedActivities(matching: path)
+            try await store.markAssignedActivitiesDone(matching: path)
             print("done: '\(assignment.title)' (\(documentURL.lastPathComponent))")
         }
     }
