@@ -9,6 +9,7 @@ import OpenClassKit
 ///     store-worker pulse-forever STORE FILE
 ///     store-worker save-forever STORE FILE   (as the talks' code does: start, then saves, no pulses)
 ///     store-worker complete STORE FILE   (ClassKit's call, then an immediate exit)
+///     store-worker activate STORE A/B/C   (makes the stored context at that path active, then exits)
 @main
 struct StoreWorker {
     static func main() async {
@@ -22,6 +23,14 @@ struct StoreWorker {
         let file = URL(fileURLWithPath: arguments[2])
         do {
             switch arguments[0] {
+            case "activate":
+                let path = arguments[2].split(separator: "/").map(String.init)
+                guard let context = try await store.contexts(matchingIdentifierPath: path).last, context.identifierPath.count == path.count + 1 else {
+                    FileHandle.standardError.write(Data("no context at \(arguments[2])\n".utf8))
+                    exit(1)
+                }
+                context.becomeActive()
+                guard store.activeContext?.identifierPath == context.identifierPath else { exit(1) }
             case "complete":
                 // Apple's call form, in an async function, and an exit right after it.
                 store.completeAllAssignedActivities(matching: [file.resolvingSymlinksInPath().path])

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a data store keeps its activities. ``SQLiteStorage`` is the real one; the protocol leaves
 /// room for another backend, such as a class server.
-protocol ActivityStorage: AssignmentStorage {
+protocol ActivityStorage: AssignmentStorage, ContextStorage {
     /// Reads the current activity of a file, creating its context and activity when it has none.
     /// A file that moved (same device and inode, old path gone) takes its history along.
     func activity(for file: FileIdentity) async throws -> ActivityRecord
@@ -79,4 +79,28 @@ protocol AssignmentStorage: Sendable {
     /// Marks done, at once and on the caller's thread, the assigned files whose identifier path
     /// starts with a full path (from the main app context); returns how many matched.
     func completeNow(matching contextPath: [String], at date: Date) throws -> Int
+}
+
+/// Where the context tree is kept: the same store as the activities.
+protocol ContextStorage: Sendable {
+    /// The row of the main app context, made when missing.
+    func rootContext(appIdentifier: String) async throws -> Int64
+
+    /// The child of a context with an identifier, if stored.
+    func childContext(of parentID: Int64, identifier: String) async throws -> ContextRecord?
+
+    /// The stored children of a context that are not file contexts.
+    func childContexts(of parentID: Int64) async throws -> [ContextRecord]
+
+    /// Writes context changes in one transaction; returns the row of each insert.
+    func saveContexts(_ changes: [ContextChange]) async throws -> [Int64?]
+
+    /// Makes a context the active one for this process, at once, on the caller's thread.
+    func setActiveContextNow(_ id: Int64) throws
+
+    /// Ends a context's being active for this process, at once.
+    func resignActiveContextNow(_ id: Int64) throws
+
+    /// The active context and its ancestors, root first, read at once; empty when none is active.
+    func activeContextChainNow() throws -> [ContextRecord]
 }

@@ -63,6 +63,8 @@ public final class CLSDataStore: Sendable {
     public let mainAppContext: CLSContext
 
     let storage: any ActivityStorage
+    /// The context tree: what was read, made and changed of it.
+    let contextTree: ContextTree
     private let tracker = ChangeTracker()
     private let activities = Mutex<[Int64: WeakActivity]>([:])
     /// The activities fetched last, kept alive so that fetching one again, as a long-lived
@@ -88,18 +90,18 @@ public final class CLSDataStore: Sendable {
     /// - Parameters:
     ///   - storeURL: The SQLite file of the store.
     ///   - configuration: Settings; the defaults suit most tools.
-    public init(storeURL: URL, configuration: Configuration = Configuration()) {
-        self.storeURL = storeURL
-        mainAppContext = CLSContext(type: .app, identifier: configuration.appIdentifier,
-                                    title: configuration.appIdentifier, parent: nil, path: nil)
-        storage = SQLiteStorage(path: storeURL.path, appIdentifier: configuration.appIdentifier,
-                                busyTimeout: configuration.busyTimeout)
+    public convenience init(storeURL: URL, configuration: Configuration = Configuration()) {
+        self.init(storeURL: storeURL, appIdentifier: configuration.appIdentifier,
+                  storage: SQLiteStorage(path: storeURL.path, appIdentifier: configuration.appIdentifier,
+                                         busyTimeout: configuration.busyTimeout))
     }
 
-    init(storeURL: URL, storage: any ActivityStorage) {
+    init(storeURL: URL, appIdentifier: String = "clsfile", storage: any ActivityStorage) {
         self.storeURL = storeURL
-        mainAppContext = CLSContext(type: .app, identifier: "clsfile", title: "clsfile", parent: nil, path: nil)
         self.storage = storage
+        contextTree = ContextTree(storage: storage, appIdentifier: appIdentifier)
+        mainAppContext = CLSContext(type: .app, identifier: appIdentifier, title: appIdentifier, parent: nil, path: nil,
+                                    tree: contextTree)
     }
 
     /// The activity most recently started that is still running: the one started through this
@@ -211,7 +213,7 @@ public final class CLSDataStore: Sendable {
                 let tracker = ChangeTracker()
                 while let batch = try ahead.receive() {
                     for record in batch {
-                        try update(&result, CLSActivity(record: record, context: Self.context(of: record, parent: parent), tracker: tracker))
+                        try update(&result, CLSActivity(record: record, context: Self.context(of: record, parent: parent, tree: nil), tracker: tracker))
                     }
                 }
                 return result
@@ -237,16 +239,20 @@ public final class CLSDataStore: Sendable {
         return try await reduced.value
     }
 
-    private static func context(of record: ActivityRecord, parent: CLSContext) -> CLSContext {
+    /// The context of a file's activity; in the store's tree (so that a changed title is saved)
+    /// unless it is a read-only view.
+    private static func context(of record: ActivityRecord, parent: CLSContext, tree: ContextTree?) -> CLSContext {
         CLSContext(type: .document, identifier: PathBytes.display(record.file.path),
-                   title: PathBytes.fileName(of: record.file.path), parent: parent, path: record.file.path)
+                   title: record.contextTitle ?? PathBytes.fileName(of: record.file.path), parent: parent, path: record.file.path,
+                   rowID: record.contextID, tree: tree)
     }
 
     /// The one instance of a stored activity, refreshed with what the store holds.
     private func instance(for record: ActivityRecord) -> CLSActivity {
         let (activity, isNew) = activities.withLock { map -> (CLSActivity, Bool) in
             if let existing = map[record.activityID]?.activity { return (existing, false) }
-            let activity = CLSActivity(record: record, context: Self.context(of: record, parent: mainAppContext), tracker: tracker)
+            let activity = CLSActivity(record: record, context: Self.context(of: record, parent: mainAppContext, tree: contextTree),
+                                       tracker: tracker)
             map[record.activityID] = WeakActivity(activity: activity)
             return (activity, true)
         }
@@ -281,6 +287,7 @@ public final class CLSDataStore: Sendable {
     ///   subclass and `.databaseInaccessible` when the store cannot be written, after which nothing
     ///   was written. Changes that were not written stay pending.
     public func save() async throws {
+        try await contextTree.save()
         for activity in tracker.startedActivities { activity.pulseForSave() }
         let changed = tracker.changedActivities
         var batch: [(activity: CLSActivity, changes: ActivityChanges, sequence: Int)] = []

@@ -63,6 +63,8 @@ struct ActivityRecord: Sendable {
     var activityID: Int64
     var contextID: Int64
     var file: FileIdentity
+    /// The title of the file's context, when read (a single activity's load reads it; views do not).
+    var contextTitle: String? = nil
     var createdAt: Double
     var modifiedAt: Double
     /// What the progress ranges measure; nil when unnamed.

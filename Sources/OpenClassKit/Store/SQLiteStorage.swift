@@ -341,7 +341,7 @@ actor SQLiteStorage: ActivityStorage {
         return try load(db.lastInsertedRowID, in: db)
     }
 
-    private static func rootContextID(appIdentifier: String, in db: Database) throws -> Int64 {
+    static func rootContextID(appIdentifier: String, in db: Database) throws -> Int64 {
         if let id = try Int64.fetchOne(db, sql: "SELECT id FROM context WHERE parent_id IS NULL AND identifier = ?",
                                        arguments: [appIdentifier]) {
             return id
@@ -357,11 +357,12 @@ actor SQLiteStorage: ActivityStorage {
     /// Reads one activity with its spans, ranges and items.
     private static func load(_ activityID: Int64, in db: Database) throws -> ActivityRecord {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT \(activityColumns) FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
+            SELECT \(activityColumns), c.title FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
             """), arguments: [activityID]) else {
             throw CLSError(.invalidUpdate, "activity \(activityID) vanished from the store while being read; try again")
         }
         var record = activityRecord(from: row)
+        record.contextTitle = row.text(8)
         record.spans = try Array(Row.fetchCursor(db.cachedStatement(sql: """
             SELECT \(spanColumns) FROM time_span WHERE activity_id = ?
             """), arguments: [activityID]).map(spanRecord(from:)))

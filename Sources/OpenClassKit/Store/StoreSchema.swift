@@ -210,6 +210,34 @@ enum StoreSchema {
         UPDATE activity SET primary_kind =
             (SELECT kind FROM activity_item WHERE activity_id = activity.id AND role = 'primary');
         """),
+        // 6: the context tree of ClassKit 2018–2020: each context's metadata (capabilities as JSON,
+        // `[{"kind": 0, "details": null}]`; NULL is ClassKit's default of one duration), identifiers
+        // unique among the app's own siblings, and the one active context with the process that
+        // made it active, so that a dead process leaves none.
+        Migration(name: "context metadata and the active context", sql: """
+        ALTER TABLE context ADD COLUMN custom_type_name TEXT;
+        ALTER TABLE context ADD COLUMN display_order INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE context ADD COLUMN topic TEXT;
+        ALTER TABLE context ADD COLUMN summary TEXT;
+        ALTER TABLE context ADD COLUMN thumbnail BLOB;
+        ALTER TABLE context ADD COLUMN is_assignable INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE context ADD COLUMN suggested_age_from INTEGER;
+        ALTER TABLE context ADD COLUMN suggested_age_length INTEGER;
+        ALTER TABLE context ADD COLUMN suggested_time_from INTEGER;
+        ALTER TABLE context ADD COLUMN suggested_time_length INTEGER;
+        ALTER TABLE context ADD COLUMN capabilities TEXT;
+        ALTER TABLE context ADD COLUMN universal_link TEXT;
+        CREATE UNIQUE INDEX context_sibling ON context(parent_id, identifier) WHERE path IS NULL AND parent_id IS NOT NULL;
+
+        CREATE TABLE active_context (
+            slot        INTEGER PRIMARY KEY CHECK (slot = 1),
+            context_id  INTEGER NOT NULL REFERENCES context(id) ON DELETE CASCADE,
+            owner_host  TEXT    NOT NULL,
+            owner_boot  TEXT    NOT NULL,
+            owner_pid   INTEGER NOT NULL,
+            owner_start INTEGER NOT NULL
+        );
+        """),
     ]
 
     /// Whether the store's schema is older than this code's.

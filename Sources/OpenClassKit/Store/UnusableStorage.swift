@@ -28,4 +28,11 @@ struct UnusableStorage: ActivityStorage {
     func trust(_ key: Data, forStudent student: String, datedUpTo latestDate: Date) async throws -> [Submission.ImportResult] { throw reason }
     func pinnedKey(forStudent student: String) async throws -> Data? { throw reason }
     func submissionHistory(forAssignment identifier: String) async throws -> [Submission] { throw reason }
+    func rootContext(appIdentifier: String) async throws -> Int64 { throw reason }
+    func childContext(of parentID: Int64, identifier: String) async throws -> ContextRecord? { throw reason }
+    func childContexts(of parentID: Int64) async throws -> [ContextRecord] { throw reason }
+    func saveContexts(_ changes: [ContextChange]) async throws -> [Int64?] { throw reason }
+    func setActiveContextNow(_ id: Int64) throws { throw reason }
+    func resignActiveContextNow(_ id: Int64) throws { throw reason }
+    func activeContextChainNow() throws -> [ContextRecord] { throw reason }
 }

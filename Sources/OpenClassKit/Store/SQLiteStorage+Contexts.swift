@@ -1,0 +1,38 @@
+import Foundation
+import GRDB
+
+/// The context tree's side of the store: each call is one transaction around ``ContextTable``.
+extension SQLiteStorage: ContextStorage {
+    func rootContext(appIdentifier: String) async throws -> Int64 {
+        if let id = try await reading({ db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM context WHERE parent_id IS NULL AND identifier = ?", arguments: [appIdentifier])
+        }) {
+            return id
+        }
+        return try await writing { db in try Self.rootContextID(appIdentifier: appIdentifier, in: db) }
+    }
+
+    func childContext(of parentID: Int64, identifier: String) async throws -> ContextRecord? {
+        try await reading { db in try ContextTable.child(of: parentID, identifier: identifier, in: db) }
+    }
+
+    func childContexts(of parentID: Int64) async throws -> [ContextRecord] {
+        try await reading { db in try ContextTable.children(of: parentID, in: db) }
+    }
+
+    func saveContexts(_ changes: [ContextChange]) async throws -> [Int64?] {
+        try await writing { db in try ContextTable.save(changes, in: db) }
+    }
+
+    nonisolated func setActiveContextNow(_ id: Int64) throws {
+        try writingNow { db in try ContextTable.setActive(id, owner: ProcessIdentity.current, in: db) }
+    }
+
+    nonisolated func resignActiveContextNow(_ id: Int64) throws {
+        try writingNow { db in try ContextTable.resignActive(id, owner: ProcessIdentity.current, in: db) }
+    }
+
+    nonisolated func activeContextChainNow() throws -> [ContextRecord] {
+        try writingNow { db in try ContextTable.active(in: db).map { try ContextTable.chain(to: $0, in: db) } ?? [] }
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+@testable import OpenClassKit
+
+/// The context tree of ClassKit 2018–2020: paths, the delegate, the provider, metadata, limits,
+/// removal and the active context, each read back by another data store on the same file, as
+/// another process would.
+struct ContextTreeTests {
+    /// A delegate that makes a context for every identifier and remembers each call.
+    final class Recorder: CLSDataStoreDelegate, @unchecked Sendable {
+        let calls = Mutex<[String]>([])
+        func createContext(forIdentifier identifier: String, parentContext: CLSContext,
+                           parentIdentifierPath: [String]) -> CLSContext? {
+            calls.withLock { $0.append((parentIdentifierPath + [identifier]).joined(separator: "/")) }
+            guard identifier != "missing" else { return nil }
+            let type: CLSContextType = identifier.hasPrefix("quiz") ? .quiz : identifier.hasPrefix("chapter") ? .chapter : .book
+            return CLSContext(type: type, identifier: identifier, title: identifier.capitalized)
+        }
+    }
+
+    @Test func theDelegateIsAskedOnceForEachMissingIdentifierParentFirst() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let recorder = Recorder()
+        store.delegate = recorder
+        let path = ["book", "chapter1", "quiz1"]
+        let found = try await store.contexts(matchingIdentifierPath: path)
+        #expect(found.map(\.identifier) == path)
+        #expect(found.map(\.type) == [.book, .chapter, .quiz])
+        #expect(found.last?.identifierPath == ["clsfile"] + path)
+        #expect(recorder.calls.withLock { $0 } == ["clsfile/book", "clsfile/book/chapter1", "clsfile/book/chapter1/quiz1"])
+
+        // Again, here and in another data store: found, nothing asked. The path may start at the
+        // main app context.
+        _ = try await store.contexts(matchingIdentifierPath: path)
+        let other = scratch.store()
+        let otherRecorder = Recorder()
+        other.delegate = otherRecorder
+        let read = try await other.contexts(matchingIdentifierPath: ["clsfile"] + path)
+        #expect(read.map(\.title) == ["Book", "Chapter1", "Quiz1"])
+        #expect(recorder.calls.withLock { $0.count } == 3 && otherRecorder.calls.withLock { $0.isEmpty })
+
+        // Many calls at once for a new path: one call per identifier.
+        let third = scratch.store()
+        let thirdRecorder = Recorder()
+        third.delegate = thirdRecorder
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try await third.contexts(matchingIdentifierPath: ["book", "chapter2", "quiz2"]).count } }
+            for try await count in group { #expect(count == 3) }
+        }
+        #expect(thirdRecorder.calls.withLock { $0 } == ["clsfile/book/chapter2", "clsfile/book/chapter2/quiz2"])
+
+        // A delegate that makes nothing ends the path there.
+        #expect(try await store.contexts(matchingIdentifierPath: ["book", "missing", "deeper"]).map(\.identifier) == ["book"])
+    }
+
+    @Test func everyMetadataPropertyRoundTrips() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let chapter = CLSContext(type: .custom, identifier: "chapter-7", title: "Chapter 7: Fractions")
+        store.mainAppContext.addChildContext(chapter)
+        chapter.customTypeName = "Unit"
+        chapter.displayOrder = 7
+        chapter.topic = .math
+        chapter.summary = String(repeating: "é", count: 4_000)
+        chapter.thumbnail = Self.png(width: 330, height: 80)
+        chapter.isAssignable = false
+        chapter.suggestedAge = NSRange(location: 9, length: 3)
+        chapter.suggestedCompletionTime = NSRange(location: 20, length: 25)
+        chapter.addProgressReportingCapabilities([CLSProgressReportingCapability(kind: .score, details: "out of 10"),
+                                                  CLSProgressReportingCapability(kind: .percent, details: nil)])
+        chapter.universalLinkURL = URL(string: "https://example.com/book/7?x=1#top")
+        try await store.save()
+
+        let read = try #require(try await scratch.store().contexts(matchingIdentifierPath: ["chapter-7"]).first)
+        #expect(read.type == .custom && read.title == "Chapter 7: Fractions" && read.customTypeName == "Unit")
+        #expect(read.displayOrder == 7 && read.topic == .math && read.summary == chapter.summary)
+        #expect(read.thumbnail == chapter.thumbnail && read.isAssignable == false)
+        #expect(read.suggestedAge == NSRange(location: 9, length: 3))
+        #expect(read.suggestedCompletionTime == NSRange(location: 20, length: 25))
+        #expect(read.progressReportingCapabilities == [CLSProgressReportingCapability(kind: .duration, details: nil),
+                                                       CLSProgressReportingCapability(kind: .score, details: "out of 10"),
+                                                       CLSProgressReportingCapability(kind: .percent, details: nil)])
+        #expect(read.universalLinkURL == chapter.universalLinkURL)
+        #expect(abs(read.dateCreated.timeIntervalSince(chapter.dateCreated)) < 0.001)
+
+        // Defaults, and a title changed later, also round-trip.
+        let plain = CLSContext(type: .section, identifier: "plain", title: "Plain")
+        store.mainAppContext.addChildContext(plain)
+        try await store.save()
+        plain.title = "Renamed"
+        chapter.resetProgressReportingCapabilities()
+        try await store.save()
+        let fresh = scratch.store()
+        let readPlain = try #require(try await fresh.contexts(matchingIdentifierPath: ["plain"]).first)
+        #expect(readPlain.title == "Renamed" && readPlain.isAssignable && readPlain.topic == nil && readPlain.displayOrder == 0)
+        #expect(readPlain.suggestedAge == NSRange(location: 0, length: Int.max - 1))
+        #expect(readPlain.progressReportingCapabilities == [CLSProgressReportingCapability(kind: .duration, details: nil)])
+        #expect(try await fresh.contexts(matchingIdentifierPath: ["chapter-7"]).first?.progressReportingCapabilities.count == 1)
+    }
+
+    /// A changed title of a file's context is saved too.
+    @Test func aFileContextsTitleIsSaved() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        let store = scratch.store()
+        try await store.fetchActivity(for: file).context.title = "My essay"
+        try await store.save()
+        #expect(try await scratch.store().fetchActivity(for: file).context.title == "My essay")
+    }
+
+    @Test func everyLimitIsRefusedWithClassKitsCode() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let recorder = Recorder()  // held: the data store holds its delegate weakly
+        store.delegate = recorder
+        let nine = (1...8).map { "level\($0)" }
+        let deep = await #expect(throws: CLSError.self) { try await store.contexts(matchingIdentifierPath: nine) }
+        #expect(deep?.code == .limits)
+        #expect(try await store.contexts(matchingIdentifierPath: Array(nine.prefix(7))).count == 7)
+        let long = [String(repeating: "a", count: 200), String(repeating: "b", count: 256 - 200 - "clsfile".count + 1)]
+        let tooLong = await #expect(throws: CLSError.self) { try await store.contexts(matchingIdentifierPath: long) }
+        #expect(tooLong?.code == .limits && tooLong?.message.contains("257 characters") == true)
+
+        func refused(_ change: (CLSContext) -> Void) async -> CLSError? {
+            let context = CLSContext(type: .task, identifier: "task-\(UUID().uuidString.prefix(8))", title: "Task")
+            store.mainAppContext.addChildContext(context)
+            change(context)
+            let error = await #expect(throws: CLSError.self) { try await store.save() }
+            store.remove(context)
+            try? await store.save()
+            return error
+        }
+        let summary = await refused { $0.summary = String(repeating: "x", count: 4_001) }
+        #expect(summary?.code == .limits && summary?.message.contains("4001 characters") == true)
+        let big = await refused { $0.thumbnail = Self.png(width: 331, height: 100) }
+        #expect(big?.code == .limits && big?.message.contains("331×100 pixels") == true)
+        let small = await refused { $0.thumbnail = Self.png(width: 100, height: 79) }
+        #expect(small?.code == .limits)
+        let junk = await refused { $0.thumbnail = Data("GIF89a".utf8) }
+        #expect(junk?.message.contains("not a PNG or JPEG") == true)
+        let jpeg = CLSContext(type: .task, identifier: "jpeg", title: "JPEG")
+        store.mainAppContext.addChildContext(jpeg)
+        jpeg.thumbnail = Self.jpeg(width: 200, height: 150)
+        try await store.save()
+        let title = await refused { $0.title = String(repeating: "t", count: 257) }
+        #expect(title?.code == .limits && title?.object != nil)
+    }
+
+    @Test func removingAContextRemovesItsDescendantsOnSave() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let recorder = Recorder()  // held: the data store holds its delegate weakly
+        store.delegate = recorder
+        let path = try await store.contexts(matchingIdentifierPath: ["book", "chapter1", "quiz1"])
+        store.remove(path[1])
+        #expect(path[1].parent == nil && path[0].loadedChildren.isEmpty)
+        let before = try await scratch.store().contexts(matchingIdentifierPath: ["book", "chapter1", "quiz1"])
+        #expect(before.count == 3, "removed only at the save")
+        try await store.save()
+        let other = scratch.store()
+        #expect(try await other.contexts(matchingIdentifierPath: ["book", "chapter1", "quiz1"]).map(\.identifier) == ["book"])
+        let rows = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "SELECT count(*) FROM context WHERE identifier LIKE 'quiz%' OR identifier LIKE 'chapter%'"])
+        #expect(rows.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
+    @Test func aProviderFillsChildrenOnceWhenFirstAskedFor() async throws {
+        final class Provider: CLSContextProvider, @unchecked Sendable {
+            let calls = Mutex(0)
+            func updateDescendants(of context: CLSContext) async throws {
+                calls.withLock { $0 += 1 }
+                for number in 1...3 {
+                    context.addChildContext(CLSContext(type: .level, identifier: "level\(number)", title: "Level \(number)"))
+                }
+            }
+        }
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let provider = Provider()
+        store.contextProvider = provider
+        let level = try await store.mainAppContext.descendant(matchingIdentifierPath: ["level2"])
+        #expect(level?.title == "Level 2")
+        #expect(try await store.mainAppContext.descendant(matchingIdentifierPath: ["level9"]) == nil)
+        #expect(provider.calls.withLock { $0 } == 1)
+        #expect(try await scratch.store().mainAppContext.descendant(matchingIdentifierPath: ["level3"])?.title == "Level 3")
+    }
+
+    @Test func oneContextIsActiveAndADeadProcessLeavesNone() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let recorder = Recorder()  // held: the data store holds its delegate weakly
+        store.delegate = recorder
+        let path = try await store.contexts(matchingIdentifierPath: ["book", "chapter1"])
+        let other = try await store.contexts(matchingIdentifierPath: ["book", "chapter2"])
+        // Another data store on the file, held: a context's parent is held by its data store's tree.
+        let reader = scratch.store()
+        #expect(reader.activeContext == nil)
+        path[1].becomeActive()
+        #expect(path[1].isActive)
+        #expect(reader.activeContext?.identifierPath == ["clsfile", "book", "chapter1"])
+        other[1].becomeActive()
+        #expect(reader.activeContext?.identifierPath == ["clsfile", "book", "chapter2"])
+        other[1].resignActive()
+        #expect(reader.activeContext == nil && !other[1].isActive)
+
+        // Made active by a process that then exits: no context is active.
+        let worker = try runWorker(["activate", scratch.storeURL.path, "book/chapter1"])
+        #expect(worker.status == 0, "\(worker.errorOutput)")
+        #expect(scratch.store().activeContext == nil)
+    }
+
+    // MARK: Images
+
+    /// The header of a PNG file of a given size: enough for its size to be read.
+    static func png(width: Int, height: Int) -> Data {
+        func bigEndian(_ value: Int) -> [UInt8] { (0..<4).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+                    + bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0])
+    }
+
+    /// The start of a baseline JPEG file of a given size: an APP0 segment, then the frame header.
+    static func jpeg(width: Int, height: Int) -> Data {
+        Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+             + [0xFF, 0xC0, 0x00, 0x11, 8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3])
+    }
+}
