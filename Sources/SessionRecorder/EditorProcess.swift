@@ -11,9 +11,9 @@ struct EditorProcess {
 
     /// Starts the editor on a file; with a terminal path, in its own session on that terminal.
     /// - Throws: ``RecorderError`` naming the command when it cannot be started.
-    init(command: EditorCommand, file: String, terminal: String?) throws {
-        let words = command.words + [file]
-        var arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+    init(command: EditorCommand, file: [UInt8], terminal: String?) throws {
+        var arguments: [UnsafeMutablePointer<CChar>?] = command.words.map { strdup($0) }
+            + [EditorSession.withCString(file) { strdup($0) }, nil]
         defer { for argument in arguments { free(argument) } }
         var pid: pid_t = 0
         let result = terminal.map { path in path.withCString { clsfile_spawn(&arguments, $0, &pid) } }

@@ -60,17 +60,35 @@ public struct EditorSession: Sendable {
     /// - Throws: ``RecorderError`` when the file cannot be created or the editor cannot start (no
     ///   session is then recorded), `CLSError` when the store fails.
     public func run(file: URL, editor: EditorCommand, usePTY: Bool) async throws -> Outcome {
-        let path = try Self.prepare(file)
-        let url = URL(fileURLWithPath: path)
+        let pathBytes = try Self.prepare(file)
+        let url = URL(fileSystemPathBytes: pathBytes)
+        let path = URL(fileSystemPathBytes: pathBytes).displayPath
         let before = try await recorder.store.fetchActivity(for: url).duration
         let opened = Date()
+        // Recorded before the editor starts: a store that cannot be written stops the session
+        // here, never with an editor left running.
+        try await recorder.record(SessionEvent(kind: .open, file: url, date: opened))
+        do {
+            return try await edit(url, pathBytes: pathBytes, path: path, opened: opened, before: before,
+                                  editor: editor, usePTY: usePTY)
+        } catch let error as RecorderError where error.code == .editorUnavailable {
+            // No editor ran: the session opened for it is taken back.
+            try await recorder.store.fetchActivity(for: url).discardStart()
+            try await recorder.store.save()
+            throw error
+        }
+    }
+
+    /// Runs the editor on a file whose session is open, and records its close.
+    private func edit(_ url: URL, pathBytes: [UInt8], path: String, opened: Date, before: TimeInterval,
+                      editor: EditorCommand, usePTY: Bool) async throws -> Outcome {
 
         // From here on SIGTERM and SIGHUP wait in the relay's pipe and reach the editor once it
         // runs: a signal sent while the editor starts must neither kill this process and orphan
         // the editor nor be lost.
         let signals = SignalRelay.install()
         defer { SignalRelay.restore() }
-        setenv(Self.sessionFileVariable, path, 1)
+        _ = Self.withCString(pathBytes) { setenv(Self.sessionFileVariable, $0, 1) }
         let relayTerminal = usePTY && isatty(STDIN_FILENO) == 1
         var master: Int32 = -1
         var terminal: TerminalState?
@@ -85,15 +103,14 @@ public struct EditorSession: Sendable {
             if clsfile_get_window_size(STDIN_FILENO, &rows, &columns) == 0 {
                 _ = clsfile_set_window_size(master, rows, columns)
             }
-            process = try EditorProcess(command: editor, file: path, terminal: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            process = try EditorProcess(command: editor, file: pathBytes, terminal: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             terminal = try? TerminalState()
         } else {
-            process = try EditorProcess(command: editor, file: path, terminal: nil)
+            process = try EditorProcess(command: editor, file: pathBytes, terminal: nil)
         }
 
-        try await recorder.record(SessionEvent(kind: .open, file: url, date: opened))
-        let pulses = PulseLog(size: Self.fileSize(path))
-        let loop = SessionLoop(editor: process, master: master, watchedFile: relayTerminal ? nil : path,
+        let pulses = PulseLog(size: Self.fileSize(pathBytes))
+        let loop = SessionLoop(editor: process, master: master, watchedFile: relayTerminal ? nil : pathBytes,
                                pulses: pulses, signals: signals)
         let flusher = Task {
             while true {
@@ -102,7 +119,7 @@ public struct EditorSession: Sendable {
                 guard !Task.isCancelled else { return }
                 // A pulse that fails to save (busy store) is superseded by the next one; the final
                 // pulse and the close below are saved or reported.
-                if let date = pulses.takePulse(size: Self.fileSize(path)) {
+                if let date = pulses.takePulse(size: Self.fileSize(pathBytes)) {
                     // In a task of its own, which the flusher's cancellation does not reach: a
                     // save cut short would lose a pulse that was already taken.
                     _ = await Task { try? await recorder.record(SessionEvent(kind: .edit, file: url, date: date)) }.value
@@ -120,7 +137,7 @@ public struct EditorSession: Sendable {
         await flusher.value
 
         // The close carries the session's own figures, so each item has one writer: the recorder.
-        let lastInput = pulses.takePulse(size: Self.fileSize(path))
+        let lastInput = pulses.takePulse(size: Self.fileSize(pathBytes))
         let evidence = pulses.evidence
         let closed = Date()
         // Delivered, not just recorded: events that waited in the spool for a busy store (views the
@@ -144,24 +161,42 @@ public struct EditorSession: Sendable {
     }
 
     /// Creates the file when missing and returns its canonical path.
-    private static func prepare(_ file: URL) throws -> String {
-        let path = file.path
-        if !FileManager.default.fileExists(atPath: path) {
-            let folder = (path as NSString).deletingLastPathComponent
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw RecorderError(.fileAccess, "cannot create \(path): the folder \(folder) does not exist; create it first")
+    /// Makes a missing file (its folder must exist) and returns the file's canonical path, as the
+    /// file system spells it: a name that is not UTF-8 keeps its bytes.
+    private static func prepare(_ file: URL) throws -> [UInt8] {
+        let bytes = file.fileSystemPathBytes
+        let shown = file.displayPath
+        var info = stat()
+        if withCString(bytes, { stat($0, &info) }) != 0 {
+            let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0
+            let folder = slash == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<slash])
+            var folderInfo = stat()
+            guard withCString(folder, { stat($0, &folderInfo) }) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
+                throw RecorderError(.fileAccess, "cannot create \(shown): the folder \(URL(fileSystemPathBytes: folder).displayPath) does not exist; create it first")
             }
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw RecorderError(.fileAccess, "cannot create \(path): check the folder's permissions")
+            let descriptor = withCString(bytes) { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
+            guard descriptor >= 0 else {
+                throw RecorderError(.fileAccess, "cannot create \(shown): \(String(cString: strerror(errno))); check the folder's permissions")
             }
+            close(descriptor)
         }
-        return file.resolvingSymlinksInPath().path
+        guard let resolved = withCString(bytes, { realpath($0, nil) }) else {
+            throw RecorderError(.fileAccess, "cannot resolve \(shown): \(String(cString: strerror(errno)))")
+        }
+        defer { free(resolved) }
+        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
     }
 
-    private static func fileSize(_ path: String) -> Int64 {
+    private static func fileSize(_ path: [UInt8]) -> Int64 {
         var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+        return withCString(path, { stat($0, &info) }) == 0 ? Int64(info.st_size) : 0
+    }
+
+    /// Calls `body` with a path's bytes, NUL-terminated.
+    static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        try (bytes + [0]).withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+        }
     }
 
 }

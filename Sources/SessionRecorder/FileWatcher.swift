@@ -11,20 +11,21 @@ struct FileWatcher {
     private let watch: Int32
     private let name: [UInt8]
 
-    /// Watches a file; nil when inotify cannot be used.
-    init?(path: String) {
-        let folder = (path as NSString).deletingLastPathComponent
+    /// Watches a file, its path given as the file system spells it; nil when inotify cannot be used.
+    init?(path: [UInt8]) {
+        let slash = path.lastIndex(of: UInt8(ascii: "/"))
+        let folder = slash.map { $0 == 0 ? [UInt8(ascii: "/")] : Array(path[..<$0]) } ?? [UInt8(ascii: ".")]
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { return nil }
         let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)
-        let watch = inotify_add_watch(fd, folder, mask)
+        let watch = EditorSession.withCString(folder) { inotify_add_watch(fd, $0, mask) }
         guard watch >= 0 else {
             close(fd)
             return nil
         }
         descriptor = fd
         self.watch = watch
-        name = Array((path as NSString).lastPathComponent.utf8)
+        name = slash.map { Array(path[path.index(after: $0)...]) } ?? path
     }
 
     /// Reads waiting events; true when one concerns the file.

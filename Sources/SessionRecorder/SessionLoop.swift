@@ -13,7 +13,7 @@ struct SessionLoop: @unchecked Sendable {
     /// The pseudo-terminal master, or -1 without a relay.
     let master: Int32
     /// The file to watch on disk when there is no relay.
-    let watchedFile: String?
+    let watchedFile: [UInt8]?
     let pulses: PulseLog
     /// The read end of ``SignalRelay``'s pipe, installed before the editor started.
     let signals: Int32

@@ -125,6 +125,51 @@ struct OpenCommandTests {
         #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == 2)
     }
 
+    /// The session is recorded before the editor starts: a store that cannot be written stops
+    /// `open` with its path, and no editor is left running.
+    @Test func aStoreThatCannotBeWrittenStartsNoEditor() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "words here")
+        let clsfile = try builtExecutable("clsfile")
+        for event in ["open", "close"] {
+            #expect(try run(clsfile, ["hook", event, file.path, "--store", scratch.storeURL.path]).status == 0)
+        }
+        // Another process holds the write lock past the 5 s that clsfile waits.
+        let holder = Process()
+        holder.executableURL = try Tool.sqlite3.require()
+        holder.arguments = [scratch.storeURL.path]
+        let input = Pipe(), output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 1;\n".utf8))
+        #expect(output.fileHandleForReading.availableData.starts(with: Data("1".utf8)), "sqlite3 holds the lock")
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        let marker = scratch.url.appendingPathComponent("editor-ran")
+        let result = try run(clsfile, ["open", "--no-pty", "--editor", "touch \(marker.path)", "--store", scratch.storeURL.path, file.path])
+        #expect(result.status == 74, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains(scratch.storeURL.path), "\(result.errorOutput)")
+        #expect(!FileManager.default.fileExists(atPath: marker.path), "an editor started though the session could not be recorded")
+    }
+
+    /// A file whose name is not UTF-8 opens and records as any other.
+    @Test func aFileNameThatIsNotUTF8Opens() throws {
+        let scratch = try Scratch()
+        let nameBytes = Array(scratch.url.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".txt".utf8)
+        let descriptor = (nameBytes + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        // The shell passes the name's bytes on; the editor writes two words into the file it is given.
+        let editor = try scriptedEditor(in: scratch, "printf 'two words\\n' > \"$1\"")
+        let script = "exec '\(try builtExecutable("clsfile").path)' open --no-pty --editor \"$0\" --store '\(scratch.storeURL.path)' \"$(printf '\(scratch.url.path)/caf\\351.txt')\""
+        let result = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, editor])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("2 words"), "\(result.errorOutput)")
+    }
+
     @Test func anEditorThatCannotStartLeavesNoOpenSpan() throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "words")

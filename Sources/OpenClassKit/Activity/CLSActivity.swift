@@ -75,6 +75,25 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         state.withLock { $0.spans.contains { $0.end == nil } }
     }
 
+    /// Takes back the start of the running spans this process began: they are removed, as if the
+    /// work never started, for a start that turned out to be none (an editor that could not run).
+    /// A span already saved is removed from the store by the next save. Not part of ClassKit.
+    public func discardStart() {
+        let me = ProcessIdentity.current
+        let discarded = state.withLock { state -> Bool in
+            let running = state.spans.filter { $0.end == nil && $0.owner == me }
+            guard !running.isEmpty else { return false }
+            state.spans.removeAll { $0.end == nil && $0.owner == me }
+            for span in running {
+                state.pending.spans[span.id] = nil
+                state.pending.discardedSpans[span.id] = state.nextSequence()
+            }
+            state.pulsesOnSave = false
+            return true
+        }
+        if discarded { changed() }
+    }
+
     /// Records a pulse now when the activity was started with ``start()`` and runs: what a save
     /// of the data store does to it.
     func pulseForSave() {
@@ -465,6 +484,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             changes.removesAllItems = pending.removesAllItems != nil
             changes.clearsPrimary = pending.clearsPrimary != nil
             changes.deletions = Array(pending.deletions.keys)
+            changes.discardedSpans = Array(pending.discardedSpans.keys)
             if let primary = state.primary, pending.upserts[primary.identifier] != nil {
                 if let error = primary.validationError { throw error.about(primary) }
                 changes.upserts.append(primary.record(role: .primary))

@@ -13,12 +13,14 @@ struct PendingChanges: Sendable {
     /// Item identifier → sequence number of its last local change.
     var upserts: [String: Int] = [:]
     var deletions: [String: Int] = [:]
+    /// Saved spans to remove (``CLSActivity/discardStart()``), by id, with their sequence numbers.
+    var discardedSpans: [String: Int] = [:]
     /// A bad value given to a setter that cannot throw; the next save throws it.
     var error: CLSError?
 
     var isEmpty: Bool {
         spans.isEmpty && ranges.isEmpty && progressBasis == nil && removesAllItems == nil && clearsPrimary == nil
-            && upserts.isEmpty && deletions.isEmpty && error == nil
+            && upserts.isEmpty && deletions.isEmpty && discardedSpans.isEmpty && error == nil
     }
 
     /// Forgets every change a save has written.
@@ -30,5 +32,6 @@ struct PendingChanges: Sendable {
         if let stamp = clearsPrimary, stamp <= sequence { clearsPrimary = nil }
         upserts = upserts.filter { $0.value > sequence }
         deletions = deletions.filter { $0.value > sequence }
+        discardedSpans = discardedSpans.filter { $0.value > sequence }
     }
 }

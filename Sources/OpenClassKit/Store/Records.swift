@@ -90,9 +90,12 @@ struct ActivityChanges: Sendable {
     var clearsPrimary = false
     var deletions: [String] = []
     var upserts: [ItemRecord] = []
+    /// Ids of spans to remove.
+    var discardedSpans: [String] = []
 
     var isEmpty: Bool {
-        spans.isEmpty && progressBasis == nil && ranges.isEmpty && !removesAllItems && !clearsPrimary && deletions.isEmpty && upserts.isEmpty
+        spans.isEmpty && progressBasis == nil && ranges.isEmpty && !removesAllItems && !clearsPrimary && deletions.isEmpty
+            && upserts.isEmpty && discardedSpans.isEmpty
     }
 }
 

@@ -496,6 +496,9 @@ actor SQLiteStorage: ActivityStorage {
 
     private static func write(_ change: ActivityChanges, at now: Double, in db: Database) throws {
         let activityID = change.activityID
+        for id in change.discardedSpans {
+            try db.execute(sql: "DELETE FROM time_span WHERE id = ? AND activity_id = ?", arguments: [id, activityID])
+        }
         for span in change.spans {
             let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(spanColumns) FROM time_span WHERE id = ?"),
                                           arguments: [span.id]).map(spanRecord(from:))

@@ -142,4 +142,9 @@ extension URL {
     public var fileSystemPathBytes: [UInt8] {
         PathBytes.percentDecoded(absoluteURL.path(percentEncoded: true))
     }
+
+    /// The path for messages: UTF-8 as it is, any other byte as `\xNN`.
+    public var displayPath: String {
+        PathBytes.display(fileSystemPathBytes)
+    }
 }
