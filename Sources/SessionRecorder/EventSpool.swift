@@ -62,18 +62,31 @@ public struct EventSpool: Sendable {
         return (events.sorted { $0.date < $1.date }, rejected)
     }
 
+    /// Opens the spool, never through a symbolic link, and only when it is a regular file of this
+    /// user: a link planted in its place would otherwise have its target truncated or written.
     private func locked(flags: Int32, _ body: (Int32) throws -> Void) throws {
-        var descriptor = open(url.path, flags | O_CLOEXEC, 0o600)
+        let safeFlags = flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+        var descriptor = open(url.path, safeFlags, 0o600)
         if descriptor < 0, errno == ENOENT, flags & O_CREAT != 0 {
             // Events can wait before the store was ever made (a new file's open, on a new account):
             // make its folder as the store would, private to the user.
             let folder = url.deletingLastPathComponent().path
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
-            descriptor = open(url.path, flags | O_CLOEXEC, 0o600)
+            descriptor = open(url.path, safeFlags, 0o600)
         }
-        guard descriptor >= 0 else { throw failure("cannot open") }
+        guard descriptor >= 0 else {
+            if errno == ELOOP {
+                throw RecorderError(.spoolUnavailable, "the event spool \(url.path) is a symbolic link, which clsfile never follows; remove it (clsfile makes the spool itself)")
+            }
+            throw failure("cannot open")
+        }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure("cannot inspect") }
+        guard info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
+            throw RecorderError(.spoolUnavailable, "the event spool \(url.path) is not a regular file of yours; remove it (clsfile makes the spool itself)")
+        }
         guard flock(descriptor, LOCK_EX) == 0 else { throw failure("cannot lock") }
         try body(descriptor)
     }

@@ -98,6 +98,26 @@ struct EditorTimingTests {
         #expect((activity.primaryActivityItem as? CLSQuantityItem)?.quantity == 3)
     }
 
+    /// A symbolic link or a FIFO planted where the spool goes is refused, and the link's target
+    /// is neither truncated nor written.
+    @Test func theSpoolNeverFollowsALinkNorWaitsOnAFIFO() throws {
+        let scratch = try Scratch()
+        let spool = EventSpool(storeURL: scratch.storeURL)
+        let victim = try scratch.file("diary.txt", "private words\n")
+        try FileManager.default.createSymbolicLink(at: spool.url, withDestinationURL: victim)
+        let event = SessionEvent(kind: .edit, file: victim)
+        let appended = #expect(throws: RecorderError.self) { try spool.append([event]) }
+        #expect(appended?.code == .spoolUnavailable && appended?.message.contains(spool.url.path) == true)
+        #expect(appended?.message.contains("symbolic link") == true)
+        #expect(throws: RecorderError.self) { _ = try spool.drain() }
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "private words\n")
+
+        try FileManager.default.removeItem(at: spool.url)
+        #expect(mkfifo(spool.url.path, 0o600) == 0)
+        let fifo = #expect(throws: RecorderError.self) { try spool.append([event]) }
+        #expect(fifo?.code == .spoolUnavailable)
+    }
+
     @Test func aNewFileOpenedBeforeTheStoreExistsWaitsForIt() async throws {
         // A new account: neither the store nor its folder exists yet when the first file opened is new.
         let scratch = try Scratch()
