@@ -6,9 +6,10 @@ public enum Diagnostics {
     /// What every line starts with.
     public static let prefix = "clsfile: "
 
-    /// Writes a line on standard error.
+    /// Writes a line on standard error. Control characters in it (from a name, a title or a file
+    /// name) are shown escaped, so the message stays one line and the terminal is not driven.
     /// - Parameter text: What happened, on which path, and what to do.
     public static func warn(_ text: String) {
-        FileHandle.standardError.write(Data((prefix + text + "\n").utf8))
+        FileHandle.standardError.write(Data((prefix + TerminalText.escaped(text) + "\n").utf8))
     }
 }

@@ -1,4 +1,5 @@
 import Classroom
+import CommandSupport
 import Crypto
 import Foundation
 import OpenClassKit
@@ -137,6 +138,35 @@ struct ClassroomTrustTests {
         let pinned = try await room.teacher.store(.teacher).pinnedKey(forStudent: account)
         let newKey = try ada.identity(.student).signingPublicKey
         #expect(pinned == newKey)
+    }
+
+    // MARK: Terminals (finding 6)
+
+    /// A name with an OSC 52 clipboard write, an escape sequence and a newline that would forge a
+    /// line: every text output shows them escaped.
+    @Test func namesAndTitlesCannotDriveTheTerminalOrForgeLines() async throws {
+        let room = try Classroom()
+        let hostile = "Ada\u{1B}]52;c;aGVsbG8=\u{07}\u{1B}[2J\nadded: forged.clssubmission (Eve, 'Essay')\u{202E}"
+        let ada = try Person("ada", in: room.scratch)
+        try ada.clsfile("role", "student", "--name", hostile)
+        let folder = room.scratch.url.appendingPathComponent("ada-work")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for file in ["essay.txt", "essay.txt.clshandout"] {
+            try FileManager.default.copyItem(at: room.scratch.url.appendingPathComponent(file), to: folder.appendingPathComponent(file))
+        }
+        try ada.clsfile("accept", folder.appendingPathComponent("essay.txt.clshandout").path)
+        try ada.clsfile("submit", "--output", room.inbox.path)
+        let outputs = [try room.teacher.clsfile("collect", room.inbox.path), try room.teacher.clsfile("class-report"),
+                       try room.teacher.clsfile("class-report", "--student", hostile)]
+        for result in outputs {
+            let text = result.output + result.errorOutput
+            #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E }, "\(text)")
+            #expect(!text.split(separator: "\n").contains { $0.hasPrefix("added: forged") }, "\(text)")
+        }
+        #expect(outputs[0].output.contains("\\x1B]52;c;aGVsbG8=\\x07"), "\(outputs[0].output)")
+        #expect(outputs[0].output.split(separator: "\n").count == 1)
+        #expect(TerminalText.escaped("plain text, é, 中文") == "plain text, é, 中文")
+        #expect(TerminalText.escaped("a\tb\u{9B}c\u{2067}") == "a\\x09b\\x9Bc\\u{2067}")
     }
 
     // MARK: Reading (findings 12, and the encryption)

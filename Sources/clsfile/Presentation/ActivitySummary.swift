@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import OpenClassKit
 import SessionRecorder
@@ -126,20 +127,20 @@ struct ActivitySummary: Sendable {
     }
 
     func text() -> String {
-        guard recorded else { return "No activity recorded for \(path)." }
-        var lines = ["File:       \(path)"]
+        guard recorded else { return "No activity recorded for \(TerminalText.escaped(path))." }
+        var lines = ["File:       \(TerminalText.escaped(path))"]
         let count = sessionCount == 1 ? "1 session" : "\(sessionCount) sessions"
         lines.append("Time:       \(Formatting.text(durationSeconds)) in \(count)\(isStarted ? ", running" : "")")
         let ranges = progressRanges.count > 1 || progressRanges.first?.first ?? 0 > 0
             ? " (" + progressRanges.map { "\(Formatting.percent($0[0]))–\(Formatting.percent($0[1]))" }.joined(separator: ", ") + ")"
             : ""
         lines.append("Progress:   \(progressSummary.text)\(progressBasis == .viewedShare ? ranges : "")")
-        lines.append("Primary:    " + (primaryItem.map { "\($0.title): \($0.displayValue)" } ?? "none"))
+        lines.append("Primary:    " + (primaryItem.map { "\(TerminalText.escaped($0.title)): \($0.displayValue)" } ?? "none"))
         if additionalItems.isEmpty {
             lines.append("Additional: none")
         } else {
             for (index, item) in additionalItems.enumerated() {
-                lines.append((index == 0 ? "Additional: " : "            ") + "\(item.title): \(item.displayValue)")
+                lines.append((index == 0 ? "Additional: " : "            ") + "\(TerminalText.escaped(item.title)): \(item.displayValue)")
             }
         }
         for (index, span) in sessions.enumerated() {

@@ -1,4 +1,5 @@
 import Classroom
+import CommandSupport
 import Foundation
 
 /// The teacher's view in the terminal: per assignment the averages and a row per student; for one
@@ -10,12 +11,12 @@ enum ClassReportText {
     }
 
     static func assignment(_ summary: ClassReport.AssignmentSummary) -> String {
-        var heading = [summary.className.map { "class \($0)" }, summary.dueDate.map { "due \(Formatting.day($0))" },
+        var heading = [summary.className.map { "class \(safe($0))" }, summary.dueDate.map { "due \(Formatting.day($0))" },
                        summary.targetWords.map { "target \($0) words" }].compactMap { $0 }.joined(separator: ", ")
         if !heading.isEmpty { heading = " (\(heading))" }
-        var lines = ["\(summary.title)\(heading)  [\(summary.identifier.prefix(8))]  \(summary.documentName)"]
+        var lines = ["\(safe(summary.title))\(heading)  [\(safe(String(summary.identifier.prefix(8))))]  \(safe(summary.documentName))"]
         let aside = summary.keptAside.map {
-            "  kept aside: \($0.studentName) [\($0.studentIdentifier.prefix(8))], submitted \(Formatting.timestamp($0.submittedAt)), key \($0.keyFingerprint); if the student confirms that key: clsfile trust-key \($0.studentIdentifier) '\($0.keyFingerprint)'"
+            "  kept aside: \(safe($0.studentName)) [\(safe(String($0.studentIdentifier.prefix(8))))], submitted \(Formatting.timestamp($0.submittedAt)), key \($0.keyFingerprint); if the student confirms that key: clsfile trust-key \(safe($0.studentIdentifier)) '\($0.keyFingerprint)'"
         }
         guard summary.studentCount > 0 else {
             lines.append("  no work collected yet: `clsfile collect FOLDER` imports the students' .clssubmission files")
@@ -24,12 +25,12 @@ enum ClassReportText {
         var averages = ["\(summary.studentCount) \(summary.studentCount == 1 ? "student" : "students"), \(summary.doneCount) done"]
         if let time = summary.averageActiveSeconds { averages.append("average time \(Formatting.text(time))") }
         for average in summary.primaryAverages {
-            averages.append("average \(average.title) \(Formatting.number((average.average * 10).rounded() / 10))"
+            averages.append("average \(safe(average.title)) \(Formatting.number((average.average * 10).rounded() / 10))"
                             + (summary.primaryAverages.count > 1 ? " (\(average.count))" : ""))
         }
         if let progress = summary.averageProgress { averages.append("average progress \(Formatting.percent((progress * 1000).rounded() / 1000))") }
         lines.append("  " + averages.joined(separator: " · "))
-        if let warning = summary.warning { lines.append("  warning: \(warning)") }
+        if let warning = summary.warning { lines.append("  warning: \(safe(warning))") }
         var table = [["STUDENT", "KEY", "TIME", "PRIMARY", "PROGRESS", "DONE", "SUBMITTED"]]
         for row in summary.students {
             table.append([row.studentName, row.keyFingerprint.map { String($0.prefix(9)) } ?? "-",
@@ -44,20 +45,23 @@ enum ClassReportText {
 
     static func detail(_ row: ClassReport.StudentRow, in summary: ClassReport.AssignmentSummary) -> String {
         let work = row.work
-        var lines = ["\(row.studentName) — \(summary.title) (\(work.documentName))",
+        var lines = ["\(safe(row.studentName)) — \(safe(summary.title)) (\(safe(work.documentName)))",
                      "Time:       \(Formatting.text(work.activeSeconds)) in \(work.sessions.count) \(work.sessions.count == 1 ? "session" : "sessions")",
                      "Progress:   \(Formatting.percent((work.progress * 1000).rounded() / 1000))"
-                        + (work.progressBasisName.map { " \($0)" } ?? ""),
+                        + (work.progressBasisName.map { " \(safe($0))" } ?? ""),
                      "Done:       \(work.completedAt.map { "yes, \(Formatting.timestamp($0))" } ?? "no")",
                      "Submitted:  \(Formatting.timestamp(row.submittedAt))",
                      "Key:        \(row.keyFingerprint ?? "none (collected before submissions were signed)")",
-                     "Primary:    \(work.primaryItem.map { "\($0.title): \($0.formattedValue)" } ?? "none")"]
+                     "Primary:    \(work.primaryItem.map { "\(safe($0.title)): \($0.formattedValue)" } ?? "none")"]
         lines.append("Items:" + (work.additionalItems.isEmpty ? "      none" : ""))
         lines += Formatting.columns(work.additionalItems.map { ["  " + $0.title, $0.formattedValue] })
         lines.append("Sessions:" + (work.sessions.isEmpty ? "   none" : ""))
         lines += work.sessions.map { "  \(Formatting.timestamp($0.start)) – \(Formatting.clock($0.end))  \(Formatting.text($0.seconds))" }
         return lines.joined(separator: "\n")
     }
+
+    /// Text from students or handouts, with control characters shown escaped.
+    private static func safe(_ text: String) -> String { TerminalText.escaped(text) }
 
     private static func primary(_ item: StudentWork.Item?) -> String {
         item.map { "\($0.formattedValue) \($0.title.lowercased())" } ?? "-"

@@ -1,3 +1,5 @@
+import CommandSupport
+
 /// Rows of cells as aligned columns, two spaces apart: the first `rightAligned` columns (numbers)
 /// are aligned right, the others left; the last column is not padded.
 ///
@@ -17,7 +19,9 @@ struct Table: Sendable {
         rows.forEach { append($0) }
     }
 
+    /// Adds a row; control characters in its cells are shown escaped (``TerminalText``).
     mutating func append(_ cells: [String]) {
+        let cells = cells.map(TerminalText.escaped)
         if widths.count < cells.count { widths += Array(repeating: 0, count: cells.count - widths.count) }
         for (column, cell) in cells.enumerated() where cell.count > widths[column] {
             widths[column] = cell.count

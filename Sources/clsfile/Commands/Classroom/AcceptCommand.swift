@@ -35,7 +35,7 @@ struct AcceptCommand: AsyncParsableCommand {
                 throw ClassroomError(.fileAccess, "the handout is for \(handout.document.name), which is not at \(documentURL.path); put the document there or pass --document")
             }
             try await storeOptions.dataStore().acceptAssignment(handout.assignment, for: documentURL)
-            print("accepted '\(handout.title)' for \(documentURL.path)")
+            print("accepted '\(TerminalText.escaped(handout.title))' for \(TerminalText.escaped(documentURL.displayPath))")
         }
     }
 }

@@ -48,7 +48,7 @@ struct AssignmentsCommand: AsyncParsableCommand {
                 let assignment = try AssignmentChoice.pick(key, from: try await store.assignments(), identifier: \.identifier,
                                                            title: \.title, in: store.storeURL.path)
                 try await store.removeAssignment(identifier: assignment.identifier)
-                print("removed '\(assignment.title)' (\(assignment.identifier))")
+                print("removed '\(TerminalText.escaped(assignment.title))' (\(TerminalText.escaped(assignment.identifier)))")
             }
         }
     }
