@@ -4,11 +4,19 @@ import Hummingbird
 ///
 /// With a token in force, a request carries it as `Authorization: Bearer TOKEN` or `?token=TOKEN`,
 /// else it gets 401. Without one (on loopback), a request must name this machine in its `Host`, so a
-/// web page elsewhere cannot reach the dashboard by pointing a name of its own at 127.0.0.1.
+/// web page elsewhere cannot reach the dashboard by pointing a name of its own at 127.0.0.1. A
+/// request without a `Host` gets 400.
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: AccessToken?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // HTTP/1.1 requires a Host; without one, the check below would have nothing to check.
+        guard let authority = request.head.authority, !authority.isEmpty else {
+            return PageResponse.html(MessagePage(
+                title: "Bad request",
+                message: "The request names no host (HTTP/1.1 requires a Host header); a browser always sends one.",
+                links: Links(token: nil)).render(), status: .badRequest)
+        }
         if let token {
             guard Self.presentedTokens(of: request).contains(where: token.matches) else {
                 var response = PageResponse.html(MessagePage(
@@ -18,7 +26,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
                 response.headers[.wwwAuthenticate] = "Bearer realm=\"clsfile\""
                 return response
             }
-        } else if let authority = request.head.authority, !LoopbackAddress.isLoopback(LoopbackAddress.host(ofAuthority: authority)) {
+        } else if !LoopbackAddress.isLoopback(LoopbackAddress.host(ofAuthority: authority)) {
             return PageResponse.html(MessagePage(
                 title: "Not this machine",
                 message: "This dashboard answers only to this machine's own addresses (127.0.0.1, localhost, [::1]); to reach it from elsewhere, run clsfile serve with --host and a token.",

@@ -204,6 +204,11 @@ struct DashboardTests {
         for host in ["localhost:\(server.port)", "[::1]:\(server.port)", "127.0.0.1"] {
             #expect(try HTTPProbe.request(port: server.port, path: "/", headers: ["Host": host]).status == 200, "\(host)")
         }
+        // No Host at all: 400, for pages and the API alike.
+        for path in ["/", "/api/class-report.json"] {
+            let bare = try HTTPProbe.request(port: server.port, path: path, headers: ["Host": ""])
+            #expect(bare.status == 400 && !bare.body.contains("Ada"), "\(path): \(bare.status)")
+        }
         #expect(await server.stop() == 0)
     }
 

@@ -19,7 +19,7 @@ enum HTTPProbe {
         var description: String
     }
 
-    /// Sends one request and reads the whole reply.
+    /// Sends one request and reads the whole reply; a header given as "" is left out (`Host` too).
     static func request(port: Int, path: String, method: String = "GET", headers: [String: String] = [:]) throws -> Reply {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw ProbeError(description: "socket: \(errno)") }
@@ -36,6 +36,7 @@ enum HTTPProbe {
         guard connected == 0 else { throw ProbeError(description: "connect to port \(port): errno \(errno)") }
         var allHeaders = ["Host": "127.0.0.1:\(port)", "Connection": "close"]
         allHeaders.merge(headers) { $1 }
+        allHeaders = allHeaders.filter { !$0.value.isEmpty }
         let head = "\(method) \(path) HTTP/1.1\r\n" + allHeaders.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n"
         let bytes = Array(head.utf8)
         guard send(descriptor, bytes, bytes.count, 0) == bytes.count else { throw ProbeError(description: "send: errno \(errno)") }
