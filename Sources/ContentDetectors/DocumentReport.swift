@@ -51,4 +51,13 @@ public struct DocumentReport: Sendable, Hashable, Codable {
     public var checklist: ChecklistCount
     /// Cell counts, for notebooks only.
     public var notebookCells: NotebookCells?
+    /// Entity references in the markup (`&name;`) left unexpanded: entities a document defines
+    /// itself are never expanded, so text held in them is not counted. See ``warnings``.
+    public var ignoredEntities = 0
+
+    /// What a reader of the counts should know: text that was present but not counted.
+    public var warnings: [String] {
+        guard ignoredEntities > 0 else { return [] }
+        return ["\(ignoredEntities) entity reference\(ignoredEntities == 1 ? "" : "s") (&name;) left unexpanded: entities the document defines itself are never expanded, so text held in them is not counted"]
+    }
 }

@@ -35,6 +35,9 @@ struct MarkupTokenizer {
     private var skippedUntil: [UInt8]? = nil  // "</office:styles" while skipping unread content
     private var scratch: [UInt8] = []
     private var lowered: [UInt8] = []
+    /// Entity references left unexpanded: ones the document defines itself, which are never
+    /// expanded (so no "billion laughs"), and unknown ones. Text in them is not counted.
+    private(set) var ignoredEntities = 0
 
     init(html: Bool, path: String) {
         self.html = html
@@ -243,7 +246,9 @@ struct MarkupTokenizer {
             let ref = Array(t[(i + 1)..<j])
             if let v = MarkupTokenizer.resolve(ref, html: html), let scalar = Unicode.Scalar(v) {
                 scratch.append(contentsOf: Array(String(Character(scalar)).utf8))
-            }  // unknown entities are dropped, never expanded
+            } else {
+                ignoredEntities += 1  // dropped, never expanded
+            }
             i = j + 1
         }
         try scratch.withUnsafeBytes { try handler.text($0) }

@@ -89,6 +89,8 @@ struct ExtractionOutput {
     var executedCells = 0
     var markdownCells = 0
     var isNotebook = false
+    /// Entity references the markup tokenizers left unexpanded.
+    var ignoredEntities = 0
     /// Body statistics computed apart (parallel plain-text counting); replaces the body writer's.
     var bodyOverride: TextStatistics? = nil
 

@@ -22,16 +22,28 @@ public struct TextStatistics: Sendable, Equatable, Hashable, Codable {
     /// Creates empty statistics.
     public init() {}
 
-    /// Flesch–Kincaid grade level: 0.39 × words/sentences + 11.8 × syllables/words − 15.59; 0 without words.
+    /// The highest grade reported: 18, the end of the Flesch–Kincaid scale's use (a graduate text).
+    public static let highestGrade = 18.0
+    /// The range of reading ease reported: 0 (hardest) to 121.22, the most the formula gives (one
+    /// syllable a word, one word a sentence).
+    public static let readingEaseRange = 0.0...121.22
+
+    /// Flesch–Kincaid grade level: 0.39 × words/sentences + 11.8 × syllables/words − 15.59, held to
+    /// 0…18 (``highestGrade``); 0 without words. A text too short or unusual for the formula (one
+    /// line of code, a long URL, a script the syllable rule does not fit) lands at an end of the
+    /// range instead of at a number no grade has.
     public var fleschKincaidGrade: Double {
         guard words > 0, sentences > 0 else { return 0 }
-        return 0.39 * Double(words) / Double(sentences) + 11.8 * Double(syllables) / Double(words) - 15.59
+        let grade = 0.39 * Double(words) / Double(sentences) + 11.8 * Double(syllables) / Double(words) - 15.59
+        return min(max(grade, 0), Self.highestGrade)
     }
 
-    /// Flesch reading ease: 206.835 − 1.015 × words/sentences − 84.6 × syllables/words; 0 without words.
+    /// Flesch reading ease: 206.835 − 1.015 × words/sentences − 84.6 × syllables/words, held to
+    /// ``readingEaseRange``; 0 without words.
     public var fleschReadingEase: Double {
         guard words > 0, sentences > 0 else { return 0 }
-        return 206.835 - 1.015 * Double(words) / Double(sentences) - 84.6 * Double(syllables) / Double(words)
+        let ease = 206.835 - 1.015 * Double(words) / Double(sentences) - 84.6 * Double(syllables) / Double(words)
+        return min(max(ease, Self.readingEaseRange.lowerBound), Self.readingEaseRange.upperBound)
     }
 
     /// Reading time in minutes: 238 words a minute, and 400 a minute for CJK characters counted as words.

@@ -196,6 +196,19 @@ struct ExtractorTests {
         #expect(report.statistics.paragraphs == 2)
     }
 
+    /// Text held in entities the document defines itself is never expanded, so not counted; the
+    /// report says so instead of giving 0 words silently.
+    @Test func unexpandedEntitiesAreReported() throws {
+        let dir = try TemporaryDirectory()
+        let url = dir.url.appendingPathComponent("entities.docx")
+        try makeDocx(at: url, body: paragraph("&intro; &intro; &amp; two words"))
+        let r = try analyzer.analyze(url)
+        #expect(r.statistics.words == 2)
+        #expect(r.ignoredEntities == 2)
+        #expect(r.warnings.first?.contains("2 entity references (&name;) left unexpanded") == true)
+        #expect(try report("page.html").warnings.isEmpty)
+    }
+
     @Test func docxNotesCommentsAndDeletions() throws {
         let dir = try TemporaryDirectory()
         let url = dir.url.appendingPathComponent("essay.docx")

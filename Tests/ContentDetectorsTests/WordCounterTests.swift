@@ -173,6 +173,21 @@ struct WordCounterTests {
         #expect(expected == 73)
     }
 
+    /// One word of many syllables, or a script the syllable rule does not fit, gave grades no
+    /// school has (654309.4): the grade stays in 0…18 and the ease in 0…121.22.
+    @Test func readabilityStaysOnItsScale() {
+        var s = TextStatistics()
+        s.words = 1
+        s.sentences = 1
+        s.syllables = 55_000
+        #expect(s.fleschKincaidGrade == TextStatistics.highestGrade && s.fleschReadingEase == 0)
+        s.words = 500
+        s.syllables = 500
+        #expect(s.fleschKincaidGrade == 18 && s.fleschReadingEase == 0, "500 words in one sentence")
+        s.sentences = 500
+        #expect(s.fleschKincaidGrade == 0 && abs(s.fleschReadingEase - 121.22) < 0.01)
+    }
+
     @Test func readabilityMatchesTextstat() throws {
         // Reference: textstat 0.7.3 (pip install textstat==0.7.3; newer releases need NLTK's
         // cmudict download), on Fixtures/readability.txt:

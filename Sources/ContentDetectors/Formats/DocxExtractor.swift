@@ -30,6 +30,7 @@ struct DocxExtractor: TextExtractor {
             var tokenizer = MarkupTokenizer(html: false, path: source.path)
             try zip.read(part) { chunk in try tokenizer.feed(chunk, &walker) }
             try tokenizer.finish(&walker)
+            output.ignoredEntities += tokenizer.ignoredEntities
             walker.output[target].paragraph()
             output[target] = walker.output[target]
         }

@@ -26,6 +26,7 @@ struct EPUBExtractor: TextExtractor {
             var tokenizer = MarkupTokenizer(html: true, path: source.path)
             try zip.read(full) { chunk in try tokenizer.feed(chunk, &handler) }
             try tokenizer.finish(&handler)
+            output.ignoredEntities += tokenizer.ignoredEntities
             handler.writer.paragraph()
         }
         output[.body].counter = handler.writer.counter

@@ -10,6 +10,7 @@ struct HTMLExtractor: TextExtractor {
         try tokenizer.finish(&handler)
         handler.writer.paragraph()
         output[.body].counter = handler.writer.counter
+        output.ignoredEntities += tokenizer.ignoredEntities
     }
 }
 

@@ -38,6 +38,7 @@ struct OpenDocumentExtractor: TextExtractor {
             var tokenizer = MarkupTokenizer(html: false, path: source.path)
             try source.forEachUTF8Chunk { chunk in try tokenizer.feed(chunk, &walker) }
             try tokenizer.finish(&walker)
+            output.ignoredEntities += tokenizer.ignoredEntities
         } else {
             let zip = try source.zipContainer()
             for part in ["content.xml", "styles.xml"] where part == "content.xml" || zip.contains(part) {
@@ -48,6 +49,7 @@ struct OpenDocumentExtractor: TextExtractor {
                 var tokenizer = MarkupTokenizer(html: false, path: source.path)
                 try zip.read(part) { chunk in try tokenizer.feed(chunk, &partWalker) }
                 try tokenizer.finish(&partWalker)
+                output.ignoredEntities += tokenizer.ignoredEntities
                 walker = partWalker
             }
         }

@@ -51,6 +51,10 @@ struct StatsCommand: AsyncParsableCommand {
             do {
                 let report = try analyzer.analyze(FileArgument.url(for: file))
                 rows.append(DocumentSummary(path: file, report: report, targetWords: targetWords))
+                for warning in report.warnings {
+                    progress.clear()
+                    Diagnostics.warn("\(file): \(warning)")
+                }
             } catch let error as DetectorError {
                 progress.clear()
                 Diagnostics.warn(error.message)
