@@ -17,6 +17,8 @@ final class ContextTree: Sendable {
     private let state = Mutex(State())
     /// Held while a missing context is made, so that the delegate is asked once for each.
     private let making = Mutex(())
+    /// One save at a time: a context saved by one must have its row before another saves its children.
+    private let saving = SaveTurn()
 
     init(storage: any ActivityStorage, appIdentifier: String) {
         self.storage = storage
@@ -115,6 +117,17 @@ final class ContextTree: Sendable {
     /// - Throws: ``CLSError`` `.limits` for a context past ClassKit's limits (nothing is written,
     ///   and the changes stay pending), or the store's error.
     func save() async throws {
+        await saving.begin()
+        do {
+            try await saveChanges()
+            await saving.end()
+        } catch {
+            await saving.end()
+            throw error
+        }
+    }
+
+    private func saveChanges() async throws {
         let (changed, removed) = state.withLock { state -> ([CLSContext], [CLSContext]) in
             defer { state.changed = [:]; state.removed = [:] }
             return (Array(state.changed.values), Array(state.removed.values))
@@ -196,6 +209,28 @@ final class ContextTree: Sendable {
     func resignActive(_ id: Int64) {
         do { try storage.resignActiveContextNow(id) } catch {
             SpanHandover.report(error as? CLSError ?? CLSError(.databaseInaccessible, "resigning the active context failed: \(error)"))
+        }
+    }
+}
+
+/// Turns for ``ContextTree/save()``: one at a time, in the order they came.
+private actor SaveTurn {
+    private var isTaken = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func begin() async {
+        guard isTaken else {
+            isTaken = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func end() {
+        if waiting.isEmpty {
+            isTaken = false
+        } else {
+            waiting.removeFirst().resume()
         }
     }
 }
