@@ -5,8 +5,7 @@ public enum TerminalText {
     /// The text with every control character (C0, DEL, C1) shown as `\xNN` and every bidirectional
     /// override or isolate as `\u{NNNN}`; other text is left as it is.
     public static func escaped(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return text }
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        guard needsEscaping(text) else { return text }
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -19,6 +18,11 @@ public enum TerminalText {
             }
         }
         return result
+    }
+
+    /// Whether ``escaped(_:)`` would change the text.
+    public static func needsEscaping(_ text: String) -> Bool {
+        text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) && text.unicodeScalars.contains(where: needsEscape)
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {

@@ -135,19 +135,8 @@ struct OpenCommandTests {
             #expect(try run(clsfile, ["hook", event, file.path, "--store", scratch.storeURL.path]).status == 0)
         }
         // Another process holds the write lock past the 5 s that clsfile waits.
-        let holder = Process()
-        holder.executableURL = try Tool.sqlite3.require()
-        holder.arguments = [scratch.storeURL.path]
-        let input = Pipe(), output = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = output
-        try holder.run()
-        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 1;\n".utf8))
-        #expect(output.fileHandleForReading.availableData.starts(with: Data("1".utf8)), "sqlite3 holds the lock")
-        defer {
-            try? input.fileHandleForWriting.close()
-            holder.waitUntilExit()
-        }
+        let holder = try WriteLockHolder(store: scratch.storeURL)
+        defer { holder.release() }
         let marker = scratch.url.appendingPathComponent("editor-ran")
         let result = try run(clsfile, ["open", "--no-pty", "--editor", "touch \(marker.path)", "--store", scratch.storeURL.path, file.path])
         #expect(result.status == 74, "\(result.errorOutput)")

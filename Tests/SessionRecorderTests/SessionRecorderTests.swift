@@ -125,15 +125,7 @@ struct SessionRecorderTests {
         try await SessionRecorder(store: scratch.store()).record(SessionEvent(kind: .open, file: file))
 
         // Another process holds the write lock.
-        let holder = Process()
-        holder.executableURL = try Tool.sqlite3.require()
-        holder.arguments = [scratch.storeURL.path]
-        let input = Pipe(), output = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = output
-        try holder.run()
-        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
-        _ = output.fileHandleForReading.availableData
+        let holder = try WriteLockHolder(store: scratch.storeURL)
 
         let busy = CLSDataStore(storeURL: scratch.storeURL, configuration: .init(busyTimeout: 0.2))
         let spool = EventSpool(storeURL: scratch.storeURL)
@@ -143,9 +135,7 @@ struct SessionRecorderTests {
         #expect(first.isSpooled)
         #expect(ContinuousClock.now - started < .seconds(2), "a hook must not wait for a busy store")
 
-        input.fileHandleForWriting.write(Data("COMMIT;\n.quit\n".utf8))
-        try input.fileHandleForWriting.close()
-        holder.waitUntilExit()
+        holder.release()
 
         let second = try await SessionRecorder(store: scratch.store())
             .deliver(SessionEvent(kind: .close, file: file), spool: spool)

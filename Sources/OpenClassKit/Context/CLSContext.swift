@@ -30,7 +30,15 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
         var path: [UInt8]?
         weak var parent: CLSContext?
         var children: [CLSContext] = []
-        var metadata = ContextMetadata()
+        /// Kept apart until first set: most contexts (one per file of a report) have none, and a
+        /// report makes 100,000 of them.
+        var storedMetadata: MetadataBox? = nil
+        var metadata: ContextMetadata {
+            get { storedMetadata?.value ?? ContextMetadata() }
+            set {
+                if let box = storedMetadata { box.value = newValue } else { storedMetadata = MetadataBox(value: newValue) }
+            }
+        }
         /// The row of the context in the store; nil until saved.
         var rowID: Int64?
         /// The tree of the data store the context belongs to; nil until it is in one.
@@ -314,5 +322,15 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
 
     public override var description: String {
         "<CLSContext \(identifierPath.joined(separator: " > "))>"
+    }
+}
+
+/// A context's metadata, on the heap only for contexts that have some; read and written only under
+/// the context's lock.
+final class MetadataBox: @unchecked Sendable {
+    var value: ContextMetadata
+
+    init(value: ContextMetadata) {
+        self.value = value
     }
 }

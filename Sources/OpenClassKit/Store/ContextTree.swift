@@ -117,6 +117,8 @@ final class ContextTree: Sendable {
     /// - Throws: ``CLSError`` `.limits` for a context past ClassKit's limits (nothing is written,
     ///   and the changes stay pending), or the store's error.
     func save() async throws {
+        // Most saves (every hook call) change no context: no turn to wait for.
+        guard hasChanges else { return }
         await saving.begin()
         do {
             try await saveChanges()

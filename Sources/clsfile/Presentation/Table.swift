@@ -21,7 +21,11 @@ struct Table: Sendable {
 
     /// Adds a row; control characters in its cells are shown escaped (``TerminalText``).
     mutating func append(_ cells: [String]) {
-        let cells = cells.map(TerminalText.escaped)
+        // Copied only when a cell changes: the caller often holds the same rows.
+        var cells = cells
+        if let first = cells.firstIndex(where: TerminalText.needsEscaping) {
+            for index in first..<cells.count { cells[index] = TerminalText.escaped(cells[index]) }
+        }
         if widths.count < cells.count { widths += Array(repeating: 0, count: cells.count - widths.count) }
         for (column, cell) in cells.enumerated() where cell.count > widths[column] {
             widths[column] = cell.count
