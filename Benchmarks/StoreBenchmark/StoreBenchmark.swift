@@ -1,11 +1,13 @@
 import Foundation
 import OpenClassKit
 
-/// Measures `fetchActivity` + a change + `save()` on a store that already holds many files.
+/// Measures `fetchActivity` + a change + `save()` on a store that already holds many files, then
+/// `contexts(matchingIdentifierPath:)` on a context tree of many contexts.
 ///
-///     swift run -c release StoreBenchmark [--files 100000] [--operations 2000] [--keep DIR]
+///     swift run -c release StoreBenchmark [--files 100000] [--operations 2000] [--contexts 100000] [--keep DIR]
 ///
-/// Goals (issue 2): p50 ≤ 1 ms and p99 ≤ 5 ms per operation.
+/// Goals: p50 ≤ 1 ms and p99 ≤ 5 ms per file operation (issue 2); p50 ≤ 1 ms per path lookup on
+/// a tree of 100,000 contexts (issue 17).
 @main
 struct StoreBenchmark {
     static func main() async throws {
@@ -65,6 +67,50 @@ struct StoreBenchmark {
                      latencies.reduce(0, +) / Double(max(1, latencies.count))))
         print(String(format: "  store %.1f MiB, %.0f bytes per activity", Double(bytes) / 1_048_576, Double(bytes) / Double(files)))
         print("  goal p50 ≤ 1 ms: \(p50 <= 1 ? "met" : "MISSED");  goal p99 ≤ 5 ms: \(p99 <= 5 ? "met" : "MISSED")")
+        try await measureContexts(option("--contexts", default: 100_000), lookups: operations,
+                                  storeURL: folder.appendingPathComponent("contexts.sqlite"))
+    }
+
+    /// A tree of books, chapters and sections (100 × 100 × 10 for 100,000 sections), saved a book
+    /// at a time; then path lookups from a fresh data store, as a new process makes them.
+    static func measureContexts(_ count: Int, lookups: Int, storeURL: URL) async throws {
+        let books = 100, sections = 10, chapters = max(1, count / (books * sections))
+        let filling = ContinuousClock.now
+        let store = CLSDataStore(storeURL: storeURL)
+        for book in 0..<books {
+            let bookContext = CLSContext(type: .book, identifier: "book-\(book)", title: "Book \(book)")
+            store.mainAppContext.addChildContext(bookContext)
+            for chapter in 0..<chapters {
+                let chapterContext = CLSContext(type: .chapter, identifier: "chapter-\(chapter)", title: "Chapter \(chapter)")
+                bookContext.addChildContext(chapterContext)
+                for section in 0..<sections {
+                    chapterContext.addChildContext(CLSContext(type: .section, identifier: "section-\(section)", title: "Section \(section)"))
+                }
+            }
+            try await store.save()
+            if book % 10 == 9 { report("filling: \(book + 1) of \(books) books") }
+        }
+        let total = books * (1 + chapters * (1 + sections))
+        report("filled \(total) contexts in \(filling.duration(to: .now))\n")
+
+        let measured = CLSDataStore(storeURL: storeURL)
+        var generator = SystemRandomNumberGenerator()
+        var latencies: [Double] = []
+        for _ in 0..<lookups {
+            let path = ["book-\(Int.random(in: 0..<books, using: &generator))",
+                        "chapter-\(Int.random(in: 0..<chapters, using: &generator))",
+                        "section-\(Int.random(in: 0..<sections, using: &generator))"]
+            let start = ContinuousClock.now
+            let found = try await measured.contexts(matchingIdentifierPath: path)
+            latencies.append(milliseconds(start.duration(to: .now)))
+            guard found.count == 3 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: storeURL.path]) }
+        }
+        latencies.sort()
+        let p50 = percentile(latencies, 0.50)
+        print("StoreBenchmark: contexts(matchingIdentifierPath:) of 3 levels on a tree of \(total) contexts, \(lookups) lookups")
+        print(String(format: "  p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   max %.3f ms", p50, percentile(latencies, 0.90),
+                     percentile(latencies, 0.99), latencies.last ?? 0))
+        print("  goal p50 ≤ 1 ms: \(p50 <= 1 ? "met" : "MISSED")")
     }
 
     static func option(_ name: String, default value: Int) -> Int {

@@ -149,6 +149,25 @@ struct ContextTreeTests {
         #expect(title?.code == .limits && title?.object != nil)
     }
 
+    /// A block predicate sees every stored app context, parents first, never a file's.
+    @Test func contextsMatchingABlockPredicate() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let recorder = Recorder()
+        store.delegate = recorder
+        _ = try await store.contexts(matchingIdentifierPath: ["book", "chapter1", "quiz1"])
+        _ = try await store.contexts(matchingIdentifierPath: ["book", "chapter2", "quiz2"])
+        _ = try await store.fetchActivity(for: try scratch.file("essay.txt"))
+        try await store.save()
+
+        let other = scratch.store()
+        let quizzes = try await other.contexts(matching: NSPredicate { context, _ in (context as? CLSContext)?.type == .quiz })
+        #expect(quizzes.map(\.identifierPath) == [["clsfile", "book", "chapter1", "quiz1"], ["clsfile", "book", "chapter2", "quiz2"]])
+        let all = try await other.contexts(matching: NSPredicate(value: true))
+        #expect(all.map(\.identifier) == ["book", "chapter1", "chapter2", "quiz1", "quiz2"])
+        #expect(all[1].parent === all[0], "one instance per context")
+    }
+
     @Test func removingAContextRemovesItsDescendantsOnSave() async throws {
         let scratch = try Scratch()
         let store = scratch.store()

@@ -92,6 +92,9 @@ protocol ContextStorage: Sendable {
     /// The stored children of a context that are not file contexts.
     func childContexts(of parentID: Int64) async throws -> [ContextRecord]
 
+    /// Every app context below a root, parents before children.
+    func contextTree(under rootID: Int64) async throws -> [ContextRecord]
+
     /// Writes context changes in one transaction; returns the row of each insert.
     func saveContexts(_ changes: [ContextChange]) async throws -> [Int64?]
 

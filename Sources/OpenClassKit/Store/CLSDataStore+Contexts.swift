@@ -43,6 +43,33 @@ extension CLSDataStore {
         }
     }
 
+    /// The app's contexts (not those of files) that a predicate accepts, parents before children.
+    ///
+    /// On Linux the predicate is a block (`NSPredicate { context, _ in … }`), called with each
+    /// ``CLSContext``: swift-corelibs-foundation has no predicate format strings, so ClassKit's
+    /// `CLSPredicateKeyPath` forms cannot be used here.
+    /// - Throws: ``CLSError`` `.databaseInaccessible` when the store cannot be read.
+    public func contexts(matching predicate: NSPredicate) async throws -> [CLSContext] {
+        guard let rootID = try await contextTree.rowID(of: mainAppContext) else { return [] }
+        var placed: [Int64: CLSContext] = [rootID: mainAppContext]
+        var found: [CLSContext] = []
+        for record in try await storage.contextTree(under: rootID) {
+            guard let parentID = record.parentID, let parent = placed[parentID] else { continue }
+            let context = parent.adoptStoredChild(record, tree: contextTree)
+            placed[record.id] = context
+            if predicate.evaluate(with: context) { found.append(context) }
+        }
+        return found
+    }
+
+    /// Finds the contexts a predicate accepts, then calls a completion handler that may run on any thread.
+    public func contexts(matching predicate: NSPredicate, completion: @escaping @Sendable ([CLSContext], (any Error)?) -> Void) {
+        nonisolated(unsafe) let predicate = predicate
+        Task {
+            do { completion(try await contexts(matching: predicate), nil) } catch { completion([], error) }
+        }
+    }
+
     /// Removes a context from the tree; the next save removes it, its descendants and their
     /// activities from the store.
     public func remove(_ context: CLSContext) {

@@ -23,6 +23,17 @@ enum ContextTable {
             """, arguments: [parentID]).map(record(from:))
     }
 
+    /// Every app context below a root (not file contexts), parents before children.
+    static func tree(under rootID: Int64, in db: Database) throws -> [ContextRecord] {
+        try Row.fetchAll(db, sql: """
+            WITH RECURSIVE down(id, depth) AS (
+                SELECT id, 0 FROM context WHERE parent_id = ? AND path IS NULL
+                UNION ALL SELECT c.id, down.depth + 1 FROM context c JOIN down ON c.parent_id = down.id WHERE c.path IS NULL)
+            SELECT \(columns.split(separator: ",").map { "c." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", "))
+            FROM down JOIN context c ON c.id = down.id ORDER BY down.depth, c.display_order, c.identifier
+            """, arguments: [rootID]).map(record(from:))
+    }
+
     /// A context and its ancestors, the root first.
     static func chain(to id: Int64, in db: Database) throws -> [ContextRecord] {
         try Row.fetchAll(db, sql: """

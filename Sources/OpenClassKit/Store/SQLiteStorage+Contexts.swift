@@ -20,6 +20,10 @@ extension SQLiteStorage: ContextStorage {
         try await reading { db in try ContextTable.children(of: parentID, in: db) }
     }
 
+    func contextTree(under rootID: Int64) async throws -> [ContextRecord] {
+        try await reading { db in try ContextTable.tree(under: rootID, in: db) }
+    }
+
     func saveContexts(_ changes: [ContextChange]) async throws -> [Int64?] {
         try await writing { db in try ContextTable.save(changes, in: db) }
     }

@@ -31,6 +31,7 @@ struct UnusableStorage: ActivityStorage {
     func rootContext(appIdentifier: String) async throws -> Int64 { throw reason }
     func childContext(of parentID: Int64, identifier: String) async throws -> ContextRecord? { throw reason }
     func childContexts(of parentID: Int64) async throws -> [ContextRecord] { throw reason }
+    func contextTree(under rootID: Int64) async throws -> [ContextRecord] { throw reason }
     func saveContexts(_ changes: [ContextChange]) async throws -> [Int64?] { throw reason }
     func setActiveContextNow(_ id: Int64) throws { throw reason }
     func resignActiveContextNow(_ id: Int64) throws { throw reason }
