@@ -24,6 +24,6 @@ struct Clsfile: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [OpenCommand.self, ShowCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,
                       RoleCommand.self, AssignCommand.self, AcceptCommand.self, AssignmentsCommand.self, DoneCommand.self,
-                      SubmitCommand.self, CollectCommand.self, TrustKeyCommand.self, ClassReportCommand.self, ServeCommand.self, ExportCommand.self, ResetCommand.self]
+                      SubmitCommand.self, CollectCommand.self, TrustKeyCommand.self, ClassReportCommand.self, ContextsCommand.self, ServeCommand.self, ExportCommand.self, ResetCommand.self]
     )
 }

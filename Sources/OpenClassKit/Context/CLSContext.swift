@@ -192,6 +192,15 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
 
     var metadata: ContextMetadata { state.withLock { $0.metadata } }
 
+    /// Sets the title, type and metadata at once (an imported manifest entry).
+    func replace(title: String, type: CLSContextType, metadata: ContextMetadata) {
+        change { state in
+            state.title = title
+            state.type = type
+            state.metadata = metadata
+        }
+    }
+
     // MARK: The tree
 
     /// The parent context; nil for the main app context and for a context not yet added.

@@ -1,0 +1,75 @@
+import Foundation
+import OpenClassKit
+import Testing
+import TestSupport
+
+/// `clsfile contexts import` and `clsfile contexts`, through the real binary.
+struct ContextsCommandTests {
+    private func clsfile(_ arguments: [String], store: URL) throws -> ProcessResult {
+        try run(try builtExecutable("clsfile"), arguments + ["--store", store.path])
+    }
+
+    static let manifest = """
+        {"contexts": [
+          {"data": {"identifierPath": ["algebra"], "title": "Algebra", "type": "book", "topic": "math", "suggestedAge": [11, 14]}},
+          {"data": {"identifierPath": ["algebra", "ch1"], "title": "Chapter 1", "type": "chapter", "summary": "Letters for numbers",
+                    "progressReportingCapabilities": [{"kind": "percent"}, {"kind": 4, "details": "out of 10"}]}, "document": "ch1.md"},
+          {"data": {"identifierPath": ["algebra", "ch1", "quiz"], "title": "Quiz", "type": "quiz", "isAssignable": false,
+                    "suggestedCompletionTime": [10, 15], "universalLinkURL": "https://example.com/quiz"}},
+          {"data": {"identifierPath": ["clsfile", "algebra", "ch2"], "title": "Chapter 2", "type": 2, "displayOrder": 2}}
+        ]}
+        """
+
+    @Test func aManifestImportsOnceAndListsAsATree() async throws {
+        let scratch = try Scratch()
+        let manifest = try scratch.file("course.json", Self.manifest)
+        let first = try clsfile(["contexts", "import", manifest.path], store: scratch.storeURL)
+        #expect(first.status == 0 && first.output == "contexts: 4 created, 0 updated, 0 unchanged\n", "\(first.errorOutput)")
+        #expect(first.errorOutput.contains("1 document named in the manifest is not yet tied to its context"))
+        let again = try clsfile(["contexts", "import", manifest.path], store: scratch.storeURL)
+        #expect(again.output == "contexts: 0 created, 0 updated, 4 unchanged\n")
+
+        let listed = try clsfile(["contexts"], store: scratch.storeURL).output.split(separator: "\n").map(String.init)
+        #expect(listed.map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["PATH", "algebra", "ch1", "quiz", "ch2"])
+        #expect(listed[1].contains("math; ages 11–14") && listed[3].contains("not assignable; 10–15 min"))
+        #expect(listed[2].contains("reports percent, score"))
+        let below = try clsfile(["contexts", "algebra", "ch1"], store: scratch.storeURL).output
+        #expect(below.split(separator: "\n").count == 2 && below.contains("quiz"))
+
+        // What was imported is what the API reads.
+        let store = scratch.store()  // held: a context's parent is held by its data store's tree
+        let quiz = try #require(try await store.contexts(matchingIdentifierPath: ["algebra", "ch1", "quiz"]).last)
+        #expect(quiz.type == .quiz && !quiz.isAssignable && quiz.suggestedCompletionTime == NSRange(location: 10, length: 5))
+        #expect(quiz.universalLinkURL == URL(string: "https://example.com/quiz"))
+        let chapter = try #require(quiz.parent)
+        #expect(chapter.summary == "Letters for numbers")
+        #expect(chapter.progressReportingCapabilities == [CLSProgressReportingCapability(kind: .percent, details: nil),
+                                                          CLSProgressReportingCapability(kind: .score, details: "out of 10")])
+
+        // A changed entry updates its context only.
+        try Data(Self.manifest.replacingOccurrences(of: "\"Quiz\"", with: "\"Final quiz\"").utf8).write(to: manifest)
+        #expect(try clsfile(["contexts", "import", manifest.path], store: scratch.storeURL).output
+            == "contexts: 0 created, 1 updated, 3 unchanged\n")
+    }
+
+    @Test func badManifestsSayWhatIsWrongAndSaveNothing() throws {
+        let scratch = try Scratch()
+        func refused(_ text: String) throws -> String {
+            let file = try scratch.file("bad-\(UUID().uuidString.prefix(6)).json", text)
+            let result = try clsfile(["contexts", "import", file.path], store: scratch.storeURL)
+            #expect(result.status == 66, "\(result.errorOutput)")
+            return result.errorOutput
+        }
+        #expect(try refused(#"[{"data": {"identifierPath": ["x", "y"], "title": "Y", "type": "quiz"}}]"#)
+            .contains("entry 1 of the manifest (x/y) comes before its parent x; list parents first"))
+        #expect(try refused(#"{"contexts": [{"data": {"identifierPath": ["x"], "type": "quiz"}}]}"#)
+            .contains(".contexts[0].data.title is missing"))
+        #expect(try refused(#"[{"data": {"identifierPath": ["x"], "title": "X", "type": "quizz"}}]"#)
+            .contains("'quizz' is none of"))
+        #expect(try refused("not json").contains("is not"))
+        #expect(try refused(#"[{"data": {"identifierPath": ["ok"], "title": "Ok", "type": "book"}}, {"data": {"identifierPath": ["ok", "a", "b"], "title": "B", "type": "quiz"}}]"#)
+            .contains("comes before its parent"))
+        #expect(try clsfile(["contexts"], store: scratch.storeURL).output.contains("No contexts yet"), "nothing was saved")
+        #expect(try clsfile(["contexts", "nowhere"], store: scratch.storeURL).errorOutput.contains("no context nowhere"))
+    }
+}
