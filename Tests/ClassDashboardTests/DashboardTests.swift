@@ -212,6 +212,30 @@ struct DashboardTests {
         #expect(await server.stop() == 0)
     }
 
+    /// Each student's key on the assignment page, and the submissions kept aside below the table.
+    @Test func theAssignmentPageShowsKeysAndWhatWasKeptAside() async throws {
+        let fixture = try await ClassFixture()
+        let store = fixture.store()
+        let danKey = Identity().signingPublicKey, forgedKey = Identity().signingPublicKey
+        func submission(_ digest: String, key: Data) throws -> Submission {
+            Submission(assignmentIdentifier: fixture.essay.identifier, studentIdentifier: ClassFixture.dan.id,
+                       studentName: ClassFixture.dan.name, submittedAt: ClassFixture.start.addingTimeInterval(6000),
+                       digest: digest, payload: try JSONCoding.encoder.encode(StudentWork(
+                           assignmentIdentifier: fixture.essay.identifier, documentName: "essay.txt", activeSeconds: 60,
+                           sessions: [], progress: 0.1, primaryItem: nil, additionalItems: [], completedAt: nil)),
+                       studentKey: key)
+        }
+        #expect(try await store.importSubmission(try submission("dan-1", key: danKey)) == .added)
+        #expect(try await store.importSubmission(try submission("forged", key: forgedKey)) == .conflict)
+        let server = try await fixture.serve()
+        let page = try HTTPProbe.request(port: server.port, path: "/assignments/\(fixture.essay.identifier)")
+        #expect(await server.stop() == 0)
+        #expect(page.status == 200)
+        #expect(page.body.contains(String(Identity.fingerprint(of: danKey).prefix(9))))
+        #expect(page.body.contains("<h2>Kept aside</h2>") && page.body.contains(Identity.fingerprint(of: forgedKey)))
+        #expect(page.body.contains("<td class=\"key\">–</td>"), "work collected before keys shows none")
+    }
+
     @Test func serveIsForTheTeacherOnly() async throws {
         let fixture = try await ClassFixture(role: .student)
         let result = try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--port", "0"],

@@ -1,7 +1,7 @@
 import Classroom
 
-/// `/assignments/{id}`: a row per student with time, primary item, progress and done, under the
-/// assignment's averages.
+/// `/assignments/{id}`: a row per student with the key they signed with, time, primary item,
+/// progress and done, under the assignment's averages; then the submissions kept aside.
 struct AssignmentPage {
     var assignment: ClassReport.AssignmentSummary
     var links: Links
@@ -23,7 +23,7 @@ struct AssignmentPage {
             ? "<p class=\"empty\" id=\"no-students\">No work collected for this assignment yet.</p>"
             : """
                 <table id="students">
-                <thead><tr><th>Student</th><th class="number">Time</th><th>Primary item</th><th>Progress</th><th>Done</th></tr></thead>
+                <thead><tr><th>Student</th><th>Key</th><th class="number">Time</th><th>Primary item</th><th>Progress</th><th>Done</th></tr></thead>
                 <tbody>
                 \(assignment.students.map(row))
                 </tbody>
@@ -44,16 +44,37 @@ struct AssignmentPage {
             \(Fragments.warning(assignment.warning, for: assignment.identifier))
             <h2>Students</h2>
             \(students)
+            \(keptAside)
             """
         return PageLayout(title: assignment.title, trail: [
             .init(label: "Class", link: links.home), .init(label: assignment.title, link: nil),
         ], content: content).render()
     }
 
+    /// The submissions kept aside as conflicts: another key than the student's, or a future date.
+    private var keptAside: HTML {
+        guard !assignment.keptAside.isEmpty else { return "" }
+        let rows = assignment.keptAside.map { aside -> HTML in
+            """
+            <tr data-student="\(aside.studentIdentifier)"><td>\(aside.studentName)</td><td class="key">\(aside.keyFingerprint)</td>\
+            <td>\(DisplayFormat.day(aside.submittedAt))</td></tr>
+            """
+        }
+        return """
+            <h2>Kept aside</h2>
+            <p class="warning" id="kept-aside-note">Signed with another key than the one this class holds for the student, or \
+            dated in the future: not counted. If a student confirms a new key, trust it with \
+            <code>clsfile trust-key STUDENT FINGERPRINT</code>.</p>
+            <table id="kept-aside"><thead><tr><th>Student</th><th>Key</th><th>Submitted</th></tr></thead>
+            <tbody>\(rows)</tbody></table>
+            """
+    }
+
     private func row(_ student: ClassReport.StudentRow) -> HTML {
         """
         <tr data-student="\(student.studentIdentifier)">
         <td><a class="student-name" href="\(links.student(student.studentIdentifier, of: assignment.identifier))">\(student.studentName)</a></td>
+        <td class="key">\(student.keyFingerprint.map { String($0.prefix(9)) } ?? "–")</td>
         <td class="number time">\(Fragments.duration(student.work.activeSeconds))</td>
         <td class="primary">\(Fragments.primaryItem(student.work.primaryItem))</td>
         <td class="progress" data-progress="\(String(student.work.progress))">\(Fragments.progress(student.work.progress))\
