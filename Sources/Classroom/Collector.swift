@@ -52,7 +52,7 @@ public struct Collector: Sendable {
     /// for byte: a name that is not UTF-8 is read as it is.
     static func submissionFiles(in folder: URL) throws -> [URL] {
         let folderBytes = folder.fileSystemPathBytes
-        guard let directory = ExchangeFile.withPath(folder, opendir) else {
+        guard let directory = FileSystemPath.withCString(folder, opendir) else {
             throw ClassroomError(.fileAccess, "cannot list \(folder.path): \(String(cString: strerror(errno))); give a folder of .\(SubmissionFile.fileExtension) files")
         }
         defer { closedir(directory) }

@@ -13,7 +13,7 @@ enum ExchangeFile {
     /// - Throws: ``ClassroomError`` `.fileAccess` naming the path and what to do.
     static func read(_ url: URL, what: String) throws -> Data {
         let path = url.path
-        let descriptor = withPath(url) { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        let descriptor = FileSystemPath.withCString(url) { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else {
             let code = errno
             let reason = code == ELOOP ? "it is a symbolic link; copy the file itself there"
@@ -77,7 +77,7 @@ enum ExchangeFile {
         func failure(_ code: Int32) -> ClassroomError {
             ClassroomError(.fileAccess, "cannot write \(url.path): \(String(cString: strerror(code))); check the folder's permissions")
         }
-        let descriptor = withPath(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        let descriptor = FileSystemPath.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         guard descriptor >= 0 else { throw failure(errno) }
         var written = 0
         while written < data.count {
@@ -86,7 +86,7 @@ enum ExchangeFile {
             guard count > 0 else {
                 let code = errno
                 close(descriptor)
-                _ = withPath(temporary, unlink)
+                _ = FileSystemPath.withCString(temporary, unlink)
                 throw failure(code)
             }
             written += count
@@ -94,26 +94,19 @@ enum ExchangeFile {
         let synced = fsync(descriptor) == 0
         let syncError = errno
         close(descriptor)
-        let moved = withPath(url) { target in
-            withPath(temporary) { source in
+        let moved = FileSystemPath.withCString(url) { target in
+            FileSystemPath.withCString(temporary) { source in
                 // link(2) fails when the target exists: the file is never replaced unless asked.
                 replacing ? rename(source, target) : link(source, target)
             }
         }
         let moveError = errno
-        if !replacing || moved != 0 { _ = withPath(temporary, unlink) }
+        if !replacing || moved != 0 { _ = FileSystemPath.withCString(temporary, unlink) }
         guard synced else { throw failure(syncError) }
         if moved != 0 {
             if !replacing && moveError == EEXIST { return .alreadyExists }
             throw failure(moveError)
         }
         return .written
-    }
-
-    /// Calls `body` with a file URL's path as the file system spells it, NUL-terminated.
-    static func withPath<R>(_ url: URL, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        try (url.fileSystemPathBytes + [0]).withUnsafeBufferPointer { bytes in
-            try bytes.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
-        }
     }
 }

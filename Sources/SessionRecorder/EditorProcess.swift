@@ -1,5 +1,6 @@
 import CTerminal
 import Foundation
+import OpenClassKit
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ struct EditorProcess {
     /// - Throws: ``RecorderError`` naming the command when it cannot be started.
     init(command: EditorCommand, file: [UInt8], terminal: String?) throws {
         var arguments: [UnsafeMutablePointer<CChar>?] = command.words.map { strdup($0) }
-            + [EditorSession.withCString(file) { strdup($0) }, nil]
+            + [FileSystemPath.withCString(file) { strdup($0) }, nil]
         defer { for argument in arguments { free(argument) } }
         var pid: pid_t = 0
         let result = terminal.map { path in path.withCString { clsfile_spawn(&arguments, $0, &pid) } }

@@ -88,7 +88,7 @@ public struct EditorSession: Sendable {
         // the editor nor be lost.
         let signals = SignalRelay.install()
         defer { SignalRelay.restore() }
-        _ = Self.withCString(pathBytes) { setenv(Self.sessionFileVariable, $0, 1) }
+        _ = FileSystemPath.withCString(pathBytes) { setenv(Self.sessionFileVariable, $0, 1) }
         let relayTerminal = usePTY && isatty(STDIN_FILENO) == 1
         var master: Int32 = -1
         var terminal: TerminalState?
@@ -167,20 +167,20 @@ public struct EditorSession: Sendable {
         let bytes = file.fileSystemPathBytes
         let shown = file.displayPath
         var info = stat()
-        if withCString(bytes, { stat($0, &info) }) != 0 {
+        if FileSystemPath.withCString(bytes, { stat($0, &info) }) != 0 {
             let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0
             let folder = slash == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<slash])
             var folderInfo = stat()
-            guard withCString(folder, { stat($0, &folderInfo) }) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
+            guard FileSystemPath.withCString(folder, { stat($0, &folderInfo) }) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
                 throw RecorderError(.fileAccess, "cannot create \(shown): the folder \(URL(fileSystemPathBytes: folder).displayPath) does not exist; create it first")
             }
-            let descriptor = withCString(bytes) { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
+            let descriptor = FileSystemPath.withCString(bytes) { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
             guard descriptor >= 0 else {
                 throw RecorderError(.fileAccess, "cannot create \(shown): \(String(cString: strerror(errno))); check the folder's permissions")
             }
             close(descriptor)
         }
-        guard let resolved = withCString(bytes, { realpath($0, nil) }) else {
+        guard let resolved = FileSystemPath.withCString(bytes, { realpath($0, nil) }) else {
             throw RecorderError(.fileAccess, "cannot resolve \(shown): \(String(cString: strerror(errno)))")
         }
         defer { free(resolved) }
@@ -189,14 +189,7 @@ public struct EditorSession: Sendable {
 
     private static func fileSize(_ path: [UInt8]) -> Int64 {
         var info = stat()
-        return withCString(path, { stat($0, &info) }) == 0 ? Int64(info.st_size) : 0
-    }
-
-    /// Calls `body` with a path's bytes, NUL-terminated.
-    static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
-        try (bytes + [0]).withUnsafeBufferPointer { buffer in
-            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
-        }
+        return FileSystemPath.withCString(path, { stat($0, &info) }) == 0 ? Int64(info.st_size) : 0
     }
 
 }

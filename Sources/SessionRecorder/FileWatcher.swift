@@ -1,4 +1,5 @@
 import Foundation
+import OpenClassKit
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,7 @@ struct FileWatcher {
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { return nil }
         let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)
-        let watch = EditorSession.withCString(folder) { inotify_add_watch(fd, $0, mask) }
+        let watch = FileSystemPath.withCString(folder) { inotify_add_watch(fd, $0, mask) }
         guard watch >= 0 else {
             close(fd)
             return nil

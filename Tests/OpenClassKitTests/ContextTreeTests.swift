@@ -168,6 +168,30 @@ struct ContextTreeTests {
         #expect(all[1].parent === all[0], "one instance per context")
     }
 
+    /// Identifiers are unique among siblings: a second context of the same identifier is refused,
+    /// and so is a delegate that makes a context of another identifier than asked.
+    @Test func duplicateSiblingsAndAWrongDelegateAreRefused() async throws {
+        let scratch = try Scratch()
+        let first = scratch.store(), second = scratch.store()
+        first.mainAppContext.addChildContext(CLSContext(type: .book, identifier: "book", title: "Book"))
+        try await first.save()
+        second.mainAppContext.addChildContext(CLSContext(type: .book, identifier: "book", title: "Another book"))
+        let duplicate = await clsError { try await second.save() }
+        #expect(duplicate?.code == .invalidCreate && duplicate?.message.contains("already exists under the same parent") == true)
+
+        final class Wrong: CLSDataStoreDelegate {
+            func createContext(forIdentifier identifier: String, parentContext: CLSContext,
+                               parentIdentifierPath: [String]) -> CLSContext? {
+                CLSContext(type: .quiz, identifier: identifier + "-other", title: "Other")
+            }
+        }
+        let third = scratch.store()
+        let wrong = Wrong()
+        third.delegate = wrong
+        let error = await clsError { _ = try await third.contexts(matchingIdentifierPath: ["quiz"]) }
+        #expect(error?.code == .invalidCreate && error?.message.contains("was asked for 'quiz'") == true, "\(error?.message ?? "")")
+    }
+
     @Test func removingAContextRemovesItsDescendantsOnSave() async throws {
         let scratch = try Scratch()
         let store = scratch.store()

@@ -148,3 +148,17 @@ extension URL {
         PathBytes.display(fileSystemPathBytes)
     }
 }
+
+/// Paths as the file system spells them, for code that calls the C library with them. Not part of
+/// ClassKit.
+public enum FileSystemPath {
+    /// Calls `body` with a NUL-terminated copy of a path's bytes.
+    public static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        try PathBytes.withCString(bytes, body)
+    }
+
+    /// Calls `body` with a file URL's path, NUL-terminated, its bytes kept (``Foundation/URL/fileSystemPathBytes``).
+    public static func withCString<R>(_ url: URL, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        try PathBytes.withCString(url.fileSystemPathBytes, body)
+    }
+}
