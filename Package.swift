@@ -133,6 +133,11 @@ let package = Package(
             path: "Samples/SeedSample"
         ),
         .executableTarget(
+            name: "ContextSample",
+            dependencies: ["OpenClassKit"],
+            path: "Samples/ContextSample"
+        ),
+        .executableTarget(
             name: "StoreBenchmark",
             dependencies: ["OpenClassKit"],
             path: "Benchmarks/StoreBenchmark"
@@ -187,7 +192,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "SessionRecorder",
-                           "TestSupport", "clsfile", "clsfile-serve", "SeedSample", .product(name: "Crypto", package: "swift-crypto")],
+                           "TestSupport", "clsfile", "clsfile-serve", "SeedSample", "ContextSample", .product(name: "Crypto", package: "swift-crypto")],
             // Read from the source tree by GoldenOutputTests, which can also rewrite them.
             exclude: ["Golden"]
         ),

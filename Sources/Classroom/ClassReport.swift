@@ -62,9 +62,33 @@ public struct ClassReport: Sendable, Equatable, Codable {
         public var students: [StudentRow]
         /// The submissions kept aside as conflicts, by student name.
         public var keptAside: [KeptAside]
+        /// The assigned course context this assignment is one document of, below the main app
+        /// context; nil for a document assigned alone.
+        public var contextPath: [String]?
+    }
+
+    /// An assigned course context: its documents' assignments taken together, per student.
+    public struct ContextSummary: Sendable, Equatable, Codable {
+        /// The context's identifier path, below the main app context.
+        public var identifierPath: [String]
+        public var title: String
+        /// The assignments of its documents, as they come in ``ClassReport/assignments``.
+        public var assignmentIdentifiers: [String]
+        /// How many students submitted work on at least one of its documents.
+        public var studentCount: Int
+        /// How many of them marked every one of its documents done.
+        public var doneCount: Int
+        /// Each student's active time summed over the documents, averaged over the students; nil
+        /// with no students.
+        public var averageActiveSeconds: Double?
+        /// Each student's progress averaged over all the documents (0 for one without work),
+        /// averaged over the students; nil with no students.
+        public var averageProgress: Double?
     }
 
     public var assignments: [AssignmentSummary]
+    /// The assigned course contexts, in the order their first documents come in ``assignments``.
+    public var contexts: [ContextSummary]
 
     /// Reads the class from a teacher's store.
     /// - Throws: ``CLSError`` when the store cannot be read, ``ClassroomError`` `.malformedFile`
@@ -90,11 +114,44 @@ public struct ClassReport: Sendable, Equatable, Codable {
             summaries.append(Self.summary(of: assignment, rows: rows, keptAside: aside))
         }
         assignments = summaries
+        var titles: [[String]: String] = [:]
+        for path in Set(summaries.compactMap(\.contextPath)) {
+            titles[path] = try await store.mainAppContext.descendant(matchingIdentifierPath: path)?.title
+        }
+        contexts = Self.contexts(of: summaries, titles: titles)
     }
 
-    /// Creates a report from its parts.
+    /// Creates a report from its assignments; contexts are titled by their last identifier.
     public init(assignments: [AssignmentSummary]) {
         self.assignments = assignments
+        contexts = Self.contexts(of: assignments, titles: [:])
+    }
+
+    /// The assigned contexts of some assignments, with per-student totals across their documents.
+    static func contexts(of assignments: [AssignmentSummary], titles: [[String]: String]) -> [ContextSummary] {
+        var order: [[String]] = []
+        var groups: [[String]: [AssignmentSummary]] = [:]
+        for assignment in assignments {
+            guard let path = assignment.contextPath else { continue }
+            if groups[path] == nil { order.append(path) }
+            groups[path, default: []].append(assignment)
+        }
+        return order.map { path in
+            let members = groups[path] ?? []
+            var works: [String: [StudentWork]] = [:]
+            for member in members {
+                for row in member.students { works[row.studentIdentifier, default: []].append(row.work) }
+            }
+            let students = works.values
+            let count = Double(students.count)
+            return ContextSummary(
+                identifierPath: path, title: titles[path] ?? path.last ?? "", assignmentIdentifiers: members.map(\.identifier),
+                studentCount: students.count,
+                doneCount: students.filter { $0.count == members.count && $0.allSatisfy(\.isDone) }.count,
+                averageActiveSeconds: students.isEmpty ? nil : students.map { $0.map(\.activeSeconds).reduce(0, +) }.reduce(0, +) / count,
+                averageProgress: students.isEmpty ? nil
+                    : students.map { $0.map(\.progress).reduce(0, +) / Double(members.count) }.reduce(0, +) / count)
+        }
     }
 
     static func summary(of assignment: Assignment, rows: [StudentRow], keptAside: [KeptAside] = []) -> AssignmentSummary {
@@ -114,6 +171,7 @@ public struct ClassReport: Sendable, Equatable, Codable {
             studentCount: rows.count, doneCount: works.filter(\.isDone).count,
             averageActiveSeconds: works.isEmpty ? nil : works.map(\.activeSeconds).reduce(0, +) / Double(works.count),
             averageProgress: works.isEmpty ? nil : works.map(\.progress).reduce(0, +) / Double(works.count),
-            primaryAverages: averages, warning: warning, students: rows, keptAside: keptAside)
+            primaryAverages: averages, warning: warning, students: rows, keptAside: keptAside,
+            contextPath: assignment.contextPath)
     }
 }

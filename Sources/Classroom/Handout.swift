@@ -25,6 +25,47 @@ public struct Handout: Sendable, Equatable, Codable {
         public var sha256: String
     }
 
+    /// The course context a handout belongs to, when a teacher assigned a context (a chapter with
+    /// several documents): one handout per document, all with the same assigned context.
+    public struct Course: Sendable, Equatable, Codable {
+        /// The assigned context's identifier path, below the main app context.
+        public var assignedPath: [String]
+        /// The identifier path of this handout's document's context, at or below ``assignedPath``.
+        public var documentPath: [String]
+        /// The course's contexts from the top down to the assigned one, and every context below
+        /// it, parents first, in a course manifest's shape (without documents or thumbnails).
+        public var contexts: [CourseManifest.Entry]
+
+        /// Creates the course part of a handout.
+        public init(assignedPath: [String], documentPath: [String], contexts: [CourseManifest.Entry]) {
+            self.assignedPath = assignedPath
+            self.documentPath = documentPath
+            self.contexts = contexts
+        }
+
+        /// Why the course part is not one a student's store can take; nil when it is.
+        var problem: String? {
+            let limits = (depth: CLSContext.maximumDepth - 1, text: CLSContext.maximumIdentifierLength)
+            guard !assignedPath.isEmpty, documentPath.starts(with: assignedPath) else {
+                return "its document's context \(documentPath.joined(separator: "/")) is not under the assigned context \(assignedPath.joined(separator: "/"))"
+            }
+            guard contexts.count <= 10_000 else { return "it lists \(contexts.count) contexts; at most 10,000" }
+            let paths = Set(contexts.map(\.data.identifierPath))
+            guard paths.contains(assignedPath), paths.contains(documentPath) else {
+                return "its contexts do not include the assigned context and its document's"
+            }
+            for entry in contexts {
+                let path = entry.data.identifierPath
+                guard !path.isEmpty, path.count <= limits.depth, path.allSatisfy({ !$0.isEmpty && $0.count <= limits.text }),
+                      entry.data.title.count <= limits.text, (entry.data.summary?.count ?? 0) <= CLSContext.maximumSummaryLength,
+                      entry.document == nil else {
+                    return "the context \(path.joined(separator: "/")) breaks ClassKit's limits or names a file"
+                }
+            }
+            return nil
+        }
+    }
+
     public var format = Handout.formatName
     public var version = Handout.currentVersion
     /// The handout's identifier, the same in the teacher's and the students' stores.
@@ -42,17 +83,20 @@ public struct Handout: Sendable, Equatable, Codable {
     /// encrypted to.
     public var teacherKey: Data
     public var createdAt: Date
+    /// The assigned course context this handout's document belongs to; nil for a document
+    /// assigned alone.
+    public var course: Course?
 
     enum CodingKeys: String, CodingKey {
         case format, version, id, title, className = "class", due, targetWords, reading, instructions, document, teacherKey
-        case createdAt
+        case createdAt, course
     }
 
     /// Makes a new handout for a document, with a fresh identifier, for the teacher's identity.
     /// - Throws: ``ClassroomError`` `.fileAccess` when the document cannot be read.
     public init(document url: URL, title: String, className: String? = nil, due: Date? = nil,
                 targetWords: Int? = nil, isReading: Bool = false, instructions: String? = nil,
-                teacher: Identity) throws {
+                teacher: Identity, course: Course? = nil) throws {
         id = UUID().uuidString.lowercased()
         self.title = title
         self.className = className
@@ -63,6 +107,7 @@ public struct Handout: Sendable, Equatable, Codable {
         document = Document(name: url.lastPathComponent, sha256: try Self.sha256(of: url))
         teacherKey = teacher.recipientPublicKey
         createdAt = Date()
+        self.course = course
     }
 
     /// The handout of an assignment recorded in a store.
@@ -87,7 +132,22 @@ public struct Handout: Sendable, Equatable, Codable {
     public var assignment: Assignment {
         Assignment(identifier: id, title: title, className: className, dueDate: due, targetWordCount: targetWords,
                       isReading: reading == true, instructions: instructions, documentName: document.name, documentDigest: document.sha256,
-                      teacherKey: teacherKey, createdAt: createdAt)
+                      teacherKey: teacherKey, createdAt: createdAt, contextPath: course?.assignedPath)
+    }
+
+    /// Accepts the handout for a student's copy of its document; for a handout of an assigned
+    /// context, the course's contexts come into the store and the document is tied to its
+    /// context, so its work is recorded there (and what was recorded for it before moves along).
+    /// - Throws: ``CLSError`` as ``CLSDataStore/acceptAssignment(_:for:)`` and
+    ///   ``CLSDataStore/importContexts(_:)`` do.
+    public func accept(for documentURL: URL, in store: CLSDataStore) async throws {
+        try await store.acceptAssignment(assignment, for: documentURL)
+        guard let course else { return }
+        _ = try await store.importContexts(CourseManifest(contexts: course.contexts))
+        guard let context = try await store.mainAppContext.descendant(matchingIdentifierPath: course.documentPath) else {
+            throw CLSError(.invalidArgument, "the handout's context \(course.documentPath.joined(separator: "/")) was not imported into \(store.storeURL.path)")
+        }
+        try await store.tieDocument(documentURL, to: context)
     }
 
     // MARK: Files
@@ -123,6 +183,9 @@ public struct Handout: Sendable, Equatable, Codable {
         }
         guard isPlainFileName(handout.document.name) else {
             throw ClassroomError(.malformedFile, "the handout \(url.path) names the document '\(handout.document.name)', which is not a plain file name; it was refused: ask your teacher for a new copy")
+        }
+        if let problem = handout.course?.problem {
+            throw ClassroomError(.malformedFile, "the handout \(url.path) is damaged: \(problem); it was refused: ask your teacher for a new copy")
         }
         return handout
     }
@@ -228,7 +291,7 @@ extension Handout {
             return opening
         }
         do {
-            try await store.acceptAssignment(handout.assignment, for: document)
+            try await handout.accept(for: document, in: store)
         } catch let error as CLSError where error.code == .invalidModification {
             opening.warnings.append("the handout \(shown) was not accepted: \(error.message)")
             return opening

@@ -147,7 +147,7 @@ struct HookCommandTests {
         // ACTIVE, OPEN, WORDS, …: the third column is the five words.
         #expect(row.split(separator: " ").dropFirst(2).first == "5", "\(row)")
         let csv = try run(clsfile, ["report", "--csv", "--store", scratch.storeURL.path])
-        #expect(csv.output.hasPrefix("file,active_seconds,open_seconds,words,progress,progress_basis,sessions,last_opened\n"))
+        #expect(csv.output.hasPrefix("file,active_seconds,open_seconds,words,progress,progress_basis,sessions,last_opened,context\n"))
         #expect(csv.output.contains("\(file.path),"))
         let json = try run(clsfile, ["report", "--json", "--since", "2000-01-01", "--store", scratch.storeURL.path])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])

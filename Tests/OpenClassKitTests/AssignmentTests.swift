@@ -154,6 +154,9 @@ struct AssignmentTests {
         #expect(try await store.importSubmission(submission("b", at: now, key: first)) == .conflict)
     }
 
+    /// SQL that takes a store of schema 7 back to 6.
+    static let undoSchemaSeven = "ALTER TABLE context DROP COLUMN course_document; ALTER TABLE assignment DROP COLUMN context_path;"
+
     /// SQL that takes a store of schema 6 back to 5.
     static let undoSchemaSix = "DROP TABLE active_context; DROP INDEX context_sibling; ALTER TABLE context DROP COLUMN custom_type_name; ALTER TABLE context DROP COLUMN display_order; ALTER TABLE context DROP COLUMN topic; ALTER TABLE context DROP COLUMN summary; ALTER TABLE context DROP COLUMN thumbnail; ALTER TABLE context DROP COLUMN is_assignable; ALTER TABLE context DROP COLUMN suggested_age_from; ALTER TABLE context DROP COLUMN suggested_age_length; ALTER TABLE context DROP COLUMN suggested_time_from; ALTER TABLE context DROP COLUMN suggested_time_length; ALTER TABLE context DROP COLUMN capabilities; ALTER TABLE context DROP COLUMN universal_link;"
 
@@ -165,7 +168,7 @@ struct AssignmentTests {
         try await store.save()
         // Take the store back to schema 1, as clsfile 0.1 left it.
         let downgraded = try run(try Tool.sqlite3.require(), [scratch.storeURL.path,
-            "\(Self.undoSchemaSix) DROP TABLE submission_conflict; DROP TABLE student_key; DROP TABLE submission; DROP TABLE assignment; ALTER TABLE activity DROP COLUMN primary_kind; ALTER TABLE activity DROP COLUMN progress_basis; PRAGMA user_version = 1; PRAGMA wal_checkpoint(TRUNCATE);"])
+            "\(Self.undoSchemaSeven) \(Self.undoSchemaSix) DROP TABLE submission_conflict; DROP TABLE student_key; DROP TABLE submission; DROP TABLE assignment; ALTER TABLE activity DROP COLUMN primary_kind; ALTER TABLE activity DROP COLUMN progress_basis; PRAGMA user_version = 1; PRAGMA wal_checkpoint(TRUNCATE);"])
         #expect(downgraded.status == 0, "\(downgraded.errorOutput)")
 
         let reopened = scratch.store()
@@ -173,7 +176,7 @@ struct AssignmentTests {
         #expect(try await reopened.isAssignedDocument(essay))
         #expect(try await reopened.fetchActivity(for: essay).progress == 0.5)
         let version = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "PRAGMA user_version"])
-        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "6")
+        #expect(version.output.trimmingCharacters(in: .whitespacesAndNewlines) == "7")
     }
 
     /// A store of schema 3 keeps its version-1 assignment (no teacher key) and the work collected
@@ -182,7 +185,7 @@ struct AssignmentTests {
         let scratch = try Scratch()
         _ = try await scratch.store().assignments()
         let schema3 = """
-            \(Self.undoSchemaSix)
+            \(Self.undoSchemaSeven) \(Self.undoSchemaSix)
             DROP TABLE submission_conflict; DROP TABLE student_key; DROP TABLE submission; DROP TABLE assignment;
             ALTER TABLE activity DROP COLUMN primary_kind;
             CREATE TABLE assignment (id TEXT PRIMARY KEY, title TEXT NOT NULL, class_name TEXT, due_at REAL,

@@ -65,7 +65,7 @@ struct ContextTreeTests {
         chapter.displayOrder = 7
         chapter.topic = .math
         chapter.summary = String(repeating: "é", count: 4_000)
-        chapter.thumbnail = Self.png(width: 330, height: 80)
+        chapter.thumbnail = ImageHeaders.png(width: 330, height: 80)
         chapter.isAssignable = false
         chapter.suggestedAge = NSRange(location: 9, length: 3)
         chapter.suggestedCompletionTime = NSRange(location: 20, length: 25)
@@ -135,15 +135,15 @@ struct ContextTreeTests {
         }
         let summary = await refused { $0.summary = String(repeating: "x", count: 4_001) }
         #expect(summary?.code == .limits && summary?.message.contains("4001 characters") == true)
-        let big = await refused { $0.thumbnail = Self.png(width: 331, height: 100) }
+        let big = await refused { $0.thumbnail = ImageHeaders.png(width: 331, height: 100) }
         #expect(big?.code == .limits && big?.message.contains("331×100 pixels") == true)
-        let small = await refused { $0.thumbnail = Self.png(width: 100, height: 79) }
+        let small = await refused { $0.thumbnail = ImageHeaders.png(width: 100, height: 79) }
         #expect(small?.code == .limits)
         let junk = await refused { $0.thumbnail = Data("GIF89a".utf8) }
         #expect(junk?.message.contains("not a PNG or JPEG") == true)
         let jpeg = CLSContext(type: .task, identifier: "jpeg", title: "JPEG")
         store.mainAppContext.addChildContext(jpeg)
-        jpeg.thumbnail = Self.jpeg(width: 200, height: 150)
+        jpeg.thumbnail = ImageHeaders.jpeg(width: 200, height: 150)
         try await store.save()
         let title = await refused { $0.title = String(repeating: "t", count: 257) }
         #expect(title?.code == .limits && title?.object != nil)
@@ -254,18 +254,75 @@ struct ContextTreeTests {
         #expect(scratch.store().activeContext == nil)
     }
 
-    // MARK: Images
+    @Test func attemptsRoundTripAcrossProcessesAndANewOneStopsThePrevious() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let recorder = Recorder()
+        store.delegate = recorder
+        let path = ["book", "chapter1", "quiz1"]
+        let quiz = try #require(try await store.contexts(matchingIdentifierPath: path).last)
+        #expect(quiz.currentActivity == nil)
 
-    /// The header of a PNG file of a given size: enough for its size to be read.
-    static func png(width: Int, height: Int) -> Data {
-        func bigEndian(_ value: Int) -> [UInt8] { (0..<4).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
-                    + bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0])
+        let first = quiz.createNewActivity()
+        #expect(quiz.currentActivity === first)
+        first.start()
+        first.addProgressRange(fromStart: 0, toEnd: 0.5)
+        first.primaryActivityItem = CLSScoreItem(identifier: "score", title: "Score", score: 3, maxScore: 10)
+        first.addAdditionalActivityItem(CLSBinaryItem(identifier: "passed", title: "Passed", type: .passFail))
+        try await store.save()
+
+        // Another data store reads it through the context, as another process would.
+        let reader = scratch.store()
+        let readQuiz = try #require(try await reader.contexts(matchingIdentifierPath: path).last)
+        let read = try #require(readQuiz.currentActivity)
+        #expect(read.progress == 0.5 && read.isStarted)
+        #expect((read.primaryActivityItem as? CLSScoreItem)?.score == 3 && read.additionalActivityItems.map(\.identifier) == ["passed"])
+        #expect(read.context === readQuiz && read.context.identifierPath == ["clsfile"] + path)
+        #expect(readQuiz.currentActivity === read)
+        #expect(reader.runningActivity?.context.identifierPath == ["clsfile"] + path)
+
+        // A second attempt stops the first for good and starts empty.
+        let second = quiz.createNewActivity()
+        #expect(!first.isStarted && second !== first)
+        second.start()
+        second.progress = 0.2
+        try await store.save()
+        let later = scratch.store()
+        let again = try #require(try await later.contexts(matchingIdentifierPath: path).last?.currentActivity)
+        #expect(again.progress == 0.2 && again.primaryActivityItem == nil && again.isStarted)
+        #expect(readQuiz.currentActivity?.progress == 0.2)
+
+        // A third in another process, which is then killed: its work stays, its span ends at its
+        // last save, and neither it nor its context is left running or active.
+        let worker = try runWorker(["attempt-and-die", scratch.storeURL.path, path.joined(separator: "/")])
+        #expect(worker.status == SIGKILL, "\(worker.errorOutput)")
+        let afterKill = scratch.store()
+        let third = try #require(try await afterKill.contexts(matchingIdentifierPath: path).last?.currentActivity)
+        #expect((third.primaryActivityItem as? CLSScoreItem)?.score == 9)
+        #expect(!third.isStarted && third.timeSpans.count == 1)
+        #expect(afterKill.activeContext == nil)
+        // The worker's attempt stopped this process's second one in the store.
+        #expect(afterKill.runningActivity == nil)
     }
 
-    /// The start of a baseline JPEG file of a given size: an APP0 segment, then the frame header.
-    static func jpeg(width: Int, height: Int) -> Data {
-        Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
-             + [0xFF, 0xC0, 0x00, 0x11, 8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3])
+    @Test func anAttemptOfAContextAddedAfterwardsIsSavedWithIt() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let quiz = CLSContext(type: .quiz, identifier: "quiz", title: "Quiz")
+        let activity = quiz.createNewActivity()
+        activity.progress = 0.75
+        store.mainAppContext.addChildContext(quiz)
+        try await store.save()
+        let read = try #require(try await scratch.store().contexts(matchingIdentifierPath: ["quiz"]).last?.currentActivity)
+        #expect(read.progress == 0.75)
+
+        // An attempt whose context never joins the tree is refused with the reason.
+        let loose = CLSContext(type: .quiz, identifier: "loose", title: "Loose")
+        let orphan = loose.createNewActivity()
+        orphan.progress = 0.5
+        store.mainAppContext.addChildContext(loose)
+        loose.removeFromParent()
+        let error = await clsError { try await store.save() }
+        #expect(error?.code == .invalidCreate && error?.object === orphan)
     }
 }

@@ -10,6 +10,8 @@ import OpenClassKit
 ///     store-worker save-forever STORE FILE   (as the talks' code does: start, then saves, no pulses)
 ///     store-worker complete STORE FILE   (ClassKit's call, then an immediate exit)
 ///     store-worker activate STORE A/B/C   (makes the stored context at that path active, then exits)
+///     store-worker attempt-and-die STORE A/B/C   (a new attempt at that stored context, started,
+///                                           scored 9/10, saved and made active; then SIGKILL)
 @main
 struct StoreWorker {
     static func main() async {
@@ -31,6 +33,18 @@ struct StoreWorker {
                 }
                 context.becomeActive()
                 guard store.activeContext?.identifierPath == context.identifierPath else { exit(1) }
+            case "attempt-and-die":
+                let path = arguments[2].split(separator: "/").map(String.init)
+                guard let context = try await store.contexts(matchingIdentifierPath: path).last, context.identifierPath.count == path.count + 1 else {
+                    FileHandle.standardError.write(Data("no context at \(arguments[2])\n".utf8))
+                    exit(1)
+                }
+                let activity = context.createNewActivity()
+                activity.start()
+                activity.primaryActivityItem = CLSScoreItem(identifier: "score", title: "Score", score: 9, maxScore: 10)
+                try await store.save()
+                context.becomeActive()
+                kill(getpid(), SIGKILL)
             case "complete":
                 // Apple's call form, in an async function, and an exit right after it.
                 store.completeAllAssignedActivities(matching: [file.resolvingSymlinksInPath().path])

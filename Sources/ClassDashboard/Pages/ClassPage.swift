@@ -15,6 +15,16 @@ struct ClassPage {
                 """
         } else {
             let rows = report.assignments.map(row)
+            let contexts: HTML = report.contexts.isEmpty ? "" : """
+                <h2>Assigned contexts</h2>
+                <table id="contexts">
+                <thead><tr><th>Context</th><th class="number">Documents</th><th class="number">Done with every document</th>\
+                <th class="number">Average time</th><th>Average progress</th></tr></thead>
+                <tbody>
+                \(report.contexts.map(contextRow))
+                </tbody>
+                </table>
+                """
             let students = Set(report.assignments.flatMap { $0.students.map(\.studentIdentifier) }).count
             content = """
                 <h1>Class</h1>
@@ -27,9 +37,23 @@ struct ClassPage {
                 \(rows)
                 </tbody>
                 </table>
+                \(contexts)
                 """
         }
         return PageLayout(title: "Class", trail: [.init(label: "Class", link: nil)], content: content).render()
+    }
+
+    private func contextRow(_ context: ClassReport.ContextSummary) -> HTML {
+        """
+        <tr data-context="\(context.identifierPath.joined(separator: "/"))">
+        <td>\(context.title)<div class="meta">\(context.identifierPath.joined(separator: " › "))</div></td>
+        <td class="number">\(context.assignmentIdentifiers.count)</td>
+        <td class="number done-count" data-done="\(context.doneCount)" data-students="\(context.studentCount)">\
+        \(context.doneCount) of \(context.studentCount)</td>
+        <td class="number average-time">\(Fragments.duration(context.averageActiveSeconds))</td>
+        <td class="average-progress">\(Fragments.averageProgress(context.averageProgress))</td>
+        </tr>
+        """
     }
 
     private func row(_ assignment: ClassReport.AssignmentSummary) -> HTML {

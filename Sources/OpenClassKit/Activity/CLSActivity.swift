@@ -16,10 +16,20 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: all mutable state sits in `state`, guarded by its `Mutex`.
 public final class CLSActivity: CLSObject, @unchecked Sendable {
-    /// The context of the file this activity belongs to.
+    /// The context this activity belongs to: a file's, or one of the app's.
     public let context: CLSContext
-    let activityID: Int64
-    private let tracker: ChangeTracker
+    /// The root of the context's tree, held so that the context's ancestors (held by their
+    /// parents, each context holding its parent weakly) live as long as the activity does.
+    private let root: CLSContext
+    /// The activity's row; 0 for a new attempt not saved yet.
+    private let row: Atomic<Int64>
+    /// The tracker of the data store, for an activity read from one; nil for a new attempt, which
+    /// uses the tracker of its context's tree (it may join one after it was made).
+    private let storeTracker: ChangeTracker?
+
+    var activityID: Int64 { row.load(ordering: .acquiring) }
+
+    private var tracker: ChangeTracker? { storeTracker ?? context.tree?.instances.tracker }
 
     struct State {
         var spans: [SpanRecord] = []
@@ -62,9 +72,29 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
 
     init(record: ActivityRecord, context: CLSContext, tracker: ChangeTracker) {
         self.context = context
-        self.activityID = record.activityID
-        self.tracker = tracker
+        root = context.root
+        row = Atomic(record.activityID)
+        storeTracker = tracker
         super.init(created: Date(timeIntervalSince1970: record.createdAt))
+        apply(record)
+    }
+
+    /// A new attempt of a context, written by the next save (``CLSContext/createNewActivity()``).
+    init(newAttemptOf context: CLSContext) {
+        self.context = context
+        root = context.root
+        row = Atomic(0)
+        storeTracker = nil
+        super.init(created: Date())
+        changed()
+    }
+
+    /// Whether the activity is a new attempt that no save wrote yet.
+    var isUnsaved: Bool { activityID == 0 }
+
+    /// Takes the row a save made for a new attempt.
+    func didCreate(_ record: ActivityRecord) {
+        row.store(record.activityID, ordering: .releasing)
         apply(record)
     }
 
@@ -197,7 +227,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             state.pending.spans[span.id] = state.nextSequence()
             return true
         }
-        tracker.markStarted(self)
+        tracker?.markStarted(self)
         if started { changed() }
     }
 
@@ -460,10 +490,15 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
 
     private func changed() {
         setDates(modified: Date())
-        tracker.markChanged(self)
+        tracker?.markChanged(self)
     }
 
-    var hasUnsavedChanges: Bool { state.withLock { !$0.pending.isEmpty } }
+    /// Hands a new attempt's changes to the tree its context joined after it was made.
+    func contextJoined(_ tree: ContextTree) {
+        if isUnsaved || hasUnsavedChanges { tree.instances.tracker.markChanged(self) }
+    }
+
+    var hasUnsavedChanges: Bool { state.withLock { !$0.pending.isEmpty } || isUnsaved }
 
     /// The changes to write, and the sequence number they reach; nil when nothing is pending.
     /// - Throws: The bad value a setter recorded, or an item whose value breaks its rules.

@@ -37,11 +37,15 @@ public struct Assignment: Sendable, Hashable {
     public internal(set) var documentURL: URL?
     /// When the student marked the work done; nil while it is not done. Independent of progress.
     public internal(set) var completedAt: Date?
+    /// The identifier path (below the main app context) of the course context the teacher
+    /// assigned, when this assignment is one document of it; nil for a document assigned alone.
+    public var contextPath: [String]?
 
     /// Creates an assignment as a teacher's handout describes it.
     public init(identifier: String, title: String, className: String? = nil, dueDate: Date? = nil,
                 targetWordCount: Int? = nil, isReading: Bool = false, instructions: String? = nil,
-                documentName: String, documentDigest: String, teacherKey: Data?, createdAt: Date = Date()) {
+                documentName: String, documentDigest: String, teacherKey: Data?, createdAt: Date = Date(),
+                contextPath: [String]? = nil) {
         self.identifier = identifier
         self.title = title
         self.className = className
@@ -53,6 +57,7 @@ public struct Assignment: Sendable, Hashable {
         self.documentDigest = documentDigest
         self.teacherKey = teacherKey
         self.createdAt = createdAt
+        self.contextPath = contextPath
     }
 
     /// Whether the student marked the work done.

@@ -44,6 +44,9 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
         /// The tree of the data store the context belongs to; nil until it is in one.
         var tree: ContextTree?
         var isActive = false
+        /// The newest attempt made or read through this context; weak, as the activity holds
+        /// its context (an unsaved one is held by its data store until saved).
+        weak var currentActivity: CLSActivity?
     }
 
     private let state: Mutex<State>
@@ -64,8 +67,8 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
         super.init(created: created)
     }
 
-    /// A context read from the store, in a data store's tree.
-    convenience init(record: ContextRecord, parent: CLSContext?, tree: ContextTree) {
+    /// A context read from the store, in a data store's tree (nil for a read-only view).
+    convenience init(record: ContextRecord, parent: CLSContext?, tree: ContextTree?) {
         self.init(type: record.type, identifier: record.identifier, title: record.title, parent: parent,
                   path: record.path, created: Date(timeIntervalSince1970: record.createdAt), rowID: record.id, tree: tree)
         state.withLock { $0.metadata = record.metadata }
@@ -84,6 +87,10 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
 
     /// The file this context stands for, for document contexts made from a file.
     public var fileURL: URL? { path.map(PathBytes.fileURL(for:)) }
+
+    /// The canonical path of ``fileURL`` as people read it, bytes that are not UTF-8 written as
+    /// `\xNN`; nil for a context with no file. Not part of ClassKit.
+    public var filePath: String? { path.map(PathBytes.display) }
 
     /// The canonical path bytes behind ``fileURL``.
     var path: [UInt8]? { state.withLock { $0.path } }
@@ -206,6 +213,13 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
     /// The parent context; nil for the main app context and for a context not yet added.
     public var parent: CLSContext? { state.withLock { $0.parent } }
 
+    /// The top of the context's tree: the main app context, or the context itself.
+    var root: CLSContext {
+        var context = self
+        while let parent = context.parent { context = parent }
+        return context
+    }
+
     /// The children added or read so far.
     var loadedChildren: [CLSContext] { state.withLock { $0.children } }
 
@@ -247,11 +261,12 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
 
     /// Puts the context and its descendants in a data store's tree; new ones are written by the next save.
     func join(_ tree: ContextTree) {
-        let (children, isNew) = state.withLock { state -> ([CLSContext], Bool) in
+        let (children, isNew, activity) = state.withLock { state -> ([CLSContext], Bool, CLSActivity?) in
             state.tree = tree
-            return (state.children, state.rowID == nil)
+            return (state.children, state.rowID == nil, state.currentActivity)
         }
         if isNew { tree.markChanged(self) }
+        activity?.contextJoined(tree)
         for child in children { child.join(tree) }
     }
 
@@ -288,6 +303,37 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
         return try await tree.storedChild(identifier, of: self)
     }
 
+    // MARK: Attempts
+
+    /// The context's newest activity (attempt): the one made last by ``createNewActivity()``, else
+    /// the newest in the store, whichever process made it (read from the store at once); nil when
+    /// the context has none. When the store cannot be read, it is nil and the failure goes to the
+    /// handler of ``CLSDataStore/reportExitFailures(to:)``.
+    public var currentActivity: CLSActivity? {
+        if let held = state.withLock({ $0.currentActivity }), held.isUnsaved { return held }
+        guard let tree, let rowID else { return state.withLock { $0.currentActivity } }
+        do {
+            guard let record = try tree.storage.currentActivityNow(ofContext: rowID) else { return nil }
+            let activity = tree.instances.instance(for: record) { self }
+            state.withLock { $0.currentActivity = activity }
+            return activity
+        } catch {
+            SpanHandover.report(error as? CLSError ?? CLSError(.databaseInaccessible, "reading the current activity of \(identifierPath.joined(separator: "/")) failed: \(error)"))
+            return nil
+        }
+    }
+
+    /// Makes a new activity (attempt) for the context and makes it the ``currentActivity``; the
+    /// previous one is stopped for good: its running time spans end (this process's now, other
+    /// processes' at their last pulse). The new activity is written by the data store's next
+    /// save, after the context itself; its time starts with ``CLSActivity/start()``.
+    public func createNewActivity() -> CLSActivity {
+        currentActivity?.stop()
+        let activity = CLSActivity(newAttemptOf: self)
+        state.withLock { $0.currentActivity = activity }
+        return activity
+    }
+
     // MARK: Active context
 
     /// Whether this process made the context the active one (``becomeActive()``).
@@ -319,11 +365,18 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
         tree?.markChanged(self)
     }
 
-    /// Follows a file that moved: the context takes the new path, and the name as its title.
+    /// Becomes the context of a course's document at a canonical path.
+    func tieDocument(at path: [UInt8]) {
+        state.withLock { $0.path = path }
+    }
+
+    /// Follows a file that moved: the context takes the new path and, when it is a plain file
+    /// context named after its path, the new path as identifier and the name as its title.
     func fileMoved(to newPath: [UInt8]) {
         state.withLock { state in
-            guard state.path != newPath else { return }
+            guard let oldPath = state.path, oldPath != newPath else { return }
             state.path = newPath
+            guard state.identifier == PathBytes.display(oldPath) else { return }
             state.identifier = PathBytes.display(newPath)
             state.title = PathBytes.fileName(of: newPath)
         }

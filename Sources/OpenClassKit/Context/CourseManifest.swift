@@ -15,16 +15,22 @@ import Foundation
 ///
 /// A bare array of entries is read too. `type` and a capability's `kind` are ClassKit's names
 /// (`chapter`, `percent`) or raw values; an identifier path starts below the main app context.
-public struct CourseManifest: Sendable, Decodable {
+public struct CourseManifest: Sendable, Codable {
     /// One context of the course.
-    public struct Entry: Sendable, Decodable {
+    public struct Entry: Sendable, Equatable, Codable {
         public var data: ContextData
         /// A document of the course, relative to the manifest's folder.
         public var document: String?
+
+        /// Creates an entry.
+        public init(data: ContextData, document: String? = nil) {
+            self.data = data
+            self.document = document
+        }
     }
 
     /// The Catalog API's description of a context.
-    public struct ContextData: Sendable, Decodable {
+    public struct ContextData: Sendable, Equatable, Codable {
         public var identifierPath: [String]
         public var title: String
         public var type: CLSContextType
@@ -58,14 +64,66 @@ public struct CourseManifest: Sendable, Decodable {
             topic = try container.decodeIfPresent(String.self, forKey: .topic)
             universalLinkURL = try container.decodeIfPresent(URL.self, forKey: .universalLinkURL)
         }
+
+        /// Writes the context data with `type` and capability kinds as ClassKit's raw values.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(identifierPath, forKey: .identifierPath)
+            try container.encode(title, forKey: .title)
+            try container.encode(type.rawValue, forKey: .type)
+            try container.encodeIfPresent(customTypeName, forKey: .customTypeName)
+            try container.encodeIfPresent(displayOrder, forKey: .displayOrder)
+            try container.encodeIfPresent(isAssignable, forKey: .isAssignable)
+            try container.encodeIfPresent(progressReportingCapabilities, forKey: .progressReportingCapabilities)
+            try container.encodeIfPresent(suggestedAge, forKey: .suggestedAge)
+            try container.encodeIfPresent(suggestedCompletionTime, forKey: .suggestedCompletionTime)
+            try container.encodeIfPresent(summary, forKey: .summary)
+            try container.encodeIfPresent(topic, forKey: .topic)
+            try container.encodeIfPresent(universalLinkURL, forKey: .universalLinkURL)
+        }
+
+        /// Describes a context of a data store's tree as the manifest does, with its identifier
+        /// path below the main app context (its thumbnail is left out).
+        public init(describing context: CLSContext) {
+            identifierPath = Array(context.identifierPath.dropFirst())
+            title = context.title
+            type = context.type
+            customTypeName = context.customTypeName
+            displayOrder = context.displayOrder == 0 ? nil : context.displayOrder
+            isAssignable = context.isAssignable ? nil : false
+            let capabilities = context.progressReportingCapabilities
+            progressReportingCapabilities = capabilities == [CLSProgressReportingCapability(kind: .duration, details: nil)]
+                ? nil : capabilities.sorted { ($0.kind.rawValue, $0.details ?? "") < ($1.kind.rawValue, $1.details ?? "") }
+                    .map { Capability(kind: $0.kind, details: $0.details) }
+            func bounds(_ range: NSRange) -> [Int]? {
+                range.length < ContextMetadata.noLimits.length ? [range.location, range.location + range.length] : nil
+            }
+            suggestedAge = bounds(context.suggestedAge)
+            suggestedCompletionTime = bounds(context.suggestedCompletionTime)
+            summary = context.summary
+            topic = context.topic?.rawValue
+            universalLinkURL = context.universalLinkURL
+        }
     }
 
     /// A kind of progress the context reports.
-    public struct Capability: Sendable, Decodable {
+    public struct Capability: Sendable, Equatable, Codable {
         public var kind: CLSProgressReportingCapability.Kind
         public var details: String?
 
         enum CodingKeys: String, CodingKey { case kind, details }
+
+        /// Creates a capability.
+        public init(kind: CLSProgressReportingCapability.Kind, details: String?) {
+            self.kind = kind
+            self.details = details
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(kind.rawValue, forKey: .kind)
+            try container.encodeIfPresent(details, forKey: .details)
+        }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -75,12 +133,28 @@ public struct CourseManifest: Sendable, Decodable {
     }
 
     public var contexts: [Entry]
+    /// The folder that documents are relative to: the manifest's own, when read from a file;
+    /// else nil, for the current directory.
+    public var folder: URL?
 
     enum CodingKeys: String, CodingKey { case contexts }
 
+    public init(from decoder: any Decoder) throws {
+        contexts = try decoder.container(keyedBy: CodingKeys.self).decode([Entry].self, forKey: .contexts)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(contexts, forKey: .contexts)
+    }
+
     /// Creates a manifest of entries.
-    public init(contexts: [Entry]) {
+    /// - Parameters:
+    ///   - contexts: The entries, parents first.
+    ///   - folder: The folder that documents are relative to; the current directory when nil.
+    public init(contexts: [Entry], folder: URL? = nil) {
         self.contexts = contexts
+        self.folder = folder
     }
 
     /// Reads a manifest file.
@@ -93,8 +167,10 @@ public struct CourseManifest: Sendable, Decodable {
         do {
             // A bare array of entries, or an object with "contexts".
             let isArray = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "[")
-            return isArray ? CourseManifest(contexts: try JSONDecoder().decode([Entry].self, from: data))
+            var manifest = isArray ? CourseManifest(contexts: try JSONDecoder().decode([Entry].self, from: data))
                 : try JSONDecoder().decode(CourseManifest.self, from: data)
+            manifest.folder = url.deletingLastPathComponent()
+            return manifest
         } catch let error as DecodingError {
             throw CLSError(.invalidArgument, "the manifest \(url.displayPath) is not a course manifest: \(describe(error)); see the OpenClassKit documentation for its shape")
         } catch {
@@ -136,15 +212,24 @@ public struct ContextImport: Sendable, Equatable {
     public var unchanged = 0
     /// Entries that name a document.
     public var documents = 0
+    /// Documents tied to their context by this import (the others were tied already, or missing).
+    public var documentsTied = 0
+    /// Why named documents could not be tied, one message each, naming the document: their
+    /// contexts were imported; import again once the files are there.
+    public var documentProblems: [String] = []
 }
 
 extension CLSDataStore {
     /// Creates or updates the contexts of a course manifest, in order, and saves them in one
-    /// transaction: importing the same manifest again changes nothing. Not part of ClassKit.
+    /// transaction; then ties each named document to its context, so that the document's work is
+    /// recorded there (what was recorded for it before moves along), wherever it is opened from.
+    /// Importing the same manifest again changes nothing. Not part of ClassKit.
     /// - Throws: ``CLSError`` `.invalidArgument` for an entry that comes before its parent or has an
-    ///   empty path, `.limits` past ClassKit's limits; nothing is then saved.
+    ///   empty path (nothing is then saved), or for a document named by two contexts; `.limits`
+    ///   past ClassKit's limits (nothing is saved).
     public func importContexts(_ manifest: CourseManifest) async throws -> ContextImport {
         var result = ContextImport()
+        var documents: [(name: String, context: CLSContext)] = []
         for (index, entry) in manifest.contexts.enumerated() {
             var path = entry.data.identifierPath
             if path.first == mainAppContext.identifier { path.removeFirst() }
@@ -154,18 +239,58 @@ extension CLSDataStore {
             guard let parent = try await mainAppContext.descendant(matchingIdentifierPath: Array(path.dropLast())) else {
                 throw CLSError(.invalidArgument, "entry \(index + 1) of the manifest (\(path.joined(separator: "/"))) comes before its parent \(path.dropLast().joined(separator: "/")); list parents first")
             }
-            if entry.document != nil { result.documents += 1 }
+            let context: CLSContext
             if let existing = try await parent.child(identifier) {
                 if existing.apply(entry.data) { result.updated += 1 } else { result.unchanged += 1 }
+                context = existing
             } else {
-                let context = CLSContext(type: entry.data.type, identifier: identifier, title: entry.data.title)
+                context = CLSContext(type: entry.data.type, identifier: identifier, title: entry.data.title)
                 _ = context.apply(entry.data)
                 parent.addChildContext(context)
                 result.created += 1
             }
+            if let document = entry.document { documents.append((document, context)) }
         }
         try await save()
+        result.documents = documents.count
+        for (name, context) in documents {
+            let url = URL(fileURLWithPath: name, relativeTo: manifest.folder)
+            let file: FileIdentity
+            do { file = try FileIdentity(resolving: url) } catch {
+                result.documentProblems.append("\(context.identifierPath.dropFirst().joined(separator: "/")): \((error as? CLSError)?.message ?? "\(error)")")
+                continue
+            }
+            guard let contextID = context.rowID else {
+                result.documentProblems.append("\(context.identifierPath.dropFirst().joined(separator: "/")): its context was not saved")
+                continue
+            }
+            if try await tie(file, to: contextID, context) { result.documentsTied += 1 }
+        }
         return result
+    }
+
+    /// Ties a file to a context of the tree, as a course manifest's document is: the file's
+    /// activity is then the context's, wherever the file is opened from and when it is moved, and
+    /// what was recorded for the file before moves along. Not part of ClassKit.
+    /// - Parameters:
+    ///   - url: The document, a regular file.
+    ///   - context: A saved context of this data store's tree, other than the main app context.
+    /// - Returns: False when the file was tied to the context already.
+    /// - Throws: ``CLSError`` `.invalidArgument` for a URL that names no regular file, or a file
+    ///   tied to another context; `.invalidCreate` for a context not saved in this store.
+    @discardableResult
+    public func tieDocument(_ url: URL, to context: CLSContext) async throws -> Bool {
+        let file = try FileIdentity(resolving: url)
+        guard context !== mainAppContext, context.tree === contextTree, let contextID = context.rowID else {
+            throw CLSError(.invalidCreate, "\(url.displayPath) cannot be tied to \(context.identifierPath.joined(separator: "/")): the context is not saved in \(storeURL.path); save it first", object: context)
+        }
+        return try await tie(file, to: contextID, context)
+    }
+
+    private func tie(_ file: FileIdentity, to contextID: Int64, _ context: CLSContext) async throws -> Bool {
+        guard try await storage.bindDocument(file, toContext: contextID) else { return false }
+        context.tieDocument(at: file.path)
+        return true
     }
 }
 

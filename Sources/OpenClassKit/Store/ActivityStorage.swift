@@ -28,6 +28,15 @@ protocol ActivityStorage: AssignmentStorage, ContextStorage {
 
     /// The current activity of a file and its `modified_at`, or nil when it has none; reads one row.
     func version(of file: FileIdentity) async throws -> (activityID: Int64, modifiedAt: Double)?
+
+    /// The newest attempt of a context, read at once on the caller's thread; nil when it has none.
+    func currentActivityNow(ofContext contextID: Int64) throws -> ActivityRecord?
+
+    /// Adds an attempt after a context's newest, ending the running spans of the earlier ones.
+    func createAttempt(ofContext contextID: Int64) async throws -> ActivityRecord
+
+    /// The newest attempt of every app context below a context (course documents included).
+    func currentActivities(below contextID: Int64) async throws -> [ActivityRecord]
 }
 
 /// Where assignments and collected submissions are kept: the same store as the activities.
@@ -52,8 +61,8 @@ protocol AssignmentStorage: Sendable {
     /// are assigned among those given.
     func complete(assignmentsOf contextIDs: [Int64]?, at date: Date) async throws -> Int
 
-    /// The identifier paths (app, file) of every assigned file, with the context of each.
-    func assignedContexts(appIdentifier: String) async throws -> [(contextID: Int64, identifierPath: [String])]
+    /// The identifier path (from the main app context) of every assigned context, with its row.
+    func assignedContexts() async throws -> [(contextID: Int64, identifierPath: [String])]
 
     /// Imports a collected submission, keeping only the latest per student and assignment.
     func importSubmission(_ submission: Submission) async throws -> Submission.ImportResult
@@ -98,6 +107,10 @@ protocol ContextStorage: Sendable {
     /// Writes context changes in one transaction; returns the row of each insert.
     func saveContexts(_ changes: [ContextChange]) async throws -> [Int64?]
 
+    /// Makes a file the document of an app context: the context takes the file's path, and what
+    /// was recorded for the file so far moves into it. Returns false when it was so already.
+    func bindDocument(_ file: FileIdentity, toContext contextID: Int64) async throws -> Bool
+
     /// Makes a context the active one for this process, at once, on the caller's thread.
     func setActiveContextNow(_ id: Int64) throws
 
@@ -106,4 +119,7 @@ protocol ContextStorage: Sendable {
 
     /// The active context and its ancestors, root first, read at once; empty when none is active.
     func activeContextChainNow() throws -> [ContextRecord]
+
+    /// A context and its ancestors, root first, read at once.
+    func contextChainNow(to contextID: Int64) throws -> [ContextRecord]
 }

@@ -37,7 +37,7 @@ extension CLSDataStore {
     @discardableResult
     public func markAssignedActivitiesDone(matching contextPath: [String]) async throws -> Int {
         let path = fullPath(contextPath)
-        let matching = try await storage.assignedContexts(appIdentifier: mainAppContext.identifier)
+        let matching = try await storage.assignedContexts()
             .filter { $0.identifierPath.starts(with: path) }
             .map(\.contextID)
         guard !matching.isEmpty else { return 0 }

@@ -70,6 +70,16 @@ extension CLSDataStore {
         }
     }
 
+    /// The current activity (newest attempt) of every context below a context that has one, its
+    /// descendants' included, in one read: what ``CLSContext/currentActivity`` gives for each,
+    /// without a read per context. Not part of ClassKit.
+    /// - Parameter context: The context to look below; the main app context by default.
+    /// - Throws: ``CLSError`` `.databaseInaccessible` when the store cannot be read.
+    public func currentActivities(below context: CLSContext? = nil) async throws -> [CLSActivity] {
+        guard let rowID = try await contextTree.rowID(of: context ?? mainAppContext) else { return [] }
+        return try await storage.currentActivities(below: rowID).map(instance(for:))
+    }
+
     /// Removes a context from the tree; the next save removes it, its descendants and their
     /// activities from the store.
     public func remove(_ context: CLSContext) {

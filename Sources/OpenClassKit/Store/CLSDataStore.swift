@@ -65,16 +65,11 @@ public final class CLSDataStore: Sendable {
     let storage: any ActivityStorage
     /// The context tree: what was read, made and changed of it.
     let contextTree: ContextTree
-    private let tracker = ChangeTracker()
-    private let activities = Mutex<[Int64: WeakActivity]>([:])
+    private var tracker: ChangeTracker { contextTree.instances.tracker }
     /// The activities fetched last, kept alive so that fetching one again, as a long-lived
     /// process such as `hook --stdio` does for every event, reads one row instead of its history.
     private let recent = Mutex<[CLSActivity]>([])
     private static let recentCount = 16
-
-    private struct WeakActivity {
-        weak var activity: CLSActivity?
-    }
 
     /// Keeps an activity among the recent ones, the oldest leaving first.
     private func keep(_ activity: CLSActivity) -> CLSActivity {
@@ -205,7 +200,7 @@ public final class CLSDataStore: Sendable {
     ///   `update` throws, which ends the reading.
     public func reduceActivities<Result: Sendable>(into initial: Result,
                                                    _ update: @escaping @Sendable (inout Result, CLSActivity) throws -> Void) async throws -> Result {
-        let parent = mainAppContext
+        let store = self
         let ahead = ReadAhead<ActivityRecord>(capacity: 4)
         let reduced = ReadAhead<ActivityRecord>.startThread { () throws -> Result in
             do {
@@ -213,7 +208,7 @@ public final class CLSDataStore: Sendable {
                 let tracker = ChangeTracker()
                 while let batch = try ahead.receive() {
                     for record in batch {
-                        try update(&result, CLSActivity(record: record, context: Self.context(of: record, parent: parent, tree: nil), tracker: tracker))
+                        try update(&result, CLSActivity(record: record, context: store.context(of: record, forViewing: true), tracker: tracker))
                     }
                 }
                 return result
@@ -239,28 +234,25 @@ public final class CLSDataStore: Sendable {
         return try await reduced.value
     }
 
-    /// The context of a file's activity; in the store's tree (so that a changed title is saved)
-    /// unless it is a read-only view.
-    private static func context(of record: ActivityRecord, parent: CLSContext, tree: ContextTree?) -> CLSContext {
-        CLSContext(type: .document, identifier: PathBytes.display(record.file.path),
-                   title: record.contextTitle ?? PathBytes.fileName(of: record.file.path), parent: parent, path: record.file.path,
-                   rowID: record.contextID, tree: tree)
+    /// The context of an activity: for a plain file, a document context under the main app
+    /// context; else the stored context in the store's tree. A read-only view's own context is
+    /// kept out of the tree (a report makes one for each of 100,000 files).
+    func context(of record: ActivityRecord, forViewing: Bool) -> CLSContext {
+        guard let root = record.contextChain.first, let own = record.contextChain.last, root.identifier == mainAppContext.identifier else {
+            let path = record.file?.path ?? []
+            return CLSContext(type: .document, identifier: PathBytes.display(path),
+                              title: record.contextTitle ?? PathBytes.fileName(of: path), parent: mainAppContext, path: path,
+                              rowID: record.contextID, tree: forViewing ? nil : contextTree)
+        }
+        if mainAppContext.rowID == nil { mainAppContext.rowID = root.id }
+        var parent = mainAppContext
+        for link in record.contextChain.dropFirst().dropLast() { parent = parent.adoptStoredChild(link, tree: contextTree) }
+        return forViewing ? CLSContext(record: own, parent: parent, tree: nil) : parent.adoptStoredChild(own, tree: contextTree)
     }
 
     /// The one instance of a stored activity, refreshed with what the store holds.
-    private func instance(for record: ActivityRecord) -> CLSActivity {
-        let (activity, isNew) = activities.withLock { map -> (CLSActivity, Bool) in
-            if let existing = map[record.activityID]?.activity { return (existing, false) }
-            let activity = CLSActivity(record: record, context: Self.context(of: record, parent: mainAppContext, tree: contextTree),
-                                       tracker: tracker)
-            map[record.activityID] = WeakActivity(activity: activity)
-            return (activity, true)
-        }
-        if !isNew {
-            activity.context.fileMoved(to: record.file.path)
-            activity.apply(record)
-        }
-        return activity
+    func instance(for record: ActivityRecord) -> CLSActivity {
+        contextTree.instances.instance(for: record) { context(of: record, forViewing: false) }
     }
 
     /// Sets where a failure that no call can return is reported: at a normal exit, the running
@@ -288,11 +280,18 @@ public final class CLSDataStore: Sendable {
     ///   was written. Changes that were not written stay pending.
     public func save() async throws {
         try await contextTree.save()
+        var failures: [CLSError] = []
+        for activity in tracker.changedActivities where activity.isUnsaved {
+            do {
+                try await createRow(of: activity)
+            } catch let error as CLSError {
+                failures.append(error.object == nil ? error.about(activity) : error)
+            }
+        }
         for activity in tracker.startedActivities { activity.pulseForSave() }
         let changed = tracker.changedActivities
         var batch: [(activity: CLSActivity, changes: ActivityChanges, sequence: Int)] = []
-        var failures: [CLSError] = []
-        for activity in changed {
+        for activity in changed where !activity.isUnsaved {
             do {
                 if let (changes, sequence) = try activity.changesToSave() {
                     batch.append((activity, changes, sequence))
@@ -314,6 +313,16 @@ public final class CLSDataStore: Sendable {
                        "\(batch.count) of \(batch.count + failures.count) changed activities were saved; the others were not: \(failures.map(\.message).joined(separator: "; "))",
                        object: batch.isEmpty ? first.object : nil, underlyingErrors: failures,
                        successfulObjects: batch.map(\.activity))
+    }
+
+    /// Writes the row of a new attempt (``CLSContext/createNewActivity()``), whose context the
+    /// tree's save has just written.
+    private func createRow(of activity: CLSActivity) async throws {
+        guard let contextID = activity.context.rowID else {
+            throw CLSError(.invalidCreate, "the activity of the context \(activity.context.identifierPath.joined(separator: "/")) cannot be saved: the context is not in the data store's tree; add it under mainAppContext or one of its descendants, then save")
+        }
+        activity.didCreate(try await storage.createAttempt(ofContext: contextID))
+        contextTree.instances.register(activity)
     }
 
     /// Writes every unsaved change, then calls a completion handler that may run on any thread.

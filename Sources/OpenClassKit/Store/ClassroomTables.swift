@@ -71,13 +71,10 @@ enum ClassroomTables {
         return count
     }
 
-    /// The identifier paths (app, file) of every assigned file, with the context of each.
-    static func assignedContexts(appIdentifier: String, in db: Database) throws -> [(contextID: Int64, identifierPath: [String])] {
-        try Row.fetchAll(db, sql: """
-            SELECT c.id, c.identifier, p.identifier AS root FROM assignment s
-            JOIN context c ON c.id = s.context_id LEFT JOIN context p ON p.id = c.parent_id
-            """).map { row in
-            (contextID: row["id"], identifierPath: [row["root"] ?? appIdentifier, row["identifier"]])
+    /// The identifier paths (from the main app context) of every assigned context, with its row.
+    static func assignedContexts(in db: Database) throws -> [(contextID: Int64, identifierPath: [String])] {
+        try Int64.fetchAll(db, sql: "SELECT context_id FROM assignment WHERE context_id IS NOT NULL").map { id in
+            (contextID: id, identifierPath: try ContextTable.chain(to: id, in: db).map(\.identifier))
         }
     }
 
@@ -202,13 +199,14 @@ enum ClassroomTables {
         }
         try db.execute(sql: """
             INSERT INTO assignment (id, title, class_name, due_at, target_words, is_reading, instructions, document_name,
-                                    document_digest, teacher_key, created_at, accepted_at, context_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    document_digest, teacher_key, created_at, accepted_at, context_id, context_path)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [assignment.identifier, assignment.title, assignment.className,
                              assignment.dueDate?.timeIntervalSince1970, assignment.targetWordCount, assignment.isReading,
                              assignment.instructions,
                              assignment.documentName, assignment.documentDigest, key,
-                             assignment.createdAt.timeIntervalSince1970, acceptedAt, contextID])
+                             assignment.createdAt.timeIntervalSince1970, acceptedAt, contextID,
+                             try assignment.contextPath.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }])
     }
 
     private static func assignment(from row: Row) -> Assignment {
@@ -221,6 +219,7 @@ enum ClassroomTables {
         assignment.acceptedAt = (row["accepted_at"] as Double?).map(Date.init(timeIntervalSince1970:))
         assignment.documentURL = (row["path"] as Data?).map { PathBytes.fileURL(for: [UInt8]($0)) }
         assignment.completedAt = (row["completed_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+        assignment.contextPath = (row["context_path"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
         return assignment
     }
 }

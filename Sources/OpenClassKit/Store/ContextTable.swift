@@ -10,25 +10,31 @@ enum ContextTable {
         suggested_time_length, capabilities, universal_link
         """
 
+    /// Whether a context is one of the app's (a course's document included), not a plain file's.
+    private static func isAppContext(_ alias: String = "") -> String {
+        let column = alias.isEmpty ? "" : alias + "."
+        return "(\(column)path IS NULL OR \(column)course_document = 1)"
+    }
+
     /// The child of a context with an identifier.
     static func child(of parentID: Int64, identifier: String, in db: Database) throws -> ContextRecord? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM context WHERE parent_id = ? AND identifier = ?"),
                          arguments: [parentID, identifier]).map(record(from:))
     }
 
-    /// The children of a context that are not file contexts, in display order.
+    /// The children of a context that are not plain file contexts, in display order.
     static func children(of parentID: Int64, in db: Database) throws -> [ContextRecord] {
         try Row.fetchAll(db, sql: """
-            SELECT \(columns) FROM context WHERE parent_id = ? AND path IS NULL ORDER BY display_order, identifier
+            SELECT \(columns) FROM context WHERE parent_id = ? AND \(isAppContext()) ORDER BY display_order, identifier
             """, arguments: [parentID]).map(record(from:))
     }
 
-    /// Every app context below a root (not file contexts), parents before children.
+    /// Every app context below a root (not plain file contexts), parents before children.
     static func tree(under rootID: Int64, in db: Database) throws -> [ContextRecord] {
         try Row.fetchAll(db, sql: """
             WITH RECURSIVE down(id, depth) AS (
-                SELECT id, 0 FROM context WHERE parent_id = ? AND path IS NULL
-                UNION ALL SELECT c.id, down.depth + 1 FROM context c JOIN down ON c.parent_id = down.id WHERE c.path IS NULL)
+                SELECT id, 0 FROM context WHERE parent_id = ? AND \(isAppContext())
+                UNION ALL SELECT c.id, down.depth + 1 FROM context c JOIN down ON c.parent_id = down.id WHERE \(isAppContext("c")))
             SELECT \(columns.split(separator: ",").map { "c." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", "))
             FROM down JOIN context c ON c.id = down.id ORDER BY down.depth, c.display_order, c.identifier
             """, arguments: [rootID]).map(record(from:))
@@ -84,6 +90,32 @@ enum ContextTable {
             }
         }
         return rows
+    }
+
+    // MARK: Documents of courses
+
+    /// Moves a file's record from the context that holds it (a plain file context) into an app
+    /// context: its attempts follow the app context's own, its assignment goes along, and the app
+    /// context takes the file's path.
+    static func moveDocument(_ file: FileIdentity, from holder: Int64, to contextID: Int64, in db: Database) throws {
+        let display = PathBytes.display(file.path)
+        func pathName(_ id: Int64) throws -> String { try chain(to: id, in: db).map(\.identifier).dropFirst().joined(separator: "/") }
+        if try Bool.fetchOne(db, sql: "SELECT course_document FROM context WHERE id = ?", arguments: [holder]) == true {
+            throw CLSError(.invalidArgument, "\(display) is already the document of the context \(try pathName(holder)); a document belongs to one context: name it once in the manifest")
+        }
+        let assigned = try Int.fetchOne(db, sql: "SELECT count(*) FROM assignment WHERE context_id IN (?, ?)", arguments: [holder, contextID]) ?? 0
+        if assigned > 1 {
+            throw CLSError(.invalidArgument, "\(display) and the context \(try pathName(contextID)) are assigned apart; remove one of the assignments (clsfile assignments) before tying the document to the context")
+        }
+        try db.execute(sql: "UPDATE assignment SET context_id = ? WHERE context_id = ?", arguments: [contextID, holder])
+        let offset = try Int.fetchOne(db, sql: "SELECT coalesce(max(attempt), 0) FROM activity WHERE context_id = ?", arguments: [contextID]) ?? 0
+        try db.execute(sql: "UPDATE activity SET context_id = ?, attempt = attempt + ? WHERE context_id = ?",
+                       arguments: [contextID, offset, holder])
+        try db.execute(sql: "DELETE FROM context WHERE id = ?", arguments: [holder])
+        try db.execute(sql: """
+            UPDATE context SET path = ?, device = ?, inode = ?, course_document = 1, modified_at = ? WHERE id = ?
+            """, arguments: [Data(file.path), Int64(bitPattern: file.device), Int64(bitPattern: file.inode),
+                             Date().timeIntervalSince1970, contextID])
     }
 
     // MARK: The active context

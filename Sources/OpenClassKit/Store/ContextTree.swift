@@ -6,6 +6,8 @@ import Synchronization
 final class ContextTree: Sendable {
     let storage: any ActivityStorage
     let appIdentifier: String
+    /// The data store's activities, reached from contexts as from files.
+    let instances = ActivityInstances()
 
     private struct State {
         var changed: [ObjectIdentifier: CLSContext] = [:]

@@ -62,9 +62,15 @@ struct SpanRecord: Sendable, Equatable {
 struct ActivityRecord: Sendable {
     var activityID: Int64
     var contextID: Int64
-    var file: FileIdentity
+    /// The parent of the activity's context; nil for the main app context.
+    var contextParentID: Int64?
+    /// The file of a document context made from a file; nil for the app's own contexts.
+    var file: FileIdentity?
     /// The title of the file's context, when read (a single activity's load reads it; views do not).
     var contextTitle: String? = nil
+    /// The activity's context and its ancestors, root first, for every context but a plain file
+    /// context under the main app context (for those it is empty: their place is known).
+    var contextChain: [ContextRecord] = []
     var createdAt: Double
     var modifiedAt: Double
     /// What the progress ranges measure; nil when unnamed.

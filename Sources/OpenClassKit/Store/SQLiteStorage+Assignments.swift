@@ -32,16 +32,15 @@ extension SQLiteStorage: AssignmentStorage {
     }
 
     nonisolated func completeNow(matching contextPath: [String], at date: Date) throws -> Int {
-        let appIdentifier = self.appIdentifier
-        return try writingNow { db in
-            let matching = try ClassroomTables.assignedContexts(appIdentifier: appIdentifier, in: db)
+        try writingNow { db in
+            let matching = try ClassroomTables.assignedContexts(in: db)
                 .filter { $0.identifierPath.starts(with: contextPath) }.map(\.contextID)
             return matching.isEmpty ? 0 : try ClassroomTables.complete(assignmentsOf: matching, at: date, in: db)
         }
     }
 
-    func assignedContexts(appIdentifier: String) async throws -> [(contextID: Int64, identifierPath: [String])] {
-        try await reading { db in try ClassroomTables.assignedContexts(appIdentifier: appIdentifier, in: db) }
+    func assignedContexts() async throws -> [(contextID: Int64, identifierPath: [String])] {
+        try await reading { db in try ClassroomTables.assignedContexts(in: db) }
     }
 
     func importSubmission(_ submission: Submission) async throws -> Submission.ImportResult {

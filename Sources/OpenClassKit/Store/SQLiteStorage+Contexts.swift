@@ -28,6 +28,18 @@ extension SQLiteStorage: ContextStorage {
         try await writing { db in try ContextTable.save(changes, in: db) }
     }
 
+    func bindDocument(_ file: FileIdentity, toContext contextID: Int64) async throws -> Bool {
+        let appIdentifier = self.appIdentifier
+        return try await writing { db in
+            // The context that holds the file now: its plain file context (made when it has none,
+            // found by inode when it moved), or the app context it is bound to already.
+            let holder = try Self.findOrCreate(file, appIdentifier: appIdentifier, in: db).contextID
+            guard holder != contextID else { return false }
+            try ContextTable.moveDocument(file, from: holder, to: contextID, in: db)
+            return true
+        }
+    }
+
     nonisolated func setActiveContextNow(_ id: Int64) throws {
         try writingNow { db in try ContextTable.setActive(id, owner: ProcessIdentity.current, in: db) }
     }

@@ -325,8 +325,14 @@ actor SQLiteStorage: ActivityStorage {
             let oldPath = [UInt8](candidate["path"] as Data)
             guard !FileIdentity.fileExists(at: oldPath, device: file.device, inode: file.inode) else { continue }
             let contextID: Int64 = candidate["id"]
-            try db.execute(sql: "UPDATE context SET path = ?, identifier = ?, title = ?, modified_at = ? WHERE id = ?",
-                           arguments: [pathData, display, PathBytes.fileName(of: file.path), now, contextID])
+            // A plain file context is named after its path; a course's document keeps its identifier and title.
+            try db.execute(sql: """
+                UPDATE context SET path = ?,
+                    title = CASE WHEN identifier = ? THEN ? ELSE title END,
+                    identifier = CASE WHEN identifier = ? THEN ? ELSE identifier END, modified_at = ?
+                WHERE id = ?
+                """, arguments: [pathData, PathBytes.display(oldPath), PathBytes.fileName(of: file.path),
+                                 PathBytes.display(oldPath), display, now, contextID])
             if let moved = try lookUp(file.path, in: db) { return moved }
         }
         let rootID = try rootContextID(appIdentifier: appIdentifier, in: db)
@@ -355,14 +361,15 @@ actor SQLiteStorage: ActivityStorage {
     }
 
     /// Reads one activity with its spans, ranges and items.
-    private static func load(_ activityID: Int64, in db: Database) throws -> ActivityRecord {
+    static func load(_ activityID: Int64, in db: Database) throws -> ActivityRecord {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT \(activityColumns), c.title FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
             """), arguments: [activityID]) else {
             throw CLSError(.invalidUpdate, "activity \(activityID) vanished from the store while being read; try again")
         }
         var record = activityRecord(from: row)
-        record.contextTitle = row.text(8)
+        record.contextTitle = row.text(9)
+        try placeContext(of: &record, in: db)
         record.spans = try Array(Row.fetchCursor(db.cachedStatement(sql: """
             SELECT \(spanColumns) FROM time_span WHERE activity_id = ?
             """), arguments: [activityID]).map(spanRecord(from:)))
@@ -373,10 +380,69 @@ actor SQLiteStorage: ActivityStorage {
         return record
     }
 
+    // MARK: Attempts
+
+    /// The newest attempt of a context, read at once on the caller's thread; nil when it has none.
+    nonisolated func currentActivityNow(ofContext contextID: Int64) throws -> ActivityRecord? {
+        try writingNow { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1",
+                               arguments: [contextID]).map { try Self.load($0, in: db) }
+        }
+    }
+
+    /// Adds an attempt after the context's newest; the running spans of the earlier attempts end
+    /// at their last pulse, so the earlier attempts stop for good.
+    func createAttempt(ofContext contextID: Int64) async throws -> ActivityRecord {
+        try await writing { db in
+            let now = Date().timeIntervalSince1970
+            guard try Int64.fetchOne(db, sql: "SELECT 1 FROM context WHERE id = ?", arguments: [contextID]) != nil else {
+                throw CLSError(.invalidCreate, "the context of a new activity was removed from the store before the activity was saved; make the activity again under a context that is in the tree")
+            }
+            try db.execute(sql: """
+                UPDATE time_span SET ended_at = last_pulse_at, owner_host = NULL, owner_boot = NULL, owner_pid = NULL, owner_start = NULL
+                WHERE ended_at IS NULL AND activity_id IN (SELECT id FROM activity WHERE context_id = ?)
+                """, arguments: [contextID])
+            try db.execute(sql: "UPDATE activity SET modified_at = ? WHERE context_id = ?", arguments: [now, contextID])
+            try db.execute(sql: """
+                INSERT INTO activity (context_id, attempt, created_at, modified_at)
+                VALUES (?, (SELECT coalesce(max(attempt), 0) + 1 FROM activity WHERE context_id = ?), ?, ?)
+                """, arguments: [contextID, contextID, now, now])
+            return try Self.load(db.lastInsertedRowID, in: db)
+        }
+    }
+
+    func currentActivities(below contextID: Int64) async throws -> [ActivityRecord] {
+        try await reading { db in
+            try ContextTable.tree(under: contextID, in: db).compactMap { context in
+                try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1"),
+                                   arguments: [context.id]).map { try Self.load($0, in: db) }
+            }
+        }
+    }
+
+    /// A context and its ancestors, root first, read at once on the caller's thread.
+    nonisolated func contextChainNow(to contextID: Int64) throws -> [ContextRecord] {
+        try writingNow { db in try ContextTable.chain(to: contextID, in: db) }
+    }
+
+    /// Reads the context chain of an activity whose context is not a plain file context under the
+    /// main app context: an app's context, or a document of an imported course.
+    /// - Parameter roots: The rows of the main app contexts, when the caller read them already.
+    private static func placeContext(of record: inout ActivityRecord, roots: Set<Int64>? = nil, in db: Database) throws {
+        if record.file != nil, let parentID = record.contextParentID {
+            let isRoot = try roots.map { $0.contains(parentID) } ?? (Row.fetchOne(db.cachedStatement(sql: """
+                SELECT 1 FROM context WHERE id = ? AND parent_id IS NULL
+                """), arguments: [parentID]) != nil)
+            if isRoot { return }
+        }
+        record.contextChain = try ContextTable.chain(to: record.contextID, in: db)
+    }
+
     /// Reads every file activity, oldest first, one at a time: four queries read in step by activity,
     /// so memory holds one activity, however large the store. Spans read `forViewing` have no
     /// identifier and no owner: a million of them cost no million strings.
     private static func forEachRecord(in db: Database, forViewing: Bool, _ body: (ActivityRecord) throws -> Void) throws {
+        let roots = try Set(Int64.fetchAll(db, sql: "SELECT id FROM context WHERE parent_id IS NULL"))
         let activities = try StatementRows(db, sql: """
             SELECT \(activityColumns) FROM activity a JOIN context c ON c.id = a.context_id
             WHERE c.path IS NOT NULL AND a.attempt = (SELECT max(attempt) FROM activity WHERE context_id = c.id)
@@ -390,6 +456,7 @@ actor SQLiteStorage: ActivityStorage {
         var items = try Following(db, columns: itemColumns, of: "activity_item", read: itemRecord(from:))
         while try activities.next() {
             var record = activityRecord(from: activities)
+            try placeContext(of: &record, roots: roots, in: db)
             record.spans = try spans.take(record.activityID)
             record.ranges = try ranges.take(record.activityID).sorted { $0.lowerBound < $1.lowerBound }
             record.items = try items.take(record.activityID).sorted {
@@ -619,13 +686,14 @@ actor SQLiteStorage: ActivityStorage {
     // long history has thousands of spans, all read on every save.
 
     /// The columns ``activityRecord(from:)`` reads, of `activity a` joined with `context c`.
-    private static let activityColumns = "a.id, a.context_id, a.created_at, a.modified_at, c.path, c.device, c.inode, a.progress_basis"
+    private static let activityColumns = "a.id, a.context_id, a.created_at, a.modified_at, c.path, c.device, c.inode, a.progress_basis, c.parent_id"
 
     private static func activityRecord(from row: some ColumnReader) -> ActivityRecord {
-        ActivityRecord(activityID: row.int64(0), contextID: row.int64(1),
-                       file: FileIdentity(path: row.bytes(4) ?? [],
-                                          device: UInt64(bitPattern: row.optionalInt64(5) ?? 0),
-                                          inode: UInt64(bitPattern: row.optionalInt64(6) ?? 0)),
+        ActivityRecord(activityID: row.int64(0), contextID: row.int64(1), contextParentID: row.optionalInt64(8),
+                       file: row.bytes(4).map { path in
+                           FileIdentity(path: path, device: UInt64(bitPattern: row.optionalInt64(5) ?? 0),
+                                        inode: UInt64(bitPattern: row.optionalInt64(6) ?? 0))
+                       },
                        createdAt: row.double(2), modifiedAt: row.double(3), progressBasis: row.text(7),
                        spans: [], ranges: [], items: [])
     }

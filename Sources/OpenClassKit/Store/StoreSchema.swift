@@ -238,6 +238,12 @@ enum StoreSchema {
             owner_start INTEGER NOT NULL
         );
         """),
+        // 7: a course's document lives in its context (the file is bound to an app context), and
+        // an assignment may be one document of an assigned context.
+        Migration(name: "documents of courses and assigned contexts", sql: """
+        ALTER TABLE context ADD COLUMN course_document INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE assignment ADD COLUMN context_path TEXT;
+        """),
     ]
 
     /// Whether the store's schema is older than this code's.

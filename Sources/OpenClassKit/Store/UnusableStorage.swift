@@ -20,7 +20,7 @@ struct UnusableStorage: ActivityStorage {
     func removeAssignment(identifier: String) async throws -> Bool { throw reason }
     func complete(assignmentsOf contextIDs: [Int64]?, at date: Date) async throws -> Int { throw reason }
     func completeNow(matching contextPath: [String], at date: Date) throws -> Int { throw reason }
-    func assignedContexts(appIdentifier: String) async throws -> [(contextID: Int64, identifierPath: [String])] { throw reason }
+    func assignedContexts() async throws -> [(contextID: Int64, identifierPath: [String])] { throw reason }
     func importSubmission(_ submission: Submission) async throws -> Submission.ImportResult { throw reason }
     func submissions(forAssignment identifier: String) async throws -> [Submission] { throw reason }
     func keptAsideSubmissions() async throws -> [Submission] { throw reason }
@@ -33,7 +33,12 @@ struct UnusableStorage: ActivityStorage {
     func childContexts(of parentID: Int64) async throws -> [ContextRecord] { throw reason }
     func contextTree(under rootID: Int64) async throws -> [ContextRecord] { throw reason }
     func saveContexts(_ changes: [ContextChange]) async throws -> [Int64?] { throw reason }
+    func bindDocument(_ file: FileIdentity, toContext contextID: Int64) async throws -> Bool { throw reason }
     func setActiveContextNow(_ id: Int64) throws { throw reason }
     func resignActiveContextNow(_ id: Int64) throws { throw reason }
     func activeContextChainNow() throws -> [ContextRecord] { throw reason }
+    func contextChainNow(to contextID: Int64) throws -> [ContextRecord] { throw reason }
+    func currentActivityNow(ofContext contextID: Int64) throws -> ActivityRecord? { throw reason }
+    func createAttempt(ofContext contextID: Int64) async throws -> ActivityRecord { throw reason }
+    func currentActivities(below contextID: Int64) async throws -> [ActivityRecord] { throw reason }
 }

@@ -13,9 +13,12 @@ struct ContextsCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the contexts below a path (all of them by default), with their type and metadata.")
+            abstract: "List the contexts below a path (all of them by default), with their type, metadata, document and current work.")
 
         @OptionGroup var storeOptions: StoreOptions
+
+        @Flag(name: .long, help: "Print JSON instead of text.")
+        var json = false
 
         @Argument(help: ArgumentHelp("The identifiers of the context to list below, from the main app context's child.",
                                      valueName: "identifier"))
@@ -33,21 +36,72 @@ struct ContextsCommand: AsyncParsableCommand {
                     guard let path = (context as? CLSContext)?.identifierPath else { return false }
                     return path.count > prefix.count && path.starts(with: prefix)
                 })
-                guard !contexts.isEmpty else {
+                var work: [[String]: CLSActivity] = [:]
+                for activity in try await store.currentActivities(below: below) { work[activity.context.identifierPath] = activity }
+                // Each context under its parent, as a tree reads.
+                let ordered = contexts.sorted { $0.identifierPath.lexicographicallyPrecedes($1.identifierPath) }
+                if json {
+                    Self.writeJSON(ordered, work: work)
+                    return
+                }
+                guard !ordered.isEmpty else {
                     print("No contexts yet: `clsfile contexts import MANIFEST.json` adds a course, or an app adds its own.")
                     return
                 }
                 var table = Table()
-                table.append(["PATH", "TYPE", "TITLE", "DETAILS"])
-                // Each context under its parent, as a tree reads.
-                let ordered = contexts.sorted { $0.identifierPath.lexicographicallyPrecedes($1.identifierPath) }
+                table.append(["PATH", "TYPE", "TITLE", "WORK", "DETAILS"])
                 for context in ordered {
                     let depth = context.identifierPath.count - prefix.count - 1
                     table.append([String(repeating: "  ", count: depth) + context.identifier, Self.typeName(context),
-                                  context.title, Self.details(context)])
+                                  context.title, work[context.identifierPath].map(Self.work) ?? "-", Self.details(context)])
                 }
                 table.write()
             }
+        }
+
+        /// The current activity in a few words: time, progress, the primary item.
+        static func work(_ activity: CLSActivity) -> String {
+            let summary = ActivitySummary(activity, withSpans: false)
+            var parts = [Formatting.text(summary.durationSeconds) + (summary.isStarted ? " running" : "")]
+            if summary.progress > 0 { parts.append(Formatting.percent(summary.progress)) }
+            if let primary = summary.primaryItem { parts.append("\(primary.title) \(primary.displayValue)") }
+            return parts.joined(separator: ", ")
+        }
+
+        static func writeJSON(_ contexts: [CLSContext], work: [[String]: CLSActivity]) {
+            var json = JSONWriter()
+            json.beginObject()
+            json.key("contexts")
+            json.beginArray()
+            for context in contexts {
+                json.beginObject()
+                if let activity = work[context.identifierPath] {
+                    json.key("currentActivity")
+                    ActivitySummary(activity, withSpans: false).write(to: &json)
+                }
+                json.member("customTypeName", context.customTypeName)
+                json.member("displayOrder", context.displayOrder)
+                json.member("document", context.filePath)
+                json.member("identifierPath", Array(context.identifierPath.dropFirst()))
+                json.member("isAssignable", context.isAssignable)
+                json.member("progressReportingCapabilities", context.progressReportingCapabilities.map { "\($0.kind)" }.sorted())
+                json.member("suggestedAge", Self.bounds(context.suggestedAge))
+                json.member("suggestedCompletionTime", Self.bounds(context.suggestedCompletionTime))
+                json.member("summary", context.summary)
+                json.member("title", context.title)
+                json.member("topic", context.topic?.rawValue)
+                json.member("type", typeName(context))
+                json.member("universalLinkURL", context.universalLinkURL?.absoluteString)
+                json.endObject()
+            }
+            json.endArray()
+            json.endObject()
+            print(json.text)
+        }
+
+        /// A range as `[from, to]` in the manifest's form; nil for ClassKit's "no limits".
+        static func bounds(_ range: NSRange) -> [String]? {
+            range.length < Int.max - 1 ? ["\(range.location)", "\(range.location + range.length)"] : nil
         }
 
         static func typeName(_ context: CLSContext) -> String {
@@ -56,6 +110,7 @@ struct ContextsCommand: AsyncParsableCommand {
 
         static func details(_ context: CLSContext) -> String {
             var parts: [String] = []
+            if let document = context.fileURL { parts.append("document " + document.lastPathComponent) }
             if let topic = context.topic { parts.append(topic.rawValue) }
             if !context.isAssignable { parts.append("not assignable") }
             if context.suggestedAge.length < Int.max - 1 {
@@ -75,9 +130,11 @@ struct ContextsCommand: AsyncParsableCommand {
             abstract: "Create or update contexts from a course manifest (the Catalog API's context data).",
             discussion: """
                 The manifest is JSON: {"contexts": [{"data": {"identifierPath": [...], "title": ..., \
-                "type": "chapter", ...}, "document": "file"}]}, parents before children. Importing the \
-                same manifest again changes nothing. Documents named in it are counted but not yet \
-                tied to their contexts.
+                "type": "chapter", ...}, "document": "file"}]}, parents before children. A document \
+                (a path relative to the manifest) is tied to its context: its work, whether opened \
+                with `clsfile open` or an editor plugin, is recorded there, and what was recorded for \
+                it before moves along; it keeps its context when moved with `mv`. Importing the same \
+                manifest again changes nothing.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
@@ -90,8 +147,11 @@ struct ContextsCommand: AsyncParsableCommand {
                 let result = try await storeOptions.dataStore().importContexts(CourseManifest.read(from: FileArgument.url(for: manifest)))
                 print("contexts: \(result.created) created, \(result.updated) updated, \(result.unchanged) unchanged")
                 if result.documents > 0 {
-                    let one = result.documents == 1
-                    Diagnostics.warn("\(result.documents) document\(one ? "" : "s") named in the manifest \(one ? "is" : "are") not yet tied to \(one ? "its context" : "their contexts"): \(one ? "its" : "their") work is recorded as that of any file")
+                    let missing = result.documentProblems.count
+                    print("documents: \(result.documentsTied) tied to their contexts, \(result.documents - result.documentsTied - missing) tied already, \(missing) not found")
+                }
+                for problem in result.documentProblems {
+                    Diagnostics.warn("\(problem); its context was imported: import the manifest again once the document is there")
                 }
             }
         }

@@ -55,6 +55,8 @@ struct ActivitySummary: Sendable {
     }
 
     var path: String
+    /// The context's identifier path, for a course's document (see ``place(of:)``).
+    var contextPath: [String]?
     var recorded: Bool
     var durationSeconds: Double = 0
     var isStarted = false
@@ -77,7 +79,7 @@ struct ActivitySummary: Sendable {
 
     /// - Parameter withSpans: False to count the sessions only, as `list` does.
     init(_ activity: CLSActivity, withSpans: Bool = true) {
-        path = Self.path(of: activity)
+        (path, contextPath) = Self.place(of: activity)
         recorded = true
         // A running session counts to its last pulse, so idle minutes never show and then vanish.
         durationSeconds = activity.recordedDuration()
@@ -108,10 +110,18 @@ struct ActivitySummary: Sendable {
         recorded = false
     }
 
-    /// The path of an activity's file, as people read it: its context's identifier, the
-    /// canonical path with bytes that are not UTF-8 written as `\xNN`.
-    static func path(of activity: CLSActivity) -> String {
-        activity.context.identifier
+    /// Where an activity is, as people read it: the path of its file (canonical, bytes that are
+    /// not UTF-8 written as `\xNN`), and the identifier path below the main app context of a
+    /// course's or an app's context (nil for a plain file's). An app's context without a file
+    /// gives its identifier path as the path.
+    static func place(of activity: CLSActivity) -> (path: String, contextPath: [String]?) {
+        let context = activity.context
+        guard let file = context.filePath else {
+            let below = Array(context.identifierPath.dropFirst())
+            return (below.joined(separator: "/"), below)
+        }
+        if context.identifier == file, context.parent?.parent == nil { return (file, nil) }
+        return (file, Array(context.identifierPath.dropFirst()))
     }
 
     /// The path with percent-escapes decoded where they make valid UTF-8.
@@ -129,6 +139,9 @@ struct ActivitySummary: Sendable {
     func text() -> String {
         guard recorded else { return "No activity recorded for \(TerminalText.escaped(path))." }
         var lines = ["File:       \(TerminalText.escaped(path))"]
+        if let contextPath {
+            lines.append("Context:    \(TerminalText.escaped(contextPath.joined(separator: " › ")))")
+        }
         let count = sessionCount == 1 ? "1 session" : "\(sessionCount) sessions"
         lines.append("Time:       \(Formatting.text(durationSeconds)) in \(count)\(isStarted ? ", running" : "")")
         let ranges = progressRanges.count > 1 || progressRanges.first?.first ?? 0 > 0
@@ -167,6 +180,7 @@ struct ActivitySummary: Sendable {
         json.beginArray()
         additionalItems.forEach { $0.write(to: &json) }
         json.endArray()
+        json.member("contextPath", contextPath)
         json.member("created", created.map(Self.date))
         json.member("durationSeconds", durationSeconds)
         json.member("isStarted", isStarted)

@@ -7,7 +7,31 @@ import Foundation
 enum ClassReportText {
     static func overview(_ report: ClassReport) -> String {
         guard !report.assignments.isEmpty else { return "No assignments yet: hand one out with `clsfile assign FILE --title T`." }
-        return report.assignments.map(assignment).joined(separator: "\n\n")
+        var blocks: [String] = []
+        var shown: Set<[String]> = []
+        for summary in report.assignments {
+            if let path = summary.contextPath, shown.insert(path).inserted,
+               let context = report.contexts.first(where: { $0.identifierPath == path }) {
+                blocks.append(self.context(context))
+            }
+            blocks.append(assignment(summary))
+        }
+        return blocks.joined(separator: "\n\n")
+    }
+
+    /// An assigned course context: its documents taken together, per student.
+    static func context(_ summary: ClassReport.ContextSummary) -> String {
+        let documents = summary.assignmentIdentifiers.count
+        var lines = ["\(safe(summary.title)) (context \(safe(summary.identifierPath.joined(separator: " › ")))): \(documents) \(documents == 1 ? "document" : "documents"), each below"]
+        guard summary.studentCount > 0 else {
+            lines.append("  no work collected yet")
+            return lines.joined(separator: "\n")
+        }
+        var averages = ["\(summary.studentCount) \(summary.studentCount == 1 ? "student" : "students"), \(summary.doneCount) done with every document"]
+        if let time = summary.averageActiveSeconds { averages.append("average time \(Formatting.text(time))") }
+        if let progress = summary.averageProgress { averages.append("average progress \(Formatting.percent((progress * 1000).rounded() / 1000))") }
+        lines.append("  " + averages.joined(separator: " · "))
+        return lines.joined(separator: "\n")
     }
 
     static func assignment(_ summary: ClassReport.AssignmentSummary) -> String {

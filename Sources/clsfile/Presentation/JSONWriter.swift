@@ -95,6 +95,15 @@ struct JSONWriter: Sendable {
         value(flag)
     }
 
+    /// A member whose value is an array of strings; left out when nil.
+    mutating func member(_ name: String, _ strings: [String]?) {
+        guard let strings else { return }
+        key(name)
+        beginArray()
+        strings.forEach { value($0) }
+        endArray()
+    }
+
     /// Writes what was made so far to standard output, once it is large enough to be worth a write.
     mutating func flush(atLeast bytes: Int = 0) {
         guard self.bytes.count >= max(bytes, 1) else { return }

@@ -18,7 +18,7 @@ struct ListRow: Sendable {
             return "\(item.displayValue) \(item.title.lowercased())"
         }
         cells = [Formatting.text(activity.recordedDuration()) + (isStarted ? "*" : ""), ProgressSummary(activity).percent,
-                 primary ?? "-", Formatting.timestamp(modified), ActivitySummary.path(of: activity)]
+                 primary ?? "-", Formatting.timestamp(modified), ActivitySummary.place(of: activity).path]
     }
 
     /// Prints the rows as a table, most recently changed first.

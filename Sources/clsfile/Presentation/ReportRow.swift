@@ -5,6 +5,8 @@ import SessionRecorder
 /// One file's line in `clsfile report`.
 struct ReportRow: Sendable {
     var path: String
+    /// The context's identifier path, for a course's document.
+    var contextPath: [String]?
     var activeSeconds: Double
     var openSeconds: Double?
     var words: Double?
@@ -18,7 +20,7 @@ struct ReportRow: Sendable {
 
     /// Times are whole seconds, cut as the text shows them, so that text, JSON and CSV agree.
     init(_ activity: CLSActivity, since: Date?) {
-        path = ActivitySummary.path(of: activity)
+        (path, contextPath) = ActivitySummary.place(of: activity)
         // A running session counts to its last pulse, as `show` counts it.
         activeSeconds = activity.recordedDuration(since: since ?? .distantPast).rounded(.down)
         let items = activity.additionalActivityItems
@@ -40,7 +42,7 @@ struct ReportRow: Sendable {
     var cells: [String] {
         [Formatting.text(activeSeconds) + (isRunning ? "*" : ""), openSeconds.map(Formatting.text) ?? "-",
          words.map(Formatting.number) ?? "-", progress.map(Formatting.percent) ?? "-", progressBasis?.rawValue ?? "-",
-         "\(sessions)", Formatting.timestamp(lastOpened), path]
+         "\(sessions)", Formatting.timestamp(lastOpened), path + (contextPath.map { " (" + $0.joined(separator: " › ") + ")" } ?? "")]
     }
 
     /// Prints the rows' cells as a table, then what the columns mean.
@@ -63,7 +65,8 @@ struct ReportRow: Sendable {
     var csvLine: String {
         let fields = [Self.quoted(path), Formatting.number(activeSeconds), openSeconds.map(Formatting.number) ?? "",
                       words.map(Formatting.number) ?? "", progress.map { Formatting.decimal($0, places: 4) } ?? "",
-                      progressBasis?.rawValue ?? "", "\(sessions)", Formatting.iso8601(lastOpened)]
+                      progressBasis?.rawValue ?? "", "\(sessions)", Formatting.iso8601(lastOpened),
+                      Self.quoted(contextPath?.joined(separator: "/") ?? "")]
         var line = ""
         for (index, field) in fields.enumerated() {
             line += index == 0 ? field : "," + field
@@ -73,7 +76,7 @@ struct ReportRow: Sendable {
 
     /// Prints CSV lines under the header line.
     static func writeCSV(_ lines: [String]) {
-        var text = "file,active_seconds,open_seconds,words,progress,progress_basis,sessions,last_opened\n"
+        var text = "file,active_seconds,open_seconds,words,progress,progress_basis,sessions,last_opened,context\n"
         for line in lines {
             text += line
             text += "\n"
@@ -97,6 +100,7 @@ struct ReportRow: Sendable {
         var json = JSONWriter()
         json.beginObject()
         json.member("activeSeconds", activeSeconds)
+        json.member("contextPath", contextPath)
         json.member("isRunning", isRunning)
         json.member("lastOpened", Formatting.iso8601(lastOpened))
         json.member("openSeconds", openSeconds)

@@ -34,8 +34,9 @@ struct AcceptCommand: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: documentURL.path) else {
                 throw ClassroomError(.fileAccess, "the handout is for \(handout.document.name), which is not at \(documentURL.path); put the document there or pass --document")
             }
-            try await storeOptions.dataStore().acceptAssignment(handout.assignment, for: documentURL)
-            print("accepted '\(TerminalText.escaped(handout.title))' for \(TerminalText.escaped(documentURL.displayPath))")
+            try await handout.accept(for: documentURL, in: storeOptions.dataStore())
+            print("accepted '\(TerminalText.escaped(handout.title))' for \(TerminalText.escaped(documentURL.displayPath))"
+                  + (handout.course.map { " in \(TerminalText.escaped($0.documentPath.joined(separator: " › ")))" } ?? ""))
         }
     }
 }

@@ -8,12 +8,17 @@ import OpenClassKit
 struct AssignCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assign",
-        abstract: "Hand a document out: record the assignment and write its handout file (teacher).",
+        abstract: "Hand a document, or a context of an imported course, out: record the assignment and write its handout files (teacher).",
         discussion: """
             Writes FILE.clshandout beside the document (or at --output): share both with the class, \
             the way Schoolwork shares a folder per handout. A student accepts it with \
-            `clsfile accept`, or `clsfile open` finds it beside the document. The handout holds a \
-            class key that seals what students send back with `clsfile submit`.
+            `clsfile accept`, or `clsfile open` finds it beside the document. The handout holds \
+            your public key, to which what students send back with `clsfile submit` is sealed.
+
+            With --context PATH (a context of a course imported with `clsfile contexts import`), \
+            every document at or below that context is handed out, one handout beside each, all \
+            carrying the course's contexts: a student's work on any of them counts toward the \
+            context, and `clsfile class-report` shows the context's averages and each document's row.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -42,10 +47,20 @@ struct AssignCommand: AsyncParsableCommand {
                                             valueName: "path"))
     var output: String?
 
+    @Option(name: .long, help: ArgumentHelp("A context of an imported course to hand out, as its identifiers joined by '/' (algebra/ch1), in place of a file.",
+                                            valueName: "path"))
+    var context: String?
+
     @Argument(help: ArgumentHelp("The document to hand out.", valueName: "file"))
-    var file: String
+    var file: String?
 
     func validate() throws {
+        switch (file, context) {
+        case (nil, nil): throw ValidationError("Give the document to hand out, or --context PATH for a context of an imported course.")
+        case (.some, .some): throw ValidationError("Give a document or --context, not both.")
+        case (nil, .some) where output != nil: throw ValidationError("--output names one handout; with --context each handout is written beside its document.")
+        default: break
+        }
         guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--title cannot be empty.") }
         if let targetWords, targetWords <= 0 {
             throw ValidationError("--target-words must be a positive number of words, not \(targetWords).")
@@ -71,6 +86,7 @@ struct AssignCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             _ = try RoleGate.require(.teacher, for: "assign")
+            guard let file else { return try await assignContext(context ?? "") }
             let document = FileArgument.url(for: file)
             guard FileManager.default.fileExists(atPath: document.path) else {
                 throw ClassroomError(.fileAccess, "\(file) does not exist; write the document first, then assign it")
@@ -88,5 +104,62 @@ struct AssignCommand: AsyncParsableCommand {
             }
             print("assigned '\(title)' (\(handout.id)); handout: \(destination.path)")
         }
+    }
+
+    /// Hands out every document at or below a context of an imported course, one handout each.
+    private func assignContext(_ pathText: String) async throws {
+        let store = storeOptions.dataStore()
+        let path = pathText.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard !path.isEmpty, let assigned = try await store.mainAppContext.descendant(matchingIdentifierPath: path) else {
+            throw CLSError(.invalidArgument, "no context \(pathText) in \(store.storeURL.path): import the course with `clsfile contexts import MANIFEST.json`; `clsfile contexts` lists what is there")
+        }
+        guard assigned.isAssignable else {
+            throw CLSError(.invalidArgument, "the context \(pathText) is not assignable (the course marks it as a container); assign one of its children: `clsfile contexts \(path.joined(separator: " "))` lists them")
+        }
+        let full = assigned.identifierPath
+        let below = try await store.contexts(matching: NSPredicate { context, _ in
+            guard let contextPath = (context as? CLSContext)?.identifierPath else { return false }
+            return contextPath.count > full.count && contextPath.starts(with: full)
+        })
+        var ancestors: [CLSContext] = []
+        var parent = assigned.parent
+        while let context = parent, context.parent != nil {
+            ancestors.insert(context, at: 0)
+            parent = context.parent
+        }
+        let entries = (ancestors + [assigned] + below).map { CourseManifest.Entry(data: CourseManifest.ContextData(describing: $0)) }
+        let documents = ([assigned] + below).filter { $0.fileURL != nil }
+        guard !documents.isEmpty else {
+            throw CLSError(.invalidArgument, "the context \(pathText) has no documents at or below it: name them in the course manifest (\"document\": \"FILE\") and import it again")
+        }
+        let teacher = try RoleGate.identity(of: .teacher)
+        var written: [(url: URL, handout: Handout)] = []
+        var recorded: [String] = []
+        do {
+            for context in documents {
+                guard let url = context.fileURL, FileManager.default.fileExists(atPath: url.path) else {
+                    throw ClassroomError(.fileAccess, "the document of \(context.identifierPath.dropFirst().joined(separator: "/")) is not at \(context.fileURL?.path ?? "its path") any more; put it back, or import the manifest again")
+                }
+                let course = Handout.Course(assignedPath: Array(full.dropFirst()), documentPath: Array(context.identifierPath.dropFirst()),
+                                            contexts: entries)
+                let handout = try Handout(document: url, title: context === assigned ? title : "\(title): \(context.title)",
+                                          className: className, due: try dueDate(), targetWords: targetWords, isReading: reading,
+                                          instructions: instructions, teacher: teacher, course: course)
+                let destination = Handout.defaultURL(beside: url)
+                try handout.write(to: destination)
+                written.append((destination, handout))
+            }
+            for (_, handout) in written {
+                try await store.recordAssignment(handout.assignment)
+                recorded.append(handout.id)
+            }
+        } catch {
+            // All or nothing: no handout is left without its assignment, nor the reverse.
+            for (url, _) in written { try? FileManager.default.removeItem(at: url) }
+            for identifier in recorded { _ = try? await store.removeAssignment(identifier: identifier) }
+            throw error
+        }
+        print("assigned '\(title)' (\(path.joined(separator: " › "))): \(written.count) \(written.count == 1 ? "document" : "documents")")
+        for (url, handout) in written { print("  \(handout.document.name): \(url.path)") }
     }
 }
