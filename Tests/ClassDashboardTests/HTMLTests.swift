@@ -41,6 +41,34 @@ struct HTMLTests {
         }
     }
 
+    @Test func theClassPageShowsEachAssignedContextWithItsAverages() {
+        func work(_ seconds: Double, _ progress: Double, done: Bool) -> StudentWork {
+            StudentWork(assignmentIdentifier: "a", documentName: "doc.md", activeSeconds: seconds, sessions: [],
+                        progress: progress, primaryItem: nil, additionalItems: [],
+                        completedAt: done ? Date(timeIntervalSince1970: 0) : nil)
+        }
+        func row(_ student: String, _ work: StudentWork) -> ClassReport.StudentRow {
+            ClassReport.StudentRow(studentIdentifier: student, studentName: student, submittedAt: Date(timeIntervalSince1970: 0), work: work)
+        }
+        var notes = AssignmentFixture.make(title: "Chapter 1: Notes", className: nil)
+        notes.contextPath = [Self.hostile, "ch1"]
+        var exercises = notes
+        exercises.identifier = "assignment-2"
+        let summaries = [
+            ClassReport.summary(of: notes, rows: [row("ada", work(600, 1, done: true)), row("bob", work(60, 0.5, done: false))]),
+            ClassReport.summary(of: exercises, rows: [row("ada", work(300, 0.5, done: true))]),
+        ]
+        let report = ClassReport(assignments: summaries)
+        let context = try! #require(report.contexts.first)
+        // Ada: 900 s, (1 + 0.5) / 2; Bob: 60 s, (0.5 + 0) / 2, his missing document counting as none.
+        #expect(report.contexts.count == 1 && context.assignmentIdentifiers == ["assignment-1", "assignment-2"])
+        #expect(context.studentCount == 2 && context.doneCount == 1)
+        #expect(context.averageActiveSeconds == 480 && context.averageProgress == 0.5)
+        let page = ClassPage(report: report, links: Links(token: nil)).render().rendered
+        #expect(page.contains("<table id=\"contexts\">") && page.contains(">1 of 2</td>") && page.contains("8m 00s"))
+        #expect(!page.contains("<script") && page.contains(Self.escaped))
+    }
+
     @Test func linksPercentEncodeIdentifiersAndCarryTheToken() {
         let links = Links(token: "abc-DEF_123.~xyz")
         #expect(links.home == "/?token=abc-DEF_123.~xyz")

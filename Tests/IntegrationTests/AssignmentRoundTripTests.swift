@@ -14,6 +14,16 @@ struct Person {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     }
 
+    /// A teacher and two students, Ada and Bob, each in their role.
+    static func classOfThree(in scratch: Scratch) throws -> (teacher: Person, ada: Person, bob: Person) {
+        let teacher = try Person("teacher", in: scratch)
+        let ada = try Person("ada", in: scratch), bob = try Person("bob", in: scratch)
+        try teacher.clsfile("role", "teacher")
+        try ada.clsfile("role", "student", "--name", "Ada Lovelace")
+        try bob.clsfile("role", "student", "--name", "Bob Moses")
+        return (teacher, ada, bob)
+    }
+
     var environment: [String: String] {
         ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
          "XDG_DATA_HOME": home.appendingPathComponent("data").path, "CLSFILE_STORE": ""]
@@ -73,11 +83,7 @@ struct AssignmentRoundTripTests {
 
     @Test func roundTripWithTwoStudentsAndOneTeacher() async throws {
         let scratch = try Scratch()
-        let teacher = try Person("teacher", in: scratch)
-        let ada = try Person("ada", in: scratch), bob = try Person("bob", in: scratch)
-        try teacher.clsfile("role", "teacher")
-        try ada.clsfile("role", "student", "--name", "Ada Lovelace")
-        try bob.clsfile("role", "student", "--name", "Bob Moses")
+        let (teacher, ada, bob) = try Person.classOfThree(in: scratch)
 
         // The teacher hands out a document.
         let shared = scratch.url.appendingPathComponent("shared")

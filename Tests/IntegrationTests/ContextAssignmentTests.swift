@@ -19,11 +19,7 @@ struct ContextAssignmentTests {
 
     @Test func aChapterIsAssignedWorkedOnCollectedAndAveraged() async throws {
         let scratch = try Scratch()
-        let teacher = try Person("teacher", in: scratch)
-        let ada = try Person("ada", in: scratch), bob = try Person("bob", in: scratch)
-        try teacher.clsfile("role", "teacher")
-        try ada.clsfile("role", "student", "--name", "Ada Lovelace")
-        try bob.clsfile("role", "student", "--name", "Bob Moses")
+        let (teacher, ada, bob) = try Person.classOfThree(in: scratch)
 
         // The teacher's course folder: a manifest and its documents, imported.
         let course = scratch.url.appending(path: "course")
