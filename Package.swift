@@ -50,6 +50,7 @@ let package = Package(
         .library(name: "ContentDetectors", targets: ["ContentDetectors"]),
         .library(name: "Classroom", targets: ["Classroom"]),
         .library(name: "ClassDashboard", targets: ["ClassDashboard"]),
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
         .executable(name: "clsfile", targets: ["clsfile"]),
     ],
     dependencies: [
@@ -132,10 +133,19 @@ let package = Package(
             dependencies: ["OpenClassKit"],
             path: "Samples/SeedSample"
         ),
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["ContentDetectors", "Classroom", "OpenClassKit"]
+        ),
         .executableTarget(
             name: "ContextSample",
             dependencies: ["OpenClassKit"],
             path: "Samples/ContextSample"
+        ),
+        .executableTarget(
+            name: "Soak",
+            dependencies: ["OpenClassKit"],
+            path: "Benchmarks/Soak"
         ),
         .executableTarget(
             name: "StoreBenchmark",
@@ -192,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "SessionRecorder",
-                           "TestSupport", "clsfile", "clsfile-serve", "SeedSample", "ContextSample", .product(name: "Crypto", package: "swift-crypto")],
+                           "TestSupport", "clsfile", "clsfile-serve", "SeedSample", "ContextSample", "FuzzTargets", .product(name: "Crypto", package: "swift-crypto")],
             // Read from the source tree by GoldenOutputTests, which can also rewrite them.
             exclude: ["Golden"]
         ),

@@ -166,4 +166,15 @@ struct HostileInputTests {
             }
         }
     }
+
+    /// Found by the fuzzer (Fuzz/Regressions/rtf): a \u with a parameter past 32 bits trapped
+    /// converting it to a scalar. Parameters too long for RTF are read as none.
+    @Test func rtfParametersTooLargeForRTFAreReadAsNone() throws {
+        let dir = try TemporaryDirectory()
+        let url = dir.url.appendingPathComponent("huge.rtf")
+        let text = #"{\rtf1\ansi\ansicpg99999999999999999999 one \u888888888888888888888? two \u4294967296? three \u-99999999999? four \uc99999999999 five}"#
+        try Data(text.utf8).write(to: url)
+        let report = try analyzer.analyze(url)
+        #expect(report.statistics.words == 5, "\(report.statistics.words)")
+    }
 }

@@ -120,6 +120,13 @@ struct ContextsCommandTests {
         #expect(try refused("not json").contains("is not"))
         #expect(try refused(#"[{"data": {"identifierPath": ["ok"], "title": "Ok", "type": "book"}}, {"data": {"identifierPath": ["ok", "a", "b"], "title": "B", "type": "quiz"}}]"#)
             .contains("comes before its parent"))
+        // Not a regular file: refused at once, never read (a FIFO would never end).
+        let fifo = scratch.url.appending(path: "course.fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let fromFIFO = try clsfile(["contexts", "import", fifo.path], store: scratch.storeURL)
+        #expect(fromFIFO.status == 66 && fromFIFO.errorOutput.contains("it is not a regular file"), "\(fromFIFO.errorOutput)")
+        #expect(try clsfile(["contexts", "import", scratch.url.path], store: scratch.storeURL).errorOutput.contains("it is not a regular file"))
+        #expect(try refused("").contains("is empty; write its contexts as JSON"))
         #expect(try clsfile(["contexts"], store: scratch.storeURL).output.contains("No contexts yet"), "nothing was saved")
         #expect(try clsfile(["contexts", "nowhere"], store: scratch.storeURL).errorOutput.contains("no context nowhere"))
     }

@@ -183,7 +183,9 @@ struct RTFParser {
 
     private mutating func controlWord() {
         let name = String(decoding: word, as: UTF8.self)
-        let value = Int(String(decoding: parameter, as: UTF8.self))
+        // RTF's numeric parameters are signed 16-bit numbers (Word writes 32-bit ones); a longer
+        // one is damage, read as no parameter.
+        let value = Int32(String(decoding: parameter, as: UTF8.self)).map(Int.init)
         let atStart = destinationStart
         destinationStart = false
         if name != "u" { flushBytes() }
@@ -204,7 +206,7 @@ struct RTFParser {
             flushBytes()
             var v = value ?? 0x3F
             if v < 0 { v += 65536 }
-            if let s = Unicode.Scalar(UInt32(v)) { emit(Array(String(Character(s)).utf8)) }
+            if let code = UInt32(exactly: v), let s = Unicode.Scalar(code) { emit(Array(String(Character(s)).utf8)) }
             skipFallback = current.fallbackCount
         case "par", "sect", "page", "row":
             flushText()

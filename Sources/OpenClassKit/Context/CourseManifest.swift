@@ -160,9 +160,9 @@ public struct CourseManifest: Sendable, Codable {
     /// Reads a manifest file.
     /// - Throws: ``CLSError`` `.invalidArgument` naming the file and what is wrong in it.
     public static func read(from url: URL) throws -> CourseManifest {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw CLSError(.invalidArgument, "cannot read the manifest \(url.displayPath): \(error.localizedDescription); check the path")
+        let data = try contents(of: url)
+        guard data.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            throw CLSError(.invalidArgument, "the manifest \(url.displayPath) is empty; write its contexts as JSON (see the OpenClassKit documentation)")
         }
         do {
             // A bare array of entries, or an object with "contexts".
@@ -176,6 +176,38 @@ public struct CourseManifest: Sendable, Codable {
         } catch {
             throw CLSError(.invalidArgument, "the manifest \(url.displayPath) is not JSON: \(error.localizedDescription)")
         }
+    }
+
+    /// The most bytes a manifest may have: 10,000 contexts take a few megabytes.
+    public static let maximumSize = 64 << 20
+
+    /// The bytes of a manifest file: a regular file of at most ``maximumSize`` bytes (a FIFO or a
+    /// device would never end).
+    private static func contents(of url: URL) throws -> Data {
+        func refuse(_ problem: String) -> CLSError {
+            CLSError(.invalidArgument, "cannot read the manifest \(url.displayPath): \(problem)")
+        }
+        // Non-blocking, so that opening a FIFO does not wait for a writer.
+        let descriptor = url.withUnsafeFileSystemRepresentation { path in path.map { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } ?? -1 }
+        guard descriptor >= 0 else { throw refuse("\(String(cString: strerror(errno))); check the path") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw refuse("it is not a regular file; give the manifest's JSON file")
+        }
+        guard info.st_size <= maximumSize else {
+            throw refuse("it has \(info.st_size) bytes; a manifest has at most \(maximumSize) (split the course)")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw refuse(String(cString: strerror(errno))) }
+            if count == 0 { break }
+            filled += count
+        }
+        return Data(bytes.prefix(filled))
     }
 
     /// A ClassKit enumeration given by its case name or its raw value.
@@ -198,7 +230,8 @@ public struct CourseManifest: Sendable, Codable {
         switch error {
         case .keyNotFound(let key, let context): return "\(path(context)).\(key.stringValue) is missing"
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            return "\(path(context)): \(context.debugDescription)"
+            let place = path(context)
+            return place.isEmpty ? context.debugDescription : "\(place): \(context.debugDescription)"
         @unknown default: return "\(error)"
         }
     }
