@@ -6,7 +6,7 @@ import OpenClassKit
 /// `clsfile open` sessions — while some of them are killed with SIGKILL at random. Afterwards it
 /// checks what must hold whatever happened: the store passes `PRAGMA integrity_check`, no span is
 /// left running by a dead process, each activity's duration is the union of its spans, the spool is
-/// drained, and the long-lived process's memory stayed flat.
+/// drained, and the long-lived process's memory grew no more than the history it holds.
 ///
 ///     swift build -c release && swift run -c release Soak [--minutes 2] [--writers 8] [--files 12]
 ///
@@ -92,9 +92,20 @@ struct Soak {
 
         let memory = tally.memory
         if let first = memory.first, let last = memory.last {
-            print(String(format: "  hook --stdio resident memory: %.1f MB at start, %.1f MB at end, peak %.1f MB (%d samples)",
-                         first, last, memory.max() ?? last, memory.count))
-            if last > first * 1.5 + 4 { failures.append(String(format: "hook --stdio grew from %.1f to %.1f MB", first, last)) }
+            let quarters = [0, 1, 2, 3, 4].map { memory[min(memory.count - 1, $0 * (memory.count - 1) / 4)] }
+            print(String(format: "  hook --stdio resident memory: %.1f MB at start, %.1f MB at end, peak %.1f MB (%d samples; by quarter: %@ MB)",
+                         first, last, memory.max() ?? last, memory.count,
+                         quarters.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
+            // The process keeps its recent files' activities, every span of their history
+            // included: its memory grows with the spans recorded (this run records hundreds of
+            // thousands of them, years of real editing), not with the events it answers. Past
+            // 1 KB a span held, or 4 MB besides, something is kept that should not be.
+            let spans = Double(sqlite(store, "SELECT count(*) FROM time_span")) ?? 0
+            print(String(format: "  spans recorded: %.0f; memory grown: %.1f MB, %.2f KB a span", spans, last - first,
+                         spans > 0 ? (last - first) * 1024 / spans : 0))
+            if last - first > 4 + spans / 1024 {
+                failures.append(String(format: "hook --stdio grew from %.1f to %.1f MB, more than its %.0f spans explain", first, last, spans))
+            }
         }
         guard failures.isEmpty else { fail(failures.joined(separator: "; ")) }
         print("Soak: every check passed")
