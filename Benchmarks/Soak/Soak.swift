@@ -123,13 +123,7 @@ struct Soak {
             if event == "edit" || event == "save" { append(" word", to: file) }
             var arguments = ["hook", event, file.path, "--store", store.path, "--input-at", "\(Date().timeIntervalSince1970)"]
             if event == "view" { arguments += ["--view", "1-3", "--total-lines", "4"] }
-            let process = start(clsfile, arguments)
-            let killed = Int.random(in: 0..<20) == 0
-            if killed {
-                Thread.sleep(forTimeInterval: Double.random(in: 0...0.006))
-                kill(process.processIdentifier, SIGKILL)
-            }
-            process.waitUntilExit()
+            let killed = waitKillingAtRandom(start(clsfile, arguments), oneIn: 20, after: 0...0.006)
             tally.hook(killed: killed)
         }
     }
@@ -176,17 +170,23 @@ struct Soak {
             let file = files.randomElement()!
             let editor = "sh -c \"sleep 0.\(Int.random(in: 2...9)); echo more words >> \\\"$0\\\"\""
             let process = start(clsfile, ["open", "--no-pty", "--editor", editor, file.path, "--store", store.path])
-            let killed = Int.random(in: 0..<4) == 0
-            if killed {
-                Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.4))
-                kill(process.processIdentifier, SIGKILL)
-            }
-            process.waitUntilExit()
-            tally.session(killed: killed)
+            tally.session(killed: waitKillingAtRandom(process, oneIn: 4, after: 0.05...0.4))
         }
     }
 
     // MARK: Helpers
+
+    /// Waits for a process; one time in `chance`, kills it with SIGKILL first, at a random moment
+    /// within `delay` seconds. Returns whether it was killed.
+    static func waitKillingAtRandom(_ process: Process, oneIn chance: Int, after delay: ClosedRange<Double>) -> Bool {
+        let killed = Int.random(in: 0..<chance) == 0
+        if killed {
+            Thread.sleep(forTimeInterval: Double.random(in: delay))
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        return killed
+    }
 
     /// What the writers did, and the long-lived process's memory samples.
     final class Tally: @unchecked Sendable {

@@ -13,7 +13,8 @@ struct ContextAssignmentTests {
           {"data": {"identifierPath": ["algebra", "ch1"], "title": "Chapter 1", "type": "chapter"}},
           {"data": {"identifierPath": ["algebra", "ch1", "notes"], "title": "Notes", "type": "section"}, "document": "notes.md"},
           {"data": {"identifierPath": ["algebra", "ch1", "exercises"], "title": "Exercises", "type": "exercise"}, "document": "exercises.md"},
-          {"data": {"identifierPath": ["algebra", "ch2"], "title": "Chapter 2", "type": "chapter"}, "document": "ch2.md"}
+          {"data": {"identifierPath": ["algebra", "ch2"], "title": "Chapter 2", "type": "chapter"}, "document": "ch2.md"},
+          {"data": {"identifierPath": ["algebra", "ch3"], "title": "Chapter 3", "type": "chapter"}}
         ]}
         """
 
@@ -32,7 +33,16 @@ struct ContextAssignmentTests {
 
         // A container is refused; the chapter hands out its two documents.
         let refused = try teacher.clsfile("assign", "--context", "algebra", "--title", "Algebra", expecting: 66)
-        #expect(refused.errorOutput.contains("not assignable"))
+        #expect(refused.errorOutput.contains("the context algebra is not assignable (the course marks it as a container); assign one of its children"))
+        let nowhere = try teacher.clsfile("assign", "--context", "algebra/ch9", "--title", "T", expecting: 66)
+        #expect(nowhere.errorOutput.contains("no context algebra/ch9 in ") && nowhere.errorOutput.contains("`clsfile contexts` lists what is there"))
+        let empty = try teacher.clsfile("assign", "--context", "algebra/ch3", "--title", "T", expecting: 66)
+        #expect(empty.errorOutput.contains("the context algebra/ch3 has no documents at or below it: name them in the course manifest"))
+        let both = try teacher.clsfile("assign", course.appending(path: "ch2.md").path, "--context", "algebra/ch1", "--title", "T", expecting: 64)
+        #expect(both.errorOutput.contains("Give a document or --context, not both."))
+        let output = try teacher.clsfile("assign", "--context", "algebra/ch1", "--title", "T", "--output", "x", expecting: 64)
+        #expect(output.errorOutput.contains("with --context each handout is written beside its document"))
+        #expect(try teacher.clsfile("assignments").output.hasPrefix("No assignments."), "nothing was recorded by the refusals")
         let assigned = try teacher.clsfile("assign", "--context", "algebra/ch1", "--title", "Chapter 1", "--target-words", "10")
         #expect(assigned.output.contains("'Chapter 1' (algebra › ch1): 2 documents"), "\(assigned.output)")
         let handouts = try ["notes.md", "exercises.md"].map { try Handout.read(from: course.appending(path: "\($0).clshandout")) }

@@ -154,6 +154,20 @@ struct AssignmentTests {
         #expect(try await store.importSubmission(submission("b", at: now, key: first)) == .conflict)
     }
 
+    @Test func aDamagedContextPathSaysWhatToDo() async throws {
+        let scratch = try Scratch()
+        var given = assignment()
+        given.contextPath = ["algebra", "ch1"]
+        try await scratch.store().recordAssignment(given)
+        #expect(try await scratch.store().assignments().first?.contextPath == ["algebra", "ch1"])
+        let damaged = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "UPDATE assignment SET context_path = '[\"algebra\"'"])
+        #expect(damaged.status == 0, "\(damaged.errorOutput)")
+        let error = await clsError { _ = try await scratch.store().assignments() }
+        #expect(error?.code == .databaseInaccessible)
+        #expect(error?.message.contains("the assignment \(given.identifier) in the store has a damaged context path") == true
+                && error?.message.contains("clsfile assignments remove \(given.identifier)") == true, "\(error?.message ?? "")")
+    }
+
     /// SQL that takes a store of schema 7 back to 6.
     static let undoSchemaSeven = "ALTER TABLE context DROP COLUMN course_document; ALTER TABLE assignment DROP COLUMN context_path;"
 

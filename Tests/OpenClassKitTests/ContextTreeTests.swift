@@ -305,6 +305,21 @@ struct ContextTreeTests {
         #expect(afterKill.runningActivity == nil)
     }
 
+    @Test func aDocumentBelongsToOneContext() async throws {
+        let scratch = try Scratch()
+        _ = try scratch.file("notes.md", "Letters.\n")
+        func entry(_ path: [String], document: String?) throws -> CourseManifest.Entry {
+            let json = #"{"identifierPath": \#(String(decoding: try JSONEncoder().encode(path), as: UTF8.self)), "title": "T", "type": "chapter"}"#
+            return CourseManifest.Entry(data: try JSONDecoder().decode(CourseManifest.ContextData.self, from: Data(json.utf8)), document: document)
+        }
+        let manifest = CourseManifest(contexts: [try entry(["ch1"], document: "notes.md"), try entry(["ch2"], document: "notes.md")],
+                                      folder: scratch.url)
+        let error = await clsError { _ = try await scratch.store().importContexts(manifest) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("\(scratch.url.path)/notes.md is already the document of the context ch1; a document belongs to one context: name it once in the manifest") == true,
+                "\(error?.message ?? "")")
+    }
+
     @Test func anAttemptOfAContextAddedAfterwardsIsSavedWithIt() async throws {
         let scratch = try Scratch()
         let store = scratch.store()
@@ -324,5 +339,11 @@ struct ContextTreeTests {
         loose.removeFromParent()
         let error = await clsError { try await store.save() }
         #expect(error?.code == .invalidCreate && error?.object === orphan)
+        #expect(error?.message.contains("the context is not in the data store's tree") == true)
+        // Refused once, it does not block later saves; its context added again, it is saved.
+        try await store.save()
+        store.mainAppContext.addChildContext(loose)
+        try await store.save()
+        #expect(try await scratch.store().contexts(matchingIdentifierPath: ["loose"]).last?.currentActivity?.progress == 0.5)
     }
 }

@@ -38,6 +38,11 @@ final class ChangeTracker: Sendable {
     /// The activities to save now; they stay tracked until ``didSave(_:)``.
     var changedActivities: [CLSActivity] { state.withLock { Array($0.changed.values) } }
 
+    /// Stops tracking an activity that no save can write (a new attempt whose context left the tree).
+    func forget(_ activity: CLSActivity) {
+        state.withLock { $0.changed[ObjectIdentifier(activity)] = nil }
+    }
+
     /// Stops tracking saved activities that gained no new changes while the save ran.
     func didSave(_ activities: [CLSActivity]) {
         state.withLock { state in

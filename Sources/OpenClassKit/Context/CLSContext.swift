@@ -370,13 +370,14 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
         state.withLock { $0.path = path }
     }
 
-    /// Follows a file that moved: the context takes the new path and, when it is a plain file
-    /// context named after its path, the new path as identifier and the name as its title.
-    func fileMoved(to newPath: [UInt8]) {
+    /// Follows a file that moved: the context takes the new path and, for a plain file's context
+    /// (named after its path, unlike a course's document), the new path as identifier and the
+    /// file name as title.
+    func fileMoved(to newPath: [UInt8], isPlainFile: Bool) {
         state.withLock { state in
-            guard let oldPath = state.path, oldPath != newPath else { return }
+            guard state.path != newPath else { return }
             state.path = newPath
-            guard state.identifier == PathBytes.display(oldPath) else { return }
+            guard isPlainFile else { return }
             state.identifier = PathBytes.display(newPath)
             state.title = PathBytes.fileName(of: newPath)
         }

@@ -22,7 +22,7 @@ final class ActivityInstances: Sendable {
             return (activity, true)
         }
         if !isNew {
-            if let file = record.file { activity.context.fileMoved(to: file.path) }
+            if let file = record.file { activity.context.fileMoved(to: file.path, isPlainFile: record.contextChain.isEmpty) }
             activity.apply(record)
         }
         return activity

@@ -275,7 +275,9 @@ public final class CLSDataStore: Sendable {
     /// - Throws: ``CLSError``: `.invalidArgument` for a bad value (NaN progress, a score above its
     ///   maximum), with the activity or item as its ``CLSError/object``; `.partialFailure` when some
     ///   activities had such a value and the others were saved (``CLSError/underlyingErrors``,
-    ///   ``CLSError/successfulObjects``); `.invalidModification` for a primary item of a new
+    ///   ``CLSError/successfulObjects``); `.invalidCreate` for a new attempt whose context is not in
+    ///   the tree (reported once; it is saved when its context is added again);
+    ///   `.invalidModification` for a primary item of a new
     ///   subclass and `.databaseInaccessible` when the store cannot be written, after which nothing
     ///   was written. Changes that were not written stay pending.
     public func save() async throws {
@@ -316,9 +318,11 @@ public final class CLSDataStore: Sendable {
     }
 
     /// Writes the row of a new attempt (``CLSContext/createNewActivity()``), whose context the
-    /// tree's save has just written.
+    /// tree's save has just written. An attempt whose context is not in the tree is refused once
+    /// and left out of later saves, until its context is added to the tree again.
     private func createRow(of activity: CLSActivity) async throws {
         guard let contextID = activity.context.rowID else {
+            tracker.forget(activity)
             throw CLSError(.invalidCreate, "the activity of the context \(activity.context.identifierPath.joined(separator: "/")) cannot be saved: the context is not in the data store's tree; add it under mainAppContext or one of its descendants, then save")
         }
         activity.didCreate(try await storage.createAttempt(ofContext: contextID))

@@ -209,7 +209,7 @@ enum ClassroomTables {
                              try assignment.contextPath.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }])
     }
 
-    private static func assignment(from row: Row) -> Assignment {
+    private static func assignment(from row: Row) throws -> Assignment {
         var assignment = Assignment(
             identifier: row["id"], title: row["title"], className: row["class_name"],
             dueDate: (row["due_at"] as Double?).map(Date.init(timeIntervalSince1970:)),
@@ -219,7 +219,12 @@ enum ClassroomTables {
         assignment.acceptedAt = (row["accepted_at"] as Double?).map(Date.init(timeIntervalSince1970:))
         assignment.documentURL = (row["path"] as Data?).map { PathBytes.fileURL(for: [UInt8]($0)) }
         assignment.completedAt = (row["completed_at"] as Double?).map(Date.init(timeIntervalSince1970:))
-        assignment.contextPath = (row["context_path"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+        if let path = row["context_path"] as String? {
+            guard let identifiers = try? JSONDecoder().decode([String].self, from: Data(path.utf8)) else {
+                throw CLSError(.databaseInaccessible, "the assignment \(assignment.identifier) in the store has a damaged context path (\(path)); remove it (clsfile assignments remove \(assignment.identifier)) and hand the context out again")
+            }
+            assignment.contextPath = identifiers
+        }
         return assignment
     }
 }

@@ -328,11 +328,10 @@ actor SQLiteStorage: ActivityStorage {
             // A plain file context is named after its path; a course's document keeps its identifier and title.
             try db.execute(sql: """
                 UPDATE context SET path = ?,
-                    title = CASE WHEN identifier = ? THEN ? ELSE title END,
-                    identifier = CASE WHEN identifier = ? THEN ? ELSE identifier END, modified_at = ?
+                    title = CASE WHEN course_document = 0 THEN ? ELSE title END,
+                    identifier = CASE WHEN course_document = 0 THEN ? ELSE identifier END, modified_at = ?
                 WHERE id = ?
-                """, arguments: [pathData, PathBytes.display(oldPath), PathBytes.fileName(of: file.path),
-                                 PathBytes.display(oldPath), display, now, contextID])
+                """, arguments: [pathData, PathBytes.fileName(of: file.path), display, now, contextID])
             if let moved = try lookUp(file.path, in: db) { return moved }
         }
         let rootID = try rootContextID(appIdentifier: appIdentifier, in: db)
