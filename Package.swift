@@ -135,7 +135,7 @@ let package = Package(
         ),
         .target(
             name: "FuzzTargets",
-            dependencies: ["ContentDetectors", "Classroom", "OpenClassKit"]
+            dependencies: ["ContentDetectors", "Classroom", "OpenClassKit", "SessionRecorder"]
         ),
         .executableTarget(
             name: "ContextSample",

@@ -2,6 +2,7 @@ import Classroom
 import ContentDetectors
 import Foundation
 import OpenClassKit
+import SessionRecorder
 
 /// One parser of what others make, run on one input at a time under a coverage-guided fuzzer
 /// (`Scripts/fuzz`) and by the regression tests that replay what the fuzzer found.
@@ -75,6 +76,10 @@ public struct FuzzTarget: Sendable {
         FuzzTarget("submission", "submission files (.clssubmission), as collect reads them before decrypting",
                    extension: "clssubmission", seeds: ["clssubmission"]) { url in
             _ = try SubmissionFile.read(from: url)
+        },
+        FuzzTarget("hook-lines", "JSON lines of hook --stdio, recorded into a store of the run's own",
+                   extension: "jsonl", seeds: []) { url in
+            try HookLines.shared.record(url)
         },
         FuzzTarget("manifest", "course manifests, as contexts import reads them", extension: "json", seeds: ["json"]) { url in
             _ = try CourseManifest.read(from: url)

@@ -12,6 +12,8 @@ public struct RecorderError: Error, LocalizedError, CustomStringConvertible, Sen
         public static let editorUnavailable = Code("editorUnavailable")
         /// The file to edit cannot be created.
         public static let fileAccess = Code("fileAccess")
+        /// A hook request (a JSON line of `hook --stdio`, or its values) is malformed.
+        public static let invalidRequest = Code("invalidRequest")
         /// The spool of events waiting for a busy store cannot be read or written.
         public static let spoolUnavailable = Code("spoolUnavailable")
         /// The store stayed locked by another process; the events wait in the spool.

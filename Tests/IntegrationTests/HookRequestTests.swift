@@ -1,4 +1,5 @@
 @testable import clsfile
+import SessionRecorder
 import Foundation
 import Testing
 
@@ -30,7 +31,7 @@ struct HookRequestTests {
         let plain = HookCall(arguments: arguments)
         let command = try #require(try Clsfile.parseAsRoot(arguments) as? HookCommand, "\(arguments)")
         let parsed = try command.call(idleTimeout: try command.sessionOptions.resolvedIdleTimeout())
-        let request = try JSONDecoder().decode(HookLine.Request.self, from: Data(json.utf8))
+        let request = try JSONDecoder().decode(HookRequest.self, from: Data(json.utf8))
         var line = try HookCall(request: request)
         (line.store, line.idleTimeout) = (parsed?.store, parsed?.idleTimeout ?? 0)
         return (plain, parsed, line)
@@ -87,7 +88,7 @@ struct HookRequestTests {
                 _ = try command.call(idleTimeout: 300)
             }
             #expect(throws: (any Error).self, "\(json)") {
-                _ = try HookCall(request: JSONDecoder().decode(HookLine.Request.self, from: Data(json.utf8)))
+                _ = try HookCall(request: JSONDecoder().decode(HookRequest.self, from: Data(json.utf8)))
             }
         }
     }

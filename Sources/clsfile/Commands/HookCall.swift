@@ -3,7 +3,7 @@ import SessionRecorder
 
 /// One hook request, read in three ways that must agree: by the entry point itself from the
 /// plainest form of `clsfile hook EVENT FILE` (see ``PlainArguments``), by ArgumentParser
-/// (``HookCommand``), and from a JSON line of `hook --stdio` (``HookLine/Request``).
+/// (``HookCommand``), and from a JSON line of `hook --stdio` (``HookRequest``).
 struct HookCall: Sendable, Equatable {
     var event: SessionEvent.Kind
     var file: String
@@ -37,16 +37,11 @@ struct HookCall: Sendable, Equatable {
 
     /// Reads a JSON line's request; the store and idle timeout are those of `hook --stdio`.
     /// - Throws: `ValidationError` for a value the command line would refuse too.
-    init(request: HookLine.Request, store: String? = nil, idleTimeout: TimeInterval = 0) throws {
-        let reading = request.reading == true
-        self.init(event: request.event, file: request.file, line: request.line,
-                  visibleLines: try request.view.map {
-                      try HookLine.visibleLines($0, as: "\($0)", totalLines: request.totalLines)
-                  },
-                  totalLines: request.totalLines, editor: request.editor,
-                  inputAt: try HookLine.date(request.inputAt, option: "inputAt"),
-                  openedAt: try HookLine.date(request.openedAt, option: "openedAt"),
-                  targetWords: try ProgressOptions.targetWords(request.targetWords, reading: reading), isReading: reading,
+    init(request: HookRequest, store: String? = nil, idleTimeout: TimeInterval = 0) throws {
+        let event = try HookLine.validated { () throws(RecorderError) in try request.sessionEvent() }
+        self.init(event: request.event, file: request.file, line: event.line, visibleLines: event.visibleLines,
+                  totalLines: event.totalLines, editor: event.editor, inputAt: event.inputAt, openedAt: event.openedAt,
+                  targetWords: event.targetWords, isReading: event.isReading == true,
                   store: store, idleTimeout: idleTimeout)
     }
 

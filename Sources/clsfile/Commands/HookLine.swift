@@ -6,27 +6,9 @@ import SessionRecorder
 
 /// The parts of `clsfile hook` shared by single calls and `--stdio`.
 enum HookLine {
-    /// One JSON line of `hook --stdio`.
-    struct Request: Decodable {
-        var event: SessionEvent.Kind
-        var file: String
-        var line: Int?
-        var view: [Int]?
-        var totalLines: Int?
-        var editor: String?
-        var inputAt: Double?
-        var openedAt: Double?
-        var targetWords: Int?
-        var reading: Bool?
-    }
-
-    /// A time given in seconds since 1970; a time in the future (another clock) counts as now.
+    /// Checks a time given in seconds since 1970 (see ``HookRequest/date(_:option:)``).
     static func date(_ seconds: Double?, option: String) throws -> Date? {
-        guard let seconds else { return nil }
-        guard seconds.isFinite, seconds > 0 else {
-            throw ValidationError("\(option) takes a time in seconds since 1970, such as 1763900000.25, not \(seconds).")
-        }
-        return min(Date(timeIntervalSince1970: seconds), Date())
+        try validated { () throws(RecorderError) in try HookRequest.date(seconds, option: option) }
     }
 
     /// Parses `--view FIRST-LAST`.
@@ -38,15 +20,18 @@ enum HookLine {
         return try visibleLines(text.split(separator: "-").compactMap { Int($0) }, as: "'\(text)'", totalLines: totalLines)
     }
 
-    /// Checks the visible lines `[FIRST, LAST]`, given as `text` in messages.
+    /// Checks the visible lines `[FIRST, LAST]` (see ``HookRequest/visibleLines(_:as:totalLines:)``).
     static func visibleLines(_ parts: [Int], as text: String, totalLines: Int?) throws -> ClosedRange<Int> {
-        guard parts.count == 2, parts[0] >= 1, parts[0] <= parts[1] else {
-            throw ValidationError("--view takes FIRST-LAST with 1 ≤ FIRST ≤ LAST, not \(text).")
+        try validated { () throws(RecorderError) in try HookRequest.visibleLines(parts, as: text, totalLines: totalLines) }
+    }
+
+    /// Runs a check of the library, whose refusal is a usage error of the command line.
+    static func validated<Value>(_ check: () throws(RecorderError) -> Value) throws -> Value {
+        do {
+            return try check()
+        } catch where error.code == .invalidRequest {
+            throw ValidationError(error.message)
         }
-        guard let totalLines, totalLines >= 1 else {
-            throw ValidationError("--view needs --total-lines, the file's number of lines.")
-        }
-        return parts[0]...parts[1]
     }
 
     /// The recorder and spool of hook calls: the store waits at most 200 ms for another process.
@@ -106,19 +91,18 @@ enum HookLine {
 
     /// Answers JSON lines on standard input until it ends.
     static func serve(recorder: SessionRecorder, spool: EventSpool) async throws {
-        let decoder = JSONDecoder()
         while let text = readLine(strippingNewline: true) {
             // A blank line is skipped (checked on bytes: Foundation's trimming costs a twentieth of an event).
             guard text.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) else { continue }
             let answer: String
             do {
-                let request = try decoder.decode(Request.self, from: Data(text.utf8))
+                let request = try HookRequest(line: Data(text.utf8))
                 let event = try HookCall(request: request).sessionEvent
                 let failures = try await deliver(event, recorder: recorder, spool: spool)
                 answer = failures.first { $0.event == event }.map { Self.answer(error: $0.error.message) }
                     ?? #"{"ok":true}"#
-            } catch let error as DecodingError {
-                answer = Self.answer(error: "not an event line: \(error)")
+            } catch let error as RecorderError where error.code == .invalidRequest {
+                answer = Self.answer(error: error.message)
             } catch let error as ValidationError {
                 answer = Self.answer(error: error.message)
             }

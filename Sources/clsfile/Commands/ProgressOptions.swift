@@ -1,4 +1,5 @@
 import ArgumentParser
+import SessionRecorder
 
 /// The options that choose what a file's progress measures, for `open` and `hook`.
 struct ProgressOptions: ParsableArguments {
@@ -15,12 +16,6 @@ struct ProgressOptions: ParsableArguments {
 
     /// A target word count, which must be positive, and not given with `--reading`.
     static func targetWords(_ count: Int?, reading: Bool) throws -> Int? {
-        if let count, count <= 0 {
-            throw ValidationError("--target-words must be a positive number of words, not \(count).")
-        }
-        if count != nil, reading {
-            throw ValidationError("--target-words and --reading measure progress in two ways: give one of them.")
-        }
-        return count
+        try HookLine.validated { () throws(RecorderError) in try HookRequest.targetWords(count, reading: reading) }
     }
 }
