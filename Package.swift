@@ -51,7 +51,9 @@ let package = Package(
         .library(name: "Classroom", targets: ["Classroom"]),
         .library(name: "ClassDashboard", targets: ["ClassDashboard"]),
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
+        .library(name: "ClassServer", targets: ["ClassServer"]),
         .executable(name: "clsfile", targets: ["clsfile"]),
+        .executable(name: "clsfile-server", targets: ["clsfile-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -60,12 +62,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
     ],
     targets: [
         .target(
             name: "OpenClassKit",
             dependencies: ["CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
+                           .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                           // Its lock is pthread's, which ThreadSanitizer sees; Synchronization's
+                           // Mutex locks with futexes in code it does not instrument.
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
@@ -78,7 +87,8 @@ let package = Package(
         .target(name: "CTerminal"),
         .target(
             name: "SessionRecorder",
-            dependencies: ["OpenClassKit", "ContentDetectors", "CTerminal"]
+            dependencies: ["OpenClassKit", "ContentDetectors", "CTerminal",
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .target(
             name: "Classroom",
@@ -91,6 +101,27 @@ let package = Package(
                 "OpenClassKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "ClassServer",
+            dependencies: [
+                "Classroom",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
+        .executableTarget(
+            name: "clsfile-server",
+            dependencies: [
+                "ClassServer", "CommandSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -198,6 +229,12 @@ let package = Package(
         .testTarget(
             name: "ClassDashboardTests",
             dependencies: ["ClassDashboard", "Classroom", "OpenClassKit", "TestSupport", "clsfile", "clsfile-serve"]
+        ),
+        .testTarget(
+            name: "ClassServerTests",
+            dependencies: ["ClassServer", "Classroom", "TestSupport", "clsfile-server",
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
         .testTarget(
             name: "IntegrationTests",

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import OpenClassKit
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The teacher's view of the class as web pages, served from the teacher's store.
 ///
@@ -79,14 +79,14 @@ public struct DashboardServer: Sendable {
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
-                listening.state.withLock { $0 = true }
+                listening.state.withLockedValue { $0 = true }
                 onListening(Endpoint(host: configuration.host, port: channel.localAddress?.port ?? configuration.port,
                                      token: configuration.token))
             },
             logger: logger)
         do {
             try await application.runService()
-        } catch where !listening.state.withLock({ $0 }) {
+        } catch where !listening.state.withLockedValue({ $0 }) {
             throw DashboardError(.cannotListen, "cannot listen on \(configuration.host) port \(configuration.port): \(error); choose another --port or --host (port 0 picks a free one)", underlyingError: error)
         }
     }
@@ -94,5 +94,5 @@ public struct DashboardServer: Sendable {
 
 /// Whether the server got as far as listening: an error before that is an address it cannot use.
 private final class ListeningFlag: Sendable {
-    let state = Mutex(false)
+    let state = NIOLockedValueBox(false)
 }

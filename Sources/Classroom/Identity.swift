@@ -41,6 +41,12 @@ public struct Identity: Sendable {
         return stride(from: 0, to: hex.count, by: 4).map { String(hex[$0..<$0 + 4]) }.joined(separator: " ")
     }
 
+    /// A public key as servers name it (`kid`): the first 16 bytes of its SHA-256 in 32
+    /// hexadecimal digits, the fingerprint without its spaces.
+    public static func keyIdentifier(of publicKey: Data) -> String {
+        String(SHA256.hash(data: publicKey).prefix(16).hexadecimal)
+    }
+
     // MARK: The file
 
     private struct File: Codable {

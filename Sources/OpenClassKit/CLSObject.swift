@@ -1,24 +1,24 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The root of the ClassKit object hierarchy: every object knows when it was created and last changed.
 ///
-/// `@unchecked Sendable`: the only state is `dates`, guarded by its `Mutex`.
+/// `@unchecked Sendable`: the only state is `dates`, guarded by its lock (`NIOLockedValueBox`).
 public class CLSObject: @unchecked Sendable, CustomStringConvertible {
-    private let dates: Mutex<(created: Date, modified: Date)>
+    private let dates: NIOLockedValueBox<(created: Date, modified: Date)>
 
     init(created: Date = Date(), modified: Date? = nil) {
-        dates = Mutex((created, modified ?? created))
+        dates = NIOLockedValueBox((created, modified ?? created))
     }
 
     /// When the object was created.
-    public var dateCreated: Date { dates.withLock { $0.created } }
+    public var dateCreated: Date { dates.withLockedValue { $0.created } }
 
     /// When the object was last changed.
-    public var dateLastModified: Date { dates.withLock { $0.modified } }
+    public var dateLastModified: Date { dates.withLockedValue { $0.modified } }
 
     func setDates(created: Date? = nil, modified: Date) {
-        dates.withLock {
+        dates.withLockedValue {
             if let created { $0.created = created }
             $0.modified = modified
         }

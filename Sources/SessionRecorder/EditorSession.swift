@@ -1,7 +1,7 @@
 import CTerminal
 import Foundation
 import OpenClassKit
-import Synchronization
+import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
 import Glibc
@@ -205,14 +205,14 @@ final class PulseLog: Sendable {
         var pasted: Int { tally.pasted }
     }
 
-    private let state: Mutex<Evidence>
+    private let state: NIOLockedValueBox<Evidence>
 
     init(size: Int64) {
-        state = Mutex(Evidence(lastSize: size))
+        state = NIOLockedValueBox(Evidence(lastSize: size))
     }
 
     func pulse(input: ArraySlice<UInt8>? = nil) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if let input { state.tally.add(input) }
             state.lastPulse = Date()
         }
@@ -221,7 +221,7 @@ final class PulseLog: Sendable {
     /// The time of the last pulse not yet saved, if any; also measures the file's growth since the
     /// previous save of a pulse.
     func takePulse(size: Int64) -> Date? {
-        state.withLock { state in
+        state.withLockedValue { state in
             defer { state.lastPulse = nil }
             guard let date = state.lastPulse else { return nil }
             state.largestGrowth = max(state.largestGrowth, size - state.lastSize)
@@ -230,5 +230,5 @@ final class PulseLog: Sendable {
         }
     }
 
-    var evidence: Evidence { state.withLock { $0 } }
+    var evidence: Evidence { state.withLockedValue { $0 } }
 }

@@ -12,10 +12,13 @@ public struct Tool: Sendable, CustomStringConvertible {
     public let names: [String]
     /// The Debian package to install.
     public let package: String
+    /// Folders to look in after `PATH`, for programs a package keeps off it.
+    public let folders: @Sendable () -> [String]
 
-    public init(_ names: String..., package: String) {
+    public init(_ names: String..., package: String, folders: @escaping @Sendable () -> [String] = { [] }) {
         self.names = names
         self.package = package
+        self.folders = folders
     }
 
     public static let vim = Tool("vim", package: "vim")
@@ -25,6 +28,11 @@ public struct Tool: Sendable, CustomStringConvertible {
     public static let node = Tool("node", "nodejs", package: "nodejs")
     public static let sqlite3 = Tool("sqlite3", package: "sqlite3")
     public static let chromium = Tool("chromium", "chromium-browser", "google-chrome", package: "chromium")
+    /// PostgreSQL's server programs, which Debian keeps in /usr/lib/postgresql/VERSION/bin.
+    public static let initdb = Tool("initdb", package: "postgresql") {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        return versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "/usr/lib/postgresql/\($0)/bin" }
+    }
 
     public var description: String { names[0] }
 
@@ -32,8 +40,8 @@ public struct Tool: Sendable, CustomStringConvertible {
     public var url: URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for name in names {
-            for folder in path.split(separator: ":") {
-                let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+            for folder in path.split(separator: ":").map(String.init) + folders() {
+                let candidate = URL(fileURLWithPath: folder).appendingPathComponent(name)
                 if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             }
         }

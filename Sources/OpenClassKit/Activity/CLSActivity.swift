@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// The work a person does on one file: time spent, progress, and the items that measure it.
@@ -14,7 +15,7 @@ import Synchronization
 /// Nothing reaches the store until ``CLSDataStore/save()``. Within one data store a file has one
 /// activity instance, so changes through any reference are saved together.
 ///
-/// `@unchecked Sendable`: all mutable state sits in `state`, guarded by its `Mutex`.
+/// `@unchecked Sendable`: all mutable state sits in `state`, guarded by its lock (`NIOLockedValueBox`).
 public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// The context this activity belongs to: a file's, or one of the app's.
     public let context: CLSContext
@@ -22,7 +23,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// parents, each context holding its parent weakly) live as long as the activity does.
     private let root: CLSContext
     /// The activity's row; 0 for a new attempt not saved yet.
-    private let row: Atomic<Int64>
+    private let row: Synchronization.Atomic<Int64>
     /// The tracker of the data store, for an activity read from one; nil for a new attempt, which
     /// uses the tracker of its context's tree (it may join one after it was made).
     private let storeTracker: ChangeTracker?
@@ -68,7 +69,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         }
     }
 
-    let state = Mutex(State())
+    let state = NIOLockedValueBox(State())
 
     init(record: ActivityRecord, context: CLSContext, tracker: ChangeTracker) {
         self.context = context
@@ -102,7 +103,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
 
     /// Whether a time span is running, started here or in another process.
     public var isStarted: Bool {
-        state.withLock { $0.spans.contains { $0.end == nil } }
+        state.withLockedValue { $0.spans.contains { $0.end == nil } }
     }
 
     /// Takes back the start of the running spans this process began: they are removed, as if the
@@ -110,7 +111,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// A span already saved is removed from the store by the next save. Not part of ClassKit.
     public func discardStart() {
         let me = ProcessIdentity.current
-        let discarded = state.withLock { state -> Bool in
+        let discarded = state.withLockedValue { state -> Bool in
             let running = state.spans.filter { $0.end == nil && $0.owner == me }
             guard !running.isEmpty else { return false }
             state.spans.removeAll { $0.end == nil && $0.owner == me }
@@ -127,7 +128,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// Records a pulse now when the activity was started with ``start()`` and runs: what a save
     /// of the data store does to it.
     func pulseForSave() {
-        guard state.withLock({ $0.pulsesOnSave && $0.spans.contains { $0.end == nil } }) else { return }
+        guard state.withLockedValue({ $0.pulsesOnSave && $0.spans.contains { $0.end == nil } }) else { return }
         recordPulse()
     }
 
@@ -155,7 +156,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// or at their last pulse when it is nil.
     private func measure(since date: Date, runningSpansEnd: Double?) -> TimeInterval {
         let from = date.timeIntervalSince1970
-        return state.withLock { state in
+        return state.withLockedValue { state in
             IntervalSet(state.spans.compactMap { span -> ClosedRange<Double>? in
                 let end = max(span.start, span.end ?? runningSpansEnd ?? span.lastPulse)
                 return end > from ? max(span.start, from)...end : nil
@@ -182,7 +183,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
 
     /// Every time span, oldest first.
     public var timeSpans: [TimeSpan] {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.spans.sorted { $0.start < $1.start }.map {
                 TimeSpan(start: Date(timeIntervalSince1970: $0.start),
                          end: $0.end.map(Date.init(timeIntervalSince1970:)),
@@ -214,7 +215,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     private func beginSpan(at date: Date, joiningWithin idleTimeout: TimeInterval?, pulsesOnSave: Bool) {
         let time = date.timeIntervalSince1970
         let me = ProcessIdentity.current
-        let started = state.withLock { state -> Bool in
+        let started = state.withLockedValue { state -> Bool in
             state.pulsesOnSave = pulsesOnSave
             guard !state.spans.contains(where: { $0.end == nil && $0.owner == me }) else { return false }
             var start = time
@@ -245,7 +246,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     ///     second up to `date`.
     public func stop(at date: Date = Date(), idleTimeout: TimeInterval?) {
         let now = date.timeIntervalSince1970
-        let stopped = state.withLock { state -> Bool in
+        let stopped = state.withLockedValue { state -> Bool in
             state.pulsesOnSave = false
             let targets = Self.spansToDrive(in: state)
             for index in targets {
@@ -277,7 +278,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     ///   - idleTimeout: The longest gap between pulses that still counts as work; nil for no limit.
     public func recordPulse(at date: Date = Date(), idleTimeout: TimeInterval? = nil) {
         let time = date.timeIntervalSince1970
-        let pulsed = state.withLock { state -> Bool in
+        let pulsed = state.withLockedValue { state -> Bool in
             let targets = Self.spansToDrive(in: state)
             var resumes = false
             for index in targets {
@@ -318,13 +319,13 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// not take back what was reached. Values outside 0…1 are clamped; NaN makes the next save
     /// throw `.invalidArgument`.
     public var progress: Double {
-        get { state.withLock { min(1, max(0, $0.ranges.measure)) } }
+        get { state.withLockedValue { min(1, max(0, $0.ranges.measure)) } }
         set { addRange(lower: 0, upper: newValue, label: "progress") }
     }
 
     /// Every progress range, merged where they overlap.
     public var progressRanges: [ClosedRange<Double>] {
-        state.withLock { $0.ranges.intervals }
+        state.withLockedValue { $0.ranges.intervals }
     }
 
     /// What the progress measures, such as a target word count or the share of a document read;
@@ -339,7 +340,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// activity.progress = 0.62
     /// ```
     public var progressBasis: ProgressBasis? {
-        get { state.withLock { $0.progressBasis } }
+        get { state.withLockedValue { $0.progressBasis } }
         set { changeProgressBasis(to: newValue, restarting: false) }
     }
 
@@ -352,7 +353,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     }
 
     private func changeProgressBasis(to basis: ProgressBasis?, restarting: Bool) {
-        let changed = state.withLock { state -> Bool in
+        let changed = state.withLockedValue { state -> Bool in
             guard restarting || state.progressBasis != basis else { return false }
             // A basis changed and changed back before a save still voids the stored ranges.
             let restarts = restarting || state.pending.progressBasis != nil
@@ -377,7 +378,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     }
 
     private func addRange(lower: Double, upper: Double, label: String) {
-        let added = state.withLock { state -> Bool in
+        let added = state.withLockedValue { state -> Bool in
             guard !lower.isNaN, !upper.isNaN else {
                 state.pending.error = CLSError(.invalidArgument,
                                                "\(label) \(lower)…\(upper) for \(context.identifier) is not a number: give values from 0 to 1")
@@ -404,10 +405,10 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// Once saved, the primary item keeps its subclass: saving a primary item of another subclass
     /// throws `.invalidModification`.
     public var primaryActivityItem: CLSActivityItem? {
-        get { state.withLock { $0.primary } }
+        get { state.withLockedValue { $0.primary } }
         set {
             newValue?.attach(to: self)
-            state.withLock { state in
+            state.withLockedValue { state in
                 let stamp = state.nextSequence()
                 if let item = newValue {
                     state.additional.removeAll { $0.identifier == item.identifier }
@@ -429,7 +430,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
 
     /// The other items, unique by identifier.
     public var additionalActivityItems: [CLSActivityItem] {
-        state.withLock { $0.additional }
+        state.withLockedValue { $0.additional }
     }
 
     /// Adds an item; an item with the same identifier is replaced, so a session that runs twice never
@@ -437,7 +438,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// - Parameter activityItem: The item to add.
     public func addAdditionalActivityItem(_ activityItem: CLSActivityItem) {
         activityItem.attach(to: self)
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.primary?.identifier == activityItem.identifier { state.primary = nil }
             if let index = state.additional.firstIndex(where: { $0.identifier == activityItem.identifier }) {
                 state.additional[index] = activityItem
@@ -454,7 +455,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// save. Not part of ClassKit.
     /// - Parameter identifier: The item's identifier.
     public func removeAdditionalActivityItem(identifier: String) {
-        let removed = state.withLock { state -> Bool in
+        let removed = state.withLockedValue { state -> Bool in
             guard let index = state.additional.firstIndex(where: { $0.identifier == identifier }) else { return false }
             state.additional.remove(at: index)
             state.pending.upserts[identifier] = nil
@@ -466,7 +467,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
 
     /// Removes the primary item and every additional item. Takes effect at the next save.
     public func removeAllActivityItems() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.primary = nil
             state.additional = []
             state.pending.upserts = [:]
@@ -478,7 +479,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     }
 
     func itemDidChange(_ item: CLSActivityItem) {
-        let belongs = state.withLock { state -> Bool in
+        let belongs = state.withLockedValue { state -> Bool in
             guard state.primary === item || state.additional.contains(where: { $0 === item }) else { return false }
             state.pending.upserts[item.identifier] = state.nextSequence()
             return true
@@ -498,12 +499,12 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         if isUnsaved || hasUnsavedChanges { tree.instances.tracker.markChanged(self) }
     }
 
-    var hasUnsavedChanges: Bool { state.withLock { !$0.pending.isEmpty } || isUnsaved }
+    var hasUnsavedChanges: Bool { state.withLockedValue { !$0.pending.isEmpty } || isUnsaved }
 
     /// The changes to write, and the sequence number they reach; nil when nothing is pending.
     /// - Throws: The bad value a setter recorded, or an item whose value breaks its rules.
     func changesToSave() throws -> (changes: ActivityChanges, sequence: Int)? {
-        try state.withLock { state in
+        try state.withLockedValue { state in
             if let error = state.pending.error {
                 state.pending.error = nil
                 throw error
@@ -536,27 +537,27 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// when no other writer came between, so that the store holds this view, stamped `savedAt`.
     func didSave(_ record: ActivityRecord?, through sequence: Int, savedAt: Double) {
         guard let record else {
-            state.withLock {
+            state.withLockedValue {
                 $0.pending.prune(through: sequence)
                 $0.storedModifiedAt = savedAt
             }
             setDates(modified: Date(timeIntervalSince1970: savedAt))
             return
         }
-        state.withLock { $0.pending.prune(through: sequence) }
+        state.withLockedValue { $0.pending.prune(through: sequence) }
         apply(record)
     }
 
     /// Whether this view matches the store's activity as last modified at `modifiedAt`, with
     /// nothing waiting to be saved.
     func matches(storedModifiedAt modifiedAt: Double) -> Bool {
-        state.withLock { $0.storedModifiedAt == modifiedAt && $0.pending.isEmpty }
+        state.withLockedValue { $0.storedModifiedAt == modifiedAt && $0.pending.isEmpty }
     }
 
     /// Replaces the view with what the store holds, then lays the still-unsaved changes on top.
     func apply(_ record: ActivityRecord) {
         setDates(modified: Date(timeIntervalSince1970: record.modifiedAt))
-        state.withLock { state in
+        state.withLockedValue { state in
             state.storedModifiedAt = record.modifiedAt
             let pending = state.pending
             var known: [String: CLSActivityItem] = [:]

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Keeps, for one data store, the activities with unsaved changes and the one most recently started.
 ///
@@ -16,14 +16,14 @@ final class ChangeTracker: Sendable {
         weak var activity: CLSActivity?
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     func markChanged(_ activity: CLSActivity) {
-        state.withLock { $0.changed[ObjectIdentifier(activity)] = activity }
+        state.withLockedValue { $0.changed[ObjectIdentifier(activity)] = activity }
     }
 
     func markStarted(_ activity: CLSActivity) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.lastStarted = activity
             state.started = state.started.filter { $0.value.activity != nil }
             state.started[ObjectIdentifier(activity)] = WeakActivity(activity: activity)
@@ -31,21 +31,21 @@ final class ChangeTracker: Sendable {
     }
 
     /// The activities started through the store that are still alive.
-    var startedActivities: [CLSActivity] { state.withLock { $0.started.values.compactMap(\.activity) } }
+    var startedActivities: [CLSActivity] { state.withLockedValue { $0.started.values.compactMap(\.activity) } }
 
-    var lastStarted: CLSActivity? { state.withLock { $0.lastStarted } }
+    var lastStarted: CLSActivity? { state.withLockedValue { $0.lastStarted } }
 
     /// The activities to save now; they stay tracked until ``didSave(_:)``.
-    var changedActivities: [CLSActivity] { state.withLock { Array($0.changed.values) } }
+    var changedActivities: [CLSActivity] { state.withLockedValue { Array($0.changed.values) } }
 
     /// Stops tracking an activity that no save can write (a new attempt whose context left the tree).
     func forget(_ activity: CLSActivity) {
-        state.withLock { $0.changed[ObjectIdentifier(activity)] = nil }
+        state.withLockedValue { $0.changed[ObjectIdentifier(activity)] = nil }
     }
 
     /// Stops tracking saved activities that gained no new changes while the save ran.
     func didSave(_ activities: [CLSActivity]) {
-        state.withLock { state in
+        state.withLockedValue { state in
             for activity in activities where !activity.hasUnsavedChanges {
                 state.changed[ObjectIdentifier(activity)] = nil
             }

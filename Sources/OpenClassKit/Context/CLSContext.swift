@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A place in the app's content tree: the main app context at the root; below it the app's own
 /// contexts (a book, its chapters, a quiz), and a document context for each file that has an
@@ -13,7 +13,7 @@ import Synchronization
 /// File contexts are made by ``CLSDataStore/fetchActivity(for:)``; their ``identifier`` is the file's
 /// canonical path and ``fileURL`` names the file.
 ///
-/// `@unchecked Sendable`: every mutable property sits in one `Mutex`.
+/// `@unchecked Sendable`: every mutable property sits in one `NIOLockedValueBox`.
 public final class CLSContext: CLSObject, @unchecked Sendable {
     /// The most levels of a tree, the main app context included, and the most characters of an
     /// identifier path, as ClassKit allows.
@@ -49,7 +49,7 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
         weak var currentActivity: CLSActivity?
     }
 
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     /// Creates a context that has no parent yet.
     /// - Parameters:
@@ -62,7 +62,7 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
 
     init(type: CLSContextType, identifier: String, title: String, parent: CLSContext?, path: [UInt8]?,
          created: Date = Date(), rowID: Int64? = nil, tree: ContextTree? = nil) {
-        state = Mutex(State(identifier: identifier, title: title, type: type, path: path, parent: parent,
+        state = NIOLockedValueBox(State(identifier: identifier, title: title, type: type, path: path, parent: parent,
                             rowID: rowID, tree: tree))
         super.init(created: created)
     }
@@ -71,14 +71,14 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
     convenience init(record: ContextRecord, parent: CLSContext?, tree: ContextTree?) {
         self.init(type: record.type, identifier: record.identifier, title: record.title, parent: parent,
                   path: record.path, created: Date(timeIntervalSince1970: record.createdAt), rowID: record.id, tree: tree)
-        state.withLock { $0.metadata = record.metadata }
+        state.withLockedValue { $0.metadata = record.metadata }
         setDates(modified: Date(timeIntervalSince1970: record.modifiedAt))
     }
 
     // MARK: Identity
 
     /// The identifier, unique among the context's siblings. A file's context uses the file's path.
-    public var identifier: String { state.withLock { $0.identifier } }
+    public var identifier: String { state.withLockedValue { $0.identifier } }
 
     /// The identifiers from the main app context down to this one.
     public var identifierPath: [String] {
@@ -93,17 +93,17 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
     public var filePath: String? { path.map(PathBytes.display) }
 
     /// The canonical path bytes behind ``fileURL``.
-    var path: [UInt8]? { state.withLock { $0.path } }
+    var path: [UInt8]? { state.withLockedValue { $0.path } }
 
     var rowID: Int64? {
-        get { state.withLock { $0.rowID } }
-        set { state.withLock { $0.rowID = newValue } }
+        get { state.withLockedValue { $0.rowID } }
+        set { state.withLockedValue { $0.rowID = newValue } }
     }
 
-    var tree: ContextTree? { state.withLock { $0.tree } }
+    var tree: ContextTree? { state.withLockedValue { $0.tree } }
 
     /// What the context stands for.
-    public var type: CLSContextType { state.withLock { $0.type } }
+    public var type: CLSContextType { state.withLockedValue { $0.type } }
 
     /// Changes what the context stands for.
     public func setType(_ type: CLSContextType) {
@@ -112,7 +112,7 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
 
     /// The title people see; at most 256 characters.
     public var title: String {
-        get { state.withLock { $0.title } }
+        get { state.withLockedValue { $0.title } }
         set { change { $0.title = newValue } }
     }
 
@@ -120,57 +120,57 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
 
     /// The name of the type, for a context of type ``CLSContextType/custom``.
     public var customTypeName: String? {
-        get { state.withLock { $0.metadata.customTypeName } }
+        get { state.withLockedValue { $0.metadata.customTypeName } }
         set { change { $0.metadata.customTypeName = newValue } }
     }
 
     /// Where the context comes among its siblings: lower first.
     public var displayOrder: Int {
-        get { state.withLock { $0.metadata.displayOrder } }
+        get { state.withLockedValue { $0.metadata.displayOrder } }
         set { change { $0.metadata.displayOrder = newValue } }
     }
 
     /// The subject.
     public var topic: CLSContextTopic? {
-        get { state.withLock { $0.metadata.topic } }
+        get { state.withLockedValue { $0.metadata.topic } }
         set { change { $0.metadata.topic = newValue } }
     }
 
     /// A description for teachers; at most 4,000 characters.
     public var summary: String? {
-        get { state.withLock { $0.metadata.summary } }
+        get { state.withLockedValue { $0.metadata.summary } }
         set { change { $0.metadata.summary = newValue } }
     }
 
     /// A picture of the context: the bytes of a PNG or JPEG image, 80 to 330 pixels a side.
     /// (ClassKit takes a `CGImage`, which Linux does not have.) The size is checked at save.
     public var thumbnail: Data? {
-        get { state.withLock { $0.metadata.thumbnail } }
+        get { state.withLockedValue { $0.metadata.thumbnail } }
         set { change { $0.metadata.thumbnail = newValue } }
     }
 
     /// Whether teachers may assign the context; true by default.
     public var isAssignable: Bool {
-        get { state.withLock { $0.metadata.isAssignable } }
+        get { state.withLockedValue { $0.metadata.isAssignable } }
         set { change { $0.metadata.isAssignable = newValue } }
     }
 
     /// The ages the context suits; from 0 with no upper limit by default.
     public var suggestedAge: NSRange {
-        get { state.withLock { $0.metadata.suggestedAge } }
+        get { state.withLockedValue { $0.metadata.suggestedAge } }
         set { change { $0.metadata.suggestedAge = newValue } }
     }
 
     /// The minutes the context takes; from 0 with no upper limit by default.
     public var suggestedCompletionTime: NSRange {
-        get { state.withLock { $0.metadata.suggestedCompletionTime } }
+        get { state.withLockedValue { $0.metadata.suggestedCompletionTime } }
         set { change { $0.metadata.suggestedCompletionTime = newValue } }
     }
 
     /// The kinds of progress the context reports; one ``CLSProgressReportingCapability/Kind/duration``
     /// by default.
     public var progressReportingCapabilities: Set<CLSProgressReportingCapability> {
-        let stored = state.withLock { $0.metadata.capabilities }
+        let stored = state.withLockedValue { $0.metadata.capabilities }
         guard !stored.isEmpty else { return [CLSProgressReportingCapability(kind: .duration, details: nil)] }
         return Set(stored.map { CLSProgressReportingCapability(kind: .init(rawValue: $0.kind) ?? .duration, details: $0.details) })
     }
@@ -193,11 +193,11 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
 
     /// A link that opens the context in the app.
     public var universalLinkURL: URL? {
-        get { state.withLock { $0.metadata.universalLinkURL } }
+        get { state.withLockedValue { $0.metadata.universalLinkURL } }
         set { change { $0.metadata.universalLinkURL = newValue } }
     }
 
-    var metadata: ContextMetadata { state.withLock { $0.metadata } }
+    var metadata: ContextMetadata { state.withLockedValue { $0.metadata } }
 
     /// Sets the title, type and metadata at once (an imported manifest entry).
     func replace(title: String, type: CLSContextType, metadata: ContextMetadata) {
@@ -211,7 +211,7 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
     // MARK: The tree
 
     /// The parent context; nil for the main app context and for a context not yet added.
-    public var parent: CLSContext? { state.withLock { $0.parent } }
+    public var parent: CLSContext? { state.withLockedValue { $0.parent } }
 
     /// The top of the context's tree: the main app context, or the context itself.
     var root: CLSContext {
@@ -221,19 +221,19 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
     }
 
     /// The children added or read so far.
-    var loadedChildren: [CLSContext] { state.withLock { $0.children } }
+    var loadedChildren: [CLSContext] { state.withLockedValue { $0.children } }
 
     /// Adds a child context. A child that has another parent leaves it. In a data store's tree,
     /// the child is written by the next save.
     public func addChildContext(_ child: CLSContext) {
         guard child !== self else { return }
         child.removeFromParent()
-        let tree = state.withLock { state -> ContextTree? in
+        let tree = state.withLockedValue { state -> ContextTree? in
             state.children.removeAll { $0 === child }
             state.children.append(child)
             return state.tree
         }
-        child.state.withLock { $0.parent = self }
+        child.state.withLockedValue { $0.parent = self }
         if let tree { child.join(tree) }
     }
 
@@ -241,8 +241,8 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
     /// its descendants from the store.
     public func removeFromParent() {
         guard let parent else { return }
-        parent.state.withLock { $0.children.removeAll { $0 === self } }
-        let tree = state.withLock { state -> ContextTree? in
+        parent.state.withLockedValue { $0.children.removeAll { $0 === self } }
+        let tree = state.withLockedValue { state -> ContextTree? in
             state.parent = nil
             return state.tree
         }
@@ -251,7 +251,7 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
 
     /// Adds a child read from the store, unless one with its row is there.
     func adoptStoredChild(_ record: ContextRecord, tree: ContextTree) -> CLSContext {
-        state.withLock { state in
+        state.withLockedValue { state in
             if let held = state.children.first(where: { $0.rowID == record.id }) { return held }
             let child = CLSContext(record: record, parent: self, tree: tree)
             state.children.append(child)
@@ -261,7 +261,7 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
 
     /// Puts the context and its descendants in a data store's tree; new ones are written by the next save.
     func join(_ tree: ContextTree) {
-        let (children, isNew, activity) = state.withLock { state -> ([CLSContext], Bool, CLSActivity?) in
+        let (children, isNew, activity) = state.withLockedValue { state -> ([CLSContext], Bool, CLSActivity?) in
             state.tree = tree
             return (state.children, state.rowID == nil, state.currentActivity)
         }
@@ -272,7 +272,7 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
 
     /// The child with an identifier, among those added or read so far.
     func loadedChild(_ identifier: String) -> CLSContext? {
-        state.withLock { $0.children.first { $0.identifier == identifier } }
+        state.withLockedValue { $0.children.first { $0.identifier == identifier } }
     }
 
     /// Finds a descendant by the identifiers below this context, reading the store and asking the
@@ -310,12 +310,12 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
     /// the context has none. When the store cannot be read, it is nil and the failure goes to the
     /// handler of ``CLSDataStore/reportExitFailures(to:)``.
     public var currentActivity: CLSActivity? {
-        if let held = state.withLock({ $0.currentActivity }), held.isUnsaved { return held }
-        guard let tree, let rowID else { return state.withLock { $0.currentActivity } }
+        if let held = state.withLockedValue({ $0.currentActivity }), held.isUnsaved { return held }
+        guard let tree, let rowID else { return state.withLockedValue { $0.currentActivity } }
         do {
             guard let record = try tree.storage.currentActivityNow(ofContext: rowID) else { return nil }
             let activity = tree.instances.instance(for: record) { self }
-            state.withLock { $0.currentActivity = activity }
+            state.withLockedValue { $0.currentActivity = activity }
             return activity
         } catch {
             SpanHandover.report(error as? CLSError ?? CLSError(.databaseInaccessible, "reading the current activity of \(identifierPath.joined(separator: "/")) failed: \(error)"))
@@ -330,34 +330,34 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
     public func createNewActivity() -> CLSActivity {
         currentActivity?.stop()
         let activity = CLSActivity(newAttemptOf: self)
-        state.withLock { $0.currentActivity = activity }
+        state.withLockedValue { $0.currentActivity = activity }
         return activity
     }
 
     // MARK: Active context
 
     /// Whether this process made the context the active one (``becomeActive()``).
-    public var isActive: Bool { state.withLock { $0.isActive } }
+    public var isActive: Bool { state.withLockedValue { $0.isActive } }
 
     /// Makes the context the one the person is working in, in place of any other in the store.
     /// It is written at once, with this process's identity, so a process that dies leaves no
     /// context active. The context must have been saved.
     public func becomeActive() {
         guard let tree, let rowID else { return }
-        if tree.setActive(rowID) { state.withLock { $0.isActive = true } }
+        if tree.setActive(rowID) { state.withLockedValue { $0.isActive = true } }
     }
 
     /// Ends ``becomeActive()``.
     public func resignActive() {
-        guard state.withLock({ $0.isActive }), let tree, let rowID else { return }
+        guard state.withLockedValue({ $0.isActive }), let tree, let rowID else { return }
         tree.resignActive(rowID)
-        state.withLock { $0.isActive = false }
+        state.withLockedValue { $0.isActive = false }
     }
 
     // MARK: Changes
 
     private func change(_ body: (inout State) -> Void) {
-        let tree = state.withLock { state -> ContextTree? in
+        let tree = state.withLockedValue { state -> ContextTree? in
             body(&state)
             return state.tree
         }
@@ -367,14 +367,14 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
 
     /// Becomes the context of a course's document at a canonical path.
     func tieDocument(at path: [UInt8]) {
-        state.withLock { $0.path = path }
+        state.withLockedValue { $0.path = path }
     }
 
     /// Follows a file that moved: the context takes the new path and, for a plain file's context
     /// (named after its path, unlike a course's document), the new path as identifier and the
     /// file name as title.
     func fileMoved(to newPath: [UInt8], isPlainFile: Bool) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state.path != newPath else { return }
             state.path = newPath
             guard isPlainFile else { return }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A measurement an activity reports: the abstract base of quantity, score and binary items.
 ///
@@ -7,7 +7,7 @@ import Synchronization
 /// one activity at a time; changing it marks that activity for the next save. Within one activity,
 /// items are unique by ``identifier``.
 ///
-/// `@unchecked Sendable`: all mutable state sits in `state`, guarded by its `Mutex`.
+/// `@unchecked Sendable`: all mutable state sits in `state`, guarded by its lock (`NIOLockedValueBox`).
 public class CLSActivityItem: CLSObject, @unchecked Sendable {
     /// The item's identifier, unique within its activity.
     public let identifier: String
@@ -18,28 +18,28 @@ public class CLSActivityItem: CLSObject, @unchecked Sendable {
         weak var owner: CLSActivity?
     }
 
-    let state: Mutex<State>
+    let state: NIOLockedValueBox<State>
 
     init(identifier: String, title: String, value: ItemValue, created: Date = Date(), modified: Date? = nil) {
         self.identifier = identifier
-        state = Mutex(State(title: title, value: value))
+        state = NIOLockedValueBox(State(title: title, value: value))
         super.init(created: created, modified: modified)
     }
 
     /// The title people see for the item.
     public var title: String {
-        get { state.withLock { $0.title } }
+        get { state.withLockedValue { $0.title } }
         set { update { $0.title = newValue } }
     }
 
-    var itemValue: ItemValue { state.withLock { $0.value } }
+    var itemValue: ItemValue { state.withLockedValue { $0.value } }
 
     /// Which subclass the item is. Not part of ClassKit.
     public var kind: ItemKind { itemValue.itemKind }
 
     /// Changes the item and tells its activity, so the change reaches the next save.
     func update(_ change: (inout State) -> Void) {
-        let owner = state.withLock { state -> CLSActivity? in
+        let owner = state.withLockedValue { state -> CLSActivity? in
             change(&state)
             return state.owner
         }
@@ -49,7 +49,7 @@ public class CLSActivityItem: CLSObject, @unchecked Sendable {
 
     /// Sets values read from the store without marking anything changed.
     func load(_ record: ItemRecord) {
-        state.withLock {
+        state.withLockedValue {
             $0.title = record.title
             $0.value = record.value
         }
@@ -58,11 +58,11 @@ public class CLSActivityItem: CLSObject, @unchecked Sendable {
     }
 
     func attach(to activity: CLSActivity) {
-        state.withLock { $0.owner = activity }
+        state.withLockedValue { $0.owner = activity }
     }
 
     func record(role: ItemRole) -> ItemRecord {
-        let (title, value) = state.withLock { ($0.title, $0.value) }
+        let (title, value) = state.withLockedValue { ($0.title, $0.value) }
         return ItemRecord(identifier: identifier, title: title, role: role, value: value,
                           createdAt: dateCreated.timeIntervalSince1970,
                           modifiedAt: dateLastModified.timeIntervalSince1970)

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The activities of one data store in memory: one instance per stored activity, and the tracker
 /// of their unsaved changes. Shared by the data store and its context tree, so that an activity
@@ -6,7 +6,7 @@ import Synchronization
 final class ActivityInstances: Sendable {
     /// The activities with unsaved changes, and those started.
     let tracker = ChangeTracker()
-    private let byRow = Mutex<[Int64: WeakActivity]>([:])
+    private let byRow = NIOLockedValueBox<[Int64: WeakActivity]>([:])
 
     private struct WeakActivity {
         weak var activity: CLSActivity?
@@ -15,7 +15,7 @@ final class ActivityInstances: Sendable {
     /// The one instance of a stored activity, refreshed with what the store holds when it exists;
     /// else made in `context`.
     func instance(for record: ActivityRecord, in context: () -> CLSContext) -> CLSActivity {
-        let (activity, isNew) = byRow.withLock { map -> (CLSActivity, Bool) in
+        let (activity, isNew) = byRow.withLockedValue { map -> (CLSActivity, Bool) in
             if let existing = map[record.activityID]?.activity { return (existing, false) }
             let activity = CLSActivity(record: record, context: context(), tracker: tracker)
             map[record.activityID] = WeakActivity(activity: activity)
@@ -30,6 +30,6 @@ final class ActivityInstances: Sendable {
 
     /// Registers a new attempt once a save gave it its row.
     func register(_ activity: CLSActivity) {
-        byRow.withLock { $0[activity.activityID] = WeakActivity(activity: activity) }
+        byRow.withLockedValue { $0[activity.activityID] = WeakActivity(activity: activity) }
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The store of every activity: fetch a file's activity, change it, save.
 ///
@@ -68,12 +68,12 @@ public final class CLSDataStore: Sendable {
     private var tracker: ChangeTracker { contextTree.instances.tracker }
     /// The activities fetched last, kept alive so that fetching one again, as a long-lived
     /// process such as `hook --stdio` does for every event, reads one row instead of its history.
-    private let recent = Mutex<[CLSActivity]>([])
+    private let recent = NIOLockedValueBox<[CLSActivity]>([])
     private static let recentCount = 16
 
     /// Keeps an activity among the recent ones, the oldest leaving first.
     private func keep(_ activity: CLSActivity) -> CLSActivity {
-        recent.withLock { recent in
+        recent.withLockedValue { recent in
             recent.removeAll { $0 === activity }
             recent.append(activity)
             if recent.count > Self.recentCount { recent.removeFirst() }
@@ -128,7 +128,7 @@ public final class CLSDataStore: Sendable {
         let file = try FileIdentity(resolving: url)
         // A recent view of the file that no one changed since is the store's: one row read, not
         // the whole history. A process that holds none (every hook call) reads the file once.
-        if let held = recent.withLock({ $0.last { $0.context.path == file.path } }),
+        if let held = recent.withLockedValue({ $0.last { $0.context.path == file.path } }),
            let version = try await storage.version(of: file), version.activityID == held.activityID,
            held.matches(storedModifiedAt: version.modifiedAt) {
             return keep(held)
@@ -221,8 +221,12 @@ public final class CLSDataStore: Sendable {
             let rest = try await storage.reduceActivities(into: [ActivityRecord](), forViewing: true) { batch, record in
                 batch.append(record)
                 if batch.count == 256 {
+                    // A new array, not the sent one emptied: the worker owns that buffer now, and
+                    // reusing it would hand it back through its reference count alone, which
+                    // ThreadSanitizer cannot see (the runtime that counts is not instrumented).
                     try ahead.send(batch)
-                    batch.removeAll(keepingCapacity: true)
+                    batch = []
+                    batch.reserveCapacity(256)
                 }
             }
             if !rest.isEmpty { try ahead.send(rest) }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The context tree of one data store: reads children from the store when first asked for, asks
 /// the delegate and the provider for what is missing, and keeps changed contexts until a save.
@@ -16,9 +16,9 @@ final class ContextTree: Sendable {
         var provided: Set<Int64> = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     /// Held while a missing context is made, so that the delegate is asked once for each.
-    private let making = Mutex(())
+    private let making = NIOLockedValueBox(())
     /// One save at a time: a context saved by one must have its row before another saves its children.
     private let saving = SaveTurn()
 
@@ -31,30 +31,30 @@ final class ContextTree: Sendable {
     // written only under `references`, and called as ClassKit calls them.
     nonisolated(unsafe) private weak var storedDelegate: (any CLSDataStoreDelegate)?
     nonisolated(unsafe) private weak var storedProvider: (any CLSContextProvider)?
-    private let references = Mutex(())
+    private let references = NIOLockedValueBox(())
 
     var delegate: (any CLSDataStoreDelegate)? {
-        get { references.withLock { _ in storedDelegate } }
-        set { references.withLock { _ in storedDelegate = newValue } }
+        get { references.withLockedValue { _ in storedDelegate } }
+        set { references.withLockedValue { _ in storedDelegate = newValue } }
     }
 
     var provider: (any CLSContextProvider)? {
-        get { references.withLock { _ in storedProvider } }
-        set { references.withLock { _ in storedProvider = newValue } }
+        get { references.withLockedValue { _ in storedProvider } }
+        set { references.withLockedValue { _ in storedProvider = newValue } }
     }
 
     func markChanged(_ context: CLSContext) {
-        state.withLock { $0.changed[ObjectIdentifier(context)] = context }
+        state.withLockedValue { $0.changed[ObjectIdentifier(context)] = context }
     }
 
     func markRemoved(_ context: CLSContext) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.changed[ObjectIdentifier(context)] = nil
             state.removed[ObjectIdentifier(context)] = context
         }
     }
 
-    var hasChanges: Bool { state.withLock { !$0.changed.isEmpty || !$0.removed.isEmpty } }
+    var hasChanges: Bool { state.withLockedValue { !$0.changed.isEmpty || !$0.removed.isEmpty } }
 
     // MARK: Reading
 
@@ -73,7 +73,7 @@ final class ContextTree: Sendable {
         if let record = try await storage.childContext(of: parentID, identifier: identifier) {
             return parent.adoptStoredChild(record, tree: self)
         }
-        guard let provider, state.withLock({ $0.provided.insert(parentID).inserted }) else { return nil }
+        guard let provider, state.withLockedValue({ $0.provided.insert(parentID).inserted }) else { return nil }
         try await provider.updateDescendants(of: parent)
         try await save()
         return parent.loadedChild(identifier)
@@ -99,7 +99,7 @@ final class ContextTree: Sendable {
 
     /// Asks the delegate for one missing context and adds it, unless another call made it meanwhile.
     private func makeChild(_ identifier: String, of parent: CLSContext) throws -> CLSContext? {
-        try making.withLock { _ in
+        try making.withLockedValue { _ in
             if let made = parent.loadedChild(identifier) { return made }
             guard let delegate else { return nil }
             guard let child = delegate.createContext(forIdentifier: identifier, parentContext: parent,
@@ -132,7 +132,7 @@ final class ContextTree: Sendable {
     }
 
     private func saveChanges() async throws {
-        let (changed, removed) = state.withLock { state -> ([CLSContext], [CLSContext]) in
+        let (changed, removed) = state.withLockedValue { state -> ([CLSContext], [CLSContext]) in
             defer { state.changed = [:]; state.removed = [:] }
             return (Array(state.changed.values), Array(state.removed.values))
         }
@@ -165,7 +165,7 @@ final class ContextTree: Sendable {
             for (context, index) in inserted { context.rowID = rows[index] }
             for context in removed { context.rowID = nil }
         } catch {
-            state.withLock { state in
+            state.withLockedValue { state in
                 for context in changed { state.changed[ObjectIdentifier(context)] = context }
                 for context in removed { state.removed[ObjectIdentifier(context)] = context }
             }

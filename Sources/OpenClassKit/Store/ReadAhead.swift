@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Hands batches from the task that reads the store to a thread of its own that works on them,
 /// so that reading and working run on two cores at once. At most `capacity` batches wait, so a
@@ -11,14 +11,14 @@ final class ReadAhead<Element: Sendable>: Sendable {
     /// Thrown to the reader once the worker has stopped.
     struct Stopped: Error {}
 
-    private struct State: ~Copyable {
+    private struct State {
         var batches: [[Element]] = []
         var isFinished = false
         var failure: (any Error)?
         var isStopped = false
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     /// Signalled once a batch, and once at the end.
     private let filled = DispatchSemaphore(value: 0)
     private let room: DispatchSemaphore
@@ -34,7 +34,7 @@ final class ReadAhead<Element: Sendable>: Sendable {
     /// - Throws: ``Stopped`` once the worker has stopped: stop reading.
     func send(_ batch: [Element]) throws {
         room.wait()
-        let isStopped = state.withLock { state in
+        let isStopped = state.withLockedValue { state in
             if !state.isStopped { state.batches.append(batch) }
             return state.isStopped
         }
@@ -47,7 +47,7 @@ final class ReadAhead<Element: Sendable>: Sendable {
 
     /// Reader: there are no more batches; `error` is why reading ended early, if it did.
     func finish(throwing error: (any Error)?) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.isFinished = true
             state.failure = error
         }
@@ -58,7 +58,7 @@ final class ReadAhead<Element: Sendable>: Sendable {
     /// - Throws: What ended the reading early.
     func receive() throws -> [Element]? {
         filled.wait()
-        let next = try state.withLock { state -> [Element]? in
+        let next = try state.withLockedValue { state -> [Element]? in
             if !state.batches.isEmpty { return state.batches.removeFirst() }
             if let failure = state.failure { throw failure }
             return nil
@@ -69,7 +69,7 @@ final class ReadAhead<Element: Sendable>: Sendable {
 
     /// Worker: it takes no more batches; a reader waiting for room wakes and stops.
     func stop() {
-        state.withLock { $0.isStopped = true }
+        state.withLockedValue { $0.isStopped = true }
         room.signal()
     }
 
@@ -85,10 +85,10 @@ final class ReadAhead<Element: Sendable>: Sendable {
 
 /// What a thread's work gave, awaited from a task.
 final class ThreadOutcome<Value: Sendable>: Sendable {
-    private let state = Mutex<(result: Result<Value, any Error>?, waiter: CheckedContinuation<Value, any Error>?)>((nil, nil))
+    private let state = NIOLockedValueBox<(result: Result<Value, any Error>?, waiter: CheckedContinuation<Value, any Error>?)>((nil, nil))
 
     fileprivate func finish(_ result: Result<Value, any Error>) {
-        let waiter = state.withLock { state in
+        let waiter = state.withLockedValue { state in
             state.result = result
             return state.waiter.take()
         }
@@ -100,7 +100,7 @@ final class ThreadOutcome<Value: Sendable>: Sendable {
     var value: Value {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in
-                let result = state.withLock { state in
+                let result = state.withLockedValue { state in
                     if state.result == nil { state.waiter = continuation }
                     return state.result
                 }

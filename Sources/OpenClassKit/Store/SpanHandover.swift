@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Synchronization
+import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
 import Glibc
@@ -21,19 +21,19 @@ enum SpanHandover {
 
     /// Sets where a failed handover is reported; the library prints nothing itself.
     static func reportFailures(to handler: @escaping @Sendable (CLSError) -> Void) {
-        state.withLock { $0.reportFailure = handler }
+        state.withLockedValue { $0.reportFailure = handler }
     }
 
-    private static let state = Mutex(State())
+    private static let state = NIOLockedValueBox(State())
 
     /// Reports a failure that no call can return to the handler set, if any.
     static func report(_ error: CLSError) {
-        state.withLock { $0.reportFailure }?(error)
+        state.withLockedValue { $0.reportFailure }?(error)
     }
 
     /// Remembers a store in which this process owns running spans.
     static func register(_ queue: DatabaseQueue, storePath: String) {
-        let install = state.withLock { state -> Bool in
+        let install = state.withLockedValue { state -> Bool in
             state.queues[storePath] = queue
             defer { state.isInstalled = true }
             return !state.isInstalled
@@ -45,7 +45,7 @@ enum SpanHandover {
 
     /// Clears this process's ownership of its running spans in every registered store.
     static func handOverAll() {
-        let (queues, reportFailure) = state.withLock { ($0.queues, $0.reportFailure) }
+        let (queues, reportFailure) = state.withLockedValue { ($0.queues, $0.reportFailure) }
         let me = ProcessIdentity.current
         for (path, queue) in queues {
             do {

@@ -18,7 +18,7 @@ struct RoleCommand: AsyncParsableCommand {
             that role's identity keys, once, beside its store (identity.json, readable only by you): \
             a student signs submissions with them, and a teacher's handouts carry the key that \
             submissions are encrypted to. The line printed gives the key's fingerprint, which a \
-            teacher compares when trusting a student's new key. With no role given, prints the role now.
+            teacher compares when trusting a student's new key. With no role given, prints the role now.             With --public-key, prints only the role's public key in PEM instead, which a class             server's administrator registers (clsfile-server teacher add --public-key FILE).
             """)
 
     @Argument(help: ArgumentHelp("teacher, student or off.", valueName: "role"))
@@ -26,6 +26,9 @@ struct RoleCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("The name a teacher sees on your work.", valueName: "name"))
     var name: String?
+
+    @Flag(name: .long, help: "Print only the role's public key, in PEM.")
+    var publicKey = false
 
     func validate() throws {
         if let name, name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
@@ -50,6 +53,13 @@ struct RoleCommand: AsyncParsableCommand {
                     throw ClassroomError(.wrongRole, "a student gives a display name once, which the teacher sees: clsfile role student --name \"Your Name\"")
                 }
                 try mode.save()
+            }
+            if publicKey {
+                guard mode.role != .off else {
+                    throw ClassroomError(.wrongRole, "with the role off there are no identity keys: clsfile role teacher --public-key (or student)")
+                }
+                print(try RoleGate.identity(of: mode.role).signingKey.publicKey.pemRepresentation)
+                return
             }
             let store = try CLSDataStore.defaultStoreURL.path
             let name = mode.displayName.map { ", name \"\($0)\"" } ?? ""

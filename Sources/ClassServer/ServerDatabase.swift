@@ -1,0 +1,253 @@
+import Classroom
+import Crypto
+import Foundation
+import Logging
+import NIOPosix
+import PostgresNIO
+
+/// The class server's PostgreSQL database: its schema, the administrator's commands, and the
+/// transactions that run as one account, under row-level security (see ``ServerSchema``).
+public struct ServerDatabase: Sendable {
+    let client: PostgresClient
+    let address: DatabaseAddress
+    private let logger = Logger(label: "clsfile-server.database")
+
+    /// Connects to a database for the time of `body`.
+    ///
+    /// One connection is made first, so that a database that cannot be reached or refuses the
+    /// login is an error at once; afterwards the pool makes connections again as needed (after
+    /// PostgreSQL restarts, say).
+    /// - Throws: What `body` throws; ``ServerError`` `.database` when the database cannot be used.
+    public static func withDatabase<Result: Sendable>(
+        _ address: DatabaseAddress, _ body: (ServerDatabase) async throws -> Result
+    ) async throws -> Result {
+        var poolLogger = Logger(label: "clsfile-server.pool")
+        // The pool reports each failed attempt to connect at info; what fails for good is thrown.
+        poolLogger.logLevel = .error
+        let client = PostgresClient(configuration: address.configuration, backgroundLogger: poolLogger)
+        let database = ServerDatabase(client: client, address: address)
+        try await database.translating("connecting") {
+            let connection = try await PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try address.connectionConfiguration,
+                id: 0, logger: poolLogger).get()
+            try await connection.close().get()
+        }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(database)
+        }
+    }
+
+    // MARK: Schema
+
+    /// The schema version this server needs.
+    public static var currentVersion: Int { ServerSchema.migrations.count }
+
+    /// Brings the schema to the current version and grants the app role what the server needs.
+    ///
+    /// Run as the role that owns the schema; the app role, which the server runs as, must be
+    /// another role, without superuser or `BYPASSRLS`. Two migrations at once wait for each other.
+    /// - Returns: The versions before and after.
+    /// - Throws: ``ServerError``: `.schema` for a schema newer than this server, `.notFound` when
+    ///   the app role does not exist, `.unsafeRole` when it could read past the policies.
+    public func migrate(appRole: String) async throws -> (from: Int, to: Int) {
+        try await translating("migrating \(address)") {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.run("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
+                try await checkAppRole(appRole, on: connection)
+                try await connection.run("CREATE SCHEMA IF NOT EXISTS clsfile", logger: logger)
+                try await connection.run("CREATE TABLE IF NOT EXISTS clsfile.schema_version (version integer NOT NULL)", logger: logger)
+                var version = try await connection.run("SELECT version FROM clsfile.schema_version", logger: logger)
+                    .decode(Int.self).collected().first
+                if version == nil {
+                    try await connection.run("INSERT INTO clsfile.schema_version VALUES (0)", logger: logger)
+                    version = 0
+                }
+                let from = version ?? 0
+                guard from <= Self.currentVersion else {
+                    throw ServerError(.schema, "the database \(address) has schema version \(from), newer than this clsfile-server's \(Self.currentVersion): run a newer clsfile-server")
+                }
+                for statements in ServerSchema.migrations[from...] {
+                    for statement in statements { try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                }
+                try await connection.run("UPDATE clsfile.schema_version SET version = \(Self.currentVersion)", logger: logger)
+                for statement in ServerSchema.grants(to: appRole) {
+                    try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                return (from, Self.currentVersion)
+            }
+        }
+    }
+
+    /// Any number, the same for every clsfile-server: the advisory lock migrations take.
+    private static let migrationLock = 0x636C_7366
+
+    private func checkAppRole(_ role: String, on connection: PostgresConnection) async throws {
+        let rows = try await connection.run("""
+            SELECT rolsuper, rolbypassrls, rolname = current_user FROM pg_roles WHERE rolname = \(role)
+            """, logger: logger).decode((Bool, Bool, Bool).self).collected()
+        guard let (isSuperuser, bypassesSecurity, isOwner) = rows.first else {
+            throw ServerError(.notFound, "the database has no role '\(role)' for the server to run as: create it (createuser --pwprompt \(role), as PostgreSQL's administrator), then migrate again")
+        }
+        guard !isOwner else {
+            throw ServerError(.unsafeRole, "'\(role)' is the role migrating the schema, which owns its tables and so is not held by their row-level security: give the server a role of its own with --app-role")
+        }
+        guard !isSuperuser, !bypassesSecurity else {
+            throw ServerError(.unsafeRole, "the role '\(role)' is a superuser or has BYPASSRLS, which reads past row-level security: give the server a plain role (ALTER ROLE \(role) NOSUPERUSER NOBYPASSRLS)")
+        }
+    }
+
+    // MARK: The administrator's commands
+
+    /// Registers a teacher and their device's public key.
+    /// - Throws: ``ServerError`` `.invalidValue` when the key is registered already or the name is
+    ///   empty or too long.
+    public func addTeacher(name: String, publicKey: P256.Signing.PublicKey) async throws -> Account {
+        let name = try Self.checkedName(name, what: "a teacher's name")
+        let key = publicKey.x963Representation
+        let kid = Identity.keyIdentifier(of: key)
+        return try await translating("adding the teacher \(name)") {
+            try await client.withTransaction(logger: logger) { connection in
+                let taken = try await connection.run("SELECT account_id FROM clsfile.device_key WHERE kid = \(kid)", logger: logger)
+                    .decode(UUID.self).collected()
+                if let account = taken.first {
+                    throw ServerError(.invalidValue, "the key \(kid) is registered already, to the account \(account)")
+                }
+                let account = Account(id: UUID(), role: .teacher, name: name, keyIdentifier: kid)
+                try await connection.run("""
+                    INSERT INTO clsfile.account (id, role, name) VALUES (\(account.id), 'teacher', \(name))
+                    """, logger: logger)
+                try await connection.run("""
+                    INSERT INTO clsfile.device_key (kid, account_id, public_key) VALUES (\(kid), \(account.id), \(key))
+                    """, logger: logger)
+                return account
+            }
+        }
+    }
+
+    /// Makes a class for a teacher, named by account id or key id, with a new join code.
+    /// - Throws: ``ServerError`` `.notFound` when no teacher has that id.
+    public func createClass(name: String, teacher: String) async throws -> SchoolClass {
+        let name = try Self.checkedName(name, what: "a class's name")
+        return try await translating("creating the class \(name)") {
+            try await client.withTransaction(logger: logger) { connection in
+                let teachers = try await connection.run("""
+                    SELECT a.id, a.name FROM clsfile.account a WHERE a.role = 'teacher'
+                    AND (a.id::text = lower(\(teacher)) OR a.id IN (SELECT account_id FROM clsfile.device_key WHERE kid = \(teacher)))
+                    """, logger: logger).decode((UUID, String).self).collected()
+                guard let (teacherID, teacherName) = teachers.first else {
+                    throw ServerError(.notFound, "no teacher has the id \(teacher): clsfile-server teacher list shows them")
+                }
+                let schoolClass = SchoolClass(id: UUID(), name: name, joinCode: JoinCode.random(),
+                                              teacherID: teacherID, teacherName: teacherName, studentCount: 0)
+                try await connection.run("""
+                    INSERT INTO clsfile.class (id, teacher_id, name, join_code)
+                    VALUES (\(schoolClass.id), \(teacherID), \(name), \(schoolClass.joinCode))
+                    """, logger: logger)
+                return schoolClass
+            }
+        }
+    }
+
+    /// Every class, oldest first, as the administrator sees them.
+    public func classes() async throws -> [SchoolClass] {
+        try await translating("listing the classes") {
+            try await client.query("""
+                SELECT c.id, c.name, c.join_code, a.id, a.name,
+                       (SELECT count(*) FROM clsfile.enrolment e WHERE e.class_id = c.id)::bigint
+                FROM clsfile.class c JOIN clsfile.account a ON a.id = c.teacher_id ORDER BY c.created_at, c.name
+                """, logger: logger).decode((UUID, String, String, UUID, String, Int64).self).collected().map {
+                SchoolClass(id: $0.0, name: $0.1, joinCode: $0.2, teacherID: $0.3, teacherName: $0.4, studentCount: Int($0.5))
+            }
+        }
+    }
+
+    /// Every teacher, with the id of their key, oldest first.
+    public func teachers() async throws -> [Account] {
+        try await translating("listing the teachers") {
+            try await client.query("""
+                SELECT a.id, a.name, k.kid FROM clsfile.account a JOIN clsfile.device_key k ON k.account_id = a.id
+                WHERE a.role = 'teacher' ORDER BY a.created_at, k.created_at
+                """, logger: logger).decode((UUID, String, String).self).collected().map {
+                Account(id: $0.0, role: .teacher, name: $0.1, keyIdentifier: $0.2)
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    /// Runs `body` in a transaction as `account`: every statement in it sees what the policies let
+    /// that account see, and writes only what they let it write.
+    public func asAccount<Result: Sendable>(
+        _ account: UUID, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await translating("a request of the account \(account)") {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.run("SELECT set_config('clsfile.account', \(account.uuidString), true)", logger: logger)
+                return try await body(connection)
+            }
+        }
+    }
+
+    /// A student joins a class with its join code; the device's key makes their account the first
+    /// time and names it afterwards.
+    /// - Throws: ``ServerError`` `.notFound` for an unknown code, `.invalidValue` for a key id
+    ///   taken by another key or a teacher's key.
+    public func joinClass(code: String, studentName: String, publicKey: P256.Signing.PublicKey) async throws -> Enrolment {
+        let name = try Self.checkedName(studentName, what: "a student's name")
+        let key = publicKey.x963Representation
+        let kid = Identity.keyIdentifier(of: key)
+        return try await translating("joining a class") {
+            let rows = try await client.query("""
+                SELECT account_id, class_id, class_name FROM clsfile.join_class(\(code), \(name), \(kid), \(key))
+                """, logger: logger).decode((UUID, UUID, String).self).collected()
+            guard let (account, classID, className) = rows.first else {
+                throw ServerError(.database, "joining a class returned nothing")
+            }
+            return Enrolment(accountID: account, keyIdentifier: kid, classID: classID, className: className)
+        }
+    }
+
+    // MARK: Support
+
+    private static func checkedName(_ name: String, what: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 200, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ServerError(.invalidValue, "\(what) must be 1 to 200 characters without control characters, not '\(name.prefix(40))'")
+        }
+        return trimmed
+    }
+
+    /// Runs database work, turning PostgreSQL's errors into ``ServerError``s that say what failed.
+    func translating<Result>(_ what: String, _ work: () async throws -> Result) async throws -> Result {
+        do {
+            return try await work()
+        } catch let error as ServerError {
+            throw error
+        } catch let error as PostgresTransactionError {
+            throw translated(error.closureError ?? error.commitError ?? error.beginError ?? error, while: what)
+        } catch {
+            throw translated(error, while: what)
+        }
+    }
+
+    private func translated(_ error: any Error, while what: String) -> any Error {
+        if let error = error as? ServerError { return error }
+        guard let error = error as? PSQLError else {
+            return ServerError(.database, "\(what) failed on \(address): \(error)", underlyingError: error)
+        }
+        if let message = error.serverInfo?[.message] {
+            let state = error.serverInfo?[.sqlState] ?? ""
+            let code: ServerError.Code = switch state {
+            case "P0002": .notFound                   // no_data_found, raised by join_class
+            case "23505", "23514": .invalidValue      // unique or check violation
+            case "42501": .unsafeRole                 // insufficient privilege
+            default: .database
+            }
+            return ServerError(code, "\(what) failed on \(address): \(message) (SQLSTATE \(state))", underlyingError: error)
+        }
+        return ServerError(.database, "\(what) failed: cannot use the database \(address) (\(error.code)); check that PostgreSQL runs there and the user and password are right",
+                           underlyingError: error)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The one error type of ClassServer: a code, and a message that says what failed and what to do.
+public struct ServerError: Error, LocalizedError, CustomStringConvertible, Sendable {
+    /// What kind of failure happened. New codes may be added.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// The database address does not parse.
+        public static let invalidAddress = Code("invalidAddress")
+        /// The database cannot be reached, refused the login, or failed a statement.
+        public static let database = Code("database")
+        /// The database's schema is newer than this server knows, or not there yet.
+        public static let schema = Code("schema")
+        /// The role the server runs as could read past row-level security.
+        public static let unsafeRole = Code("unsafeRole")
+        /// A value given to a command is out of range or malformed.
+        public static let invalidValue = Code("invalidValue")
+        /// A request's token is missing, malformed, of another algorithm or key, or out of date.
+        public static let unauthorized = Code("unauthorized")
+        /// Something named (a teacher, a class, a join code) is not there.
+        public static let notFound = Code("notFound")
+
+        public var description: String { name }
+    }
+
+    /// What kind of failure happened.
+    public let code: Code
+    /// One line that names what failed and what to do.
+    public let message: String
+    /// The error underneath, if any.
+    public let underlyingError: (any Error)?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, underlyingError: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlyingError = underlyingError
+    }
+
+    public var errorDescription: String? { message }
+    public var description: String { message }
+}

@@ -1,0 +1,200 @@
+/// The class server's tables in PostgreSQL, and the row-level security that keeps each account to
+/// its own rows whatever the request handlers do.
+///
+/// Everything lives in the schema `clsfile`, owned by the role that runs `clsfile-server migrate`.
+/// The server runs as another role (the *app role*) that owns nothing and bypasses nothing: it
+/// reads and writes through the policies below, with the caller's account set for the
+/// transaction (`clsfile.account`). Without it every policy sees no one and every table is empty.
+///
+/// A few things must happen before the caller is known (looking up the key a token names, joining
+/// a class with a code); each is a `SECURITY DEFINER` function that does that one thing, which the
+/// app role may call and nothing else may.
+enum ServerSchema {
+    /// The migrations, in order; the schema's version is how many have run. A shipped migration
+    /// never changes: a later change is a new one.
+    static let migrations: [[String]] = [version1]
+
+    /// Accounts, device keys, classes, enrolments, students' work and the operations applied.
+    static let version1: [String] = [
+        """
+            CREATE TABLE clsfile.account (
+                id uuid PRIMARY KEY,
+                role text NOT NULL CHECK (role IN ('teacher', 'student')),
+                name text NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+                created_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+        """
+            CREATE TABLE clsfile.device_key (
+                kid text PRIMARY KEY CHECK (length(kid) BETWEEN 1 AND 64),
+                account_id uuid NOT NULL REFERENCES clsfile.account ON DELETE CASCADE,
+                public_key bytea NOT NULL CHECK (length(public_key) = 65),
+                created_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+        "CREATE INDEX ON clsfile.device_key (account_id)",
+        """
+            CREATE TABLE clsfile.class (
+                id uuid PRIMARY KEY,
+                teacher_id uuid NOT NULL REFERENCES clsfile.account,
+                name text NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+                join_code text NOT NULL UNIQUE,
+                created_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+        "CREATE INDEX ON clsfile.class (teacher_id)",
+        """
+            CREATE TABLE clsfile.enrolment (
+                class_id uuid NOT NULL REFERENCES clsfile.class ON DELETE CASCADE,
+                student_id uuid NOT NULL REFERENCES clsfile.account ON DELETE CASCADE,
+                joined_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (class_id, student_id)
+            )
+            """,
+        "CREATE INDEX ON clsfile.enrolment (student_id)",
+        """
+            CREATE TABLE clsfile.work (
+                class_id uuid NOT NULL,
+                student_id uuid NOT NULL,
+                assignment_id text NOT NULL CHECK (length(assignment_id) BETWEEN 1 AND 1024),
+                detail jsonb NOT NULL,
+                updated_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (student_id, assignment_id),
+                FOREIGN KEY (class_id, student_id) REFERENCES clsfile.enrolment ON DELETE CASCADE
+            )
+            """,
+        "CREATE INDEX ON clsfile.work (class_id)",
+        """
+            CREATE TABLE clsfile.applied_operation (
+                student_id uuid NOT NULL REFERENCES clsfile.account ON DELETE CASCADE,
+                operation_id uuid NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (student_id, operation_id)
+            )
+            """,
+        // The caller, set for each transaction with set_config('clsfile.account', ID, true); NULL unset.
+        """
+
+            CREATE FUNCTION clsfile.caller() RETURNS uuid LANGUAGE sql STABLE
+                AS $$ SELECT nullif(current_setting('clsfile.account', true), '')::uuid $$
+            """,
+        // The caller's classes, read past the policies (a policy of class that read enrolment,
+        // whose policy read class, would recurse).
+        """
+            CREATE FUNCTION clsfile.taught_classes() RETURNS SETOF uuid LANGUAGE sql STABLE SECURITY DEFINER
+                SET search_path = pg_catalog, clsfile
+                AS $$ SELECT id FROM clsfile.class WHERE teacher_id = clsfile.caller() $$
+            """,
+        """
+            CREATE FUNCTION clsfile.joined_classes() RETURNS SETOF uuid LANGUAGE sql STABLE SECURITY DEFINER
+                SET search_path = pg_catalog, clsfile
+                AS $$ SELECT class_id FROM clsfile.enrolment WHERE student_id = clsfile.caller() $$
+            """,
+        // The account and key a token's kid names, before the caller is known.
+        """
+            CREATE FUNCTION clsfile.device_key_named(wanted text)
+                RETURNS TABLE (account_id uuid, role text, public_key bytea) LANGUAGE sql STABLE SECURITY DEFINER
+                SET search_path = pg_catalog, clsfile
+                AS $$ SELECT k.account_id, a.role, k.public_key FROM clsfile.device_key k
+                      JOIN clsfile.account a ON a.id = k.account_id WHERE k.kid = wanted $$
+            """,
+        // A student joins a class with its code: the key makes the account the first time.
+        """
+            CREATE FUNCTION clsfile.join_class(code text, student_name text, wanted_kid text, key bytea)
+                RETURNS TABLE (account_id uuid, class_id uuid, class_name text) LANGUAGE plpgsql SECURITY DEFINER
+                SET search_path = pg_catalog, clsfile
+                AS $$
+                DECLARE
+                    found_class clsfile.class%ROWTYPE;
+                    found_key clsfile.device_key%ROWTYPE;
+                    found_role text;
+                    student uuid;
+                BEGIN
+                    SELECT * INTO found_class FROM clsfile.class c WHERE c.join_code = upper(code);
+                    IF NOT FOUND THEN
+                        RAISE EXCEPTION 'no class has the join code %', code USING ERRCODE = 'no_data_found';
+                    END IF;
+                    SELECT * INTO found_key FROM clsfile.device_key k WHERE k.kid = wanted_kid;
+                    IF FOUND THEN
+                        IF found_key.public_key <> key THEN
+                            RAISE EXCEPTION 'the key id % is taken by another key', wanted_kid USING ERRCODE = 'unique_violation';
+                        END IF;
+                        SELECT a.role INTO found_role FROM clsfile.account a WHERE a.id = found_key.account_id;
+                        IF found_role <> 'student' THEN
+                            RAISE EXCEPTION 'the key % is a teacher''s, which cannot join a class', wanted_kid USING ERRCODE = 'check_violation';
+                        END IF;
+                        student := found_key.account_id;
+                    ELSE
+                        student := gen_random_uuid();
+                        INSERT INTO clsfile.account (id, role, name) VALUES (student, 'student', student_name);
+                        INSERT INTO clsfile.device_key (kid, account_id, public_key) VALUES (wanted_kid, student, key);
+                    END IF;
+                    INSERT INTO clsfile.enrolment (class_id, student_id) VALUES (found_class.id, student)
+                        ON CONFLICT DO NOTHING;
+                    RETURN QUERY SELECT student, found_class.id, found_class.name;
+                END $$
+            """,
+        """
+
+            ALTER TABLE clsfile.account ENABLE ROW LEVEL SECURITY
+            """,
+        "ALTER TABLE clsfile.device_key ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE clsfile.class ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE clsfile.enrolment ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE clsfile.work ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE clsfile.applied_operation ENABLE ROW LEVEL SECURITY",
+        // One's own account, one's students, one's teachers.
+        """
+
+            CREATE POLICY account_seen ON clsfile.account FOR SELECT USING (
+                id = clsfile.caller()
+                OR id IN (SELECT e.student_id FROM clsfile.enrolment e WHERE e.class_id IN (SELECT clsfile.taught_classes()))
+                OR id IN (SELECT c.teacher_id FROM clsfile.class c WHERE c.id IN (SELECT clsfile.joined_classes())))
+            """,
+        "CREATE POLICY device_key_own ON clsfile.device_key FOR SELECT USING (account_id = clsfile.caller())",
+        """
+            CREATE POLICY class_seen ON clsfile.class FOR SELECT USING (
+                id IN (SELECT clsfile.taught_classes()) OR id IN (SELECT clsfile.joined_classes()))
+            """,
+        """
+            CREATE POLICY enrolment_seen ON clsfile.enrolment FOR SELECT USING (
+                student_id = clsfile.caller() OR class_id IN (SELECT clsfile.taught_classes()))
+            """,
+        // A student writes only their own work, only in a class they joined; a teacher reads their classes'.
+        """
+            CREATE POLICY work_seen ON clsfile.work FOR SELECT USING (
+                student_id = clsfile.caller() OR class_id IN (SELECT clsfile.taught_classes()))
+            """,
+        """
+            CREATE POLICY work_written ON clsfile.work FOR INSERT WITH CHECK (
+                student_id = clsfile.caller() AND class_id IN (SELECT clsfile.joined_classes()))
+            """,
+        """
+            CREATE POLICY work_updated ON clsfile.work FOR UPDATE USING (student_id = clsfile.caller())
+                WITH CHECK (student_id = clsfile.caller() AND class_id IN (SELECT clsfile.joined_classes()))
+            """,
+        """
+            CREATE POLICY applied_operation_own ON clsfile.applied_operation FOR ALL
+                USING (student_id = clsfile.caller()) WITH CHECK (student_id = clsfile.caller())
+            """,
+        """
+
+            REVOKE ALL ON ALL FUNCTIONS IN SCHEMA clsfile FROM PUBLIC
+            """,
+    ]
+
+    /// What the app role may do: read every table through its policies, write work and applied
+    /// operations, and call the functions. Granted again by every `migrate`.
+    static func grants(to role: String) -> [String] {
+        let role = quoted(role)
+        return ["GRANT USAGE ON SCHEMA clsfile TO \(role)",
+                "GRANT SELECT ON ALL TABLES IN SCHEMA clsfile TO \(role)",
+                "GRANT INSERT, UPDATE ON clsfile.work, clsfile.applied_operation TO \(role)",
+                "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA clsfile TO \(role)"]
+    }
+
+    /// An identifier quoted for SQL.
+    static func quoted(_ identifier: String) -> String {
+        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import ClassServer
+import CommandSupport
+
+/// `clsfile-server`: the class server's administration on PostgreSQL.
+@main
+struct ServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clsfile-server",
+        abstract: "Administer the class server's PostgreSQL database.",
+        discussion: """
+            Every command takes the database as --database URL or DATABASE_URL, in the form \
+            postgres://USER:PASSWORD@HOST:5432/DATABASE (add ?sslmode=require to encrypt the \
+            connection). Administration runs as the role that owns the schema; the server will run \
+            as another role (--app-role), which row-level security holds to each caller's rows.
+
+            Exit codes: 0 done; 64 a bad option; 65 a value refused (a name, a key); 66 a teacher \
+            or class that is not there; 69 a database that cannot be reached or is newer than this \
+            program; 77 an app role that could read past row-level security.
+            """,
+        subcommands: [MigrateCommand.self, TeacherCommand.self, ClassCommand.self])
+}
+
+extension ServerError: CommandFailure {
+    public var exitCode: Int32 {
+        switch code {
+        case .invalidAddress: 64
+        case .invalidValue: 65
+        case .notFound: 66
+        case .unsafeRole: 77
+        default: 69
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `clsfile-server` as an administrator runs it: a teacher's key from `clsfile role teacher
+/// --public-key`, migrate, teacher add, class create and list, and every refusal with its code.
+@Suite(.serialized)
+struct ServerCommandTests {
+    @Test func anAdministratorSetsUpAClassFromATeachersKey() async throws {
+        let school = try await ServerDatabaseTests.School(migrated: false)
+        let scratch = try Scratch()
+        let teacherHome = ["XDG_CONFIG_HOME": scratch.url.appendingPathComponent("config").path,
+                           "XDG_DATA_HOME": scratch.url.appendingPathComponent("data").path, "CLSFILE_STORE": ""]
+        let clsfile = try builtExecutable("clsfile"), server = try builtExecutable("clsfile-server")
+        #expect(try run(clsfile, ["role", "teacher"], environment: teacherHome).status == 0)
+        let pem = try run(clsfile, ["role", "--public-key"], environment: teacherHome)
+        #expect(pem.status == 0)
+        #expect(pem.output.hasPrefix("-----BEGIN PUBLIC KEY-----"))
+        let keyFile = scratch.url.appendingPathComponent("teacher.pem")
+        try Data(pem.output.utf8).write(to: keyFile)
+
+        let database = ["DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")]
+        let migrated = try run(server, ["migrate"], environment: database)
+        #expect(migrated.status == 0, "\(migrated.errorOutput)")
+        #expect(migrated.output == "schema version 0 → 1; clsfile_app granted\n")
+        #expect(try run(server, ["migrate"], environment: database).output == "schema version 1, up to date; clsfile_app granted\n")
+
+        let added = try run(server, ["teacher", "add", "--name", "Ms Rivera", "--public-key", keyFile.path], environment: database)
+        #expect(added.status == 0, "\(added.errorOutput)")
+        let kid = try #require(added.output.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(kid.count == 32)
+        let again = try run(server, ["teacher", "add", "--name", "Ms Rivera", "--public-key", keyFile.path], environment: database)
+        #expect(again.status == 65)
+        #expect(again.errorOutput.contains("registered already"))
+
+        let created = try run(server, ["class", "create", "--name", "Algebra 1", "--teacher", kid], environment: database)
+        #expect(created.status == 0, "\(created.errorOutput)")
+        let code = try #require(created.output.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(code.count == 10)
+        let listed = try run(server, ["class", "list"], environment: database)
+        #expect(listed.output.contains("\(code)  0 students  Algebra 1 (Ms Rivera)"))
+        let teachers = try run(server, ["teacher", "list"], environment: database)
+        #expect(teachers.output.contains("\(kid)  Ms Rivera"))
+
+        // Refusals, each with its exit code and what to do.
+        let noTeacher = try run(server, ["class", "create", "--name", "X", "--teacher", "nobody"], environment: database)
+        #expect(noTeacher.status == 66 && noTeacher.errorOutput.contains("no teacher has the id nobody"))
+        let notAKey = try run(server, ["teacher", "add", "--name", "Y", "--public-key", "/etc/hostname"], environment: database)
+        #expect(notAKey.status == 65 && notAKey.errorOutput.contains("holds no P-256 public key in PEM"))
+        let noFile = try run(server, ["teacher", "add", "--name", "Y", "--public-key", "/nonexistent.pem"], environment: database)
+        #expect(noFile.status == 66 && noFile.errorOutput.contains("/nonexistent.pem"))
+        let unsafe = try run(server, ["migrate", "--app-role", "clsfile_owner"], environment: database)
+        #expect(unsafe.status == 77 && unsafe.errorOutput.contains("owns its tables"))
+        let noDatabase = try run(server, ["class", "list"], environment: ["DATABASE_URL": ""])
+        #expect(noDatabase.status == 64 && noDatabase.errorOutput.contains("--database URL or DATABASE_URL"))
+        let badAddress = try run(server, ["class", "list", "--database", "mysql://x@y/z"], environment: [:])
+        #expect(badAddress.status == 64 && badAddress.errorOutput.contains("is not a postgres:// address"))
+        let wrongPassword = try run(server, ["class", "list"], environment: [
+            "DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "wrong", database: "clsfile")])
+        #expect(wrongPassword.status == 69)
+        #expect(wrongPassword.errorOutput.contains("postgres://clsfile_owner@127.0.0.1:\(school.cluster.port)/clsfile"))
+        #expect(!wrongPassword.errorOutput.contains("wrong"), "the password stays out of messages")
+    }
+}

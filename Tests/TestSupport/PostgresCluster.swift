@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A PostgreSQL cluster of a test's own: made with `initdb` in a temporary folder, listening on
+/// 127.0.0.1 at a free port with its socket in that folder, logins by password (SCRAM), stopped
+/// and removed by ``stop()``.
+///
+/// PostgreSQL refuses to run as root: when the tests run as root, the cluster runs as the
+/// `postgres` user that Debian's package makes, in a folder it owns.
+public final class PostgresCluster: Sendable {
+    public let folder: URL
+    public let port: Int
+    /// The superuser's name and password.
+    public static let superuser = "postgres"
+    public static let superPassword = "cluster-of-a-test"
+    private let bin: URL
+    private let runsAsPostgres: Bool
+
+    /// Makes and starts a cluster.
+    /// - Throws: When PostgreSQL is not installed (skipped, or failed under `CI=true`: see
+    ///   ``Tool/require(sourceLocation:)``), or when it does not start.
+    public init() throws {
+        bin = try Tool.initdb.require().deletingLastPathComponent()
+        runsAsPostgres = geteuid() == 0
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("clsfile-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let passwordFile = folder.appendingPathComponent("password")
+        try Data(Self.superPassword.utf8).write(to: passwordFile)
+        if runsAsPostgres {
+            for path in [folder.path, passwordFile.path] {
+                try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: path)
+            }
+        }
+        let made = Self.runProgram("initdb", in: bin, asPostgres: runsAsPostgres, [
+            "-D", folder.appendingPathComponent("data").path, "-U", Self.superuser, "--pwfile", passwordFile.path,
+            "-A", "scram-sha-256", "-N", "-E", "UTF8", "--locale", "C.UTF-8",
+        ], timeout: 120)
+        guard made.status == 0 else { throw ClusterError("initdb failed: \(made.errorOutput)\(made.output)") }
+        var started: ProcessResult?
+        var chosen = 0
+        for _ in 0..<5 {
+            chosen = Int.random(in: 40_000..<60_000)
+            let result = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
+                "-D", folder.appendingPathComponent("data").path, "-w", "-t", "60", "-l", folder.appendingPathComponent("log").path,
+                "-o", "-c listen_addresses=127.0.0.1 -p \(chosen) -k \(folder.path) -c fsync=off -c max_connections=200",
+                "start",
+            ], timeout: 90)
+            started = result
+            if result.status == 0 { break }
+        }
+        port = chosen
+        guard started?.status == 0 else {
+            let log = (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+            throw ClusterError("pg_ctl start failed: \(started?.errorOutput ?? "") \(log.suffix(2000))")
+        }
+    }
+
+    /// An address for a role of the cluster.
+    public func url(user: String = PostgresCluster.superuser, password: String = PostgresCluster.superPassword,
+                    database: String = "postgres") -> String {
+        "postgres://\(user):\(password)@127.0.0.1:\(port)/\(database)"
+    }
+
+    /// Runs SQL with psql as the superuser, or as another role with its password.
+    @discardableResult
+    public func psql(_ sql: String, user: String = PostgresCluster.superuser,
+                     password: String = PostgresCluster.superPassword, database: String = "postgres") throws -> String {
+        let result = runBounded("/usr/bin/psql", [
+            "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", database, "-c", sql,
+        ], environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"], timeout: 60, capturingIn: folder)
+        guard result.status == 0 else { throw ClusterError("psql as \(user) failed on \(sql.prefix(200)): \(result.errorOutput)") }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Stops the cluster at once (`-m immediate`, as a power cut would) or cleanly.
+    public func halt(immediately: Bool = false) {
+        _ = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
+            "-D", folder.appendingPathComponent("data").path, "-m", immediately ? "immediate" : "fast", "-w", "stop",
+        ], timeout: 60)
+    }
+
+    /// Starts a halted cluster again on the same port.
+    public func restart() throws {
+        let result = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
+            "-D", folder.appendingPathComponent("data").path, "-w", "-t", "60", "-l", folder.appendingPathComponent("log").path,
+            "-o", "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder.path) -c fsync=off -c max_connections=200", "start",
+        ], timeout: 90)
+        guard result.status == 0 else { throw ClusterError("pg_ctl start failed: \(result.errorOutput)") }
+    }
+
+    /// Stops the cluster and removes its folder.
+    public func stop() {
+        halt()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Runs one of PostgreSQL's programs, through `runuser -u postgres` when the tests run as root.
+    private static func runProgram(_ name: String, in bin: URL, asPostgres: Bool, _ arguments: [String],
+                                   timeout: TimeInterval) -> ProcessResult {
+        let program = bin.appendingPathComponent(name).path
+        return asPostgres ? runBounded("/usr/sbin/runuser", ["-u", "postgres", "--", program] + arguments, timeout: timeout)
+                          : runBounded(program, arguments, timeout: timeout)
+    }
+
+    public struct ClusterError: Error, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
+}
