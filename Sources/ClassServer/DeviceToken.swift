@@ -59,23 +59,23 @@ public enum DeviceToken {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard token.utf8.count <= 4096, parts.count == 3, let headerData = base64URLDecoded(parts[0]),
               let header = try? JSONDecoder().decode(Header.self, from: headerData) else {
-            throw refuse("is not a JWT (three base64url parts, a JSON header)")
+            throw refuse("is not a JWT (three base64url parts, a JSON header): send the one clsfile makes")
         }
-        guard header.alg == "ES256" else { throw refuse("is signed with \(header.alg.prefix(20)), not ES256") }
-        guard let kid = header.kid, (1...64).contains(kid.utf8.count) else { throw refuse("names no key (kid)") }
-        guard let publicKey = try await key(kid) else { throw refuse("names the key \(kid), which is not registered here") }
+        guard header.alg == "ES256" else { throw refuse("is signed with \(header.alg.prefix(20)), not ES256: sign it with the device key") }
+        guard let kid = header.kid, (1...64).contains(kid.utf8.count) else { throw refuse("names no key (kid): put the device key's id in its header") }
+        guard let publicKey = try await key(kid) else { throw refuse("names the key \(kid), which is not registered here: join a class (clsfile join) or ask the administrator to add the key") }
         let keys = await JWTKeyCollection().add(ecdsa: try ES256PublicKey(backing: publicKey), kid: JWKIdentifier(string: kid))
         let claims: Claims
         do {
             claims = try await keys.verify(token, as: Claims.self)
         } catch {
-            throw refuse("does not verify with the key \(kid): its signature or claims are malformed")
+            throw refuse("does not verify with the key \(kid): its signature or claims are malformed; make a new one with the device key")
         }
         let (issued, expires) = (claims.iat.value, claims.exp.value)
-        guard issued <= now.addingTimeInterval(clockSkew) else { throw refuse("was made in the future (\(issued))") }
-        guard expires > now.addingTimeInterval(-clockSkew) else { throw refuse("expired at \(expires)") }
+        guard issued <= now.addingTimeInterval(clockSkew) else { throw refuse("was made in the future (\(issued)): check the device's clock") }
+        guard expires > now.addingTimeInterval(-clockSkew) else { throw refuse("expired at \(expires): make a new one (and check the device's clock)") }
         guard expires.timeIntervalSince(issued) <= longestLifetime, expires > issued else {
-            throw refuse("is good for \(Int(expires.timeIntervalSince(issued))) s, more than 30 minutes or less than none")
+            throw refuse("is good for \(Int(expires.timeIntervalSince(issued))) s, more than 30 minutes or less than none: make one good for at most 30 minutes")
         }
         return Verified(keyIdentifier: kid, issuedAt: issued, expiresAt: expires)
     }

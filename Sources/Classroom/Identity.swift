@@ -37,7 +37,7 @@ public struct Identity: Sendable {
     /// A public key as people compare it: the first 16 bytes of its SHA-256, in groups of four
     /// hexadecimal digits (`3f1a 09c2 …`).
     public static func fingerprint(of publicKey: Data) -> String {
-        let hex = Array(SHA256.hash(data: publicKey).prefix(16).hexadecimal)
+        let hex = Array(keyIdentifier(of: publicKey))
         return stride(from: 0, to: hex.count, by: 4).map { String(hex[$0..<$0 + 4]) }.joined(separator: " ")
     }
 

@@ -32,10 +32,11 @@ public struct HookRequest: Decodable, Sendable, Equatable {
     public var reading: Bool?
 
     /// Reads one line.
+    /// - Parameter decoder: The decoder, which a reader of many lines makes once.
     /// - Throws: ``RecorderError/Code/invalidRequest`` when the line is not a JSON object of an event.
-    public init(line: Data) throws(RecorderError) {
+    public init(line: Data, decoder: JSONDecoder = JSONDecoder()) throws(RecorderError) {
         do {
-            self = try JSONDecoder().decode(Self.self, from: line)
+            self = try decoder.decode(Self.self, from: line)
         } catch {
             throw RecorderError(.invalidRequest, "not an event line: \(error)", underlyingError: error)
         }

@@ -72,7 +72,7 @@ struct DeviceTokenTests {
         let impostor = handMade(header: #"{"alg":"ES256","kid":"\#(kid)"}"#) { try! other.signature(for: $0).rawRepresentation }
         #expect(await refusal(impostor)?.contains("does not verify") == true)
         // A valid token of an unregistered key, and one with its claims changed after signing.
-        #expect(await refusal(try await DeviceToken.make(key: other))?.contains("not registered here") == true)
+        #expect(await refusal(try await DeviceToken.make(key: other))?.contains("not registered here: join a class (clsfile join)") == true)
         let valid = try await DeviceToken.make(key: device)
         let parts = valid.split(separator: ".")
         let stretched = #"{"iat":\#(Int(Date().timeIntervalSince1970)),"exp":\#(Int(Date().timeIntervalSince1970) + 86_400)}"#
@@ -89,8 +89,10 @@ struct DeviceTokenTests {
         let now = Date()
         let expired = try await DeviceToken.make(key: device, at: now.addingTimeInterval(-3600), lifetime: 600)
         #expect(await refusal(expired, at: now)?.contains("expired at") == true)
+        #expect(await refusal(expired, at: now)?.contains("make a new one") == true)
         let future = try await DeviceToken.make(key: device, at: now.addingTimeInterval(600), lifetime: 600)
         #expect(await refusal(future, at: now)?.contains("made in the future") == true)
+        #expect(await refusal(future, at: now)?.contains("check the device's clock") == true)
         let tooLong = try await DeviceToken.make(key: device, at: now, lifetime: 31 * 60)
         #expect(await refusal(tooLong, at: now)?.contains("more than 30 minutes") == true)
         // Within the minute of clock skew either way: accepted.

@@ -12,6 +12,8 @@ struct ServerCommandTests {
         let teacherHome = ["XDG_CONFIG_HOME": scratch.url.appendingPathComponent("config").path,
                            "XDG_DATA_HOME": scratch.url.appendingPathComponent("data").path, "CLSFILE_STORE": ""]
         let clsfile = try builtExecutable("clsfile"), server = try builtExecutable("clsfile-server")
+        let off = try run(clsfile, ["role", "--public-key"], environment: teacherHome)
+        #expect(off.status == 64 && off.errorOutput.contains("with the role off there are no identity keys"))
         #expect(try run(clsfile, ["role", "teacher"], environment: teacherHome).status == 0)
         let pem = try run(clsfile, ["role", "--public-key"], environment: teacherHome)
         #expect(pem.status == 0)

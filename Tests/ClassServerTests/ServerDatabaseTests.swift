@@ -32,8 +32,6 @@ struct ServerDatabaseTests {
         func asApp(_ sql: String) throws -> String {
             try cluster.psql(sql, user: "clsfile_app", password: "app-secret", database: "clsfile")
         }
-
-        deinit { cluster.stop() }
     }
 
     @Test func migrateMakesTheSchemaOnceAndRefusesAnUnsafeAppRole() async throws {

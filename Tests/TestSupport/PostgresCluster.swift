@@ -6,7 +6,7 @@ import Glibc
 
 /// A PostgreSQL cluster of a test's own: made with `initdb` in a temporary folder, listening on
 /// 127.0.0.1 at a free port with its socket in that folder, logins by password (SCRAM), stopped
-/// and removed by ``stop()``.
+/// and removed when released.
 ///
 /// PostgreSQL refuses to run as root: when the tests run as root, the cluster runs as the
 /// `postgres` user that Debian's package makes, in a folder it owns.
@@ -39,22 +39,21 @@ public final class PostgresCluster: Sendable {
             "-A", "scram-sha-256", "-N", "-E", "UTF8", "--locale", "C.UTF-8",
         ], timeout: 120)
         guard made.status == 0 else { throw ClusterError("initdb failed: \(made.errorOutput)\(made.output)") }
-        var started: ProcessResult?
+        // A random port, tried again when another cluster or program holds it.
+        var started = ProcessResult(status: -1, output: "", errorOutput: "")
         var chosen = 0
-        for _ in 0..<5 {
+        for _ in 0..<5 where started.status != 0 {
             chosen = Int.random(in: 40_000..<60_000)
-            let result = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
+            started = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
                 "-D", folder.appendingPathComponent("data").path, "-w", "-t", "60", "-l", folder.appendingPathComponent("log").path,
                 "-o", "-c listen_addresses=127.0.0.1 -p \(chosen) -k \(folder.path) -c fsync=off -c max_connections=200",
                 "start",
             ], timeout: 90)
-            started = result
-            if result.status == 0 { break }
         }
         port = chosen
-        guard started?.status == 0 else {
+        guard started.status == 0 else {
             let log = (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
-            throw ClusterError("pg_ctl start failed: \(started?.errorOutput ?? "") \(log.suffix(2000))")
+            throw ClusterError("pg_ctl start failed: \(started.errorOutput) \(log.suffix(2000))")
         }
     }
 
@@ -75,25 +74,11 @@ public final class PostgresCluster: Sendable {
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Stops the cluster at once (`-m immediate`, as a power cut would) or cleanly.
-    public func halt(immediately: Bool = false) {
+    /// Stops the cluster and removes its folder, when the test lets it go (also when it failed).
+    deinit {
         _ = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
-            "-D", folder.appendingPathComponent("data").path, "-m", immediately ? "immediate" : "fast", "-w", "stop",
+            "-D", folder.appendingPathComponent("data").path, "-m", "fast", "-w", "stop",
         ], timeout: 60)
-    }
-
-    /// Starts a halted cluster again on the same port.
-    public func restart() throws {
-        let result = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
-            "-D", folder.appendingPathComponent("data").path, "-w", "-t", "60", "-l", folder.appendingPathComponent("log").path,
-            "-o", "-c listen_addresses=127.0.0.1 -p \(port) -k \(folder.path) -c fsync=off -c max_connections=200", "start",
-        ], timeout: 90)
-        guard result.status == 0 else { throw ClusterError("pg_ctl start failed: \(result.errorOutput)") }
-    }
-
-    /// Stops the cluster and removes its folder.
-    public func stop() {
-        halt()
         try? FileManager.default.removeItem(at: folder)
     }
 

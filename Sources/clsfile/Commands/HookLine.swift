@@ -91,12 +91,13 @@ enum HookLine {
 
     /// Answers JSON lines on standard input until it ends.
     static func serve(recorder: SessionRecorder, spool: EventSpool) async throws {
+        let decoder = JSONDecoder()
         while let text = readLine(strippingNewline: true) {
             // A blank line is skipped (checked on bytes: Foundation's trimming costs a twentieth of an event).
             guard text.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) else { continue }
             let answer: String
             do {
-                let request = try HookRequest(line: Data(text.utf8))
+                let request = try HookRequest(line: Data(text.utf8), decoder: decoder)
                 let event = try HookCall(request: request).sessionEvent
                 let failures = try await deliver(event, recorder: recorder, spool: spool)
                 answer = failures.first { $0.event == event }.map { Self.answer(error: $0.error.message) }

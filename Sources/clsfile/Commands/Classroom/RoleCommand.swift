@@ -18,7 +18,9 @@ struct RoleCommand: AsyncParsableCommand {
             that role's identity keys, once, beside its store (identity.json, readable only by you): \
             a student signs submissions with them, and a teacher's handouts carry the key that \
             submissions are encrypted to. The line printed gives the key's fingerprint, which a \
-            teacher compares when trusting a student's new key. With no role given, prints the role now.             With --public-key, prints only the role's public key in PEM instead, which a class             server's administrator registers (clsfile-server teacher add --public-key FILE).
+            teacher compares when trusting a student's new key. With no role given, prints the role now. \
+            With --public-key, prints only the role's public key in PEM instead, which a class \
+            server's administrator registers (clsfile-server teacher add --public-key FILE).
             """)
 
     @Argument(help: ArgumentHelp("teacher, student or off.", valueName: "role"))
