@@ -52,7 +52,9 @@ let package = Package(
         .library(name: "ClassDashboard", targets: ["ClassDashboard"]),
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
         .library(name: "ClassServer", targets: ["ClassServer"]),
+        .library(name: "ClassSync", targets: ["ClassSync"]),
         .executable(name: "clsfile", targets: ["clsfile"]),
+        .executable(name: "clsfile-sync", targets: ["clsfile-sync"]),
         .executable(name: "clsfile-server", targets: ["clsfile-server"]),
     ],
     dependencies: [
@@ -66,6 +68,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         .target(
@@ -105,9 +108,27 @@ let package = Package(
             ]
         ),
         .target(
+            name: "ClassSync",
+            dependencies: [
+                "Classroom",
+                "OpenClassKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
             name: "ClassServer",
             dependencies: [
                 "Classroom",
+                "ClassSync",
+                "ClassDashboard",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -139,8 +160,18 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "clsfile-sync",
+            dependencies: [
+                "ClassSync", "CommandSupport", "Classroom", "OpenClassKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
             name: "clsfile",
             dependencies: [
+                // Built first, not linked: `clsfile join` and `clsfile sync` run it, so that the
+                // HTTP client stays out of the program editor plugins start on every event.
+                "clsfile-sync",
                 "OpenClassKit",
                 "CommandSupport",
                 "Classroom",
@@ -232,9 +263,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ClassServerTests",
-            dependencies: ["ClassServer", "Classroom", "TestSupport", "clsfile-server",
+            dependencies: ["ClassServer", "ClassSync", "Classroom", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile-sync", "clsfile",
                            .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "PostgresNIO", package: "postgres-nio")]
+                           .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOFoundationCompat", package: "swift-nio")]
         ),
         .testTarget(
             name: "IntegrationTests",

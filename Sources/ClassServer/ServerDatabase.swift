@@ -10,7 +10,7 @@ import PostgresNIO
 public struct ServerDatabase: Sendable {
     let client: PostgresClient
     let address: DatabaseAddress
-    private let logger = Logger(label: "clsfile-server.database")
+    let logger = Logger(label: "clsfile-server.database")
 
     /// Connects to a database for the time of `body`.
     ///
@@ -95,6 +95,34 @@ public struct ServerDatabase: Sendable {
         }
         guard !isSuperuser, !bypassesSecurity else {
             throw ServerError(.unsafeRole, "the role '\(role)' is a superuser or has BYPASSRLS, which reads past row-level security: give the server a plain role (ALTER ROLE \(role) NOSUPERUSER NOBYPASSRLS)")
+        }
+    }
+
+    /// Checks that the server may serve from this database: the schema is the version this
+    /// server knows, and the role it connects as is held by row-level security.
+    /// - Throws: ``ServerError`` `.schema` for a schema missing, older or newer; `.unsafeRole`
+    ///   for a role that owns the schema, is a superuser or has `BYPASSRLS`.
+    public func checkReadyToServe() async throws {
+        try await translating("checking \(address)") {
+            let roles = try await client.query("""
+                SELECT r.rolname, r.rolsuper, r.rolbypassrls,
+                       coalesce((SELECT n.nspowner = r.oid FROM pg_namespace n WHERE n.nspname = 'clsfile'), false),
+                       to_regclass('clsfile.schema_version') IS NOT NULL
+                FROM pg_roles r WHERE r.rolname = current_user
+                """, logger: logger).decode((String, Bool, Bool, Bool, Bool).self).collected()
+            guard let (role, isSuperuser, bypasses, owns, hasSchema) = roles.first else {
+                throw ServerError(.database, "the database did not say which role the server connects as")
+            }
+            guard !isSuperuser, !bypasses, !owns else {
+                throw ServerError(.unsafeRole, "the server connects as '\(role)', which \(owns ? "owns the schema" : "is a superuser or has BYPASSRLS") and so reads past row-level security: connect as the app role (the user of DATABASE_URL must be the role given to migrate --app-role)")
+            }
+            guard hasSchema, let version = try await client.query("SELECT version FROM clsfile.schema_version", logger: logger)
+                .decode(Int.self).collected().first else {
+                throw ServerError(.schema, "the database \(address) has no clsfile schema yet, or '\(role)' may not read it: run clsfile-server migrate --app-role \(role) as the schema's owner")
+            }
+            guard version == Self.currentVersion else {
+                throw ServerError(.schema, "the database \(address) has schema version \(version) and this server needs \(Self.currentVersion): \(version < Self.currentVersion ? "run clsfile-server migrate" : "run a newer clsfile-server")")
+            }
         }
     }
 

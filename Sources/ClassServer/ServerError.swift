@@ -21,6 +21,10 @@ public struct ServerError: Error, LocalizedError, CustomStringConvertible, Senda
         public static let unauthorized = Code("unauthorized")
         /// Something named (a teacher, a class, a join code) is not there.
         public static let notFound = Code("notFound")
+        /// A request's body, or a count or string in it, is larger than the server accepts.
+        public static let tooLarge = Code("tooLarge")
+        /// The caller's role may not make this request.
+        public static let forbidden = Code("forbidden")
 
         public var description: String { name }
     }

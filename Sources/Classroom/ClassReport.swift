@@ -16,6 +16,16 @@ public struct ClassReport: Sendable, Equatable, Codable {
         /// submissions were signed.
         public var keyFingerprint: String?
         public var work: StudentWork
+
+        /// Creates a row.
+        public init(studentIdentifier: String, studentName: String, submittedAt: Date, keyFingerprint: String? = nil,
+                    work: StudentWork) {
+            self.studentIdentifier = studentIdentifier
+            self.studentName = studentName
+            self.submittedAt = submittedAt
+            self.keyFingerprint = keyFingerprint
+            self.work = work
+        }
     }
 
     /// A submission kept aside as a conflict: signed with another key than the student's pinned
@@ -154,7 +164,8 @@ public struct ClassReport: Sendable, Equatable, Codable {
         }
     }
 
-    static func summary(of assignment: Assignment, rows: [StudentRow], keptAside: [KeptAside] = []) -> AssignmentSummary {
+    /// One assignment's averages, counts and rows, as every report computes them.
+    public static func summary(of assignment: Assignment, rows: [StudentRow], keptAside: [KeptAside] = []) -> AssignmentSummary {
         let works = rows.map(\.work)
         var groups: [String: [StudentWork.Item]] = [:]
         for item in works.compactMap(\.primaryItem) { groups[item.comparisonKey, default: []].append(item) }

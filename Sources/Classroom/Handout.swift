@@ -192,7 +192,7 @@ public struct Handout: Sendable, Equatable, Codable {
 
     /// Whether a name is a file name alone: no folder, not `.` or `..`, no control characters,
     /// at most 255 bytes.
-    static func isPlainFileName(_ name: String) -> Bool {
+    public static func isPlainFileName(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".." && name.utf8.count <= 255
             && !name.unicodeScalars.contains { $0 == "/" || $0.properties.generalCategory == .control }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The JSON settings of every file Classroom writes: sorted keys and ISO 8601 dates, so that the
 /// same content is the same bytes.
-enum JSONCoding {
+public enum JSONCoding {
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -17,7 +17,7 @@ enum JSONCoding {
     }()
 
     /// One line on why decoding failed: the field's path and the problem.
-    static func describe(_ error: any Error) -> String {
+    public static func describe(_ error: any Error) -> String {
         switch error as? DecodingError {
         case .keyNotFound(let key, let context)?:
             return "field \(path(context.codingPath + [key])) is missing"

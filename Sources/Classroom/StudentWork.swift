@@ -107,6 +107,24 @@ public struct StudentWork: Sendable, Equatable, Codable {
         additionalItems = activity.additionalActivityItems.map(Self.item(from:))
     }
 
+    /// The work a class server holds, merged from a student's operations: the same numbers as
+    /// ``init(assignment:activity:)`` reads from the student's own store.
+    public init(state: WorkState) {
+        assignmentIdentifier = state.assignmentIdentifier
+        documentName = state.assignment.documentName
+        completedAt = state.completedAt.map(Date.init(timeIntervalSince1970:))
+        activeSeconds = state.activeSeconds
+        sessions = state.sessions.map { Session(start: $0.start, end: $0.end ?? max($0.lastPulse, $0.start), isRunning: $0.end == nil) }
+        progress = state.progress
+        progressBasis = state.progressBasis.map(ProgressBasis.init(rawValue:))
+        let items = state.items.map {
+            Item(kind: $0.kind, identifier: $0.identifier, title: $0.title, value: $0.value,
+                 maxScore: $0.kind == ItemKind.score.rawValue ? $0.maxScore : nil)
+        }
+        primaryItem = zip(state.items, items).first { $0.0.isPrimary }?.1
+        additionalItems = zip(state.items, items).filter { !$0.0.isPrimary }.map(\.1)
+    }
+
     /// Creates work from its parts.
     public init(assignmentIdentifier: String, documentName: String, activeSeconds: Double, sessions: [Session],
                 progress: Double, progressBasis: ProgressBasis? = nil, primaryItem: Item?, additionalItems: [Item],

@@ -7,7 +7,7 @@ import OpenClassKit
 ///
 /// A plain `clsfile hook EVENT FILE` call (see ``HookCall``) is recorded at once on the main
 /// thread (see ``MainThreadExecutor``), a plain `clsfile stats FILE…` (see ``StatsCall``) counted
-/// there, `clsfile serve` is handed to its own program, and every other call goes through
+/// there, `clsfile serve`, `join`, `sync` and `status` are handed to their own programs, and every other call goes through
 /// ArgumentParser on the main actor, as an asynchronous `main` would run it.
 @main
 enum EntryPoint {
@@ -15,9 +15,8 @@ enum EntryPoint {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The library reports; the program tells people.
         CLSDataStore.reportExitFailures { Diagnostics.warn($0.message) }
-        if arguments.first == "serve" || arguments == ["help", "serve"] {
-            let forwarded = arguments.first == "serve" ? Array(arguments.dropFirst()) : ["--help"]
-            do { try ServeCommand.replaceProcess(with: forwarded) } catch { Clsfile.exit(withError: error) }
+        if let (program, forwarded, command) = ForwardedCommand.forwarding(arguments) {
+            do { try ServeCommand.replaceProcess(with: program, forwarded, for: command) } catch { Clsfile.exit(withError: error) }
         }
         if let call = HookCall(arguments: arguments) {
             MainThreadExecutor.run {

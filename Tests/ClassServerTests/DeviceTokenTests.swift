@@ -1,5 +1,6 @@
 @testable import ClassServer
 import Classroom
+import ClassSync
 import Crypto
 import Foundation
 import Testing
@@ -20,11 +21,11 @@ struct DeviceTokenTests {
             _ = try await DeviceToken.verify(token, at: now) { registered($0) }
             Issue.record("the token was accepted")
             return nil
-        } catch let error as ServerError {
+        } catch let error as SyncError {
             #expect(error.code == .unauthorized)
             return error.message
         } catch {
-            Issue.record("expected a ServerError, got \(error)")
+            Issue.record("expected a SyncError, got \(error)")
             return nil
         }
     }

@@ -50,5 +50,9 @@ public final class ServerProcess: Sendable {
     public struct ServerError: Error, CustomStringConvertible {
         public var message: String
         public var description: String { message }
+
+        public init(message: String) {
+            self.message = message
+        }
     }
 }

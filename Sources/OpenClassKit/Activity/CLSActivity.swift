@@ -157,10 +157,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     private func measure(since date: Date, runningSpansEnd: Double?) -> TimeInterval {
         let from = date.timeIntervalSince1970
         return state.withLockedValue { state in
-            IntervalSet(state.spans.compactMap { span -> ClosedRange<Double>? in
-                let end = max(span.start, span.end ?? runningSpansEnd ?? span.lastPulse)
-                return end > from ? max(span.start, from)...end : nil
-            }).measure
+            SpanRecord.measure(of: state.spans, since: from, runningSpansEnd: runningSpansEnd)
         }
     }
 
@@ -168,8 +165,14 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// ends, as when a file is closed and opened again within the idle timeout, oldest first. A
     /// running session ends at nil, with its last pulse. Not part of ClassKit.
     public var workSessions: [TimeSpan] {
+        Self.sessions(joining: timeSpans)
+    }
+
+    /// Spans, oldest first, joined where one begins before another ends: what ``workSessions``
+    /// and a class server's copy of the work (``WorkState``) both show.
+    static func sessions(joining spans: [TimeSpan]) -> [TimeSpan] {
         var sessions: [TimeSpan] = []
-        for span in timeSpans {
+        for span in spans {
             guard var last = sessions.last, let lastEnd = last.end, span.start <= lastEnd else {
                 sessions.append(span)
                 continue

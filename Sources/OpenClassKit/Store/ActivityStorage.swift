@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a data store keeps its activities. ``SQLiteStorage`` is the real one; the protocol leaves
 /// room for another backend, such as a class server.
-protocol ActivityStorage: AssignmentStorage, ContextStorage {
+protocol ActivityStorage: AssignmentStorage, ContextStorage, SyncStorage {
     /// Reads the current activity of a file, creating its context and activity when it has none.
     /// A file that moved (same device and inode, old path gone) takes its history along.
     func activity(for file: FileIdentity) async throws -> ActivityRecord
@@ -122,4 +122,28 @@ protocol ContextStorage: Sendable {
 
     /// A context and its ancestors, root first, read at once.
     func contextChainNow(to contextID: Int64) throws -> [ContextRecord]
+}
+
+/// Where the class server a store syncs to and its outbox are kept: the same store as the activities.
+protocol SyncStorage: Sendable {
+    /// The class server the store syncs to, if any.
+    func classServerMembership() async throws -> ClassServerMembership?
+
+    /// Records the server and queues the assigned work recorded so far; returns how many operations that queued.
+    func joinClassServer(_ membership: ClassServerMembership) async throws -> Int
+
+    /// Forgets the server and empties the outbox; returns how many operations went.
+    func leaveClassServer() async throws -> Int
+
+    /// The oldest operations waiting, at most `limit`.
+    func pendingOperations(limit: Int) async throws -> [OutboxEntry]
+
+    /// How many operations wait.
+    func outboxDepth() async throws -> Int
+
+    /// Removes acknowledged operations and notes a sync that reached the server.
+    func acknowledgeOperations(_ sequences: [Int64], at date: Date) async throws
+
+    /// Notes a sync that failed.
+    func recordSyncFailure(_ reason: String) async throws
 }

@@ -67,6 +67,11 @@ enum ClassroomTables {
                 UPDATE activity SET completed_at = ?, modified_at = ?
                 WHERE completed_at IS NULL AND id = (SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1)
                 """, arguments: [date.timeIntervalSince1970, date.timeIntervalSince1970, contextID])
+            if db.changesCount > 0, let activityID = try Int64.fetchOne(db, sql: """
+                SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1
+                """, arguments: [contextID]) {
+                try OutboxTable.enqueueCompletion(ofActivity: activityID, at: date.timeIntervalSince1970, in: db)
+            }
         }
         return count
     }
@@ -189,7 +194,7 @@ enum ClassroomTables {
         try Row.fetchOne(db, sql: "\(selectAssignments) WHERE s.id = ?", arguments: [identifier]).map(assignment(from:))
     }
 
-    private static func assignment(contextID: Int64, in db: Database) throws -> Assignment? {
+    static func assignment(contextID: Int64, in db: Database) throws -> Assignment? {
         try Row.fetchOne(db, sql: "\(selectAssignments) WHERE s.context_id = ?", arguments: [contextID]).map(assignment(from:))
     }
 

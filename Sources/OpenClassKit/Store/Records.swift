@@ -56,6 +56,15 @@ struct SpanRecord: Sendable, Equatable {
         result.owner = result.end == nil ? (other.owner ?? owner) : nil
         return result
     }
+
+    /// The measure of the union of some spans after `from` (seconds since 1970); running spans
+    /// end at `runningSpansEnd`, or at their last pulse when it is nil.
+    static func measure(of spans: some Sequence<SpanRecord>, since from: Double = -.infinity, runningSpansEnd: Double? = nil) -> Double {
+        IntervalSet(spans.compactMap { span -> ClosedRange<Double>? in
+            let end = max(span.start, span.end ?? runningSpansEnd ?? span.lastPulse)
+            return end > from ? max(span.start, from)...end : nil
+        }).measure
+    }
 }
 
 /// An activity and everything it holds, read from the store in one transaction.
@@ -110,4 +119,10 @@ struct ProgressBasisChange: Sendable, Equatable {
     var basis: ProgressBasis?
     /// True when the stored ranges go even if they measure the same basis.
     var restarts = false
+
+    /// Whether the ranges measured under `storedBasis` go: a restart or another basis starts the
+    /// progress again. The store and a class server's copy of the work (``WorkState``) both ask.
+    func clearsRanges(measuredUnder storedBasis: String?) -> Bool {
+        restarts || storedBasis != basis?.rawValue
+    }
 }

@@ -189,6 +189,7 @@ actor SQLiteStorage: ActivityStorage {
                         owner_host = NULL, owner_boot = NULL, owner_pid = NULL, owner_start = NULL
                     WHERE id = ? AND ended_at IS NULL
                     """, arguments: [id])
+                if db.changesCount > 0 { try OutboxTable.enqueueEndedSpan(id, at: Date().timeIntervalSince1970, in: db) }
                 // Every change of an activity moves its modified_at: other views know to read it again.
                 try db.execute(sql: """
                     UPDATE activity SET modified_at = ? WHERE id = (SELECT activity_id FROM time_span WHERE id = ?)
@@ -599,6 +600,7 @@ actor SQLiteStorage: ActivityStorage {
         }
         try db.cachedStatement(sql: "UPDATE activity SET modified_at = ? WHERE id = ?")
             .execute(arguments: [now, activityID])
+        try OutboxTable.enqueue(change, at: now, in: db)
     }
 
     /// Writes a new progress basis and ranges: a new basis (or a restart) clears the stored ranges.
@@ -606,7 +608,7 @@ actor SQLiteStorage: ActivityStorage {
         guard change.progressBasis != nil || !change.ranges.isEmpty else { return }
         var storedBasis = try String?.fetchOne(db.cachedStatement(sql: "SELECT progress_basis FROM activity WHERE id = ?"),
                                                arguments: [change.activityID]) ?? nil
-        if let basisChange = change.progressBasis, basisChange.restarts || storedBasis != basisChange.basis?.rawValue {
+        if let basisChange = change.progressBasis, basisChange.clearsRanges(measuredUnder: storedBasis) {
             try db.execute(sql: "DELETE FROM progress_range WHERE activity_id = ?", arguments: [change.activityID])
             try db.execute(sql: "UPDATE activity SET progress_basis = ? WHERE id = ?",
                            arguments: [basisChange.basis?.rawValue, change.activityID])

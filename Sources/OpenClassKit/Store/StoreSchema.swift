@@ -244,6 +244,24 @@ enum StoreSchema {
         ALTER TABLE context ADD COLUMN course_document INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE assignment ADD COLUMN context_path TEXT;
         """),
+        // 8: the class server a student's store syncs to, and the outbox of operations on assigned
+        // work waiting for it, written in the transaction of each save (`OutboxTable`).
+        Migration(name: "class server and outbox", sql: """
+        CREATE TABLE class_server (
+            slot         INTEGER PRIMARY KEY CHECK (slot = 1),
+            url          TEXT    NOT NULL,
+            account_id   TEXT    NOT NULL,
+            class_id     TEXT    NOT NULL,
+            class_name   TEXT    NOT NULL,
+            joined_at    REAL    NOT NULL,
+            last_sync_at REAL,
+            last_error   TEXT
+        );
+        CREATE TABLE outbox (
+            seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+            operation TEXT    NOT NULL
+        );
+        """),
     ]
 
     /// Whether the store's schema is older than this code's.

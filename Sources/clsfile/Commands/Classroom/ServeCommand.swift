@@ -19,17 +19,17 @@ struct ServeCommand: ParsableCommand {
     var options: [String] = []
 
     func run() throws {
-        try Self.replaceProcess(with: options)
+        try Self.replaceProcess(with: "clsfile-serve", options, for: "serve")
     }
 
-    /// Runs `clsfile-serve` in this process's place, with the given arguments.
+    /// Runs a program installed beside this one in this process's place, with the given arguments.
     /// - Throws: `ExitCode` 69, after saying why, when the program is missing or cannot run.
-    static func replaceProcess(with arguments: [String]) throws {
-        let program = (ownExecutable() as NSString).deletingLastPathComponent + "/clsfile-serve"
+    static func replaceProcess(with name: String, _ arguments: [String], for command: String) throws {
+        let program = (ownExecutable() as NSString).deletingLastPathComponent + "/" + name
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         execv(program, argv)
         let reason = String(cString: strerror(errno))
-        Diagnostics.warn("cannot run \(program): \(reason); clsfile serve needs clsfile-serve installed beside clsfile (swift build makes both)")
+        Diagnostics.warn("cannot run \(program): \(reason); clsfile \(command) needs \(name) installed beside clsfile (swift build makes it)")
         throw ExitCode(69)
     }
 

@@ -52,10 +52,10 @@ public enum DeviceToken {
     ///   - token: The token, as the `Authorization` header gives it after `Bearer `.
     ///   - now: The server's time.
     ///   - key: The public key registered under a key id, or nil when there is none.
-    /// - Throws: ``ServerError`` `.unauthorized` saying why the token is refused.
+    /// - Throws: ``SyncError`` `.unauthorized` saying why the token is refused.
     public static func verify(_ token: String, at now: Date = Date(),
                               key: (String) async throws -> P256.Signing.PublicKey?) async throws -> Verified {
-        func refuse(_ why: String) -> ServerError { ServerError(.unauthorized, "the token \(why)") }
+        func refuse(_ why: String) -> SyncError { SyncError(.unauthorized, "the token \(why)") }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard token.utf8.count <= 4096, parts.count == 3, let headerData = base64URLDecoded(parts[0]),
               let header = try? JSONDecoder().decode(Header.self, from: headerData) else {

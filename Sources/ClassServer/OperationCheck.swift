@@ -1,0 +1,97 @@
+import Classroom
+import ClassSync
+import Foundation
+import OpenClassKit
+
+/// The bounds every operation a student sends must keep, checked before anything is applied:
+/// finite numbers in range, dates between 2000 and now (a few minutes of clock skew allowed),
+/// counts and strings of bounded size, a document name that is a plain file name.
+enum OperationCheck {
+    static let maximumText = 1_024
+    static let maximumSpans = 10_000
+    static let maximumRanges = 10_000
+    static let maximumItems = 1_000
+    static let maximumContextDepth = 32
+    static let earliest = Date(timeIntervalSince1970: 946_684_800).timeIntervalSince1970
+    static let clockMargin: TimeInterval = 5 * 60
+
+    /// Checks a request's operations.
+    /// - Throws: ``ServerError`` `.tooLarge` or `.invalidValue`, naming the operation and value.
+    static func check(_ operations: [SyncOperation], at now: Date = Date()) throws {
+        guard !operations.isEmpty else { throw ServerError(.invalidValue, "the request holds no operations: send 1 to \(SyncWire.maximumOperations)") }
+        guard operations.count <= SyncWire.maximumOperations else {
+            throw ServerError(.tooLarge, "the request holds \(operations.count) operations, more than \(SyncWire.maximumOperations): send them in batches")
+        }
+        let latest = now.timeIntervalSince1970 + clockMargin
+        for operation in operations {
+            try check(operation, latest: latest)
+        }
+    }
+
+    private static func check(_ operation: SyncOperation, latest: Double) throws {
+        func refuse(_ what: String, _ code: ServerError.Code = .invalidValue) -> ServerError {
+            ServerError(code, "operation \(operation.id.uuidString.lowercased()) holds \(what)")
+        }
+        func date(_ value: Double?, _ name: String) throws {
+            guard let value else { return }
+            guard value.isFinite, value >= earliest, value <= latest else {
+                throw refuse("\(name) \(value), not a date between 2000 and now: check the device's clock")
+            }
+        }
+        func text(_ value: String, _ name: String, allowsEmpty: Bool = false) throws {
+            guard value.utf8.count <= maximumText else { throw refuse("\(name) longer than \(maximumText) bytes", .tooLarge) }
+            guard allowsEmpty || !value.isEmpty else { throw refuse("an empty \(name)") }
+        }
+        try text(operation.assignmentIdentifier, "assignment identifier")
+        guard (0...1_000_000).contains(operation.attempt) else { throw refuse("the attempt \(operation.attempt), outside 0 to 1,000,000") }
+        try date(operation.madeAt, "the time made")
+        try date(operation.completedAt, "the done date")
+        let info = operation.assignment
+        try text(info.title, "title", allowsEmpty: true)
+        try text(info.className ?? "", "class name", allowsEmpty: true)
+        guard Handout.isPlainFileName(info.documentName), info.documentName.utf8.count <= maximumText else {
+            throw refuse("the document name '\(info.documentName.prefix(60))', which is not a plain file name")
+        }
+        try date(info.dueDate, "the due date")
+        if let words = info.targetWords, !(1...10_000_000).contains(words) { throw refuse("a target of \(words) words, outside 1 to 10,000,000") }
+        if let path = info.contextPath {
+            guard path.count <= maximumContextDepth else { throw refuse("a context path of \(path.count) levels, more than \(maximumContextDepth)", .tooLarge) }
+            for identifier in path { try text(identifier, "context identifier") }
+        }
+        guard operation.spans.count <= maximumSpans, operation.discardedSpans.count <= maximumSpans else {
+            throw refuse("more than \(maximumSpans) spans", .tooLarge)
+        }
+        for span in operation.spans {
+            guard (1...64).contains(span.id.utf8.count) else { throw refuse("a span id of \(span.id.utf8.count) bytes, not 1 to 64") }
+            try date(span.start, "a span's start")
+            try date(span.end, "a span's end")
+            try date(span.lastPulse, "a span's last pulse")
+            guard span.end.map({ $0 >= span.start }) ?? true else { throw refuse("a span that ends before it starts") }
+        }
+        for id in operation.discardedSpans { try text(id, "span id") }
+        guard operation.ranges.count <= maximumRanges else { throw refuse("more than \(maximumRanges) progress ranges", .tooLarge) }
+        for range in operation.ranges {
+            guard range.lower.isFinite, range.upper.isFinite, 0 <= range.lower, range.lower <= range.upper, range.upper <= 1 else {
+                throw refuse("the progress range \(range.lower)…\(range.upper), not within 0…1")
+            }
+        }
+        for basis in [operation.progressBasisChange?.basis, operation.rangesBasis].compactMap({ $0 }) {
+            guard (1...64).contains(basis.utf8.count) else { throw refuse("a progress basis of \(basis.utf8.count) bytes, not 1 to 64") }
+        }
+        guard operation.items.count <= maximumItems, operation.deletedItems.count <= maximumItems else {
+            throw refuse("more than \(maximumItems) items", .tooLarge)
+        }
+        for identifier in operation.deletedItems { try text(identifier, "item identifier") }
+        for item in operation.items {
+            try text(item.identifier, "item identifier")
+            try text(item.title, "item title", allowsEmpty: true)
+            guard ItemKind(rawValue: item.kind) != nil else { throw refuse("an item of unknown kind '\(item.kind.prefix(20))'") }
+            guard item.value.isFinite, abs(item.value) <= 1e12 else { throw refuse("the item '\(item.identifier)' with value \(item.value), beyond ±10¹²") }
+            if let maximum = item.maxScore {
+                guard maximum.isFinite, maximum > 0, maximum <= 1e12 else { throw refuse("the item '\(item.identifier)' with a maximum score of \(maximum)") }
+            }
+            try date(item.createdAt, "an item's creation date")
+            try date(item.modifiedAt, "an item's modification date")
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Classroom
+import ClassSync
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import OpenClassKit
+
+/// The class server's API. Every route but none is signed: the caller is the account whose
+/// device key signed the request's ``DeviceToken``; `/v1/join` is signed by the key it registers.
+struct ServerRoutes: Sendable {
+    let database: ServerDatabase
+
+    func add<Context: RequestContext>(to router: Router<Context>) {
+        router.add(middleware: JSONErrorMiddleware())
+        router.post("/v1/join") { request, _ in
+            let body = try await Self.decoded(SyncWire.JoinRequest.self, from: request)
+            guard let key = try? P256.Signing.PublicKey(x963Representation: body.publicKey) else {
+                throw ServerError(.invalidValue, "publicKey is not a P-256 public key in X9.63 form (65 bytes, base64)")
+            }
+            // The token must be signed by the key being registered: whoever joins holds it.
+            _ = try await DeviceToken.verify(try Self.token(of: request)) { kid in
+                kid == Identity.keyIdentifier(of: body.publicKey) ? key : nil
+            }
+            let enrolment = try await database.joinClass(code: body.code, studentName: body.name, publicKey: key)
+            return try Self.json(SyncWire.JoinAnswer(accountID: enrolment.accountID, classID: enrolment.classID,
+                                                      className: enrolment.className))
+        }
+        router.post("/v1/sync") { request, _ in
+            let caller = try await authenticated(request)
+            guard caller.role == .student else {
+                throw ServerError(.forbidden, "only students sync work; a teacher's key cannot")
+            }
+            let body = try await Self.decoded(SyncWire.SyncRequest.self, from: request)
+            try OperationCheck.check(body.operations)
+            return try Self.json(try await database.apply(body.operations, toClass: body.classID, as: caller.accountID))
+        }
+        router.get("/v1/classes") { request, _ in
+            let caller = try await authenticated(request)
+            return try Self.json(try await database.classes(of: caller.accountID))
+        }
+        router.get("/api/class-report.json") { request, _ in
+            let caller = try await authenticated(request)
+            guard let text = request.uri.queryParameters.get("class"), let classID = UUID(uuidString: text) else {
+                throw ServerError(.invalidValue, "name the class as ?class=ID (GET /v1/classes lists yours)")
+            }
+            guard caller.role == .teacher else {
+                throw ServerError(.forbidden, "the class report is its teacher's; a student's key cannot read it")
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            return Self.json(data: try encoder.encode(try await database.classReport(classID, as: caller.accountID)))
+        }
+    }
+
+    /// The account whose key signed the request's token.
+    private func authenticated(_ request: Request) async throws -> ServerDatabase.Caller {
+        let found = CallerBox()
+        _ = try await DeviceToken.verify(try Self.token(of: request)) { kid in
+            guard let entry = try await database.deviceKey(named: kid) else { return nil }
+            found.caller = entry.caller
+            return entry.key
+        }
+        guard let caller = found.caller else { throw ServerError(.unauthorized, "the token's key is not registered here") }
+        return caller
+    }
+
+    private static func token(of request: Request) throws -> String {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+            throw ServerError(.unauthorized, "the request carries no token: send Authorization: Bearer TOKEN, signed by your device key (clsfile does)")
+        }
+        return String(header.dropFirst("Bearer ".count))
+    }
+
+    private static func decoded<Body: Decodable>(_ type: Body.Type, from request: Request) async throws -> Body {
+        let bytes = try await request.body.collect(upTo: SyncWire.maximumBodyBytes)
+        do {
+            return try SyncWire.decoder.decode(Body.self, from: Data(buffer: bytes))
+        } catch {
+            throw ServerError(.invalidValue, "the body is not the JSON this route takes: \(JSONCoding.describe(error))")
+        }
+    }
+
+    static func json(_ value: some Encodable) throws -> Response {
+        json(data: try SyncWire.encoder.encode(value))
+    }
+
+    static func json(data: Data, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
+    }
+}
+
+/// What the token check found, filled in by the key look-up it makes.
+private final class CallerBox: @unchecked Sendable {
+    // Written once, by the look-up closure, before it is read; never shared between requests.
+    var caller: ServerDatabase.Caller?
+}
+
+/// Turns every error into the JSON refusal `{id, code, message}` with its HTTP status, and logs
+/// the id, so that a user's report can be found in the server's log.
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let (status, code, message) = Self.described(error)
+            let answer = SyncWire.ErrorAnswer(code: code, message: message)
+            if status.code >= 500 {
+                context.logger.error("request failed", metadata: ["id": "\(answer.id)", "path": "\(request.uri.path)", "error": "\(error)"])
+            } else {
+                context.logger.info("request refused", metadata: ["id": "\(answer.id)", "path": "\(request.uri.path)", "code": "\(code)"])
+            }
+            return ServerRoutes.json(data: (try? SyncWire.encoder.encode(answer)) ?? Data(), status: status)
+        }
+    }
+
+    static func described(_ error: any Error) -> (HTTPResponse.Status, String, String) {
+        switch error {
+        case let error as ServerError:
+            let status: HTTPResponse.Status = switch error.code {
+            case .unauthorized: .unauthorized
+            case .forbidden: .forbidden
+            case .notFound: .notFound
+            case .invalidValue, .invalidAddress: .badRequest
+            case .tooLarge: .contentTooLarge
+            default: .serviceUnavailable
+            }
+            let message = status == .serviceUnavailable ? "the server cannot use its database now; try again later" : error.message
+            return (status, "\(error.code)", message)
+        case let error as SyncError where error.code == .unauthorized:
+            return (.unauthorized, "unauthorized", error.message)
+        case is NIOTooManyBytesError:
+            return (.contentTooLarge, "tooLarge", "the body is larger than \(SyncWire.maximumBodyBytes) bytes: send fewer operations a request")
+        case let error as HTTPError:
+            switch error.status {
+            case .notFound:
+                return (.notFound, "notFound", "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, GET /api/class-report.json?class=ID")
+            case .methodNotAllowed:
+                return (.methodNotAllowed, "methodNotAllowed", "this route takes another method")
+            default:
+                return (error.status, "http\(error.status.code)", error.body ?? error.status.reasonPhrase)
+            }
+        default:
+            return (.internalServerError, "internal", "the server failed on this request; its log has the id")
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import OpenClassKit
+
+/// A student's side of the class server: joining a class, and sending the outbox of a store.
+///
+/// ```swift
+/// let client = SyncClient(serverURL: URL(string: "https://class.example.org")!, key: identity.signingKey)
+/// let joined = try await client.join(code: "K7QX2MPR4T", name: "Ada")
+/// try await store.joinClassServer(ClassServerMembership(serverURL: client.serverURL, accountID: joined.accountID,
+///                                                       classID: joined.classID, className: joined.className))
+/// let sent = try await client.sendOutbox(of: store)
+/// ```
+public struct SyncClient: Sendable {
+    /// The server, such as `https://class.example.org`.
+    public let serverURL: URL
+    /// The device's key, which signs every request's token.
+    public let key: P256.Signing.PrivateKey
+    /// How long one request may take.
+    public var timeout: TimeAmount = .seconds(30)
+    private let http: HTTPClient
+
+    /// A client of a server.
+    /// - Throws: ``SyncError`` `.invalidValue` for an address that is not http(s) with a host.
+    public init(serverURL: URL, key: P256.Signing.PrivateKey, http: HTTPClient = .shared) throws {
+        guard let scheme = serverURL.scheme?.lowercased(), ["http", "https"].contains(scheme), serverURL.host != nil else {
+            throw SyncError(.invalidValue, "\(serverURL.absoluteString) is not a server address: give it as https://HOST[:PORT]")
+        }
+        self.serverURL = serverURL
+        self.key = key
+        self.http = http
+    }
+
+    /// Joins a class with its code, registering this device's key.
+    public func join(code: String, name: String) async throws -> SyncWire.JoinAnswer {
+        let body = SyncWire.JoinRequest(code: code, name: name, publicKey: key.publicKey.x963Representation)
+        return try await exchange(.POST, "v1/join", body: body, answer: SyncWire.JoinAnswer.self)
+    }
+
+    /// Sends operations; the server answers once all of them are applied (or were before).
+    public func send(_ operations: [SyncOperation], classID: UUID) async throws -> SyncWire.SyncAnswer {
+        try await exchange(.POST, "v1/sync", body: SyncWire.SyncRequest(classID: classID, operations: operations),
+                       answer: SyncWire.SyncAnswer.self)
+    }
+
+    /// The classes the caller teaches or joined.
+    public func classes() async throws -> [SyncWire.ClassEntry] {
+        try await exchange(.GET, "v1/classes", body: Optional<String>.none, answer: [SyncWire.ClassEntry].self)
+    }
+
+    /// A class's report as JSON (a teacher's request).
+    public func classReport(classID: UUID) async throws -> Data {
+        try await request(.GET, "api/class-report.json?class=\(classID.uuidString)", body: nil)
+    }
+
+    /// What one ``sendOutbox(of:batchSize:progress:)`` did.
+    public struct Outcome: Sendable, Equatable {
+        /// Operations the server acknowledged.
+        public var sent = 0
+        /// Of those, how many it had applied before (a retry).
+        public var repeated = 0
+        /// Requests made.
+        public var batches = 0
+    }
+
+    /// Sends everything in a store's outbox, in batches, oldest first, removing each batch once
+    /// the server acknowledged it. A failure leaves the rest in the outbox (and is noted for
+    /// `clsfile status`); sending again later picks up where it stopped, and the server ignores
+    /// what it applied already.
+    /// - Parameter progress: Called after each batch with the operations sent so far and the
+    ///   number that waited at the start.
+    public func sendOutbox(of store: CLSDataStore, batchSize: Int = SyncWire.maximumOperations,
+                           progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Outcome {
+        guard let membership = try await store.classServerMembership() else {
+            throw SyncError(.notJoined, "the store \(store.storeURL.path) has joined no class server: join one first (clsfile join URL --code CODE)")
+        }
+        guard membership.serverURL == serverURL else {
+            throw SyncError(.invalidValue, "the store syncs to \(membership.serverURL.absoluteString), not \(serverURL.absoluteString): join that server first")
+        }
+        let total = try await store.syncOutboxDepth()
+        var outcome = Outcome()
+        do {
+            while true {
+                let batch = try await store.pendingSyncOperations(limit: max(1, min(batchSize, SyncWire.maximumOperations)))
+                guard !batch.isEmpty else { break }
+                let answer = try await send(batch.map(\.operation), classID: membership.classID)
+                try await store.acknowledgeSyncOperations(batch.map(\.sequence))
+                outcome.sent += batch.count
+                outcome.repeated += answer.repeated
+                outcome.batches += 1
+                progress?(outcome.sent, total)
+            }
+        } catch {
+            try? await store.recordSyncFailure((error as? SyncError)?.message ?? "\(error)")
+            throw error
+        }
+        if outcome.batches == 0 { try await store.acknowledgeSyncOperations([]) }
+        return outcome
+    }
+
+    // MARK: Requests
+
+    private func exchange<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: Body?,
+                                                          answer: Answer.Type) async throws -> Answer {
+        let data = try await request(method, path, body: try body.map { try SyncWire.encoder.encode($0) })
+        do {
+            return try SyncWire.decoder.decode(Answer.self, from: data)
+        } catch {
+            throw SyncError(.unreachable, "\(serverURL.absoluteString) answered \(path) with something that is not the class server's API (\(error)); check the address")
+        }
+    }
+
+    private func request(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> Data {
+        let url = serverURL.absoluteString.hasSuffix("/") ? serverURL.absoluteString + path : serverURL.absoluteString + "/" + path
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(try await DeviceToken.make(key: key, lifetime: 5 * 60))")
+        request.headers.add(name: "Accept", value: "application/json")
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: body))
+        }
+        let response: HTTPClientResponse
+        let bytes: ByteBuffer
+        do {
+            response = try await http.execute(request, timeout: timeout)
+            bytes = try await response.body.collect(upTo: 64 << 20)
+        } catch {
+            throw SyncError(.unreachable, "cannot reach the class server at \(serverURL.absoluteString) (\(error)); check the address and the network, then sync again (clsfile sync): nothing is lost meanwhile",
+                            underlyingError: error)
+        }
+        let data = Data(buffer: bytes)
+        guard (200..<300).contains(response.status.code) else {
+            if let answer = try? SyncWire.decoder.decode(SyncWire.ErrorAnswer.self, from: data) {
+                throw SyncError(answer.code == "unauthorized" ? .unauthorized : .refused,
+                                "the class server refused \(path): \(answer.message) (\(answer.code), error \(answer.id.uuidString))", answer: answer)
+            }
+            throw SyncError(.unreachable, "\(serverURL.absoluteString) answered \(path) with HTTP \(response.status.code) and no error of the class server's API; check the address (a proxy in front of the server may have answered)")
+        }
+        return data
+    }
+}

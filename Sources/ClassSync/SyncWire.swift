@@ -1,0 +1,107 @@
+import Foundation
+import OpenClassKit
+
+/// What a student's clsfile and the class server send each other: JSON bodies, dates in seconds
+/// since 1970, binary data in base64. Every request carries a ``DeviceToken``.
+public enum SyncWire {
+    /// The most operations one sync request may carry.
+    public static let maximumOperations = 500
+    /// The largest request body the server reads, in bytes.
+    public static let maximumBodyBytes = 4 << 20
+
+    /// `POST /v1/join`: a student joins a class with its code. The token must be signed by the key
+    /// sent, which proves the device holds it.
+    public struct JoinRequest: Sendable, Equatable, Codable {
+        public var code: String
+        /// The student's name as the teacher sees it.
+        public var name: String
+        /// The device's public signing key, P-256 in X9.63 form.
+        public var publicKey: Data
+
+        public init(code: String, name: String, publicKey: Data) {
+            self.code = code
+            self.name = name
+            self.publicKey = publicKey
+        }
+    }
+
+    /// The answer to a join.
+    public struct JoinAnswer: Sendable, Equatable, Codable {
+        public var accountID: UUID
+        public var classID: UUID
+        public var className: String
+
+        public init(accountID: UUID, classID: UUID, className: String) {
+            self.accountID = accountID
+            self.classID = classID
+            self.className = className
+        }
+    }
+
+    /// `POST /v1/sync`: operations on the student's assigned work, in the order they were made.
+    public struct SyncRequest: Sendable, Equatable, Codable {
+        public var classID: UUID
+        public var operations: [SyncOperation]
+
+        public init(classID: UUID, operations: [SyncOperation]) {
+            self.classID = classID
+            self.operations = operations
+        }
+    }
+
+    /// The answer to a sync: every operation of the request is acknowledged, applied now or
+    /// already before.
+    public struct SyncAnswer: Sendable, Equatable, Codable {
+        /// How many were applied now.
+        public var applied: Int
+        /// How many had been applied before (a retry of a request whose answer was lost).
+        public var repeated: Int
+
+        public init(applied: Int, repeated: Int) {
+            self.applied = applied
+            self.repeated = repeated
+        }
+    }
+
+    /// A class as its teacher or a student sees it (`GET /v1/classes`).
+    public struct ClassEntry: Sendable, Equatable, Codable {
+        public var id: UUID
+        public var name: String
+        /// Whether the caller teaches it (else they joined it).
+        public var isTaught: Bool
+
+        public init(id: UUID, name: String, isTaught: Bool) {
+            self.id = id
+            self.name = name
+            self.isTaught = isTaught
+        }
+    }
+
+    /// Every refusal: an id to find it in the server's log, a stable code, and what to do.
+    public struct ErrorAnswer: Sendable, Equatable, Codable {
+        public var id: UUID
+        public var code: String
+        public var message: String
+
+        public init(id: UUID = UUID(), code: String, message: String) {
+            self.id = id
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// The encoder both sides use.
+    public static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }
+
+    /// The decoder both sides use.
+    public static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+
+/// The store's side of syncing: each call is one transaction around ``OutboxTable``.
+extension SQLiteStorage: SyncStorage {
+    func classServerMembership() async throws -> ClassServerMembership? {
+        try await reading { db in try OutboxTable.membership(in: db) }
+    }
+
+    func joinClassServer(_ membership: ClassServerMembership) async throws -> Int {
+        try await writing { db in try OutboxTable.join(membership, in: db) }
+    }
+
+    func leaveClassServer() async throws -> Int {
+        try await writing { db in try OutboxTable.leave(in: db) }
+    }
+
+    func pendingOperations(limit: Int) async throws -> [OutboxEntry] {
+        try await reading { db in try OutboxTable.pending(limit: limit, in: db) }
+    }
+
+    func outboxDepth() async throws -> Int {
+        try await reading { db in try OutboxTable.depth(in: db) }
+    }
+
+    func acknowledgeOperations(_ sequences: [Int64], at date: Date) async throws {
+        try await writing { db in try OutboxTable.acknowledge(sequences, at: date.timeIntervalSince1970, in: db) }
+    }
+
+    func recordSyncFailure(_ reason: String) async throws {
+        try await writing { db in try OutboxTable.recordFailure(reason, in: db) }
+    }
+}

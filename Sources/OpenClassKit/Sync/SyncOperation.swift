@@ -1,0 +1,132 @@
+import Foundation
+
+/// One change to a student's assigned work, as a class server receives it. Not part of ClassKit.
+///
+/// The store writes one into its outbox in the same transaction as each save of an assigned
+/// document's activity, once a class server is set (``CLSDataStore/joinClassServer(_:)``); a
+/// sync sends them in order and removes those the server acknowledged. Each has an id, so a
+/// server that receives one twice applies it once, and ``WorkState/apply(_:)`` merges them with
+/// the store's own rules, so that applying one again would change nothing either.
+public struct SyncOperation: Sendable, Equatable, Codable {
+    /// A time span, without the process that runs it. Times are seconds since 1970.
+    public struct Span: Sendable, Equatable, Codable {
+        public var id: String
+        public var start: Double
+        public var end: Double?
+        public var lastPulse: Double
+
+        public init(id: String, start: Double, end: Double?, lastPulse: Double) {
+            self.id = id
+            self.start = start
+            self.end = end
+            self.lastPulse = lastPulse
+        }
+    }
+
+    /// An activity item's value at a moment.
+    public struct Item: Sendable, Equatable, Codable {
+        public var identifier: String
+        public var title: String
+        public var isPrimary: Bool
+        /// `quantity`, `score` or `binary`.
+        public var kind: String
+        /// The quantity, the score, or 1/0 for a binary item.
+        public var value: Double
+        public var maxScore: Double?
+        public var createdAt: Double
+        /// What last-writer-wins compares.
+        public var modifiedAt: Double
+
+        public init(identifier: String, title: String, isPrimary: Bool, kind: String, value: Double,
+                    maxScore: Double? = nil, createdAt: Double, modifiedAt: Double) {
+            self.identifier = identifier
+            self.title = title
+            self.isPrimary = isPrimary
+            self.kind = kind
+            self.value = value
+            self.maxScore = maxScore
+            self.createdAt = createdAt
+            self.modifiedAt = modifiedAt
+        }
+    }
+
+    /// A progress range, 0…1.
+    public struct Range: Sendable, Equatable, Codable {
+        public var lower: Double
+        public var upper: Double
+
+        public init(lower: Double, upper: Double) {
+            self.lower = lower
+            self.upper = upper
+        }
+    }
+
+    /// What the teacher's handout said, for the server's report.
+    public struct AssignmentInfo: Sendable, Equatable, Codable {
+        public var title: String
+        public var className: String?
+        public var documentName: String
+        public var dueDate: Double?
+        public var targetWords: Int?
+        public var contextPath: [String]?
+
+        public init(title: String, className: String? = nil, documentName: String, dueDate: Double? = nil,
+                    targetWords: Int? = nil, contextPath: [String]? = nil) {
+            self.title = title
+            self.className = className
+            self.documentName = documentName
+            self.dueDate = dueDate
+            self.targetWords = targetWords
+            self.contextPath = contextPath
+        }
+    }
+
+    /// The operation's id: applying an id a second time changes nothing.
+    public var id: UUID
+    public var assignmentIdentifier: String
+    /// Which attempt of the document the change is to; a later attempt starts the work again.
+    public var attempt: Int
+    /// When it was made, seconds since 1970.
+    public var madeAt: Double
+    public var assignment: AssignmentInfo
+    /// Spans started, pulsed or stopped: merged by id.
+    public var spans: [Span] = []
+    /// Ids of spans removed (``CLSActivity/removeAllTimeSpans()`` and the like).
+    public var discardedSpans: [String] = []
+    /// Set when the progress basis changes or the progress starts again.
+    public var progressBasisChange: BasisChange?
+    /// Ranges added, united with those held when they measure the same basis.
+    public var ranges: [Range] = []
+    /// The basis `ranges` measure.
+    public var rangesBasis: String?
+    public var removesAllItems = false
+    public var clearsPrimary = false
+    /// Identifiers of items removed.
+    public var deletedItems: [String] = []
+    /// Items added or changed.
+    public var items: [Item] = []
+    /// When the student marked the work done; the first date stays.
+    public var completedAt: Double?
+
+    /// A change of what the progress measures.
+    public struct BasisChange: Sendable, Equatable, Codable {
+        /// The new basis; nil when unnamed.
+        public var basis: String?
+        /// True when the ranges go even if the basis is the same.
+        public var restarts: Bool
+
+        public init(basis: String?, restarts: Bool) {
+            self.basis = basis
+            self.restarts = restarts
+        }
+    }
+
+    /// Creates an operation with nothing in it yet.
+    public init(id: UUID = UUID(), assignmentIdentifier: String, attempt: Int, madeAt: Double, assignment: AssignmentInfo) {
+        self.id = id
+        self.assignmentIdentifier = assignmentIdentifier
+        self.attempt = attempt
+        self.madeAt = madeAt
+        self.assignment = assignment
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import ClassServer
+import CommandSupport
+import Foundation
+
+/// `clsfile-server serve`: the API students sync to and teachers read.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the class server's API (run as the app role).",
+        discussion: """
+            Routes: POST /v1/join (a student joins with a code), POST /v1/sync (a student's \
+            operations, at most 500 a request, 4 MiB a body), GET /v1/classes, GET \
+            /api/class-report.json?class=ID (the class's teacher). Every request carries a JWT \
+            signed with ES256 by the caller's device key; every refusal is JSON {id, code, message}.
+
+            Connect as the app role given to migrate (the user in DATABASE_URL): serve refuses a \
+            role that owns the schema or reads past row-level security, and a schema of another \
+            version. Without --tls-cert and --tls-key it listens on loopback only, for a reverse \
+            proxy that terminates TLS in front of it. Prints the port when it listens; SIGINT or \
+            SIGTERM stops it.
+            """)
+
+    @OptionGroup var databaseOptions: DatabaseOptions
+
+    @Option(name: .long, help: ArgumentHelp("The address to listen on; other than loopback needs TLS.", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
+    var port = 8080
+
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("A PEM file with the certificate chain.", valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("A PEM file with the certificate's private key.", valueName: "file"))
+    var tlsKey: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            let address = try databaseOptions.address()
+            let app = try ClassServerApp(configuration: .init(host: host, port: port, tlsCertificate: tlsCertificate, tlsKey: tlsKey))
+            try await ServerDatabase.withDatabase(address) { database in
+                try await database.checkReadyToServe()
+                try await app.run(database: database) { port in
+                    let line = "clsfile-server listening on \(tlsCertificate == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)\n"
+                    FileHandle.standardOutput.write(Data(line.utf8))
+                }
+            }
+        }
+    }
+}

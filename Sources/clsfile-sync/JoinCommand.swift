@@ -1,0 +1,53 @@
+import ArgumentParser
+import ClassSync
+import Classroom
+import CommandSupport
+import Foundation
+import OpenClassKit
+
+/// `clsfile join URL --code CODE`.
+struct JoinCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "join",
+        abstract: "Join a class on a class server with the code your teacher gave (student role).",
+        discussion: """
+            Registers this device's key (made with the student role) for the class, then sends the \
+            work already recorded on your assigned documents. From then on every save of an \
+            assigned document queues its change for the server; `clsfile sync` sends the queue, \
+            and hooks and `clsfile open` start a sync in the background.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: ArgumentHelp("The class server's address, such as https://class.example.org.", valueName: "url"))
+    var url: String
+
+    @Option(name: .long, help: ArgumentHelp("The class's join code.", valueName: "code"))
+    var code: String
+
+    @Option(name: .long, help: ArgumentHelp("Your name as the teacher sees it; the student role's name by default.", valueName: "name"))
+    var name: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            let mode = try RoleGate.require(.student, for: "join")
+            let server = try serverURL(url)
+            guard let name = name ?? mode.displayName else {
+                throw SyncError(.invalidValue, "the student role has no name: give one with --name, or set it with clsfile role student --name \"Your Name\"")
+            }
+            let client = try SyncClient(serverURL: server, key: try RoleGate.identity(of: .student).signingKey)
+            let joined = try await client.join(code: code.trimmingCharacters(in: .whitespaces), name: name)
+            let store = storeOptions.dataStore()
+            let queued = try await store.joinClassServer(ClassServerMembership(
+                serverURL: server, accountID: joined.accountID, classID: joined.classID, className: joined.className))
+            print("joined \(joined.className) on \(server.absoluteString) as \(name)")
+            guard queued > 0 else { return }
+            do {
+                let outcome = try await client.sendOutbox(of: store)
+                print("sent the work recorded before: \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s")")
+            } catch let error as SyncError {
+                Diagnostics.warn("joined, but the work recorded before was not sent yet: \(error.message)")
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import ClassSync
+import Classroom
+import CommandSupport
+import Foundation
+import OpenClassKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `clsfile sync [--watch]`.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Send the queued work on assigned documents to the class server (student role).",
+        discussion: """
+            Sends the outbox in batches of up to 500 operations, oldest first; each batch leaves \
+            the outbox once the server acknowledged it. When the server cannot be reached the rest \
+            waits for the next sync. With --watch it keeps sending every --interval seconds until \
+            Ctrl-C, retrying with a growing wait (up to 5 minutes) while the server is away. \
+            --background is what hooks run: quiet, and nothing when another sync of the same store \
+            is running.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Flag(name: .long, help: "Keep sending as work is recorded, until interrupted.")
+    var watch = false
+
+    @Option(name: .long, help: ArgumentHelp("Seconds between sends with --watch.", valueName: "seconds"))
+    var interval: Double = 10
+
+    @Flag(name: .long, help: "Quiet, and only when no other sync of this store runs (what hooks start).")
+    var background = false
+
+    func validate() throws {
+        guard interval.isFinite, interval >= 0.1, interval <= 86_400 else {
+            throw ValidationError("--interval must be between 0.1 and 86400 seconds, not \(interval)")
+        }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let store = storeOptions.dataStore()
+            if background {
+                guard let lock = try? SyncLock(beside: storeOptions.storeURL) else { return }
+                defer { lock.release() }
+                _ = try? await sendOnce(store)
+                return
+            }
+            guard watch else {
+                try await sendOnce(store)
+                return
+            }
+            var wait = interval
+            while true {
+                do {
+                    try await sendOnce(store)
+                    wait = interval
+                } catch let error as SyncError where error.code == .unreachable {
+                    Diagnostics.warn("\(error.message); trying again in \(Int(wait.rounded())) s")
+                    wait = min(300, wait * 2)
+                }
+                try await Task.sleep(for: .seconds(wait))
+            }
+        }
+    }
+
+    /// Rewrites one line on the terminal: how many operations went of how many.
+    @Sendable private static func showProgress(sent: Int, total: Int) {
+        FileHandle.standardError.write(Data("\rsending \(sent)/\(total) operations".utf8))
+    }
+
+    /// Sends the whole outbox once, saying how much went.
+    private func sendOnce(_ store: CLSDataStore) async throws {
+        guard let membership = try await store.classServerMembership() else {
+            throw SyncError(.notJoined, "this store has joined no class server: join one first (clsfile join URL --code CODE)")
+        }
+        let client = try SyncClient(serverURL: membership.serverURL, key: try RoleGate.identity(of: .student).signingKey)
+        let showsProgress = !background && isatty(STDERR_FILENO) != 0
+        let progress: (@Sendable (Int, Int) -> Void)? = showsProgress ? Self.showProgress : nil
+        let outcome = try await client.sendOutbox(of: store, progress: progress)
+        if showsProgress, outcome.batches > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+        if !background, !watch || outcome.sent > 0 {
+            print("sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s") to \(membership.className) on \(membership.serverURL.absoluteString)"
+                  + (outcome.repeated > 0 ? " (\(outcome.repeated) the server had already)" : ""))
+        }
+    }
+}
+
+/// An exclusive lock on `sync.lock` beside the store, held while a background sync runs.
+struct SyncLock {
+    private let descriptor: Int32
+
+    /// Takes the lock; throws when another process holds it or it cannot be made.
+    init(beside storeURL: URL) throws {
+        let path = storeURL.deletingLastPathComponent().appendingPathComponent("sync.lock").path
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw SyncError(.invalidValue, "cannot open \(path)") }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw SyncError(.invalidValue, "another sync runs")
+        }
+    }
+
+    func release() {
+        close(descriptor)
+    }
+}

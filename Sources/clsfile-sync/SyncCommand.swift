@@ -1,0 +1,50 @@
+import ArgumentParser
+import ClassSync
+import Classroom
+import CommandSupport
+import Foundation
+import OpenClassKit
+
+/// `clsfile join`, `clsfile sync` and `clsfile status`: a student's side of the class server.
+///
+/// A program of its own, which `clsfile` runs for those commands, so that the HTTP client is not
+/// loaded by the `clsfile` that editor plugins start on every event.
+@main
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clsfile-sync",
+        abstract: "Join a class on a class server and send it your assigned work (student role).",
+        discussion: """
+            Run as `clsfile join`, `clsfile sync` and `clsfile status`. Only assigned documents' \
+            work is ever sent: each save of one writes an operation to the store's outbox, in the \
+            same transaction, which a sync sends and the server acknowledges. Offline, operations \
+            wait; nothing is lost, and sending one twice changes nothing.
+
+            Exit codes: 0 done; 64 not in the student role, or a bad option; 65 refused by the \
+            server (a wrong join code, a malformed request); 66 no class server joined yet; 69 the \
+            server cannot be reached; 74 a store that cannot be read or written; 77 the server does \
+            not accept this device's key.
+            """,
+        subcommands: [JoinCommand.self, SendCommand.self, StatusCommand.self])
+}
+
+extension SyncError: CommandFailure {
+    public var exitCode: Int32 {
+        switch code {
+        case .invalidValue: 64
+        case .refused: 65
+        case .notJoined: 66
+        case .unauthorized: 77
+        default: 69
+        }
+    }
+}
+
+/// The server address an argument names.
+func serverURL(_ text: String) throws -> URL {
+    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+          url.host != nil else {
+        throw SyncError(.invalidValue, "'\(text)' is not a class server's address: give it as https://HOST[:PORT], as your teacher wrote it")
+    }
+    return url
+}

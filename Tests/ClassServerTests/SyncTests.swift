@@ -1,0 +1,381 @@
+@testable import ClassServer
+import Classroom
+import ClassSync
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import OpenClassKit
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Students' work reaching the class server: `clsfile join` and `clsfile sync` against a real
+/// `clsfile-server serve` on a private PostgreSQL, the server's report checked against each
+/// student's own store, and every request that must be refused.
+@Suite(.serialized)
+struct SyncTests {
+    /// One person's clsfile: their own configuration and data folders.
+    struct User {
+        let home: URL
+
+        init(_ name: String, in scratch: Scratch) throws {
+            home = scratch.url.appendingPathComponent("people/\(name)")
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        }
+
+        var environment: [String: String] {
+            ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+             "XDG_DATA_HOME": home.appendingPathComponent("data").path, "CLSFILE_STORE": ""]
+        }
+
+        var dataHome: URL { home.appendingPathComponent("data/clsfile") }
+
+        func store(_ role: DeveloperMode.Role) -> CLSDataStore {
+            CLSDataStore(storeURL: DeveloperMode.storeURL(for: role, dataHome: dataHome))
+        }
+
+        func identity(_ role: DeveloperMode.Role) throws -> Identity {
+            try Identity.read(from: Identity.url(for: role, dataHome: dataHome))
+        }
+
+        @discardableResult
+        func clsfile(_ arguments: String..., expecting status: Int32 = 0,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
+            let result = try run(try builtExecutable("clsfile"), arguments, environment: environment)
+            #expect(result.status == status, "clsfile \(arguments.joined(separator: " ")): \(result.errorOutput)",
+                    sourceLocation: sourceLocation)
+            return result
+        }
+    }
+
+    /// `clsfile-server serve` on a free port, as the app role.
+    final class RunningServer: Sendable {
+        let process: SpawnedProcess
+        let url: URL
+
+        init(_ school: ServerDatabaseTests.School, in folder: URL) async throws {
+            let environment = ["DATABASE_URL": school.cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile")]
+            process = try SpawnedProcess(try builtExecutable("clsfile-server").path, ["serve", "--port", "0"],
+                                         environment: environment, in: folder, name: "server")
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                if let line = process.output.split(separator: "\n").first(where: { $0.hasPrefix("clsfile-server listening on ") }),
+                   let url = URL(string: String(line.dropFirst("clsfile-server listening on ".count))) {
+                    self.url = url
+                    return
+                }
+                var raw: Int32 = 0
+                if waitpid(process.pid, &raw, WNOHANG) == process.pid {
+                    throw ServerProcess.ServerError(message: "clsfile-server serve exited: \(process.errorOutput)")
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            throw ServerProcess.ServerError(message: "clsfile-server serve did not listen within 60 s: \(process.errorOutput)")
+        }
+
+        deinit {
+            process.signal(SIGKILL)
+            _ = process.waitBlocking(timeout: 10)
+        }
+    }
+
+    /// A school with a teacher, a class and a running server.
+    struct Classroom {
+        let school: ServerDatabaseTests.School
+        let scratch: Scratch
+        let teacher: User
+        let code: String
+        let server: RunningServer
+        /// The teacher's handout of `essay.md`, in `shared/`.
+        let shared: URL
+
+        init() async throws {
+            school = try await ServerDatabaseTests.School()
+            scratch = try Scratch()
+            teacher = try User("teacher", in: scratch)
+            try teacher.clsfile("role", "teacher")
+            let pem = try teacher.clsfile("role", "--public-key")
+            let keyFile = scratch.url.appendingPathComponent("teacher.pem")
+            try Data(pem.output.utf8).write(to: keyFile)
+            let admin = ["DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")]
+            let server = try builtExecutable("clsfile-server")
+            let added = try run(server, ["teacher", "add", "--name", "Ms Rivera", "--public-key", keyFile.path], environment: admin)
+            let kid = try #require(added.output.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
+            let created = try run(server, ["class", "create", "--name", "7B", "--teacher", kid], environment: admin)
+            code = try #require(created.output.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
+            shared = scratch.url.appendingPathComponent("shared")
+            try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+            try Data("# Rivers\n\n- [ ] introduction\n- [ ] sources\n".utf8).write(to: shared.appendingPathComponent("essay.md"))
+            try teacher.clsfile("assign", shared.appendingPathComponent("essay.md").path, "--title", "Essay on rivers",
+                                "--target-words", "40")
+            self.server = try await RunningServer(school, in: scratch.url)
+        }
+
+        /// A student in their role with their own copy of the handed-out folder.
+        func student(_ name: String, fullName: String) throws -> (user: User, essay: URL) {
+            let user = try User(name, in: scratch)
+            try user.clsfile("role", "student", "--name", fullName)
+            let folder = scratch.url.appendingPathComponent("\(name)-work")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for file in ["essay.md", "essay.md.clshandout"] {
+                try FileManager.default.copyItem(at: shared.appendingPathComponent(file), to: folder.appendingPathComponent(file))
+            }
+            return (user, folder.appendingPathComponent("essay.md"))
+        }
+
+        /// The report the server makes for the teacher, read straight from the database.
+        func report() async throws -> ClassReport {
+            let teacherID = try await ServerDatabase.withDatabase(school.owner) { try await $0.teachers() }.first?.id
+            let classID = try await ServerDatabase.withDatabase(school.owner) { try await $0.classes() }.first?.id
+            return try await ServerDatabase.withDatabase(school.app) {
+                try await $0.classReport(try #require(classID), as: try #require(teacherID))
+            }
+        }
+    }
+
+    /// The work a student's own store holds on their assigned essay.
+    static func ownWork(of student: User, essay: URL) async throws -> StudentWork {
+        let store = student.store(.student)
+        let assignment = try #require(try await store.assignment(for: essay))
+        return StudentWork(assignment: assignment, activity: try await store.activityRecorded(at: essay))
+    }
+
+    @Test func twoStudentsSyncAndTheServersReportIsTheirOwnWork() async throws {
+        let room = try await Classroom()
+        let (ada, adaEssay) = try room.student("ada", fullName: "Ada Lovelace")
+        let (bob, bobEssay) = try room.student("bob", fullName: "Bob Moses")
+
+        // Ada works before joining; joining sends that work.
+        try ada.clsfile("accept", adaEssay.path + ".clshandout")
+        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", adaEssay.path)
+        #expect(try await ada.store(.student).classServerMembership() == nil)
+        #expect(try await ada.store(.student).syncOutboxDepth() == 0)
+        let joined = try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code.lowercased())
+        #expect(joined.output.contains("joined 7B on \(room.server.url.absoluteString) as Ada Lovelace"))
+        #expect(joined.output.contains("sent the work recorded before: 1 operation"))
+
+        // Then edits the way an editor plugin reports them, and syncs.
+        try ada.clsfile("hook", "open", adaEssay.path)
+        try Data("# Rivers\n\n- [x] introduction\n- [ ] sources\nThe Amazon carries the most water of any river.\n".utf8).write(to: adaEssay)
+        try ada.clsfile("hook", "save", adaEssay.path)
+        try ada.clsfile("hook", "close", adaEssay.path)
+        #expect(try await ada.store(.student).syncOutboxDepth() > 0)
+        // Her own file never queues anything.
+        let diary = adaEssay.deletingLastPathComponent().appendingPathComponent("diary.txt")
+        try Data("dear diary\n".utf8).write(to: diary)
+        let queued = try await ada.store(.student).syncOutboxDepth()
+        try ada.clsfile("hook", "open", diary.path)
+        try ada.clsfile("hook", "close", diary.path)
+        #expect(try await ada.store(.student).syncOutboxDepth() == queued)
+        let synced = try ada.clsfile("sync")
+        #expect(synced.output.contains("sent \(queued) operation"))
+        #expect(try await ada.store(.student).syncOutboxDepth() == 0)
+        let status = try ada.clsfile("status")
+        #expect(status.output.contains("class server: \(room.server.url.absoluteString)"))
+        #expect(status.output.contains("waiting to be sent: 0 operations"))
+        #expect(!status.output.contains("last sync: never"))
+
+        // Bob joins first, works with `clsfile open`, marks it done, syncs.
+        try bob.clsfile("join", room.server.url.absoluteString, "--code", room.code)
+        try bob.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", bobEssay.path)
+        try bob.clsfile("done", bobEssay.path)
+        try bob.clsfile("sync")
+
+        // The server's report is each student's own work, to the last digit.
+        let report = try await room.report()
+        let assignment = try #require(report.assignments.first)
+        #expect(report.assignments.count == 1)
+        #expect(assignment.title == "Essay on rivers" && assignment.targetWords == 40)
+        #expect(assignment.students.map(\.studentName) == ["Ada Lovelace", "Bob Moses"])
+        #expect(assignment.doneCount == 1)
+        let adaOwn = try await Self.ownWork(of: ada, essay: adaEssay), bobOwn = try await Self.ownWork(of: bob, essay: bobEssay)
+        #expect(assignment.students[0].work == adaOwn)
+        #expect(assignment.students[1].work == bobOwn)
+        #expect(adaOwn.activeSeconds >= 1 && adaOwn.progress > 0 && adaOwn.primaryItem != nil)
+        #expect(!report.assignments.contains { $0.students.contains { $0.work.documentName == "diary.txt" } })
+
+        // The same report over HTTP, signed by the teacher's key.
+        let client = try SyncClient(serverURL: room.server.url, key: try room.teacher.identity(.teacher).signingKey)
+        let classes = try await client.classes()
+        #expect(classes.map(\.name) == ["7B"] && classes.first?.isTaught == true)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let overHTTP = try decoder.decode(ClassReport.self, from: try await client.classReport(classID: try #require(classes.first?.id)))
+        #expect(overHTTP.assignments.first?.students.map(\.work.activeSeconds) == [adaOwn.activeSeconds, bobOwn.activeSeconds])
+        #expect(overHTTP.assignments.first?.averageProgress == assignment.averageProgress)
+    }
+
+    @Test func aWeekOfflineTenThousandOperationsArriveOnceEach() async throws {
+        let room = try await Classroom()
+        let (ada, essay) = try room.student("ada", fullName: "Ada Lovelace")
+        try ada.clsfile("accept", essay.path + ".clshandout")
+        try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
+        let store = ada.store(.student)
+        // 10,000 saves while offline: sessions, progress ranges, an item changing.
+        let activity = try await store.fetchActivity(for: essay)
+        let words = CLSQuantityItem(identifier: "words", title: "Words")
+        activity.primaryActivityItem = words
+        for index in 0..<10_000 {
+            if index % 2 == 0 { activity.start() } else { activity.stop() }
+            activity.addProgressRange(fromStart: Double(index % 100) / 100, toEnd: Double(index % 100 + 1) / 100)
+            words.quantity = Double(index)
+            try await store.save()
+        }
+        let waiting = try await store.syncOutboxDepth()
+        #expect(waiting == 10_000)
+        let client = try SyncClient(serverURL: room.server.url, key: try ada.identity(.student).signingKey)
+        let first = try await client.sendOutbox(of: store, batchSize: 500)
+        #expect(first.sent == 10_000 && first.batches == 20 && first.repeated == 0)
+        #expect(try await store.syncOutboxDepth() == 0)
+        let own = try await Self.ownWork(of: ada, essay: essay)
+        let served = try #require(try await room.report().assignments.first?.students.first?.work)
+        #expect(served == own)
+        #expect(served.progress == 1 && served.primaryItem?.value == 9_999 && served.sessions.count == 5_000)
+    }
+
+    @Test func aReplayedBatchChangesNothing() async throws {
+        let room = try await Classroom()
+        let (ada, essay) = try room.student("ada", fullName: "Ada Lovelace")
+        try ada.clsfile("accept", essay.path + ".clshandout")
+        try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
+        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo More words here. >> \\\"$0\\\"\"", essay.path)
+        let store = ada.store(.student)
+        let batch = try await store.pendingSyncOperations(limit: 500).map(\.operation)
+        #expect(!batch.isEmpty)
+        let client = try SyncClient(serverURL: room.server.url, key: try ada.identity(.student).signingKey)
+        let membership = try #require(try await store.classServerMembership())
+        let first = try await client.send(batch, classID: membership.classID)
+        let before = try await room.report()
+        // The answer was lost: the same operations come again, and again.
+        let second = try await client.send(batch, classID: membership.classID)
+        let third = try await client.send(batch, classID: membership.classID)
+        #expect(first.applied == batch.count && first.repeated == 0)
+        #expect(second.applied == 0 && second.repeated == batch.count && third == second)
+        #expect(try await room.report() == before)
+    }
+}
+
+/// Every request the server must refuse, each with its JSON error, and every way one student's
+/// or teacher's key might reach another's data.
+@Suite(.serialized)
+struct SyncRefusalTests {
+    /// A request made by hand, as a client other than clsfile might.
+    private func request(_ server: URL, _ method: String, _ path: String, body: Data? = nil,
+                         token: String?) async throws -> (status: Int, error: SyncWire.ErrorAnswer?, body: Data) {
+        var request = URLRequestLike(url: server.absoluteString + path, method: method, body: body, token: token)
+        return try await request.send()
+    }
+
+    @Test func malformedAndForeignRequestsAreRefusedWithTheirJSONError() async throws {
+        let room = try await SyncTests.Classroom()
+        let (ada, essay) = try room.student("ada", fullName: "Ada Lovelace")
+        try ada.clsfile("accept", essay.path + ".clshandout")
+        try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
+        let adaKey = try ada.identity(.student).signingKey
+        let adaToken = try await DeviceToken.make(key: adaKey)
+        let teacherToken = try await DeviceToken.make(key: try room.teacher.identity(.teacher).signingKey)
+        let membership = try #require(try await ada.store(.student).classServerMembership())
+        let server = room.server.url
+
+        func expectRefusal(_ method: String, _ path: String, body: Data? = nil, token: String?, status: Int, code: String,
+                           saying text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let answer = try await request(server, method, path, body: body, token: token)
+            #expect(answer.status == status, "\(method) \(path): \(String(decoding: answer.body, as: UTF8.self))", sourceLocation: sourceLocation)
+            #expect(answer.error?.code == code, sourceLocation: sourceLocation)
+            #expect(answer.error?.message.contains(text) == true, "\(answer.error?.message ?? "no JSON error")", sourceLocation: sourceLocation)
+        }
+        let operation = try #require(try await {
+            try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Words. >> \\\"$0\\\"\"", essay.path)
+            return try await ada.store(.student).pendingSyncOperations(limit: 1).first?.operation
+        }())
+        func body(_ operations: [SyncOperation], classID: UUID? = nil) throws -> Data {
+            try SyncWire.encoder.encode(SyncWire.SyncRequest(classID: classID ?? membership.classID, operations: operations))
+        }
+
+        // Tokens.
+        try await expectRefusal("POST", "/v1/sync", body: try body([operation]), token: nil, status: 401, code: "unauthorized", saying: "carries no token")
+        try await expectRefusal("GET", "/v1/classes", token: "not.a.jwt", status: 401, code: "unauthorized", saying: "is not a JWT")
+        try await expectRefusal("GET", "/v1/classes", token: try await DeviceToken.make(key: P256.Signing.PrivateKey()), status: 401,
+                                code: "unauthorized", saying: "not registered here")
+        try await expectRefusal("GET", "/v1/classes", token: try await DeviceToken.make(key: adaKey, at: Date().addingTimeInterval(-3600), lifetime: 600),
+                                status: 401, code: "unauthorized", saying: "expired")
+        // Bodies.
+        try await expectRefusal("POST", "/v1/sync", body: Data("{\"classID\": 3".utf8), token: adaToken, status: 400, code: "invalidValue", saying: "not the JSON this route takes")
+        try await expectRefusal("POST", "/v1/sync", body: try body([]), token: adaToken, status: 400, code: "invalidValue", saying: "no operations")
+        let tooMany = (0...SyncWire.maximumOperations).map { _ in var copy = operation; copy.id = UUID(); return copy }
+        try await expectRefusal("POST", "/v1/sync", body: try body(tooMany), token: adaToken, status: 413, code: "tooLarge", saying: "in batches")
+        try await expectRefusal("POST", "/v1/sync", body: Data(count: SyncWire.maximumBodyBytes + 1), token: adaToken, status: 413,
+                                code: "tooLarge", saying: "larger than")
+        var outOfRange = operation
+        outOfRange.ranges = [SyncOperation.Range(lower: 0, upper: 2)]
+        try await expectRefusal("POST", "/v1/sync", body: try body([outOfRange]), token: adaToken, status: 400, code: "invalidValue", saying: "not within 0…1")
+        var future = operation
+        future.madeAt = Date().timeIntervalSince1970 + 86_400
+        try await expectRefusal("POST", "/v1/sync", body: try body([future]), token: adaToken, status: 400, code: "invalidValue", saying: "check the device's clock")
+        var escaping = operation
+        escaping.assignment.documentName = "../../etc/passwd"
+        try await expectRefusal("POST", "/v1/sync", body: try body([escaping]), token: adaToken, status: 400, code: "invalidValue", saying: "not a plain file name")
+        var huge = operation
+        huge.assignmentIdentifier = String(repeating: "x", count: 5_000)
+        try await expectRefusal("POST", "/v1/sync", body: try body([huge]), token: adaToken, status: 413, code: "tooLarge", saying: "longer than 1024 bytes")
+        try await expectRefusal("GET", "/v1/nothing", token: adaToken, status: 404, code: "notFound", saying: "no such route")
+        // Joining.
+        let join = try SyncWire.encoder.encode(SyncWire.JoinRequest(code: "WRONGCODE2", name: "Eve", publicKey: adaKey.publicKey.x963Representation))
+        try await expectRefusal("POST", "/v1/join", body: join, token: adaToken, status: 404, code: "notFound", saying: "no class has the join code")
+        let stolen = try SyncWire.encoder.encode(SyncWire.JoinRequest(code: room.code, name: "Eve", publicKey: adaKey.publicKey.x963Representation))
+        try await expectRefusal("POST", "/v1/join", body: stolen, token: try await DeviceToken.make(key: P256.Signing.PrivateKey()),
+                                status: 401, code: "unauthorized", saying: "not registered here")
+
+        // Other people's data: a student reads no report, syncs into no class of another
+        // teacher, lists only her class; a teacher syncs nothing and reads no other class.
+        try await expectRefusal("GET", "/api/class-report.json?class=\(membership.classID.uuidString)", token: adaToken, status: 403,
+                                code: "forbidden", saying: "a student's key cannot read it")
+        let otherTeacher = P256.Signing.PrivateKey()
+        let otherClass = try await ServerDatabase.withDatabase(room.school.owner) { database in
+            let account = try await database.addTeacher(name: "Mr Okafor", publicKey: otherTeacher.publicKey)
+            return try await database.createClass(name: "8C", teacher: account.id.uuidString)
+        }
+        try await expectRefusal("POST", "/v1/sync", body: try body([operation], classID: otherClass.id), token: adaToken, status: 404,
+                                code: "notFound", saying: "you have not joined the class")
+        try await expectRefusal("POST", "/v1/sync", body: try body([operation]), token: teacherToken, status: 403, code: "forbidden",
+                                saying: "only students sync")
+        let otherToken = try await DeviceToken.make(key: otherTeacher)
+        try await expectRefusal("GET", "/api/class-report.json?class=\(membership.classID.uuidString)", token: otherToken, status: 404,
+                                code: "notFound", saying: "you teach no class")
+        let adaClasses = try await request(server, "GET", "/v1/classes", token: adaToken)
+        #expect(try SyncWire.decoder.decode([SyncWire.ClassEntry].self, from: adaClasses.body).map(\.name) == ["7B"])
+        let otherClasses = try await request(server, "GET", "/v1/classes", token: otherToken)
+        #expect(try SyncWire.decoder.decode([SyncWire.ClassEntry].self, from: otherClasses.body).map(\.name) == ["8C"])
+        // Nothing refused reached the database: after Ada's own sync the server holds her own work.
+        try ada.clsfile("sync")
+        let served = try await room.report().assignments.first?.students.map(\.work)
+        #expect(served == [try await SyncTests.ownWork(of: ada, essay: essay)])
+    }
+}
+
+/// A request made with AsyncHTTPClient, as any client might.
+private struct URLRequestLike {
+    var url: String
+    var method: String
+    var body: Data?
+    var token: String?
+
+    mutating func send() async throws -> (status: Int, error: SyncWire.ErrorAnswer?, body: Data) {
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let data = Data(buffer: try await response.body.collect(upTo: 16 << 20))
+        #expect(response.headers.first(name: "Content-Type")?.hasPrefix("application/json") == true)
+        return (Int(response.status.code), try? SyncWire.decoder.decode(SyncWire.ErrorAnswer.self, from: data), data)
+    }
+}
