@@ -178,6 +178,7 @@ let package = Package(
                 "ContentDetectors",
                 "SessionRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             // Editor plugins start clsfile on every event: statically linked, the standard library and
             // Foundation need no loading and symbol binding at start-up, which halves it. Only the
@@ -219,6 +220,15 @@ let package = Package(
             // clsfile: built first, so that `swift run DetectorBenchmark` times the real command.
             dependencies: ["ContentDetectors", "clsfile"],
             path: "Benchmarks/DetectorBenchmark"
+        ),
+        .executableTarget(
+            name: "ClassServerBenchmark",
+            // clsfile-server: built first, so that the benchmark loads the real server.
+            dependencies: ["ClassServer", "ClassSync", "OpenClassKit", "TestSupport", "clsfile-server",
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            path: "Benchmarks/ClassServerBenchmark"
         ),
         .executableTarget(
             name: "SessionBenchmark",

@@ -135,6 +135,12 @@ public struct SyncClient: Sendable {
         }
         let data = Data(buffer: bytes)
         guard (200..<300).contains(response.status.code) else {
+            // A server that cannot take the work now (its database restarting, say): try again later.
+            if response.status.code >= 500 {
+                let why = (try? SyncWire.decoder.decode(SyncWire.ErrorAnswer.self, from: data)).map { "\($0.message) (error \($0.id.uuidString))" }
+                    ?? "HTTP \(response.status.code)"
+                throw SyncError(.unreachable, "the class server at \(serverURL.absoluteString) cannot take the work now: \(why); sync again later (clsfile sync): nothing is lost meanwhile")
+            }
             if let answer = try? SyncWire.decoder.decode(SyncWire.ErrorAnswer.self, from: data) {
                 throw SyncError(answer.code == "unauthorized" ? .unauthorized : .refused,
                                 "the class server refused \(path): \(answer.message) (\(answer.code), error \(answer.id.uuidString))", answer: answer)

@@ -34,7 +34,13 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Quiet, and only when no other sync of this store runs (what hooks start).")
     var background = false
 
+    @Option(name: .long, help: ArgumentHelp("Operations a request, 1 to 500; smaller suits a slow link.", valueName: "count"))
+    var batchSize = SyncWire.maximumOperations
+
     func validate() throws {
+        guard (1...SyncWire.maximumOperations).contains(batchSize) else {
+            throw ValidationError("--batch-size must be between 1 and \(SyncWire.maximumOperations), not \(batchSize)")
+        }
         guard interval.isFinite, interval >= 0.1, interval <= 86_400 else {
             throw ValidationError("--interval must be between 0.1 and 86400 seconds, not \(interval)")
         }
@@ -80,7 +86,7 @@ struct SendCommand: AsyncParsableCommand {
         let client = try SyncClient(serverURL: membership.serverURL, key: try RoleGate.identity(of: .student).signingKey)
         let showsProgress = !background && isatty(STDERR_FILENO) != 0
         let progress: (@Sendable (Int, Int) -> Void)? = showsProgress ? Self.showProgress : nil
-        let outcome = try await client.sendOutbox(of: store, progress: progress)
+        let outcome = try await client.sendOutbox(of: store, batchSize: batchSize, progress: progress)
         if showsProgress, outcome.batches > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
         if !background, !watch || outcome.sent > 0 {
             print("sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s") to \(membership.className) on \(membership.serverURL.absoluteString)"

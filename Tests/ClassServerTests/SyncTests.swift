@@ -58,10 +58,10 @@ struct SyncTests {
         let process: SpawnedProcess
         let url: URL
 
-        init(_ school: ServerDatabaseTests.School, in folder: URL) async throws {
+        init(_ school: ServerDatabaseTests.School, in folder: URL, port: Int = 0, name: String = "server") async throws {
             let environment = ["DATABASE_URL": school.cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile")]
-            process = try SpawnedProcess(try builtExecutable("clsfile-server").path, ["serve", "--port", "0"],
-                                         environment: environment, in: folder, name: "server")
+            process = try SpawnedProcess(try builtExecutable("clsfile-server").path, ["serve", "--port", "\(port)"],
+                                         environment: environment, in: folder, name: name)
             let deadline = Date().addingTimeInterval(60)
             while Date() < deadline {
                 if let line = process.output.split(separator: "\n").first(where: { $0.hasPrefix("clsfile-server listening on ") }),
@@ -90,7 +90,7 @@ struct SyncTests {
         let scratch: Scratch
         let teacher: User
         let code: String
-        let server: RunningServer
+        var server: RunningServer
         /// The teacher's handout of `essay.md`, in `shared/`.
         let shared: URL
 
@@ -129,6 +129,14 @@ struct SyncTests {
         }
 
         /// The report the server makes for the teacher, read straight from the database.
+        /// Kills the server with SIGKILL and starts another on the same port.
+        mutating func killAndRestartServer() async throws {
+            let port = try #require(server.url.port)
+            server.process.signal(SIGKILL)
+            _ = await server.process.wait(timeout: 30)
+            server = try await RunningServer(school, in: scratch.url, port: port, name: "server-again")
+        }
+
         func report() async throws -> ClassReport {
             let teacherID = try await ServerDatabase.withDatabase(school.owner) { try await $0.teachers() }.first?.id
             let classID = try await ServerDatabase.withDatabase(school.owner) { try await $0.classes() }.first?.id
@@ -136,6 +144,32 @@ struct SyncTests {
                 try await $0.classReport(try #require(classID), as: try #require(teacherID))
             }
         }
+    }
+
+    /// Waits up to 20 s for a condition.
+    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(20)
+        while try await !condition() {
+            guard Date() < deadline else { throw ServerProcess.ServerError(message: "waited 20 s for \(what)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// The lock a running sync of a student's store holds: held by a test, hooks start no
+    /// background sync, so that the outbox can be looked at.
+    final class SyncLockHolder {
+        private let descriptor: Int32
+
+        init(of student: User) throws {
+            let path = DeveloperMode.storeURL(for: .student, dataHome: student.dataHome).deletingLastPathComponent()
+                .appendingPathComponent("sync.lock").path
+            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                throw ServerProcess.ServerError(message: "cannot lock \(path)")
+            }
+        }
+
+        deinit { close(descriptor) }
     }
 
     /// The work a student's own store holds on their assigned essay.
@@ -159,26 +193,33 @@ struct SyncTests {
         #expect(joined.output.contains("joined 7B on \(room.server.url.absoluteString) as Ada Lovelace"))
         #expect(joined.output.contains("sent the work recorded before: 1 operation"))
 
-        // Then edits the way an editor plugin reports them, and syncs.
+        // Then edits the way an editor plugin reports them. While a sync of her store runs (this
+        // test holds its lock), hooks start no other, and the outbox fills.
+        var lock: SyncLockHolder? = try SyncLockHolder(of: ada)
         try ada.clsfile("hook", "open", adaEssay.path)
         try Data("# Rivers\n\n- [x] introduction\n- [ ] sources\nThe Amazon carries the most water of any river.\n".utf8).write(to: adaEssay)
         try ada.clsfile("hook", "save", adaEssay.path)
         try ada.clsfile("hook", "close", adaEssay.path)
-        #expect(try await ada.store(.student).syncOutboxDepth() > 0)
+        let queued = try await ada.store(.student).syncOutboxDepth()
+        #expect(queued > 0)
         // Her own file never queues anything.
         let diary = adaEssay.deletingLastPathComponent().appendingPathComponent("diary.txt")
         try Data("dear diary\n".utf8).write(to: diary)
-        let queued = try await ada.store(.student).syncOutboxDepth()
         try ada.clsfile("hook", "open", diary.path)
         try ada.clsfile("hook", "close", diary.path)
         #expect(try await ada.store(.student).syncOutboxDepth() == queued)
-        let synced = try ada.clsfile("sync")
-        #expect(synced.output.contains("sent \(queued) operation"))
-        #expect(try await ada.store(.student).syncOutboxDepth() == 0)
+        let waiting = try ada.clsfile("status")
+        #expect(waiting.output.contains("class server: \(room.server.url.absoluteString)"))
+        #expect(waiting.output.contains("waiting to be sent: \(queued) operations"))
+        // Once no sync runs, the next hook starts one in the background: no `clsfile sync` needed.
+        lock = nil
+        try ada.clsfile("hook", "open", adaEssay.path)
+        try ada.clsfile("hook", "close", adaEssay.path)
+        try await Self.waitUntil("the background sync empties the outbox") { try await ada.store(.student).syncOutboxDepth() == 0 }
         let status = try ada.clsfile("status")
-        #expect(status.output.contains("class server: \(room.server.url.absoluteString)"))
         #expect(status.output.contains("waiting to be sent: 0 operations"))
-        #expect(!status.output.contains("last sync: never"))
+        #expect(!status.output.contains("last sync: never") && !status.output.contains("last error"))
+        #expect(try ada.clsfile("sync").output.contains("sent 0 operations"))
 
         // Bob joins first, works with `clsfile open`, marks it done, syncs.
         try bob.clsfile("join", room.server.url.absoluteString, "--code", room.code)
@@ -238,11 +279,58 @@ struct SyncTests {
         #expect(served.progress == 1 && served.primaryItem?.value == 9_999 && served.sessions.count == 5_000)
     }
 
+    @Test func theServerKilledAndPostgreSQLRestartedMidSyncLoseNothing() async throws {
+        var room = try await Classroom()
+        let (ada, essay) = try room.student("ada", fullName: "Ada Lovelace")
+        try ada.clsfile("accept", essay.path + ".clshandout")
+        try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
+        let store = ada.store(.student)
+        let activity = try await store.fetchActivity(for: essay)
+        let words = CLSQuantityItem(identifier: "words", title: "Words")
+        activity.primaryActivityItem = words
+        func work(_ saves: Int, from first: Int) async throws {
+            for index in first..<first + saves {
+                if index % 2 == 0 { activity.start() } else { activity.stop() }
+                activity.addProgressRange(fromStart: Double(index % 50) / 100, toEnd: Double(index % 50 + 1) / 100)
+                words.quantity = Double(index)
+                try await store.save()
+            }
+        }
+        func waitForDepth(below limit: Int, timeout: Double = 120) async throws {
+            let deadline = Date().addingTimeInterval(timeout)
+            while try await store.syncOutboxDepth() >= limit {
+                guard Date() < deadline else { throw ServerProcess.ServerError(message: "the outbox stayed at \(try await store.syncOutboxDepth())") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        try await work(2_000, from: 0)
+        // A sync that keeps going, in small batches, so that the server dies in the middle of it.
+        let watcher = try SpawnedProcess(try builtExecutable("clsfile").path,
+                                         ["sync", "--watch", "--interval", "0.2", "--batch-size", "10"],
+                                         environment: ada.environment, in: room.scratch.url, name: "watch")
+        try await waitForDepth(below: 1_500)
+        try await room.killAndRestartServer()
+        try await waitForDepth(below: 1)
+        // PostgreSQL restarts under the running server, which must reconnect by itself.
+        try await work(2_000, from: 2_000)
+        try await waitForDepth(below: 1_500)
+        try room.school.cluster.restart()
+        try await waitForDepth(below: 1)
+        watcher.signal(SIGTERM)
+        _ = await watcher.wait(timeout: 30)
+        #expect(watcher.errorOutput.contains("trying again in"), "\(watcher.errorOutput)")
+        let own = try await Self.ownWork(of: ada, essay: essay)
+        let served = try #require(try await room.report().assignments.first?.students.first?.work)
+        #expect(served == own)
+        #expect(served.primaryItem?.value == 3_999 && served.sessions.count == 2_000)
+    }
+
     @Test func aReplayedBatchChangesNothing() async throws {
         let room = try await Classroom()
         let (ada, essay) = try room.student("ada", fullName: "Ada Lovelace")
         try ada.clsfile("accept", essay.path + ".clshandout")
         try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
+        let lock = try Self.SyncLockHolder(of: ada)
         try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo More words here. >> \\\"$0\\\"\"", essay.path)
         let store = ada.store(.student)
         let batch = try await store.pendingSyncOperations(limit: 500).map(\.operation)
@@ -257,6 +345,7 @@ struct SyncTests {
         #expect(first.applied == batch.count && first.repeated == 0)
         #expect(second.applied == 0 && second.repeated == batch.count && third == second)
         #expect(try await room.report() == before)
+        withExtendedLifetime(lock) {}
     }
 }
 
@@ -289,6 +378,7 @@ struct SyncRefusalTests {
             #expect(answer.error?.code == code, sourceLocation: sourceLocation)
             #expect(answer.error?.message.contains(text) == true, "\(answer.error?.message ?? "no JSON error")", sourceLocation: sourceLocation)
         }
+        let lock = try SyncTests.SyncLockHolder(of: ada)
         let operation = try #require(try await {
             try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Words. >> \\\"$0\\\"\"", essay.path)
             return try await ada.store(.student).pendingSyncOperations(limit: 1).first?.operation
@@ -352,6 +442,7 @@ struct SyncRefusalTests {
         let otherClasses = try await request(server, "GET", "/v1/classes", token: otherToken)
         #expect(try SyncWire.decoder.decode([SyncWire.ClassEntry].self, from: otherClasses.body).map(\.name) == ["8C"])
         // Nothing refused reached the database: after Ada's own sync the server holds her own work.
+        withExtendedLifetime(lock) {}
         try ada.clsfile("sync")
         let served = try await room.report().assignments.first?.students.map(\.work)
         #expect(served == [try await SyncTests.ownWork(of: ada, essay: essay)])

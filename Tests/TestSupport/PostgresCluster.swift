@@ -74,6 +74,15 @@ public final class PostgresCluster: Sendable {
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Restarts PostgreSQL at once (`pg_ctl restart -m immediate`): every connection drops, as
+    /// when the database machine fails over, and the cluster comes back on the same port.
+    public func restart() throws {
+        let restarted = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
+            "-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "-t", "60", "restart",
+        ], timeout: 90)
+        guard restarted.status == 0 else { throw ClusterError("pg_ctl restart failed: \(restarted.errorOutput)") }
+    }
+
     /// Stops the cluster and removes its folder, when the test lets it go (also when it failed).
     deinit {
         _ = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [

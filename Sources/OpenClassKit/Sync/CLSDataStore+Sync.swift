@@ -44,6 +44,13 @@ extension CLSDataStore {
         try await storage.acknowledgeOperations(sequences, at: date)
     }
 
+    /// How many sync operations this process has queued in any store's outbox since it started
+    /// (a few may have been rolled back with a failed save). A program that records work checks
+    /// it to learn, without reading the store, whether a sync may be due.
+    public static var syncOperationsQueuedByThisProcess: Int {
+        OutboxTable.queuedInThisProcess.withLockedValue { $0 }
+    }
+
     /// Notes why a sync failed, for `clsfile status`.
     public func recordSyncFailure(_ reason: String) async throws {
         try await storage.recordSyncFailure(reason)

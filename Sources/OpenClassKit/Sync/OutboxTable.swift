@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 
 /// The store's side of syncing — `class_server` and `outbox` — read and written inside a
 /// transaction that ``SQLiteStorage`` opens.
@@ -74,7 +75,12 @@ enum OutboxTable {
     private static func insert(_ operation: SyncOperation, in db: Database) throws {
         let json = try encoder.encode(operation)
         try db.cachedStatement(sql: "INSERT INTO outbox (operation) VALUES (?)").execute(arguments: [String(decoding: json, as: UTF8.self)])
+        queuedInThisProcess.withLockedValue { $0 += 1 }
     }
+
+    /// How many operations this process wrote to any store's outbox (some may have been rolled
+    /// back with their transaction): what tells a hook, at no cost, that a sync may be due.
+    static let queuedInThisProcess = NIOLockedValueBox(0)
 
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()

@@ -56,6 +56,7 @@ enum HookLine {
             if let failure = failures.first(where: { $0.event == event }) {
                 throw ExitCode(failure.error.exitCode)
             }
+            BackgroundSync.startIfWaiting(store: recorder.store)
             return recorder
         }
     }
@@ -109,6 +110,8 @@ enum HookLine {
             }
             print(answer)
             fflush(nil)
+            // After the answer: the plugin never waits for it.
+            BackgroundSync.startIfWaiting(store: recorder.store)
         }
     }
 

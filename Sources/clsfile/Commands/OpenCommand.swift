@@ -63,6 +63,7 @@ struct OpenCommand: AsyncParsableCommand {
                 Diagnostics.warn("time recorded, but the content was not measured: \(problem.message)")
             }
             Diagnostics.warn(Self.summary(outcome, file: file, rule: configuration.idleRule))
+            BackgroundSync.startIfWaiting(store: store)
             status = outcome.exitStatus
         }
         if status != 0 { throw ExitCode(status) }

@@ -26,6 +26,7 @@ struct DoneCommand: AsyncParsableCommand {
             }
             let path = try await store.fetchActivity(for: documentURL).context.identifierPath
             try await store.markAssignedActivitiesDone(matching: path)
+            BackgroundSync.startIfWaiting(store: store)
             print("done: '\(TerminalText.escaped(assignment.title))' (\(TerminalText.escaped(documentURL.lastPathComponent)))")
         }
     }

@@ -34,7 +34,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     /// The path of the running clsfile, symbolic links resolved.
-    private static func ownExecutable() -> String {
+    static func ownExecutable() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         return count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -1,0 +1,207 @@
+import AsyncHTTPClient
+import ClassServer
+import ClassSync
+import Crypto
+import Foundation
+import NIOConcurrencyHelpers
+import OpenClassKit
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Loads a real `clsfile-server serve` on a private PostgreSQL, all on loopback: simulated
+/// students each sync a small batch every few seconds, then a teacher reads a large class report.
+///
+///     swift run -c release ClassServerBenchmark [--students 1000] [--seconds 60] [--batch 5] [--every 2.5]
+///                                               [--report-students 40] [--assignments 50]
+///
+/// Goals (the class server issue), with server, PostgreSQL and this load generator on one
+/// 2-core machine: ≥ 2,000 applied operations/s and a sync p99 ≤ 50 ms; a class report of 40
+/// students × 50 assignments p50 ≤ 50 ms. Needs PostgreSQL (apt-get install postgresql).
+@main
+struct ClassServerBenchmark {
+    static func main() async throws {
+        let students = option("--students", default: 1_000)
+        let seconds = Double(option("--seconds", default: 60))
+        let batch = option("--batch", default: 5)
+        let every = Double(text("--every") ?? "2.5") ?? 2.5
+        let reportStudents = option("--report-students", default: 40)
+        let assignments = option("--assignments", default: 50)
+        guard Tool.initdb.url != nil else { fail("PostgreSQL is not installed: apt-get install -y postgresql") }
+        let server = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("clsfile-server")
+        guard FileManager.default.isExecutableFile(atPath: server.path) else {
+            fail("\(server.path) is missing: run `swift build -c release --product clsfile-server` first")
+        }
+
+        let cluster = try PostgresCluster()
+        try cluster.psql("CREATE ROLE clsfile_owner LOGIN PASSWORD 'owner'")
+        try cluster.psql("CREATE ROLE clsfile_app LOGIN PASSWORD 'app'")
+        try cluster.psql("CREATE DATABASE clsfile OWNER clsfile_owner")
+        let owner = try DatabaseAddress(cluster.url(user: "clsfile_owner", password: "owner", database: "clsfile"))
+        let teacherKey = P256.Signing.PrivateKey()
+        let (loadClass, reportClass) = try await makeClasses(owner, teacher: teacherKey.publicKey)
+        let process = try SpawnedProcess(server.path, ["serve", "--port", "0"],
+                                         environment: ["DATABASE_URL": cluster.url(user: "clsfile_app", password: "app", database: "clsfile")],
+                                         in: cluster.folder, name: "server")
+        defer { process.signal(SIGTERM); _ = process.waitBlocking(timeout: 30) }
+        let serverURL = try await listeningAddress(of: process)
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+
+        // Everyone joins.
+        let joining = ContinuousClock.now
+        let loadStudents = try await join(students, code: loadClass.joinCode, server: serverURL, http: http)
+        print("ClassServerBenchmark: \(students) students joined in \(joining.duration(to: .now))")
+
+        // Each student syncs a batch every `every` seconds (first at a random moment), for `seconds`.
+        let latencies = NIOLockedValueBox<[Double]>([])
+        let applied = NIOLockedValueBox(0)
+        let failures = NIOLockedValueBox<[String]>([])
+        let start = ContinuousClock.now
+        let end = start.advanced(by: .seconds(seconds))
+        await withTaskGroup(of: Void.self) { group in
+            for (index, student) in loadStudents.enumerated() {
+                group.addTask {
+                    var clock = ContinuousClock.now.advanced(by: .seconds(Double.random(in: 0..<every)))
+                    var round = 0
+                    while clock < end {
+                        try? await Task.sleep(until: clock)
+                        let operations = (0..<batch).map { operation(student: index, round: round, number: $0, assignments: 3) }
+                        let sent = ContinuousClock.now
+                        do {
+                            let answer = try await student.client.send(operations, classID: loadClass.id)
+                            let elapsed = milliseconds(sent.duration(to: .now))
+                            latencies.withLockedValue { $0.append(elapsed) }
+                            applied.withLockedValue { $0 += answer.applied }
+                        } catch {
+                            failures.withLockedValue { $0.append("\(error)") }
+                        }
+                        round += 1
+                        clock = clock.advanced(by: .seconds(every))
+                    }
+                }
+            }
+        }
+        let elapsed = Self.seconds(start.duration(to: .now))
+        let sorted = latencies.withLockedValue { $0 }.sorted()
+        let rate = Double(applied.withLockedValue { $0 }) / elapsed
+        let p99 = percentile(sorted, 0.99)
+        print(String(format: "  sync: %d requests, %d operations applied in %.1f s = %.0f operations/s   goal ≥ 2,000: %@",
+                     sorted.count, applied.withLockedValue { $0 }, elapsed, rate, rate >= 2_000 ? "met" : "MISSED"))
+        print(String(format: "  sync latency: p50 %.1f ms  p90 %.1f ms  p99 %.1f ms  max %.1f ms   goal p99 ≤ 50 ms: %@",
+                     percentile(sorted, 0.5), percentile(sorted, 0.9), p99, sorted.last ?? 0, p99 <= 50 ? "met" : "MISSED"))
+        let failed = failures.withLockedValue { $0 }
+        if !failed.isEmpty { print("  \(failed.count) requests failed; the first: \(failed[0])") }
+
+        // A class of `reportStudents` with work on `assignments` assignments each.
+        let reporting = try await join(reportStudents, code: reportClass.joinCode, server: serverURL, http: http)
+        for (index, student) in reporting.enumerated() {
+            let operations = (0..<assignments).map { operation(student: index, round: 0, number: $0, assignments: assignments) }
+            _ = try await student.client.send(operations, classID: reportClass.id)
+        }
+        let teacher = try SyncClient(serverURL: serverURL, key: teacherKey, http: http)
+        var reportTimes: [Double] = []
+        for _ in 0..<30 {
+            let began = ContinuousClock.now
+            _ = try await teacher.classReport(classID: reportClass.id)
+            reportTimes.append(milliseconds(began.duration(to: .now)))
+        }
+        reportTimes.sort()
+        let reportP50 = percentile(reportTimes, 0.5)
+        print(String(format: "  class report, %d students × %d assignments: p50 %.1f ms  p90 %.1f ms   goal p50 ≤ 50 ms: %@",
+                     reportStudents, assignments, reportP50, percentile(reportTimes, 0.9), reportP50 <= 50 ? "met" : "MISSED"))
+        try await http.shutdown()
+    }
+
+    /// Migrates the schema, registers the teacher and makes the two classes.
+    static func makeClasses(_ owner: DatabaseAddress, teacher key: P256.Signing.PublicKey) async throws -> (SchoolClass, SchoolClass) {
+        try await ServerDatabase.withDatabase(owner) { database in
+            _ = try await database.migrate(appRole: "clsfile_app")
+            let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key)
+            return (try await database.createClass(name: "Load", teacher: teacher.id.uuidString),
+                    try await database.createClass(name: "Report", teacher: teacher.id.uuidString))
+        }
+    }
+
+    struct Student: Sendable {
+        let client: SyncClient
+    }
+
+    /// Makes students with keys of their own and joins them to a class, 16 at a time.
+    static func join(_ count: Int, code: String, server: URL, http: HTTPClient) async throws -> [Student] {
+        try await withThrowingTaskGroup(of: (Int, Student).self) { group in
+            var students: [Student?] = Array(repeating: nil, count: count)
+            var next = 0
+            func add() {
+                let index = next
+                next += 1
+                group.addTask {
+                    let client = try SyncClient(serverURL: server, key: P256.Signing.PrivateKey(), http: http)
+                    _ = try await client.join(code: code, name: "Student \(index + 1)")
+                    return (index, Student(client: client))
+                }
+            }
+            while next < min(16, count) { add() }
+            while let (index, student) = try await group.next() {
+                students[index] = student
+                if next < count { add() }
+            }
+            return students.compactMap { $0 }
+        }
+    }
+
+    /// What one save of an assigned document sends: a span pulsed, a progress range, the word count.
+    static func operation(student: Int, round: Int, number: Int, assignments: Int) -> SyncOperation {
+        let now = Date().timeIntervalSince1970
+        let assignment = "assignment-\(number % assignments)"
+        var operation = SyncOperation(assignmentIdentifier: assignment, attempt: 1, madeAt: now,
+                                      assignment: .init(title: "Essay \(number % assignments)", documentName: "essay-\(number % assignments).txt",
+                                                        targetWords: 500))
+        operation.spans = [SyncOperation.Span(id: "s\(student)-\(round)", start: now - 30, end: nil, lastPulse: now)]
+        operation.progressBasisChange = SyncOperation.BasisChange(basis: ProgressBasis.targetWords.rawValue, restarts: false)
+        operation.ranges = [SyncOperation.Range(lower: 0, upper: min(1, Double(round + 1) / 100))]
+        operation.rangesBasis = ProgressBasis.targetWords.rawValue
+        operation.items = [SyncOperation.Item(identifier: "words", title: "Words", isPrimary: true, kind: "quantity",
+                                              value: Double(5 * round + number), createdAt: now - 30, modifiedAt: now)]
+        return operation
+    }
+
+    static func listeningAddress(of process: SpawnedProcess) async throws -> URL {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let line = process.output.split(separator: "\n").first(where: { $0.hasPrefix("clsfile-server listening on ") }),
+               let url = URL(string: String(line.dropFirst("clsfile-server listening on ".count))) {
+                return url
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        fail("clsfile-server did not listen within 60 s: \(process.errorOutput)")
+    }
+
+    static func percentile(_ sorted: [Double], _ share: Double) -> Double {
+        sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * share))]
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double { seconds(duration) * 1_000 }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func option(_ name: String, default value: Int) -> Int {
+        text(name).flatMap { Int($0) } ?? value
+    }
+
+    static func text(_ name: String) -> String? {
+        let arguments = CommandLine.arguments
+        return arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("ClassServerBenchmark: \(message)\n".utf8))
+        exit(1)
+    }
+}
