@@ -8,6 +8,10 @@ import Hummingbird
 struct Links: Sendable {
     /// The token to carry in links, if any.
     var token: String?
+    /// The path the pages are under: empty for `clsfile serve`, `/classes/ID` on the class server.
+    var base = ""
+    /// Where the pages read the class from, and how they update, for their footer.
+    var source = DashboardPages.Source.teachersStore
 
     /// Links for a request: they carry the token on when a token is in force and the request gave it
     /// in its address.
@@ -16,19 +20,21 @@ struct Links: Sendable {
         self.token = token.value
     }
 
-    init(token: String?) {
+    init(token: String?, base: String = "", source: DashboardPages.Source = .teachersStore) {
         self.token = token
+        self.base = base
+        self.source = source
     }
 
-    var home: String { "/" + query }
-    var classReportJSON: String { "/api/class-report.json" + query }
+    var home: String { base + "/" + query }
+    var classReportJSON: String { base + "/api/class-report.json" + query }
 
     func assignment(_ identifier: String) -> String {
-        "/assignments/\(Self.segment(identifier))\(query)"
+        "\(base)/assignments/\(Self.segment(identifier))\(query)"
     }
 
     func student(_ studentIdentifier: String, of assignmentIdentifier: String) -> String {
-        "/assignments/\(Self.segment(assignmentIdentifier))/students/\(Self.segment(studentIdentifier))\(query)"
+        "\(base)/assignments/\(Self.segment(assignmentIdentifier))/students/\(Self.segment(studentIdentifier))\(query)"
     }
 
     private var query: String {

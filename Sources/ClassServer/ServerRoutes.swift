@@ -1,4 +1,5 @@
 import Classroom
+import ClassDashboard
 import ClassSync
 import Crypto
 import Foundation
@@ -14,6 +15,7 @@ struct ServerRoutes: Sendable {
 
     func add<Context: RequestContext>(to router: Router<Context>) {
         router.add(middleware: JSONErrorMiddleware())
+        addPages(to: router)
         router.post("/v1/join") { request, _ in
             let body = try await Self.decoded(SyncWire.JoinRequest.self, from: request)
             guard let key = try? P256.Signing.PublicKey(x963Representation: body.publicKey) else {
@@ -55,8 +57,27 @@ struct ServerRoutes: Sendable {
         }
     }
 
+    /// The teacher's pages of a class, the same pages as `clsfile serve`, read from PostgreSQL.
+    /// A browser cannot sign a token, so the address carries one (`?token=`, at most 30
+    /// minutes, as `clsfile class-report --server URL --link` makes it), and the links carry it on.
+    func addPages<Context: RequestContext>(to router: Router<Context>) {
+        let database = self.database
+        DashboardPages(source: .classServer(refreshSeconds: 10)).add(to: router, under: "/classes/:class") { request, context in
+            let caller = try await ServerRoutes(database: database).authenticated(request)
+            guard caller.role == .teacher else {
+                throw ServerError(.forbidden, "the class pages are its teacher's; a student's key cannot read them")
+            }
+            guard let classID = context.parameters.get("class").flatMap(UUID.init(uuidString:)) else {
+                throw ServerError(.invalidValue, "the address names no class id: GET /v1/classes lists yours")
+            }
+            let report = try await database.classReport(classID, as: caller.accountID)
+            return DashboardPages.Context(report: report, base: "/classes/\(classID.uuidString.lowercased())",
+                                          linkToken: request.uri.queryParameters.get("token"))
+        }
+    }
+
     /// The account whose key signed the request's token.
-    private func authenticated(_ request: Request) async throws -> ServerDatabase.Caller {
+    func authenticated(_ request: Request) async throws -> ServerDatabase.Caller {
         let found = CallerBox()
         _ = try await DeviceToken.verify(try Self.token(of: request)) { kid in
             guard let entry = try await database.deviceKey(named: kid) else { return nil }
@@ -67,11 +88,13 @@ struct ServerRoutes: Sendable {
         return caller
     }
 
+    /// The token of `Authorization: Bearer`, else of `?token=` (a page opened in a browser).
     private static func token(of request: Request) throws -> String {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
-            throw ServerError(.unauthorized, "the request carries no token: send Authorization: Bearer TOKEN, signed by your device key (clsfile does)")
+        if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
+            return String(header.dropFirst("Bearer ".count))
         }
-        return String(header.dropFirst("Bearer ".count))
+        if let token = request.uri.queryParameters.get("token"), !token.isEmpty { return token }
+        throw ServerError(.unauthorized, "the request carries no token: send Authorization: Bearer TOKEN, signed by your device key (clsfile does)")
     }
 
     private static func decoded<Body: Decodable>(_ type: Body.Type, from request: Request) async throws -> Body {
@@ -137,7 +160,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as HTTPError:
             switch error.status {
             case .notFound:
-                return (.notFound, "notFound", "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, GET /api/class-report.json?class=ID")
+                return (.notFound, "notFound", "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, GET /api/class-report.json?class=ID, and the pages GET /classes/ID/")
             case .methodNotAllowed:
                 return (.methodNotAllowed, "methodNotAllowed", "this route takes another method")
             default:

@@ -249,6 +249,35 @@ struct SyncTests {
         let overHTTP = try decoder.decode(ClassReport.self, from: try await client.classReport(classID: try #require(classes.first?.id)))
         #expect(overHTTP.assignments.first?.students.map(\.work.activeSeconds) == [adaOwn.activeSeconds, bobOwn.activeSeconds])
         #expect(overHTTP.assignments.first?.averageProgress == assignment.averageProgress)
+
+        // The teacher's terminal and browser read the same report from the server.
+        let terminal = try room.teacher.clsfile("class-report", "--server", room.server.url.absoluteString)
+        #expect(terminal.output.contains("Essay on rivers") && terminal.output.contains("Ada Lovelace") && terminal.output.contains("Bob Moses"))
+        let detail = try room.teacher.clsfile("class-report", "--server", room.server.url.absoluteString, "--student", "Bob Moses", "--json")
+        #expect(detail.output.contains("\"activeSeconds\" : \(bobOwn.activeSeconds)"))
+        let studentsTry = try ada.clsfile("class-report", "--server", room.server.url.absoluteString, expecting: 64)
+        #expect(studentsTry.errorOutput.contains("is for a teacher"))
+        let link = try room.teacher.clsfile("class-report", "--server", room.server.url.absoluteString, "--link")
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(link.hasPrefix(room.server.url.absoluteString + "/classes/") && link.contains("/?token="))
+        let page = try await Self.get(link)
+        #expect(page.status == 200 && page.body.contains("Essay on rivers") && page.body.contains("<meta http-equiv=\"refresh\" content=\"10\">"))
+        let token = try #require(link.split(separator: "?token=").last)
+        let classPath = try #require(URL(string: link)?.path)
+        let assignmentLink = "\(classPath)/assignments/\(assignment.identifier)?token=\(token)"
+        #expect(page.body.contains(assignmentLink))
+        let assignmentPage = try await Self.get(room.server.url.absoluteString + assignmentLink)
+        #expect(assignmentPage.status == 200 && assignmentPage.body.contains("Ada Lovelace") && assignmentPage.body.contains("Bob Moses"))
+        let bare = try await Self.get(room.server.url.absoluteString + classPath)
+        #expect(bare.status == 401 && bare.body.contains("carries no token"))
+        let adaLink = "\(classPath)?token=\(try await DeviceToken.make(key: try ada.identity(.student).signingKey))"
+        #expect(try await Self.get(room.server.url.absoluteString + adaLink).status == 403)
+    }
+
+    /// A GET as a browser makes it.
+    static func get(_ url: String) async throws -> (status: Int, body: String) {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+        return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 16 << 20)))
     }
 
     @Test func aWeekOfflineTenThousandOperationsArriveOnceEach() async throws {

@@ -48,7 +48,7 @@ struct AssignmentPage {
             """
         return PageLayout(title: assignment.title, trail: [
             .init(label: "Class", link: links.home), .init(label: assignment.title, link: nil),
-        ], content: content).render()
+        ], content: content, source: links.source).render()
     }
 
     /// The submissions kept aside as conflicts: another key than the student's, or a future date.

@@ -40,7 +40,7 @@ struct ClassPage {
                 \(contexts)
                 """
         }
-        return PageLayout(title: "Class", trail: [.init(label: "Class", link: nil)], content: content).render()
+        return PageLayout(title: "Class", trail: [.init(label: "Class", link: nil)], content: content, source: links.source).render()
     }
 
     private func contextRow(_ context: ClassReport.ContextSummary) -> HTML {

@@ -9,6 +9,6 @@ struct MessagePage {
         PageLayout(title: title, trail: [.init(label: "Class", link: links.home), .init(label: title, link: nil)], content: """
             <h1 id="message-title">\(title)</h1>
             <p class="empty" id="message">\(message)</p>
-            """).render()
+            """, source: links.source).render()
     }
 }

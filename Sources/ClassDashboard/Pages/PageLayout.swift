@@ -10,6 +10,8 @@ struct PageLayout {
     var title: String
     var trail: [Step]
     var content: HTML
+    /// Where the class is read from, which says in the footer how the page updates.
+    var source: DashboardPages.Source
 
     func render() -> HTML {
         let steps = trail.map { step -> HTML in
@@ -21,6 +23,7 @@ struct PageLayout {
             if index > 0 { trailMarkup.append("<span class=\"sep\">›</span>") }
             trailMarkup.append(step)
         }
+        let refresh: HTML = source.refreshSeconds.map { "\n<meta http-equiv=\"refresh\" content=\"\($0)\">" } ?? ""
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -28,7 +31,7 @@ struct PageLayout {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="no-referrer">
-            <title>\(title) · clsfile</title>
+            <title>\(title) · clsfile</title>\(refresh)
             <style>
             \(Stylesheet.css)
             </style>
@@ -37,7 +40,7 @@ struct PageLayout {
             <header><div class="app">clsfile · class dashboard</div><nav class="trail">\(trailMarkup)</nav></header>
             <main>
             \(content)
-            <footer>Read from the teacher's store at every request: reload to see newly collected work.</footer>
+            <footer>\(source.footer)</footer>
             </main>
             </body>
             </html>

@@ -33,7 +33,7 @@ struct StudentPage {
             .init(label: "Class", link: links.home),
             .init(label: assignment.title, link: links.assignment(assignment.identifier)),
             .init(label: student.studentName, link: nil),
-        ], content: content).render()
+        ], content: content, source: links.source).render()
     }
 
     private var completion: HTML {

@@ -10,9 +10,11 @@ struct ClassReportCommand: AsyncParsableCommand {
         commandName: "class-report",
         abstract: "Show each assignment's averages and a row per student; or one student's work in detail (teacher).",
         discussion: """
-            Shows only your assignments and the work collected for them with `clsfile collect`. \
-            Primary items of different kinds (a word count and a score, say) are never averaged \
-            together: each kind is averaged apart, with a warning.
+            Shows only your assignments and the work collected for them with `clsfile collect`; \
+            with --server, the work your students synced to a class server instead. Primary items \
+            of different kinds (a word count and a score, say) are never averaged together: each \
+            kind is averaged apart, with a warning. --link prints the address of the class's pages \
+            on the server, good for 30 minutes.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -24,13 +26,30 @@ struct ClassReportCommand: AsyncParsableCommand {
                                             valueName: "student"))
     var student: String?
 
+    @Option(name: .long, help: ArgumentHelp("Read the class from this class server instead of your store.", valueName: "url"))
+    var server: String?
+
+    @Option(name: .customLong("class"), help: ArgumentHelp("With --server: the class, by name or id, when you teach more than one.", valueName: "class"))
+    var className: String?
+
+    @Flag(name: .long, help: "With --server: print the address of the class's pages instead.")
+    var link = false
+
     @Argument(help: ArgumentHelp("Only this assignment (an identifier, a unique prefix, or the title).", valueName: "assignment"))
     var assignment: String?
 
     func run() async throws {
         try await reportingFailures {
             _ = try RoleGate.require(.teacher, for: "class-report")
-            var report = try await ClassReport(store: storeOptions.dataStore())
+            var report: ClassReport
+            if let server {
+                let arguments = ["report", "--server", server] + (className.map { ["--class", $0] } ?? [])
+                if link { try ServeCommand.replaceProcess(with: "clsfile-sync", arguments + ["--link"], for: "class-report --server") }
+                report = try Self.fetched(arguments)
+            } else {
+                guard className == nil, !link else { throw ValidationError("--class and --link go with --server") }
+                report = try await ClassReport(store: storeOptions.dataStore())
+            }
             if let assignment {
                 report.assignments = [try AssignmentChoice.pick(assignment, from: report.assignments, identifier: \.identifier,
                                                                 title: \.title, in: "your class")]
@@ -50,6 +69,31 @@ struct ClassReportCommand: AsyncParsableCommand {
                 return
             }
             print(json ? try Formatting.json(report) : ClassReportText.overview(report))
+        }
+    }
+
+    /// The report `clsfile-sync` reads from the server: it prints the JSON, and its refusals
+    /// go straight to standard error.
+    private static func fetched(_ arguments: [String]) throws -> ClassReport {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: (ServeCommand.ownExecutable() as NSString).deletingLastPathComponent + "/clsfile-sync")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            throw ClassroomError(.fileAccess, "cannot run \(process.executableURL?.path ?? "clsfile-sync"): \(error.localizedDescription); clsfile class-report --server needs clsfile-sync installed beside clsfile (swift build makes it)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ExitCode(process.terminationStatus) }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(ClassReport.self, from: data)
+        } catch {
+            throw ClassroomError(.malformedFile, "the class server's report cannot be read (\(JSONCoding.describe(error))); check that clsfile and the server are of the same version")
         }
     }
 }

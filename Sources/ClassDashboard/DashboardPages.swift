@@ -1,0 +1,130 @@
+import Classroom
+import Foundation
+import Hummingbird
+
+/// The teacher's pages, made from a ``ClassReport``: the one page code of `clsfile serve`, which
+/// reads the teacher's store, and of the class server, which reads PostgreSQL.
+///
+/// The pages are `PREFIX/` (every assignment), `PREFIX/assignments/ID` (a row per student),
+/// `PREFIX/assignments/ID/students/STUDENT` (one student's work) and
+/// `PREFIX/api/class-report.json`. Who may see them is the caller's to check (a middleware), as
+/// is where the report comes from.
+public struct DashboardPages: Sendable {
+    /// Where the pages read the class from, which decides their footer and whether they refresh.
+    public struct Source: Sendable, Equatable {
+        /// The footer's sentence.
+        public var footer: String
+        /// Seconds between reloads the page asks the browser for; nil for none.
+        public var refreshSeconds: Int?
+
+        /// The teacher's own store, read at every request.
+        public static let teachersStore = Source(
+            footer: "Read from the teacher's store at every request: reload to see newly collected work.", refreshSeconds: nil)
+
+        /// A class server: students' work arrives as they sync, so the page reloads itself.
+        public static func classServer(refreshSeconds: Int) -> Source {
+            Source(footer: "Read from the class server at every request; this page reloads every \(refreshSeconds) s as students work.",
+                   refreshSeconds: refreshSeconds)
+        }
+    }
+
+    /// What a request's pages need: the report, the path they are under, and the token their
+    /// links carry on.
+    public struct Context: Sendable {
+        public var report: ClassReport
+        /// The path the pages are under, without a trailing slash: `""` or `/classes/ID`.
+        public var base: String
+        /// The token to carry in links (given in the address); nil for none.
+        public var linkToken: String?
+
+        public init(report: ClassReport, base: String, linkToken: String?) {
+            self.report = report
+            self.base = base
+            self.linkToken = linkToken
+        }
+    }
+
+    /// Where the class is read from.
+    public let source: Source
+
+    public init(source: Source) {
+        self.source = source
+    }
+
+    /// Adds the pages to a router under a path, which may hold parameters (`/classes/:class`).
+    /// - Parameter context: Reads the class for a request; a ``PageFailure`` it throws becomes a
+    ///   page saying what failed.
+    public func add<RequestContext: Hummingbird.RequestContext>(
+        to router: Router<RequestContext>, under prefix: String,
+        context: @escaping @Sendable (Request, RequestContext) async throws -> Context
+    ) {
+        let source = self.source
+        router.get("\(prefix)/") { request, requestContext in
+            try await Self.respond(request, requestContext, source: source, context: context) { report, links in
+                PageResponse.html(ClassPage(report: report, links: links).render())
+            }
+        }
+        router.get("\(prefix)/assignments/:assignment") { request, requestContext in
+            let identifier = Self.parameter("assignment", of: requestContext)
+            return try await Self.respond(request, requestContext, source: source, context: context) { report, links in
+                guard let assignment = report.assignments.first(where: { $0.identifier == identifier }) else {
+                    return PageResponse.notFound(links: links, what: "There is no assignment with this identifier in this class.")
+                }
+                return PageResponse.html(AssignmentPage(assignment: assignment, links: links).render())
+            }
+        }
+        router.get("\(prefix)/assignments/:assignment/students/:student") { request, requestContext in
+            let identifier = Self.parameter("assignment", of: requestContext), studentIdentifier = Self.parameter("student", of: requestContext)
+            return try await Self.respond(request, requestContext, source: source, context: context) { report, links in
+                guard let assignment = report.assignments.first(where: { $0.identifier == identifier }) else {
+                    return PageResponse.notFound(links: links, what: "There is no assignment with this identifier in this class.")
+                }
+                guard let student = assignment.students.first(where: { $0.studentIdentifier == studentIdentifier }) else {
+                    return PageResponse.notFound(links: links, what: "No work from this student has reached \(assignment.title).")
+                }
+                return PageResponse.html(StudentPage(assignment: assignment, student: student, links: links).render())
+            }
+        }
+        router.get("\(prefix)/api/class-report.json") { request, requestContext in
+            try await Self.respond(request, requestContext, source: source, context: context) { report, _ in
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                encoder.dateEncodingStrategy = .iso8601
+                return PageResponse.json(try encoder.encode(report))
+            }
+        }
+    }
+
+    /// A failure to read the class, shown as a page with its message.
+    public struct PageFailure: Error, Sendable {
+        public var title: String
+        public var message: String
+
+        public init(title: String, message: String) {
+            self.title = title
+            self.message = message
+        }
+    }
+
+    private static func respond<RequestContext: Hummingbird.RequestContext>(
+        _ request: Request, _ requestContext: RequestContext, source: Source,
+        context: @Sendable (Request, RequestContext) async throws -> Context,
+        _ body: (ClassReport, Links) throws -> Response
+    ) async throws -> Response {
+        let read: Context
+        do {
+            read = try await context(request, requestContext)
+        } catch let failure as PageFailure {
+            return PageResponse.html(MessagePage(title: failure.title, message: failure.message,
+                                                 links: Links(token: nil, source: source)).render(),
+                                     status: .internalServerError)
+        }
+        return try body(read.report, Links(token: read.linkToken, base: read.base, source: source))
+    }
+
+    /// A path parameter, percent-decoded.
+    private static func parameter<RequestContext: Hummingbird.RequestContext>(_ name: String, of context: RequestContext) -> String {
+        let raw = context.parameters.get(name) ?? ""
+        return raw.removingPercentEncoding ?? raw
+    }
+}

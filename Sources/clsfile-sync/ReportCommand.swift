@@ -1,0 +1,61 @@
+import ArgumentParser
+import ClassSync
+import CommandSupport
+import Foundation
+import OpenClassKit
+
+/// `clsfile class-report --server URL`: a class's report, or its pages' address, from the class server.
+struct ReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Print a class's report from the class server as JSON, or the address of its pages (teacher role).",
+        discussion: """
+            Run as `clsfile class-report --server URL`, which shows the report as `clsfile \
+            class-report` does. With --link, prints the address of the class's pages on the \
+            server, with a token good for 30 minutes: open it in a browser (the pages reload as \
+            students work).
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The class server's address.", valueName: "url"))
+    var server: String
+
+    @Option(name: .customLong("class"), help: ArgumentHelp("The class, by name or id; needed when you teach more than one.", valueName: "class"))
+    var className: String?
+
+    @Flag(name: .long, help: "Print the address of the class's pages instead.")
+    var link = false
+
+    func run() async throws {
+        try await reportingFailures {
+            _ = try RoleGate.require(.teacher, for: "class-report --server")
+            let key = try RoleGate.identity(of: .teacher).signingKey
+            let client = try SyncClient(serverURL: try serverURL(server), key: key)
+            let taught = try await client.classes().filter(\.isTaught)
+            let chosen: SyncWire.ClassEntry
+            if let className {
+                let matches = taught.filter { $0.name == className || $0.id.uuidString.lowercased() == className.lowercased() }
+                guard let match = matches.first, matches.count == 1 else {
+                    throw SyncError(.invalidValue, "\(matches.isEmpty ? "you teach no class" : "you teach \(matches.count) classes") named '\(className)' on \(server); yours: \(Self.names(taught)); give its id")
+                }
+                chosen = match
+            } else {
+                guard let only = taught.first, taught.count == 1 else {
+                    throw SyncError(.invalidValue, taught.isEmpty ? "you teach no class on \(server): the administrator makes one (clsfile-server class create)"
+                                                    : "you teach \(taught.count) classes on \(server) (\(Self.names(taught))): choose one with --class")
+                }
+                chosen = only
+            }
+            if link {
+                let token = try await DeviceToken.make(key: key)
+                let base = server.hasSuffix("/") ? String(server.dropLast()) : server
+                print("\(base)/classes/\(chosen.id.uuidString.lowercased())/?token=\(token)")
+                return
+            }
+            FileHandle.standardOutput.write(try await client.classReport(classID: chosen.id))
+        }
+    }
+
+    private static func names(_ classes: [SyncWire.ClassEntry]) -> String {
+        classes.map { "\($0.name) (\($0.id.uuidString.lowercased()))" }.joined(separator: ", ")
+    }
+}
