@@ -12,10 +12,11 @@ import Glibc
 #endif
 
 /// Loads a real `clsfile-server serve` on a private PostgreSQL, all on loopback: simulated
-/// students each sync a small batch every few seconds, then a teacher reads a large class report.
+/// students each sync a small batch every few seconds (by default 1,000 students, 5 operations
+/// every 2.4 s: 2,083 operations a second offered), then a teacher reads a large class report.
 ///
-///     swift run -c release ClassServerBenchmark [--students 1000] [--seconds 60] [--batch 5] [--every 2.5]
-///                                               [--report-students 40] [--assignments 50]
+///     swift run -c release ClassServerBenchmark [--students 1000] [--seconds 60] [--batch 5] [--every 2.4]
+///                                               [--report-students 40] [--assignments 50] [--report-rounds 30]
 ///
 /// Goals (the class server issue), with server, PostgreSQL and this load generator on one
 /// 2-core machine: ≥ 2,000 applied operations/s and a sync p99 ≤ 50 ms; a class report of 40
@@ -26,9 +27,10 @@ struct ClassServerBenchmark {
         let students = option("--students", default: 1_000)
         let seconds = Double(option("--seconds", default: 60))
         let batch = option("--batch", default: 5)
-        let every = Double(text("--every") ?? "2.5") ?? 2.5
+        let every = Double(text("--every") ?? "2.4") ?? 2.4
         let reportStudents = option("--report-students", default: 40)
         let assignments = option("--assignments", default: 50)
+        let reportRounds = option("--report-rounds", default: 30)
         guard Tool.initdb.url != nil else { fail("PostgreSQL is not installed: apt-get install -y postgresql") }
         let server = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("clsfile-server")
         guard FileManager.default.isExecutableFile(atPath: server.path) else {
@@ -104,15 +106,26 @@ struct ClassServerBenchmark {
         }
         let teacher = try SyncClient(serverURL: serverURL, key: teacherKey, http: http)
         var reportTimes: [Double] = []
-        for _ in 0..<30 {
+        for round in 0..<reportRounds {
+            // Between reports, as in class, a few students' work changes (the first report reads all).
+            if round > 0 {
+                for index in 0..<min(4, reporting.count) {
+                    let student = (round * 4 + index) % reporting.count
+                    _ = try await reporting[student].client.send(
+                        [operation(student: student, round: round, number: (round + index) % assignments, assignments: assignments)],
+                        classID: reportClass.id)
+                }
+            }
             let began = ContinuousClock.now
             _ = try await teacher.classReport(classID: reportClass.id)
             reportTimes.append(milliseconds(began.duration(to: .now)))
         }
+        // The first report encodes every assignment; later ones those whose work changed since.
+        let first = reportTimes.removeFirst()
         reportTimes.sort()
         let reportP50 = percentile(reportTimes, 0.5)
-        print(String(format: "  class report, %d students × %d assignments: p50 %.1f ms  p90 %.1f ms   goal p50 ≤ 50 ms: %@",
-                     reportStudents, assignments, reportP50, percentile(reportTimes, 0.9), reportP50 <= 50 ? "met" : "MISSED"))
+        print(String(format: "  class report, %d students × %d assignments: first %.1f ms, then (4 students syncing between reports) p50 %.1f ms  p90 %.1f ms   goal p50 ≤ 50 ms: %@",
+                     reportStudents, assignments, first, reportP50, percentile(reportTimes, 0.9), reportP50 <= 50 ? "met" : "MISSED"))
         try await http.shutdown()
     }
 

@@ -88,7 +88,7 @@ public struct DashboardPages: Sendable {
         router.get("\(prefix)/api/class-report.json") { request, requestContext in
             try await Self.respond(request, requestContext, source: source, context: context) { report, _ in
                 let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 encoder.dateEncodingStrategy = .iso8601
                 return PageResponse.json(try encoder.encode(report))
             }

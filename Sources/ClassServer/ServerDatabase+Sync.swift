@@ -2,6 +2,7 @@ import Classroom
 import ClassSync
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
 import OpenClassKit
 import PostgresNIO
 
@@ -27,47 +28,50 @@ extension ServerDatabase {
     /// operation whose id was applied before is counted as repeated and changes nothing.
     /// - Throws: ``ServerError`` `.notFound` when the student has not joined the class.
     public func apply(_ operations: [SyncOperation], toClass classID: UUID, as student: UUID) async throws -> SyncWire.SyncAnswer {
-        try await asAccount(student) { connection in
-            let joined = try await connection.run("""
-                SELECT 1 FROM clsfile.enrolment WHERE class_id = \(classID) AND student_id = \(student)
-                """, logger: logger).decode(Int.self).collected()
-            guard !joined.isEmpty else {
-                throw ServerError(.notFound, "you have not joined the class \(classID.uuidString.lowercased()): join it with its code (clsfile join URL --code CODE)")
-            }
+        let notJoined = ServerError(.notFound, "you have not joined the class \(classID.uuidString.lowercased()): join it with its code (clsfile join URL --code CODE)")
+        return try await asAccount(student) { connection in
+            // Three statements a request, whatever its size, besides the transaction and the
+            // caller's account: the ids applied now, the work they change (locked), the work written back.
+            let fresh = try await Set(connection.run("""
+                INSERT INTO clsfile.applied_operation (student_id, operation_id)
+                SELECT \(student), id FROM unnest(\(operations.map(\.id))::uuid[]) AS id
+                ON CONFLICT DO NOTHING RETURNING operation_id
+                """, logger: logger).decode(UUID.self).collected())
+            var pending = fresh
+            let applied = operations.filter { pending.remove($0.id) != nil }
+            let answer = SyncWire.SyncAnswer(applied: applied.count, repeated: operations.count - applied.count)
+            // Nothing written, nothing read: a caller who has not joined the class learns nothing.
+            guard !applied.isEmpty else { return answer }
+            let assignments = Array(Set(applied.map(\.assignmentIdentifier)))
             var states: [String: WorkState] = [:]
-            var loaded: Set<String> = []
-            var answer = SyncWire.SyncAnswer(applied: 0, repeated: 0)
-            for operation in operations {
-                let fresh = try await connection.run("""
-                    INSERT INTO clsfile.applied_operation (student_id, operation_id) VALUES (\(student), \(operation.id))
-                    ON CONFLICT DO NOTHING RETURNING 1
-                    """, logger: logger).decode(Int.self).collected()
-                guard !fresh.isEmpty else {
-                    answer.repeated += 1
-                    continue
+            for (assignment, text) in try await connection.run("""
+                SELECT assignment_id, detail::text FROM clsfile.work
+                WHERE student_id = \(student) AND assignment_id = ANY(\(assignments)::text[]) FOR UPDATE
+                """, logger: logger).decode((String, String).self).collected() {
+                states[assignment] = try decodedWork.state(of: student, on: assignment, stored: text) {
+                    try Self.decodedState(text, assignment: assignment)
                 }
-                let assignment = operation.assignmentIdentifier
-                if !loaded.contains(assignment) {
-                    loaded.insert(assignment)
-                    let held = try await connection.run("""
-                        SELECT detail::text FROM clsfile.work WHERE student_id = \(student) AND assignment_id = \(assignment) FOR UPDATE
-                        """, logger: logger).decode(String.self).collected()
-                    if let text = held.first {
-                        states[assignment] = try Self.decodedState(text, assignment: assignment)
-                    }
-                }
-                if states[assignment] == nil { states[assignment] = WorkState(startingWith: operation) }
-                states[assignment]?.apply(operation)
-                answer.applied += 1
             }
-            for (assignment, state) in states {
-                let detail = String(decoding: try WorkStateCoding.encoder.encode(state), as: UTF8.self)
-                try await connection.run("""
+            for operation in applied {
+                states[operation.assignmentIdentifier, default: WorkState(startingWith: operation)].apply(operation)
+            }
+            let written = Array(states)
+            let details = try written.map { String(decoding: try WorkStateCoding.encoder.encode($0.value), as: UTF8.self) }
+            // The policy on work refuses a class the student has not joined (and the whole
+            // transaction, operation ids included, is rolled back).
+            // The text PostgreSQL keeps (jsonb's own form) comes back, so that the next request and
+            // report find these states decoded already.
+            try await Self.refusingRowSecurity(as: notJoined) {
+                for (assignment, text) in try await connection.run("""
                     INSERT INTO clsfile.work (class_id, student_id, assignment_id, detail, updated_at)
-                    VALUES (\(classID), \(student), \(assignment), \(detail)::jsonb, now())
+                    SELECT \(classID), \(student), assignment, detail::jsonb, now()
+                    FROM unnest(\(written.map(\.key))::text[], \(details)::text[]) AS w(assignment, detail)
                     ON CONFLICT (student_id, assignment_id)
                     DO UPDATE SET class_id = excluded.class_id, detail = excluded.detail, updated_at = now()
-                    """, logger: logger)
+                    RETURNING assignment_id, detail::text
+                    """, logger: logger).decode((String, String).self).collected() {
+                    if let state = states[assignment] { decodedWork.keep(state, of: student, on: assignment, stored: text) }
+                }
             }
             return answer
         }
@@ -100,7 +104,9 @@ extension ServerDatabase {
                 """, logger: logger).decode((UUID, String, String, String, Date).self).collected()
             var byAssignment: [String: [(state: WorkState, row: ClassReport.StudentRow)]] = [:]
             for (student, name, assignment, detail, updated) in rows {
-                let state = try Self.decodedState(detail, assignment: assignment)
+                let state = try decodedWork.state(of: student, on: assignment, stored: detail) {
+                    try Self.decodedState(detail, assignment: assignment)
+                }
                 byAssignment[assignment, default: []].append((state, ClassReport.StudentRow(
                     studentIdentifier: student.uuidString.lowercased(), studentName: name, submittedAt: updated,
                     work: StudentWork(state: state))))
@@ -119,11 +125,51 @@ extension ServerDatabase {
         }
     }
 
+    /// Runs a statement, turning PostgreSQL's row-level security refusal (SQLSTATE 42501) into `error`.
+    private static func refusingRowSecurity(as error: ServerError, _ statement: () async throws -> Void) async throws {
+        do {
+            try await statement()
+        } catch let failure as PSQLError where failure.serverInfo?[.sqlState] == "42501" {
+            throw error
+        }
+    }
+
     private static func decodedState(_ text: String, assignment: String) throws -> WorkState {
         do {
             return try WorkStateCoding.decoder.decode(WorkState.self, from: Data(text.utf8))
         } catch {
             throw ServerError(.database, "the stored work on \(assignment) cannot be read (\(error)); it was left as it is")
+        }
+    }
+}
+
+/// The work last decoded from each row, so that a report decodes only the rows that changed since
+/// the last one (the teacher's pages reload every 10 seconds). Consulted only for rows the
+/// caller's query returned, and only when the stored text is the same, so it cannot show anything
+/// the database would not. At most 200,000 rows are kept; past that it starts again.
+final class DecodedWorkCache: Sendable {
+    private struct Key: Hashable {
+        var student: UUID
+        var assignment: String
+    }
+
+    private let entries = NIOLockedValueBox<[Key: (text: String, state: WorkState)]>([:])
+    static let capacity = 200_000
+
+    /// The state of a row: the one decoded before when its text is unchanged, else `decode()`'s.
+    func state(of student: UUID, on assignment: String, stored text: String, decode: () throws -> WorkState) rethrows -> WorkState {
+        let key = Key(student: student, assignment: assignment)
+        if let kept = entries.withLockedValue({ $0[key] }), kept.text == text { return kept.state }
+        let state = try decode()
+        keep(state, of: student, on: assignment, stored: text)
+        return state
+    }
+
+    /// Keeps the state a row's text holds.
+    func keep(_ state: WorkState, of student: UUID, on assignment: String, stored text: String) {
+        entries.withLockedValue { entries in
+            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            entries[Key(student: student, assignment: assignment)] = (text, state)
         }
     }
 }

@@ -10,6 +10,8 @@ import PostgresNIO
 public struct ServerDatabase: Sendable {
     let client: PostgresClient
     let address: DatabaseAddress
+    /// Rows of work decoded for reports, kept while the server runs.
+    let decodedWork = DecodedWorkCache()
     let logger = Logger(label: "clsfile-server.database")
 
     /// Connects to a database for the time of `body`.

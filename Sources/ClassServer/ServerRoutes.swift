@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import OpenClassKit
 
@@ -12,6 +13,10 @@ import OpenClassKit
 /// device key signed the request's ``DeviceToken``; `/v1/join` is signed by the key it registers.
 struct ServerRoutes: Sendable {
     let database: ServerDatabase
+    /// The keys verified lately, so that a busy student's requests look their key up once a minute.
+    let keys = DeviceKeyCache()
+    /// The JSON of reports' assignments, kept until they change.
+    let reports = ReportEncoder()
 
     func add<Context: RequestContext>(to router: Router<Context>) {
         router.add(middleware: JSONErrorMiddleware())
@@ -42,6 +47,7 @@ struct ServerRoutes: Sendable {
             let caller = try await authenticated(request)
             return try Self.json(try await database.classes(of: caller.accountID))
         }
+        let reports = self.reports
         router.get("/api/class-report.json") { request, _ in
             let caller = try await authenticated(request)
             guard let text = request.uri.queryParameters.get("class"), let classID = UUID(uuidString: text) else {
@@ -50,10 +56,8 @@ struct ServerRoutes: Sendable {
             guard caller.role == .teacher else {
                 throw ServerError(.forbidden, "the class report is its teacher's; a student's key cannot read it")
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            return Self.json(data: try encoder.encode(try await database.classReport(classID, as: caller.accountID)))
+            let report = try await database.classReport(classID, as: caller.accountID)
+            return Self.json(data: try reports.encode(report, of: classID))
         }
     }
 
@@ -63,7 +67,7 @@ struct ServerRoutes: Sendable {
     func addPages<Context: RequestContext>(to router: Router<Context>) {
         let database = self.database
         DashboardPages(source: .classServer(refreshSeconds: 10)).add(to: router, under: "/classes/:class") { request, context in
-            let caller = try await ServerRoutes(database: database).authenticated(request)
+            let caller = try await self.authenticated(request)
             guard caller.role == .teacher else {
                 throw ServerError(.forbidden, "the class pages are its teacher's; a student's key cannot read them")
             }
@@ -79,8 +83,9 @@ struct ServerRoutes: Sendable {
     /// The account whose key signed the request's token.
     func authenticated(_ request: Request) async throws -> ServerDatabase.Caller {
         let found = CallerBox()
+        let (database, keys) = (self.database, self.keys)
         _ = try await DeviceToken.verify(try Self.token(of: request)) { kid in
-            guard let entry = try await database.deviceKey(named: kid) else { return nil }
+            guard let entry = try await keys.entry(named: kid, lookingUp: database.deviceKey(named:)) else { return nil }
             found.caller = entry.caller
             return entry.key
         }
@@ -113,6 +118,27 @@ struct ServerRoutes: Sendable {
     static func json(data: Data, status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
                  body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
+    }
+}
+
+/// Device keys looked up lately, each kept a minute: a key removed from the database stops
+/// working within a minute. At most 100,000 are kept; past that the cache starts again.
+final class DeviceKeyCache: Sendable {
+    typealias Entry = (caller: ServerDatabase.Caller, key: P256.Signing.PublicKey)
+    private let entries = NIOLockedValueBox<[String: (entry: Entry, until: ContinuousClock.Instant)]>([:])
+    static let lifetime: Duration = .seconds(60)
+    static let capacity = 100_000
+
+    /// The key under an id, from the cache or else looked up (and kept when found).
+    func entry(named kid: String, lookingUp lookUp: (String) async throws -> Entry?) async throws -> Entry? {
+        let now = ContinuousClock.now
+        if let kept = entries.withLockedValue({ $0[kid] }), kept.until > now { return kept.entry }
+        guard let found = try await lookUp(kid) else { return nil }
+        entries.withLockedValue { entries in
+            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            entries[kid] = (found, now.advanced(by: Self.lifetime))
+        }
+        return found
     }
 }
 

@@ -26,7 +26,7 @@ public struct SyncClient: Sendable {
 
     /// A client of a server.
     /// - Throws: ``SyncError`` `.invalidValue` for an address that is not http(s) with a host.
-    public init(serverURL: URL, key: P256.Signing.PrivateKey, http: HTTPClient = .shared) throws {
+    public init(serverURL: URL, key: P256.Signing.PrivateKey, http: HTTPClient = SyncClient.sharedHTTP) throws {
         guard let scheme = serverURL.scheme?.lowercased(), ["http", "https"].contains(scheme), serverURL.host != nil else {
             throw SyncError(.invalidValue, "\(serverURL.absoluteString) is not a server address: give it as https://HOST[:PORT]")
         }
@@ -34,6 +34,15 @@ public struct SyncClient: Sendable {
         self.key = key
         self.http = http
     }
+
+    /// The HTTP client of every sync unless told otherwise: a connection that cannot be made is
+    /// tried again for 5 seconds, then the request fails, so that a student offline waits 5
+    /// seconds, not the whole request timeout.
+    public static let sharedHTTP: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(5), read: .seconds(60))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
 
     /// Joins a class with its code, registering this device's key.
     public func join(code: String, name: String) async throws -> SyncWire.JoinAnswer {

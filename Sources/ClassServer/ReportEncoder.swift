@@ -1,0 +1,55 @@
+import Classroom
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Encodes class reports as JSON, each assignment apart, keeping the JSON of an assignment until
+/// its summary changes: a teacher's report reloaded while a few students work encodes only the
+/// assignments whose work changed.
+///
+/// The bytes are those of `JSONEncoder` with sorted keys and ISO 8601 dates encoding the whole
+/// report: the assignments are the top-level object's first key, the contexts its second.
+final class ReportEncoder: Sendable {
+    private struct Key: Hashable {
+        var classID: UUID
+        var assignment: String
+    }
+
+    private let kept = NIOLockedValueBox<[Key: (summary: ClassReport.AssignmentSummary, json: Data)]>([:])
+    /// The most assignments kept, over all classes; past that the cache starts again.
+    static let capacity = 20_000
+
+    func encode(_ report: ClassReport, of classID: UUID) throws -> Data {
+        let encoder = Self.encoder()
+        var parts: [Data] = []
+        parts.reserveCapacity(report.assignments.count)
+        for summary in report.assignments {
+            let key = Key(classID: classID, assignment: summary.identifier)
+            if let held = kept.withLockedValue({ $0[key] }), held.summary == summary {
+                parts.append(held.json)
+                continue
+            }
+            let json = try encoder.encode(summary)
+            kept.withLockedValue { kept in
+                if kept.count >= Self.capacity { kept.removeAll(keepingCapacity: true) }
+                kept[key] = (summary, json)
+            }
+            parts.append(json)
+        }
+        var data = Data(#"{"assignments":["#.utf8)
+        for (index, part) in parts.enumerated() {
+            if index > 0 { data.append(UInt8(ascii: ",")) }
+            data.append(part)
+        }
+        data.append(contentsOf: Array(#"],"contexts":"#.utf8))
+        data.append(try encoder.encode(report.contexts))
+        data.append(UInt8(ascii: "}"))
+        return data
+    }
+
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+}
