@@ -170,9 +170,6 @@ let package = Package(
         .executableTarget(
             name: "clsfile",
             dependencies: [
-                // Built first, not linked: `clsfile join` and `clsfile sync` run it, so that the
-                // HTTP client stays out of the program editor plugins start on every event.
-                "clsfile-sync",
                 "OpenClassKit",
                 "CommandSupport",
                 "Classroom",
@@ -283,7 +280,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "SessionRecorder",
-                           "TestSupport", "clsfile", "clsfile-serve", "SeedSample", "ContextSample", "FuzzTargets", .product(name: "Crypto", package: "swift-crypto")],
+                           "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync", "SeedSample", "ContextSample", "FuzzTargets", .product(name: "Crypto", package: "swift-crypto")],
             // Read from the source tree by GoldenOutputTests, which can also rewrite them.
             exclude: ["Golden"]
         ),

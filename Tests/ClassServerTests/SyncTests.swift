@@ -129,6 +129,14 @@ struct SyncTests {
         }
 
         /// The report the server makes for the teacher, read straight from the database.
+        /// A student who accepted the essay's handout and joined the class.
+        func joinedStudent(_ name: String, fullName: String) throws -> (user: User, essay: URL) {
+            let (user, essay) = try student(name, fullName: fullName)
+            try user.clsfile("accept", essay.path + ".clshandout")
+            try user.clsfile("join", server.url.absoluteString, "--code", code)
+            return (user, essay)
+        }
+
         /// Kills the server with SIGKILL and starts another on the same port.
         mutating func killAndRestartServer() async throws {
             let port = try #require(server.url.port)
@@ -170,6 +178,30 @@ struct SyncTests {
         }
 
         deinit { close(descriptor) }
+    }
+
+    /// A joined student's essay saved over and over in process, as an editor plugin written with
+    /// the library would: a span started or stopped, a progress range and the word count each time.
+    struct Saver {
+        let store: CLSDataStore
+        let activity: CLSActivity
+        let words = CLSQuantityItem(identifier: "words", title: "Words")
+
+        init(_ student: User, essay: URL) async throws {
+            store = student.store(.student)
+            activity = try await store.fetchActivity(for: essay)
+            activity.primaryActivityItem = words
+        }
+
+        /// Saves `count` times from save number `first`; ranges step through `steps` hundredths.
+        func save(_ count: Int, from first: Int = 0, steps: Int) async throws {
+            for index in first..<first + count {
+                if index % 2 == 0 { activity.start() } else { activity.stop() }
+                activity.addProgressRange(fromStart: Double(index % steps) / 100, toEnd: Double(index % steps + 1) / 100)
+                words.quantity = Double(index)
+                try await store.save()
+            }
+        }
     }
 
     /// The work a student's own store holds on their assigned essay.
@@ -282,20 +314,11 @@ struct SyncTests {
 
     @Test func aWeekOfflineTenThousandOperationsArriveOnceEach() async throws {
         let room = try await Classroom()
-        let (ada, essay) = try room.student("ada", fullName: "Ada Lovelace")
-        try ada.clsfile("accept", essay.path + ".clshandout")
-        try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
-        let store = ada.store(.student)
+        let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
         // 10,000 saves while offline: sessions, progress ranges, an item changing.
-        let activity = try await store.fetchActivity(for: essay)
-        let words = CLSQuantityItem(identifier: "words", title: "Words")
-        activity.primaryActivityItem = words
-        for index in 0..<10_000 {
-            if index % 2 == 0 { activity.start() } else { activity.stop() }
-            activity.addProgressRange(fromStart: Double(index % 100) / 100, toEnd: Double(index % 100 + 1) / 100)
-            words.quantity = Double(index)
-            try await store.save()
-        }
+        let saver = try await Saver(ada, essay: essay)
+        let store = saver.store
+        try await saver.save(10_000, steps: 100)
         let waiting = try await store.syncOutboxDepth()
         #expect(waiting == 10_000)
         let client = try SyncClient(serverURL: room.server.url, key: try ada.identity(.student).signingKey)
@@ -310,21 +333,9 @@ struct SyncTests {
 
     @Test func theServerKilledAndPostgreSQLRestartedMidSyncLoseNothing() async throws {
         var room = try await Classroom()
-        let (ada, essay) = try room.student("ada", fullName: "Ada Lovelace")
-        try ada.clsfile("accept", essay.path + ".clshandout")
-        try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
-        let store = ada.store(.student)
-        let activity = try await store.fetchActivity(for: essay)
-        let words = CLSQuantityItem(identifier: "words", title: "Words")
-        activity.primaryActivityItem = words
-        func work(_ saves: Int, from first: Int) async throws {
-            for index in first..<first + saves {
-                if index % 2 == 0 { activity.start() } else { activity.stop() }
-                activity.addProgressRange(fromStart: Double(index % 50) / 100, toEnd: Double(index % 50 + 1) / 100)
-                words.quantity = Double(index)
-                try await store.save()
-            }
-        }
+        let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
+        let saver = try await Saver(ada, essay: essay)
+        let store = saver.store
         func waitForDepth(below limit: Int, timeout: Double = 120) async throws {
             let deadline = Date().addingTimeInterval(timeout)
             while try await store.syncOutboxDepth() >= limit {
@@ -332,7 +343,7 @@ struct SyncTests {
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
-        try await work(2_000, from: 0)
+        try await saver.save(2_000, steps: 50)
         // A sync that keeps going, in small batches, so that the server dies in the middle of it.
         let watcher = try SpawnedProcess(try builtExecutable("clsfile").path,
                                          ["sync", "--watch", "--interval", "0.2", "--batch-size", "10"],
@@ -341,7 +352,7 @@ struct SyncTests {
         try await room.killAndRestartServer()
         try await waitForDepth(below: 1)
         // PostgreSQL restarts under the running server, which must reconnect by itself.
-        try await work(2_000, from: 2_000)
+        try await saver.save(2_000, from: 2_000, steps: 50)
         try await waitForDepth(below: 1_500)
         try room.school.cluster.restart()
         try await waitForDepth(below: 1)
@@ -356,9 +367,7 @@ struct SyncTests {
 
     @Test func aReplayedBatchChangesNothing() async throws {
         let room = try await Classroom()
-        let (ada, essay) = try room.student("ada", fullName: "Ada Lovelace")
-        try ada.clsfile("accept", essay.path + ".clshandout")
-        try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
+        let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
         let lock = try Self.SyncLockHolder(of: ada)
         try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo More words here. >> \\\"$0\\\"\"", essay.path)
         let store = ada.store(.student)
@@ -391,9 +400,7 @@ struct SyncRefusalTests {
 
     @Test func malformedAndForeignRequestsAreRefusedWithTheirJSONError() async throws {
         let room = try await SyncTests.Classroom()
-        let (ada, essay) = try room.student("ada", fullName: "Ada Lovelace")
-        try ada.clsfile("accept", essay.path + ".clshandout")
-        try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
+        let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
         let adaKey = try ada.identity(.student).signingKey
         let adaToken = try await DeviceToken.make(key: adaKey)
         let teacherToken = try await DeviceToken.make(key: try room.teacher.identity(.teacher).signingKey)

@@ -34,7 +34,7 @@ struct InstallTests {
         #expect(symbols.output.contains("no symbols"), "\(symbols.output)")
         for path in ["share/man/man1/clsfile.1", "share/man/man1/clsfile-open.1", "share/man/man1/clsfile-hook.1",
                      "share/bash-completion/completions/clsfile", "share/zsh/site-functions/_clsfile",
-                     "share/fish/vendor_completions.d/clsfile.fish", "bin/clsfile-serve",
+                     "share/fish/vendor_completions.d/clsfile.fish", "bin/clsfile-serve", "bin/clsfile-sync",
                      "share/nvim/site/pack/clsfile/start/clsfile/plugin/clsfile.lua",
                      "share/emacs/site-lisp/clsfile.el"] {
             #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path), "\(path)")
