@@ -49,16 +49,32 @@ struct ServerRoutes: Sendable {
         }
         let reports = self.reports
         router.get("/api/class-report.json") { request, _ in
-            let caller = try await authenticated(request)
-            guard let text = request.uri.queryParameters.get("class"), let classID = UUID(uuidString: text) else {
-                throw ServerError(.invalidValue, "name the class as ?class=ID (GET /v1/classes lists yours)")
-            }
-            guard caller.role == .teacher else {
-                throw ServerError(.forbidden, "the class report is its teacher's; a student's key cannot read it")
-            }
+            let (caller, classID) = try await teachersClass(of: request)
             let report = try await database.classReport(classID, as: caller.accountID)
             return Self.json(data: try reports.encode(report, of: classID))
         }
+        router.get("/api/xapi.json") { request, _ in
+            let (caller, classID) = try await teachersClass(of: request)
+            let homePage = request.uri.queryParameters.get("homePage") ?? XAPIStatementBuilder.Configuration.defaultHomePage
+            guard let url = URL(string: homePage), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw ServerError(.invalidValue, "homePage must be an absolute http or https address, such as https://school.example")
+            }
+            let report = try await database.classReport(classID, as: caller.accountID)
+            let builder = XAPIStatementBuilder(configuration: .init(homePage: homePage))
+            return Self.json(data: try XAPIStatement.jsonArray(builder.statements(for: report)))
+        }
+    }
+
+    /// The teacher and the class a report request names (`?class=ID`).
+    private func teachersClass(of request: Request) async throws -> (ServerDatabase.Caller, UUID) {
+        let caller = try await authenticated(request)
+        guard let text = request.uri.queryParameters.get("class"), let classID = UUID(uuidString: text) else {
+            throw ServerError(.invalidValue, "name the class as ?class=ID (GET /v1/classes lists yours)")
+        }
+        guard caller.role == .teacher else {
+            throw ServerError(.forbidden, "the class report is its teacher's; a student's key cannot read it")
+        }
+        return (caller, classID)
     }
 
     /// The teacher's pages of a class, the same pages as `clsfile serve`, read from PostgreSQL.
@@ -186,7 +202,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as HTTPError:
             switch error.status {
             case .notFound:
-                return (.notFound, "notFound", "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, GET /api/class-report.json?class=ID, and the pages GET /classes/ID/")
+                return (.notFound, "notFound", "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, GET /api/class-report.json?class=ID, GET /api/xapi.json?class=ID, and the pages GET /classes/ID/")
             case .methodNotAllowed:
                 return (.methodNotAllowed, "methodNotAllowed", "this route takes another method")
             default:

@@ -11,7 +11,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Routes: POST /v1/join (a student joins with a code), POST /v1/sync (a student's \
             operations, at most 500 a request, 4 MiB a body), GET /v1/classes, GET \
-            /api/class-report.json?class=ID (the class's teacher). Every request carries a JWT \
+            /api/class-report.json?class=ID and /api/xapi.json?class=ID (the class's teacher), and the \
+            teacher's pages under /classes/ID/ (a token in ?token=, as clsfile class-report --link makes). Every request carries a JWT \
             signed with ES256 by the caller's device key; every refusal is JSON {id, code, message}.
 
             Connect as the app role given to migrate (the user in DATABASE_URL): serve refuses a \

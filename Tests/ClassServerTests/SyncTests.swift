@@ -304,6 +304,17 @@ struct SyncTests {
         #expect(bare.status == 401 && bare.body.contains("carries no token"))
         let adaLink = "\(classPath)?token=\(try await DeviceToken.make(key: try ada.identity(.student).signingKey))"
         #expect(try await Self.get(room.server.url.absoluteString + adaLink).status == 403)
+
+        // xAPI from the server: the teacher's export and the route give valid statements of both students.
+        let exported = try room.teacher.clsfile("export", "--xapi", "--server", room.server.url.absoluteString)
+        #expect(XAPIValidator.problems(inExport: Data(exported.output.utf8)).isEmpty)
+        let actors = try #require(try JSONSerialization.jsonObject(with: Data(exported.output.utf8)) as? [[String: Any]])
+            .compactMap { (($0["actor"] as? [String: Any])?["account"] as? [String: Any])?["name"] as? String }
+        #expect(Set(actors).count == 2)
+        let route = try await Self.get(room.server.url.absoluteString + "/api/xapi.json?class=\(classes[0].id.uuidString)&token=\(token)")
+        #expect(route.status == 200 && XAPIValidator.problems(inExport: Data(route.body.utf8)).isEmpty)
+        #expect(try ada.clsfile("export", "--xapi", "--server", room.server.url.absoluteString, expecting: 64)
+            .errorOutput.contains("is for a teacher"))
     }
 
     /// A GET as a browser makes it.

@@ -43,9 +43,8 @@ struct ClassReportCommand: AsyncParsableCommand {
             _ = try RoleGate.require(.teacher, for: "class-report")
             var report: ClassReport
             if let server {
-                let arguments = ["report", "--server", server] + (className.map { ["--class", $0] } ?? [])
-                if link { try ServeCommand.replaceProcess(with: "clsfile-sync", arguments + ["--link"], for: "class-report --server") }
-                report = try Self.fetched(arguments)
+                if link { try ServerReport.showLink(server: server, className: className) }
+                report = try ServerReport.fetch(server: server, className: className)
             } else {
                 guard className == nil, !link else { throw ValidationError("--class and --link go with --server") }
                 report = try await ClassReport(store: storeOptions.dataStore())
@@ -69,31 +68,6 @@ struct ClassReportCommand: AsyncParsableCommand {
                 return
             }
             print(json ? try Formatting.json(report) : ClassReportText.overview(report))
-        }
-    }
-
-    /// The report `clsfile-sync` reads from the server: it prints the JSON, and its refusals
-    /// go straight to standard error.
-    private static func fetched(_ arguments: [String]) throws -> ClassReport {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: (ServeCommand.ownExecutable() as NSString).deletingLastPathComponent + "/clsfile-sync")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        do {
-            try process.run()
-        } catch {
-            throw ClassroomError(.fileAccess, "cannot run \(process.executableURL?.path ?? "clsfile-sync"): \(error.localizedDescription); clsfile class-report --server needs clsfile-sync installed beside clsfile (swift build makes it)")
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ExitCode(process.terminationStatus) }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        do {
-            return try decoder.decode(ClassReport.self, from: data)
-        } catch {
-            throw ClassroomError(.malformedFile, "the class server's report cannot be read (\(JSONCoding.describe(error))); check that clsfile and the server are of the same version")
         }
     }
 }

@@ -39,9 +39,16 @@ struct ExportCommand: AsyncParsableCommand {
         "The home page of the system the student accounts belong to (an http or https IRL).", valueName: "iri"))
     var homePage = XAPIStatementBuilder.Configuration.defaultHomePage
 
+    @Option(name: .long, help: ArgumentHelp("Teacher: export the work synced to this class server instead of what you collected.", valueName: "url"))
+    var server: String?
+
+    @Option(name: .customLong("class"), help: ArgumentHelp("With --server: the class, by name or id, when you teach more than one.", valueName: "class"))
+    var className: String?
+
     @OptionGroup var storeOptions: StoreOptions
 
     func validate() throws {
+        guard server != nil || className == nil else { throw ValidationError("--class goes with --server") }
         guard xapi else {
             throw ValidationError("the only export format is xAPI: clsfile export --xapi [--output FILE] [--home-page IRI]")
         }
@@ -54,6 +61,9 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let mode = try DeveloperMode.current()
+            if server != nil, mode.role != .teacher {
+                throw ClassroomError(.wrongRole, "`clsfile export --server` is for a teacher: a student exports their own work from their store, without --server")
+            }
             let store = storeOptions.dataStore()
             let builder = XAPIStatementBuilder(configuration: .init(homePage: homePage))
             let statements: [XAPIStatement]
@@ -67,7 +77,9 @@ struct ExportCommand: AsyncParsableCommand {
                     builder.statements(actor: mode.accountIdentifier, assignment: assignment, work: work, readAt: readAt)
                 }
             case .teacher:
-                statements = builder.statements(for: try await ClassReport(store: store))
+                let report = if let server { try ServerReport.fetch(server: server, className: className) }
+                             else { try await ClassReport(store: store) }
+                statements = builder.statements(for: report)
             }
             let data = try XAPIStatement.jsonArray(statements)
             guard let output else {
