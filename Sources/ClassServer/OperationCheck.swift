@@ -14,6 +14,8 @@ enum OperationCheck {
     static let maximumContextDepth = 32
     static let earliest = Date(timeIntervalSince1970: 946_684_800).timeIntervalSince1970
     static let clockMargin: TimeInterval = 5 * 60
+    /// The latest due date: 2100-01-01.
+    static let latestDueDate: Double = 4_102_444_800
 
     /// Checks a request's operations.
     /// - Throws: ``ServerError`` `.tooLarge` or `.invalidValue`, naming the operation and value.
@@ -52,7 +54,10 @@ enum OperationCheck {
         guard Handout.isPlainFileName(info.documentName), info.documentName.utf8.count <= maximumText else {
             throw refuse("the document name '\(info.documentName.prefix(60))', which is not a plain file name")
         }
-        try date(info.dueDate, "the due date")
+        // A due date is the teacher's, and lies ahead while the work is done: only its range is checked.
+        if let due = info.dueDate, !(due.isFinite && (earliest...latestDueDate).contains(due)) {
+            throw refuse("the due date \(due), not a date between 2000 and 2100")
+        }
         if let words = info.targetWords, !(1...10_000_000).contains(words) { throw refuse("a target of \(words) words, outside 1 to 10,000,000") }
         if let path = info.contextPath {
             guard path.count <= maximumContextDepth else { throw refuse("a context path of \(path.count) levels, more than \(maximumContextDepth)", .tooLarge) }

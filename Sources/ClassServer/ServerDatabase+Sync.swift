@@ -55,6 +55,9 @@ extension ServerDatabase {
             for operation in applied {
                 states[operation.assignmentIdentifier, default: WorkState(startingWith: operation)].apply(operation)
             }
+            for (assignment, state) in states where state.spans.count > Self.maximumSpans {
+                throw ServerError(.tooLarge, "the work on \(assignment) would hold \(state.spans.count) time spans, more than \(Self.maximumSpans)")
+            }
             let written = Array(states)
             let details = try written.map { String(decoding: try WorkStateCoding.encoder.encode($0.value), as: UTF8.self) }
             // The policy on work refuses a class the student has not joined (and the whole
@@ -76,6 +79,9 @@ extension ServerDatabase {
             return answer
         }
     }
+
+    /// The most time spans one student's work on one assignment may hold, as a submission may.
+    static let maximumSpans = 100_000
 
     /// The classes an account teaches or joined, by name.
     public func classes(of account: UUID) async throws -> [SyncWire.ClassEntry] {

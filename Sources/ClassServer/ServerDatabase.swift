@@ -275,7 +275,9 @@ public struct ServerDatabase: Sendable {
             case "42501": .unsafeRole                 // insufficient privilege
             default: .database
             }
-            return ServerError(code, "\(what) failed on \(address): \(message) (SQLSTATE \(state))", underlyingError: error)
+            // What a caller may be told names no database; the administrator's commands name it.
+            let place = code == .notFound || code == .invalidValue ? "" : " on \(address)"
+            return ServerError(code, "\(what) failed\(place): \(message) (SQLSTATE \(state))", underlyingError: error)
         }
         return ServerError(.database, "\(what) failed: cannot use the database \(address) (\(error.code)); check that PostgreSQL runs there and the user and password are right",
                            underlyingError: error)

@@ -27,7 +27,7 @@ struct ServerRoutes: Sendable {
                 throw ServerError(.invalidValue, "publicKey is not a P-256 public key in X9.63 form (65 bytes, base64)")
             }
             // The token must be signed by the key being registered: whoever joins holds it.
-            _ = try await DeviceToken.verify(try Self.token(of: request)) { kid in
+            _ = try await DeviceToken.verify(try Self.token(of: request, allowingAddress: false)) { kid in
                 kid == Identity.keyIdentifier(of: body.publicKey) ? key : nil
             }
             let enrolment = try await database.joinClass(code: body.code, studentName: body.name, publicKey: key)
@@ -83,7 +83,7 @@ struct ServerRoutes: Sendable {
     func addPages<Context: RequestContext>(to router: Router<Context>) {
         let database = self.database
         DashboardPages(source: .classServer(refreshSeconds: 10)).add(to: router, under: "/classes/:class") { request, context in
-            let caller = try await self.authenticated(request)
+            let caller = try await self.authenticated(request, allowingTokenInAddress: true)
             guard caller.role == .teacher else {
                 throw ServerError(.forbidden, "the class pages are its teacher's; a student's key cannot read them")
             }
@@ -97,10 +97,12 @@ struct ServerRoutes: Sendable {
     }
 
     /// The account whose key signed the request's token.
-    func authenticated(_ request: Request) async throws -> ServerDatabase.Caller {
+    /// - Parameter allowingTokenInAddress: True for the pages, which a browser opens with the
+    ///   token in the address (`?token=`); every other route takes it in `Authorization` only.
+    func authenticated(_ request: Request, allowingTokenInAddress: Bool = false) async throws -> ServerDatabase.Caller {
         let found = CallerBox()
         let (database, keys) = (self.database, self.keys)
-        _ = try await DeviceToken.verify(try Self.token(of: request)) { kid in
+        _ = try await DeviceToken.verify(try Self.token(of: request, allowingAddress: allowingTokenInAddress)) { kid in
             guard let entry = try await keys.entry(named: kid, lookingUp: database.deviceKey(named:)) else { return nil }
             found.caller = entry.caller
             return entry.key
@@ -109,12 +111,12 @@ struct ServerRoutes: Sendable {
         return caller
     }
 
-    /// The token of `Authorization: Bearer`, else of `?token=` (a page opened in a browser).
-    private static func token(of request: Request) throws -> String {
+    /// The token of `Authorization: Bearer`, else, for a page, of `?token=`.
+    private static func token(of request: Request, allowingAddress: Bool) throws -> String {
         if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
             return String(header.dropFirst("Bearer ".count))
         }
-        if let token = request.uri.queryParameters.get("token"), !token.isEmpty { return token }
+        if allowingAddress, let token = request.uri.queryParameters.get("token"), !token.isEmpty { return token }
         throw ServerError(.unauthorized, "the request carries no token: send Authorization: Bearer TOKEN, signed by your device key (clsfile does)")
     }
 

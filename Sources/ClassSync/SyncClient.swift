@@ -74,12 +74,15 @@ public struct SyncClient: Sendable {
         public var repeated = 0
         /// Requests made.
         public var batches = 0
+        /// Operations the server refused for their values, set aside (``OpenClassKit/CLSDataStore/refusedSyncOperations()``).
+        public var refused = 0
     }
 
-    /// Sends everything in a store's outbox, in batches, oldest first, removing each batch once
-    /// the server acknowledged it. A failure leaves the rest in the outbox (and is noted for
-    /// `clsfile status`); sending again later picks up where it stopped, and the server ignores
-    /// what it applied already.
+    /// Sends everything in a store's outbox, in batches, oldest first, each to the class it was
+    /// queued for, removing each batch once the server acknowledged it. An operation the server
+    /// refuses for its values is set aside with the server's reason, so that the rest can go.
+    /// Any other failure leaves the rest in the outbox (and is noted for `clsfile status`);
+    /// sending again later picks up where it stopped, and the server ignores what it applied already.
     /// - Parameter progress: Called after each batch with the operations sent so far and the
     ///   number that waited at the start.
     public func sendOutbox(of store: CLSDataStore, batchSize: Int = SyncWire.maximumOperations,
@@ -95,20 +98,44 @@ public struct SyncClient: Sendable {
         do {
             while true {
                 let batch = try await store.pendingSyncOperations(limit: max(1, min(batchSize, SyncWire.maximumOperations)))
-                guard !batch.isEmpty else { break }
-                let answer = try await send(batch.map(\.operation), classID: membership.classID)
-                try await store.acknowledgeSyncOperations(batch.map(\.sequence))
-                outcome.sent += batch.count
-                outcome.repeated += answer.repeated
+                guard let classID = batch.first?.classID else { break }
+                do {
+                    let answer = try await send(batch.map(\.operation), classID: classID)
+                    try await store.acknowledgeSyncOperations(batch.map(\.sequence))
+                    outcome.sent += batch.count
+                    outcome.repeated += answer.repeated
+                } catch let error as SyncError where Self.isRefusalOfValues(error) {
+                    try await sendOneByOne(batch, to: classID, of: store, outcome: &outcome)
+                }
                 outcome.batches += 1
-                progress?(outcome.sent, total)
+                progress?(outcome.sent + outcome.refused, total)
             }
         } catch {
             try? await store.recordSyncFailure((error as? SyncError)?.message ?? "\(error)")
             throw error
         }
-        if outcome.batches == 0 { try await store.acknowledgeSyncOperations([]) }
         return outcome
+    }
+
+    /// A batch the server refused for a value: each operation on its own, the refused set aside.
+    private func sendOneByOne(_ batch: [OutboxEntry], to classID: UUID, of store: CLSDataStore, outcome: inout Outcome) async throws {
+        for entry in batch {
+            do {
+                let answer = try await send([entry.operation], classID: classID)
+                try await store.acknowledgeSyncOperations([entry.sequence])
+                outcome.sent += 1
+                outcome.repeated += answer.repeated
+            } catch let error as SyncError where Self.isRefusalOfValues(error) {
+                try await store.setAsideSyncOperation(entry.sequence, reason: error.answer?.message ?? error.message)
+                outcome.refused += 1
+            }
+        }
+    }
+
+    /// Whether the server refused the operations' values (which sending again cannot change),
+    /// not the caller or the class.
+    private static func isRefusalOfValues(_ error: SyncError) -> Bool {
+        error.code == .refused && ["invalidValue", "tooLarge"].contains(error.answer?.code ?? "")
     }
 
     // MARK: Requests

@@ -50,9 +50,7 @@ struct SendCommand: AsyncParsableCommand {
         try await reportingFailures {
             let store = storeOptions.dataStore()
             if background {
-                guard let lock = try? SyncLock(beside: storeOptions.storeURL) else { return }
-                defer { lock.release() }
-                _ = try? await sendOnce(store)
+                try await sendInBackground(store)
                 return
             }
             guard watch else {
@@ -70,6 +68,25 @@ struct SendCommand: AsyncParsableCommand {
                 }
                 try await Task.sleep(for: .seconds(wait))
             }
+        }
+    }
+
+    /// What a hook starts: sends while this process holds the store's sync lock, and again when
+    /// operations were queued while it sent (their hook found the lock held and started none).
+    /// A failure is noted in the store for `clsfile status`, never shown.
+    private func sendInBackground(_ store: CLSDataStore) async throws {
+        let storeURL = try storeOptions.storeURL
+        while let lock = try? SyncLock(of: storeURL) {
+            do {
+                try await sendOnce(store)
+            } catch {
+                let reason = (error as? SyncError)?.message ?? (error as? any CommandFailure)?.message ?? "\(error)"
+                try? await store.recordSyncFailure(reason)
+                lock.release()
+                return
+            }
+            lock.release()
+            guard let waiting = try? await store.pendingSyncOperations(limit: 1), !waiting.isEmpty else { return }
         }
     }
 
@@ -92,16 +109,21 @@ struct SendCommand: AsyncParsableCommand {
             print("sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s") to \(membership.className) on \(membership.serverURL.absoluteString)"
                   + (outcome.repeated > 0 ? " (\(outcome.repeated) the server had already)" : ""))
         }
+        if !background, outcome.refused > 0 {
+            let refused = try await store.refusedSyncOperations()
+            Diagnostics.warn("the server refused \(outcome.refused) operation\(outcome.refused == 1 ? "" : "s"), set aside in the store (\(refused.latestReason ?? "no reason given")); the rest was sent. `clsfile status` counts them")
+        }
     }
 }
 
-/// An exclusive lock on `sync.lock` beside the store, held while a background sync runs.
+/// An exclusive lock on `STORE.sync-lock` beside the store, held while a background sync runs;
+/// hooks start none while it is held (`BackgroundSync` in clsfile).
 struct SyncLock {
     private let descriptor: Int32
 
     /// Takes the lock; throws when another process holds it or it cannot be made.
-    init(beside storeURL: URL) throws {
-        let path = storeURL.deletingLastPathComponent().appendingPathComponent("sync.lock").path
+    init(of storeURL: URL) throws {
+        let path = storeURL.path + ".sync-lock"
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw SyncError(.invalidValue, "cannot open \(path)") }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {

@@ -26,6 +26,10 @@ struct StatusCommand: AsyncParsableCommand {
             print("waiting to be sent: \(depth) operation\(depth == 1 ? "" : "s")")
             print("last sync: \(membership.lastSyncAt.map { $0.formatted(format) } ?? "never")")
             if let error = membership.lastError { print("last error: \(error)") }
+            let refused = try await store.refusedSyncOperations()
+            if refused.count > 0 {
+                print("refused by the server and set aside: \(refused.count) operation\(refused.count == 1 ? "" : "s") (the latest: \(refused.latestReason ?? "no reason given"))")
+            }
         }
     }
 }

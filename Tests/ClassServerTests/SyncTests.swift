@@ -111,8 +111,9 @@ struct SyncTests {
             shared = scratch.url.appendingPathComponent("shared")
             try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
             try Data("# Rivers\n\n- [ ] introduction\n- [ ] sources\n".utf8).write(to: shared.appendingPathComponent("essay.md"))
+            // Due in the future, as assignments are while students work on them.
             try teacher.clsfile("assign", shared.appendingPathComponent("essay.md").path, "--title", "Essay on rivers",
-                                "--target-words", "40")
+                                "--target-words", "40", "--due", "2030-06-30")
             self.server = try await RunningServer(school, in: scratch.url)
         }
 
@@ -169,8 +170,7 @@ struct SyncTests {
         private let descriptor: Int32
 
         init(of student: User) throws {
-            let path = DeveloperMode.storeURL(for: .student, dataHome: student.dataHome).deletingLastPathComponent()
-                .appendingPathComponent("sync.lock").path
+            let path = DeveloperMode.storeURL(for: .student, dataHome: student.dataHome).path + ".sync-lock"
             descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 throw ServerProcess.ServerError(message: "cannot lock \(path)")
@@ -263,7 +263,7 @@ struct SyncTests {
         let report = try await room.report()
         let assignment = try #require(report.assignments.first)
         #expect(report.assignments.count == 1)
-        #expect(assignment.title == "Essay on rivers" && assignment.targetWords == 40)
+        #expect(assignment.title == "Essay on rivers" && assignment.targetWords == 40 && assignment.dueDate != nil)
         #expect(assignment.students.map(\.studentName) == ["Ada Lovelace", "Bob Moses"])
         #expect(assignment.doneCount == 1)
         let adaOwn = try await Self.ownWork(of: ada, essay: adaEssay), bobOwn = try await Self.ownWork(of: bob, essay: bobEssay)
@@ -311,8 +311,14 @@ struct SyncTests {
         let actors = try #require(try JSONSerialization.jsonObject(with: Data(exported.output.utf8)) as? [[String: Any]])
             .compactMap { (($0["actor"] as? [String: Any])?["account"] as? [String: Any])?["name"] as? String }
         #expect(Set(actors).count == 2)
-        let route = try await Self.get(room.server.url.absoluteString + "/api/xapi.json?class=\(classes[0].id.uuidString)&token=\(token)")
-        #expect(route.status == 200 && XAPIValidator.problems(inExport: Data(route.body.utf8)).isEmpty)
+        let xapiRoute = room.server.url.absoluteString + "/api/xapi.json?class=\(classes[0].id.uuidString)"
+        var request = HTTPClientRequest(url: xapiRoute)
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let route = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let statements = Data(buffer: try await route.body.collect(upTo: 16 << 20))
+        #expect(route.status.code == 200 && XAPIValidator.problems(inExport: statements).isEmpty)
+        // A token in the address opens pages only, not the API.
+        #expect(try await Self.get(xapiRoute + "&token=\(token)").status == 401)
         #expect(try ada.clsfile("export", "--xapi", "--server", room.server.url.absoluteString, expecting: 64)
             .errorOutput.contains("is for a teacher"))
     }
@@ -374,6 +380,47 @@ struct SyncTests {
         let served = try #require(try await room.report().assignments.first?.students.first?.work)
         #expect(served == own)
         #expect(served.primaryItem?.value == 3_999 && served.sessions.count == 2_000)
+    }
+
+    @Test func anOperationTheServerRefusesIsSetAsideAndTheRestGoes() async throws {
+        let room = try await Classroom()
+        let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
+        let saver = try await Saver(ada, essay: essay)
+        let lock = try Self.SyncLockHolder(of: ada)
+        try await saver.save(3, steps: 10)
+        // A value the store takes and the server does not (beyond ±10¹²), between good ones.
+        saver.words.quantity = 5e12
+        try await saver.store.save()
+        try await saver.save(3, from: 3, steps: 10)
+        withExtendedLifetime(lock) {}
+        let synced = try ada.clsfile("sync")
+        #expect(synced.output.contains("sent 6 operations"))
+        #expect(synced.errorOutput.contains("the server refused 1 operation") && synced.errorOutput.contains("beyond ±10¹²"))
+        #expect(try await saver.store.syncOutboxDepth() == 0)
+        #expect(try await saver.store.refusedSyncOperations().count == 1)
+        #expect(try ada.clsfile("status").output.contains("refused by the server and set aside: 1 operation"))
+        let served = try #require(try await room.report().assignments.first?.students.first?.work)
+        #expect(served.primaryItem?.value == 5 && served.sessions.count == 3)
+    }
+
+    @Test func workRecordedBeforeAcceptingReachesTheServerWhole() async throws {
+        let room = try await Classroom()
+        let (ada, essay) = try room.student("ada", fullName: "Ada Lovelace")
+        try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
+        // Work on the file before it is assigned (a plugin's hooks, which accept no handout) stays on the machine...
+        try ada.clsfile("hook", "open", essay.path)
+        try Data("# Rivers\n\nFirst draft of the essay.\n".utf8).write(to: essay)
+        try await Task.sleep(for: .seconds(1.1))
+        try ada.clsfile("hook", "save", essay.path)
+        try ada.clsfile("hook", "close", essay.path)
+        #expect(try await ada.store(.student).syncOutboxDepth() == 0)
+        #expect(try await room.report().assignments.isEmpty)
+        // ...until the handout is accepted for it: then all of it is the assignment's.
+        try ada.clsfile("accept", essay.path + ".clshandout")
+        try ada.clsfile("sync")
+        let own = try await Self.ownWork(of: ada, essay: essay)
+        #expect(own.activeSeconds >= 1)
+        #expect(try await room.report().assignments.first?.students.first?.work == own)
     }
 
     @Test func aReplayedBatchChangesNothing() async throws {

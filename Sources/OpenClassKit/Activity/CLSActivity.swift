@@ -187,7 +187,8 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// Every time span, oldest first.
     public var timeSpans: [TimeSpan] {
         state.withLockedValue { state in
-            state.spans.sorted { $0.start < $1.start }.map {
+            // Ties broken by id, as a class server's copy sorts them (``WorkState``).
+            state.spans.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map {
                 TimeSpan(start: Date(timeIntervalSince1970: $0.start),
                          end: $0.end.map(Date.init(timeIntervalSince1970:)),
                          lastPulse: Date(timeIntervalSince1970: $0.lastPulse))

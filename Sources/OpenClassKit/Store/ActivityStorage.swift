@@ -146,4 +146,10 @@ protocol SyncStorage: Sendable {
 
     /// Notes a sync that failed.
     func recordSyncFailure(_ reason: String) async throws
+
+    /// Sets aside an operation the server refused.
+    func setAsideOperation(_ sequence: Int64, reason: String) async throws
+
+    /// How many operations the server refused, and the latest reason.
+    func refusedOperations() async throws -> (count: Int, latestReason: String?)
 }

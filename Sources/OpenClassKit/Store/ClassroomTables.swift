@@ -36,6 +36,8 @@ enum ClassroomTables {
         } else {
             try Self.insert(assignment, contextID: contextID, acceptedAt: now, in: db)
         }
+        // The file's work so far is the assignment's now: a class server gets all of it.
+        try OutboxTable.enqueueSnapshot(ofContext: contextID, at: now, in: db)
     }
 
     /// Every assignment, oldest first.

@@ -116,6 +116,8 @@ enum ContextTable {
             UPDATE context SET path = ?, device = ?, inode = ?, course_document = 1, modified_at = ? WHERE id = ?
             """, arguments: [Data(file.path), Int64(bitPattern: file.device), Int64(bitPattern: file.inode),
                              Date().timeIntervalSince1970, contextID])
+        // Its attempts were renumbered: a class server's copy starts again from what it holds.
+        try OutboxTable.enqueueSnapshot(ofContext: contextID, at: Date().timeIntervalSince1970, in: db)
     }
 
     // MARK: The active context

@@ -407,7 +407,10 @@ actor SQLiteStorage: ActivityStorage {
                 INSERT INTO activity (context_id, attempt, created_at, modified_at)
                 VALUES (?, (SELECT coalesce(max(attempt), 0) + 1 FROM activity WHERE context_id = ?), ?, ?)
                 """, arguments: [contextID, contextID, now, now])
-            return try Self.load(db.lastInsertedRowID, in: db)
+            let activityID = db.lastInsertedRowID
+            // The work starts again: so does a class server's copy of it.
+            try OutboxTable.enqueueSnapshot(ofActivity: activityID, at: now, in: db)
+            return try Self.load(activityID, in: db)
         }
     }
 

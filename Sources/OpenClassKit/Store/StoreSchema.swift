@@ -244,8 +244,9 @@ enum StoreSchema {
         ALTER TABLE context ADD COLUMN course_document INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE assignment ADD COLUMN context_path TEXT;
         """),
-        // 8: the class server a student's store syncs to, and the outbox of operations on assigned
-        // work waiting for it, written in the transaction of each save (`OutboxTable`).
+        // 8: the class server a student's store syncs to, the outbox of operations on assigned
+        // work waiting for it, written in the transaction of each save (`OutboxTable`), each for
+        // the class joined when it was made, and the operations the server refused, kept aside.
         Migration(name: "class server and outbox", sql: """
         CREATE TABLE class_server (
             slot         INTEGER PRIMARY KEY CHECK (slot = 1),
@@ -259,7 +260,15 @@ enum StoreSchema {
         );
         CREATE TABLE outbox (
             seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+            class_id  TEXT    NOT NULL,
             operation TEXT    NOT NULL
+        );
+        CREATE TABLE outbox_refused (
+            seq        INTEGER PRIMARY KEY,
+            class_id   TEXT    NOT NULL,
+            operation  TEXT    NOT NULL,
+            reason     TEXT    NOT NULL,
+            refused_at REAL    NOT NULL
         );
         """),
     ]

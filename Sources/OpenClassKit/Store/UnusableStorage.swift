@@ -35,6 +35,8 @@ struct UnusableStorage: ActivityStorage {
     func outboxDepth() async throws -> Int { throw reason }
     func acknowledgeOperations(_ sequences: [Int64], at date: Date) async throws { throw reason }
     func recordSyncFailure(_ reason: String) async throws { throw self.reason }
+    func setAsideOperation(_ sequence: Int64, reason: String) async throws { throw self.reason }
+    func refusedOperations() async throws -> (count: Int, latestReason: String?) { throw reason }
     func rootContext(appIdentifier: String) async throws -> Int64 { throw reason }
     func childContext(of parentID: Int64, identifier: String) async throws -> ContextRecord? { throw reason }
     func childContexts(of parentID: Int64) async throws -> [ContextRecord] { throw reason }

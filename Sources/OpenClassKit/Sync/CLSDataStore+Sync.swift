@@ -29,7 +29,8 @@ extension CLSDataStore {
         try await storage.leaveClassServer()
     }
 
-    /// The oldest operations waiting to be sent, at most `limit`, in the order they were made.
+    /// The oldest operations waiting to be sent, at most `limit`, in the order they were made,
+    /// all for one class (``OutboxEntry/classID``): the class of the oldest.
     public func pendingSyncOperations(limit: Int) async throws -> [OutboxEntry] {
         try await storage.pendingOperations(limit: limit)
     }
@@ -54,5 +55,16 @@ extension CLSDataStore {
     /// Notes why a sync failed, for `clsfile status`.
     public func recordSyncFailure(_ reason: String) async throws {
         try await storage.recordSyncFailure(reason)
+    }
+
+    /// Sets aside an operation the server refused (a value out of its range, say), with its
+    /// reason, so that the operations after it can be sent; ``refusedSyncOperations()`` counts them.
+    public func setAsideSyncOperation(_ sequence: Int64, reason: String) async throws {
+        try await storage.setAsideOperation(sequence, reason: reason)
+    }
+
+    /// How many operations the server refused and were set aside, and the latest reason.
+    public func refusedSyncOperations() async throws -> (count: Int, latestReason: String?) {
+        try await storage.refusedOperations()
     }
 }

@@ -36,5 +36,7 @@ public struct ClassServerMembership: Sendable, Equatable {
 public struct OutboxEntry: Sendable, Equatable {
     /// Its place: entries are sent in this order and acknowledged by it.
     public var sequence: Int64
+    /// The class joined when it was made, which it is sent to.
+    public var classID: UUID
     public var operation: SyncOperation
 }

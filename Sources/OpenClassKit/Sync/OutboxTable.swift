@@ -23,10 +23,12 @@ enum OutboxTable {
         try insert(operation, in: db)
     }
 
-    /// Writes an operation with everything an activity holds, which starts the server's copy
-    /// again: what joining sends for work recorded before.
+    /// Writes an operation with everything an activity holds, which replaces the server's copy:
+    /// what joining sends for work recorded before, and what an assignment tied to another file
+    /// or a new attempt sends.
     static func enqueueSnapshot(ofActivity activityID: Int64, at now: Double, in db: Database) throws {
         guard var operation = try emptyOperation(forActivity: activityID, at: now, in: db) else { return }
+        operation.replacesWork = true
         let record = try SQLiteStorage.load(activityID, in: db)
         operation.spans = record.spans.map(SyncOperation.Span.init)
         operation.progressBasisChange = SyncOperation.BasisChange(basis: record.progressBasis, restarts: true)
@@ -36,6 +38,15 @@ enum OutboxTable {
         operation.items = record.items.map(SyncOperation.Item.init)
         operation.completedAt = try Double.fetchOne(db, sql: "SELECT completed_at FROM activity WHERE id = ?", arguments: [activityID])
         try insert(operation, in: db)
+    }
+
+    /// Writes a snapshot of the current attempt of a context's document, when it is assigned:
+    /// after the assignment was tied to it, its document moved into it, or a new attempt began.
+    static func enqueueSnapshot(ofContext contextID: Int64, at now: Double, in db: Database) throws {
+        guard let activityID = try Int64.fetchOne(db, sql: """
+            SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1
+            """, arguments: [contextID]) else { return }
+        try enqueueSnapshot(ofActivity: activityID, at: now, in: db)
     }
 
     /// Writes the done date of an activity.
@@ -72,9 +83,11 @@ enum OutboxTable {
         return SyncOperation(assignmentIdentifier: assignment.identifier, attempt: row[1], madeAt: now, assignment: info)
     }
 
+    /// Queues an operation for the class joined now.
     private static func insert(_ operation: SyncOperation, in db: Database) throws {
         let json = try encoder.encode(operation)
-        try db.cachedStatement(sql: "INSERT INTO outbox (operation) VALUES (?)").execute(arguments: [String(decoding: json, as: UTF8.self)])
+        try db.cachedStatement(sql: "INSERT INTO outbox (class_id, operation) SELECT class_id, ? FROM class_server")
+            .execute(arguments: [String(decoding: json, as: UTF8.self)])
         queuedInThisProcess.withLockedValue { $0 += 1 }
     }
 
@@ -90,15 +103,20 @@ enum OutboxTable {
 
     // MARK: Reading and acknowledging
 
-    /// The oldest operations waiting, at most `limit`.
+    /// The oldest operations waiting, at most `limit`, all for one class: the class of the
+    /// oldest (a sync sends them there, even when another class was joined since).
     static func pending(limit: Int, in db: Database) throws -> [OutboxEntry] {
-        try Row.fetchAll(db, sql: "SELECT seq, operation FROM outbox ORDER BY seq LIMIT ?", arguments: [limit]).map { row in
-            let text: String = row[1]
-            do {
-                return OutboxEntry(sequence: row[0], operation: try JSONDecoder().decode(SyncOperation.self, from: Data(text.utf8)))
-            } catch {
-                throw CLSError(.databaseInaccessible, "operation \(row[0] as Int64) in the store's outbox is damaged (\(error)); leave the class server and join again (clsfile join), which sends all your assigned work again")
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT seq, class_id, operation FROM outbox
+            WHERE class_id = (SELECT class_id FROM outbox ORDER BY seq LIMIT 1) ORDER BY seq LIMIT ?
+            """, arguments: [limit])
+        return try rows.map { row in
+            let text: String = row[2]
+            guard let classID = UUID(uuidString: row[1]),
+                  let operation = try? JSONDecoder().decode(SyncOperation.self, from: Data(text.utf8)) else {
+                throw CLSError(.databaseInaccessible, "operation \(row[0] as Int64) in the store's outbox is damaged; join the class again (clsfile join URL --code CODE), which sends all your assigned work again")
             }
+            return OutboxEntry(sequence: row[0], classID: classID, operation: operation)
         }
     }
 
@@ -120,6 +138,24 @@ enum OutboxTable {
         try db.execute(sql: "UPDATE class_server SET last_error = ?", arguments: [reason])
     }
 
+    /// Moves an operation the server refused out of the way, with the server's reason, so that
+    /// the operations after it can go; `clsfile status` counts and names them.
+    static func setAside(_ sequence: Int64, reason: String, at date: Double, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO outbox_refused (seq, class_id, operation, reason, refused_at)
+            SELECT seq, class_id, operation, ?, ? FROM outbox WHERE seq = ?
+            """, arguments: [reason, date, sequence])
+        try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [sequence])
+        try db.execute(sql: "UPDATE class_server SET last_error = ?", arguments: ["the server refused an operation: \(reason)"])
+    }
+
+    /// How many operations the server refused, and the latest reason.
+    static func refused(in db: Database) throws -> (count: Int, latestReason: String?) {
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox_refused") ?? 0
+        let reason = try String.fetchOne(db, sql: "SELECT reason FROM outbox_refused ORDER BY refused_at DESC, seq DESC LIMIT 1")
+        return (count, reason)
+    }
+
     // MARK: The server
 
     static func membership(in db: Database) throws -> ClassServerMembership? {
@@ -135,10 +171,10 @@ enum OutboxTable {
     }
 
     /// Records the server and queues all assigned work recorded so far; returns how many
-    /// operations that queued. Joining another server or class empties the outbox first.
+    /// operations that queued. What waits for another class of the same server still goes there;
+    /// joining another server drops what waited for the previous one.
     static func join(_ membership: ClassServerMembership, in db: Database) throws -> Int {
-        let previous = try Self.membership(in: db)
-        if previous?.serverURL != membership.serverURL || previous?.classID != membership.classID {
+        if let previous = try Self.membership(in: db), previous.serverURL != membership.serverURL {
             try db.execute(sql: "DELETE FROM outbox")
         }
         try db.execute(sql: "DELETE FROM class_server")
@@ -160,6 +196,7 @@ enum OutboxTable {
     static func leave(in db: Database) throws -> Int {
         let dropped = try depth(in: db)
         try db.execute(sql: "DELETE FROM outbox")
+        try db.execute(sql: "DELETE FROM outbox_refused")
         try db.execute(sql: "DELETE FROM class_server")
         return dropped
     }

@@ -30,4 +30,12 @@ extension SQLiteStorage: SyncStorage {
     func recordSyncFailure(_ reason: String) async throws {
         try await writing { db in try OutboxTable.recordFailure(reason, in: db) }
     }
+
+    func setAsideOperation(_ sequence: Int64, reason: String) async throws {
+        try await writing { db in try OutboxTable.setAside(sequence, reason: reason, at: Date().timeIntervalSince1970, in: db) }
+    }
+
+    func refusedOperations() async throws -> (count: Int, latestReason: String?) {
+        try await reading { db in try OutboxTable.refused(in: db) }
+    }
 }

@@ -107,6 +107,10 @@ public struct SyncOperation: Sendable, Equatable, Codable {
     public var items: [Item] = []
     /// When the student marked the work done; the first date stays.
     public var completedAt: Double?
+    /// True for a snapshot of everything the activity holds (made when a server is joined, an
+    /// assignment is tied to another file, or a new attempt starts): it replaces what the server
+    /// held, whatever that was.
+    public var replacesWork = false
 
     /// A change of what the progress measures.
     public struct BasisChange: Sendable, Equatable, Codable {

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Operations merge by the store's own rules, with the same code: spans by id (a stop is never
 /// undone; the later stop and pulse win), progress ranges united under one basis (a new basis
-/// starts them again), items last-writer-wins by their modification date, the done date set once.
-/// So the server's numbers are the student's own, and a replayed operation changes nothing.
+/// starts them again), items last-writer-wins in the order the store committed them, the done
+/// date set once; a snapshot replaces everything. So the server's numbers are the student's own.
+/// A server applies each operation id once (a snapshot sent again would undo what followed it).
 public struct WorkState: Sendable, Equatable, Codable {
     public var assignmentIdentifier: String
     public var assignment: SyncOperation.AssignmentInfo
@@ -31,10 +32,15 @@ public struct WorkState: Sendable, Equatable, Codable {
     }
 
     /// Merges an operation in. One for an earlier attempt changes nothing; one for a later attempt
-    /// starts the work again (the student started the document over).
+    /// starts the work again (the student started the document over), as does a snapshot
+    /// (``SyncOperation/replacesWork``), which then holds all there is.
     public mutating func apply(_ operation: SyncOperation) {
-        guard operation.assignmentIdentifier == assignmentIdentifier, operation.attempt >= attempt else { return }
-        if operation.attempt > attempt { self = WorkState(startingWith: operation) }
+        guard operation.assignmentIdentifier == assignmentIdentifier else { return }
+        if operation.replacesWork || operation.attempt > attempt {
+            self = WorkState(startingWith: operation)
+        } else if operation.attempt < attempt {
+            return
+        }
         assignment = operation.assignment
         updatedAt = max(updatedAt, operation.madeAt)
         mergeSpans(of: operation)
@@ -74,8 +80,9 @@ public struct WorkState: Sendable, Equatable, Codable {
         ranges = union.intervals.map { SyncOperation.Range(lower: $0.lowerBound, upper: $0.upperBound) }
     }
 
-    /// Removals first, as a save writes them, then the items added or changed: an item held that
-    /// was modified later than the operation's copy stays (last writer wins).
+    /// Removals first, as a save writes them, then the items added or changed, each replacing the
+    /// one held: operations come in the order the store committed them, so the last writer wins
+    /// as it does in the store.
     private mutating func mergeItems(of operation: SyncOperation) {
         if operation.removesAllItems { items = [] }
         if operation.clearsPrimary { items.removeAll { $0.isPrimary } }
@@ -85,7 +92,6 @@ public struct WorkState: Sendable, Equatable, Codable {
         }
         for item in operation.items {
             if let index = items.firstIndex(where: { $0.identifier == item.identifier }) {
-                guard item.modifiedAt >= items[index].modifiedAt else { continue }
                 var newer = item
                 newer.createdAt = items[index].createdAt
                 items[index] = newer

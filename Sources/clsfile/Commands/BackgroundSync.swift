@@ -30,9 +30,8 @@ enum BackgroundSync {
             return queued > state.queuedBefore
         }
         guard isDue else { return }
-        let folder = store.storeURL.deletingLastPathComponent().path
         // The background sync holds this lock while it runs; taking it here only asks whether one does.
-        let lock = open(folder + "/sync.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let lock = open(store.storeURL.path + ".sync-lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { return }
         let isFree = flock(lock, LOCK_EX | LOCK_NB) == 0
         close(lock)
