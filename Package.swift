@@ -275,7 +275,8 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOFoundationCompat", package: "swift-nio")]
+                           .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl")]
         ),
         .testTarget(
             name: "IntegrationTests",

@@ -7,6 +7,7 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOSSL
 import OpenClassKit
 import Testing
 import TestSupport
@@ -58,9 +59,10 @@ struct SyncTests {
         let process: SpawnedProcess
         let url: URL
 
-        init(_ school: ServerDatabaseTests.School, in folder: URL, port: Int = 0, name: String = "server") async throws {
+        init(_ school: ServerDatabaseTests.School, in folder: URL, port: Int = 0, name: String = "server",
+             options: [String] = []) async throws {
             let environment = ["DATABASE_URL": school.cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile")]
-            process = try SpawnedProcess(try builtExecutable("clsfile-server").path, ["serve", "--port", "\(port)"],
+            process = try SpawnedProcess(try builtExecutable("clsfile-server").path, ["serve", "--port", "\(port)"] + options,
                                          environment: environment, in: folder, name: name)
             let deadline = Date().addingTimeInterval(60)
             while Date() < deadline {
@@ -562,5 +564,39 @@ private struct URLRequestLike {
         let data = Data(buffer: try await response.body.collect(upTo: 16 << 20))
         #expect(response.headers.first(name: "Content-Type")?.hasPrefix("application/json") == true)
         return (Int(response.status.code), try? SyncWire.decoder.decode(SyncWire.ErrorAnswer.self, from: data), data)
+    }
+}
+
+/// `clsfile-server serve` with a certificate, and the addresses it refuses without one.
+@Suite(.serialized)
+struct ServeTLSTests {
+    @Test func withACertificateItServesTLSAndWithoutOneOnlyLoopback() async throws {
+        let school = try await ServerDatabaseTests.School()
+        let scratch = try Scratch()
+        let certificate = scratch.url.appendingPathComponent("server.pem").path, key = scratch.url.appendingPathComponent("server.key").path
+        let made = try run(try Tool.openssl.require(), [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", certificate,
+            "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+        #expect(made.status == 0, "\(made.errorOutput)")
+        let server = try await SyncTests.RunningServer(school, in: scratch.url, options: ["--tls-cert", certificate, "--tls-key", key])
+        #expect(server.url.scheme == "https")
+        // A client that trusts the certificate talks to it; the API answers as over plain HTTP.
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(certificate))
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(tlsConfiguration: tls))
+        let response = try await http.execute(HTTPClientRequest(url: server.url.absoluteString + "/v1/classes"), timeout: .seconds(30))
+        let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
+        try await http.shutdown()
+        #expect(response.status.code == 401 && body.contains("carries no token"))
+
+        let program = try builtExecutable("clsfile-server")
+        let database = ["DATABASE_URL": school.cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile")]
+        let open = try run(program, ["serve", "--host", "0.0.0.0", "--port", "0"], environment: database)
+        #expect(open.status == 65 && open.errorOutput.contains("without TLS"))
+        let half = try run(program, ["serve", "--port", "0", "--tls-cert", certificate], environment: database)
+        #expect(half.status == 65 && half.errorOutput.contains("go together"))
+        let owner = ["DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")]
+        let unsafe = try run(program, ["serve", "--port", "0"], environment: owner)
+        #expect(unsafe.status == 77 && unsafe.errorOutput.contains("owns the schema"))
     }
 }

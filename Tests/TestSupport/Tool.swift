@@ -27,6 +27,7 @@ public struct Tool: Sendable, CustomStringConvertible {
     public static let tmux = Tool("tmux", package: "tmux")
     public static let node = Tool("node", "nodejs", package: "nodejs")
     public static let sqlite3 = Tool("sqlite3", package: "sqlite3")
+    public static let openssl = Tool("openssl", package: "openssl")
     public static let chromium = Tool("chromium", "chromium-browser", "google-chrome", package: "chromium")
     /// PostgreSQL's server programs, which Debian keeps in /usr/lib/postgresql/VERSION/bin.
     public static let initdb = Tool("initdb", package: "postgresql") {
