@@ -271,7 +271,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ClassServerTests",
-            dependencies: ["ClassServer", "ClassSync", "Classroom", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile-sync", "clsfile",
+            dependencies: ["ClassServer", "ClassSync", "Classroom", "CommandSupport", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile-sync", "clsfile",
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -44,11 +44,11 @@ struct ClassServerBenchmark {
         let owner = try DatabaseAddress(cluster.url(user: "clsfile_owner", password: "owner", database: "clsfile"))
         let teacherKey = P256.Signing.PrivateKey()
         let (loadClass, reportClass) = try await makeClasses(owner, teacher: teacherKey.publicKey)
-        let process = try SpawnedProcess(server.path, ["serve", "--port", "0"],
-                                         environment: ["DATABASE_URL": cluster.url(user: "clsfile_app", password: "app", database: "clsfile")],
-                                         in: cluster.folder, name: "server")
-        defer { process.signal(SIGTERM); _ = process.waitBlocking(timeout: 30) }
-        let serverURL = try await listeningAddress(of: process)
+        let running = try await ServerProcess(program: server.path, ["serve", "--port", "0"],
+                                              environment: ["DATABASE_URL": cluster.url(user: "clsfile_app", password: "app", database: "clsfile")],
+                                              in: cluster.folder, name: "server", announcing: "clsfile-server listening on ")
+        defer { running.process.signal(SIGTERM); _ = running.process.waitBlocking(timeout: 30) }
+        guard let serverURL = URL(string: running.url) else { fail("clsfile-server printed no address: \(running.url)") }
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -180,18 +180,6 @@ struct ClassServerBenchmark {
         operation.items = [SyncOperation.Item(identifier: "words", title: "Words", isPrimary: true, kind: "quantity",
                                               value: Double(5 * round + number), createdAt: now - 30, modifiedAt: now)]
         return operation
-    }
-
-    static func listeningAddress(of process: SpawnedProcess) async throws -> URL {
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            if let line = process.output.split(separator: "\n").first(where: { $0.hasPrefix("clsfile-server listening on ") }),
-               let url = URL(string: String(line.dropFirst("clsfile-server listening on ".count))) {
-                return url
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        fail("clsfile-server did not listen within 60 s: \(process.errorOutput)")
     }
 
     static func percentile(_ sorted: [Double], _ share: Double) -> Double {

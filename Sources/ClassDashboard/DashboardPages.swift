@@ -87,12 +87,17 @@ public struct DashboardPages: Sendable {
         }
         router.get("\(prefix)/api/class-report.json") { request, requestContext in
             try await Self.respond(request, requestContext, source: source, context: context) { report, _ in
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                encoder.dateEncodingStrategy = .iso8601
-                return PageResponse.json(try encoder.encode(report))
+                PageResponse.json(try Self.reportEncoder().encode(report))
             }
         }
+    }
+
+    /// How `api/class-report.json` is encoded: sorted keys, ISO 8601 dates.
+    public static func reportEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
     }
 
     /// A failure to read the class, shown as a page with its message.

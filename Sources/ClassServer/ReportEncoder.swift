@@ -1,3 +1,4 @@
+import ClassDashboard
 import Classroom
 import Foundation
 import NIOConcurrencyHelpers
@@ -6,7 +7,7 @@ import NIOConcurrencyHelpers
 /// its summary changes: a teacher's report reloaded while a few students work encodes only the
 /// assignments whose work changed.
 ///
-/// The bytes are those of `JSONEncoder` with sorted keys and ISO 8601 dates encoding the whole
+/// The bytes are those of ``ClassDashboard/DashboardPages/reportEncoder()`` encoding the whole
 /// report: the assignments are the top-level object's first key, the contexts its second.
 final class ReportEncoder: Sendable {
     private struct Key: Hashable {
@@ -46,10 +47,5 @@ final class ReportEncoder: Sendable {
         return data
     }
 
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }
+    static func encoder() -> JSONEncoder { DashboardPages.reportEncoder() }
 }

@@ -27,12 +27,19 @@ public struct SyncClient: Sendable {
     /// A client of a server.
     /// - Throws: ``SyncError`` `.invalidValue` for an address that is not http(s) with a host.
     public init(serverURL: URL, key: P256.Signing.PrivateKey, http: HTTPClient = SyncClient.sharedHTTP) throws {
-        guard let scheme = serverURL.scheme?.lowercased(), ["http", "https"].contains(scheme), serverURL.host != nil else {
-            throw SyncError(.invalidValue, "\(serverURL.absoluteString) is not a server address: give it as https://HOST[:PORT]")
-        }
-        self.serverURL = serverURL
+        self.serverURL = try Self.serverURL(serverURL.absoluteString)
         self.key = key
         self.http = http
+    }
+
+    /// A class server's address as a person gives it.
+    /// - Throws: ``SyncError`` `.invalidValue` for an address that is not http(s) with a host.
+    public static func serverURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host != nil else {
+            throw SyncError(.invalidValue, "'\(text)' is not a class server's address: give it as https://HOST[:PORT], as your teacher wrote it")
+        }
+        return url
     }
 
     /// The HTTP client of every sync unless told otherwise: a connection that cannot be made is

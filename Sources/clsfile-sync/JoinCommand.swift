@@ -31,7 +31,7 @@ struct JoinCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let mode = try RoleGate.require(.student, for: "join")
-            let server = try serverURL(url)
+            let server = try SyncClient.serverURL(url)
             guard let name = name ?? mode.displayName else {
                 throw SyncError(.invalidValue, "the student role has no name: give one with --name, or set it with clsfile role student --name \"Your Name\"")
             }

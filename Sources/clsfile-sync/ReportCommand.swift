@@ -29,7 +29,7 @@ struct ReportCommand: AsyncParsableCommand {
         try await reportingFailures {
             _ = try RoleGate.require(.teacher, for: "class-report --server")
             let key = try RoleGate.identity(of: .teacher).signingKey
-            let client = try SyncClient(serverURL: try serverURL(server), key: key)
+            let client = try SyncClient(serverURL: try SyncClient.serverURL(server), key: key)
             let taught = try await client.classes().filter(\.isTaught)
             let chosen: SyncWire.ClassEntry
             if let className {

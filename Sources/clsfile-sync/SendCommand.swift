@@ -76,16 +76,17 @@ struct SendCommand: AsyncParsableCommand {
     /// A failure is noted in the store for `clsfile status`, never shown.
     private func sendInBackground(_ store: CLSDataStore) async throws {
         let storeURL = try storeOptions.storeURL
-        while let lock = try? SyncLock(of: storeURL) {
+        while true {
+            // Released at the end of each round, so that a hook meanwhile finds it held.
+            guard let lock = SyncLock(of: storeURL) else { return }
             do {
                 try await sendOnce(store)
             } catch {
                 let reason = (error as? SyncError)?.message ?? (error as? any CommandFailure)?.message ?? "\(error)"
                 try? await store.recordSyncFailure(reason)
-                lock.release()
                 return
             }
-            lock.release()
+            withExtendedLifetime(lock) {}
             guard let waiting = try? await store.pendingSyncOperations(limit: 1), !waiting.isEmpty else { return }
         }
     }
@@ -113,26 +114,5 @@ struct SendCommand: AsyncParsableCommand {
             let refused = try await store.refusedSyncOperations()
             Diagnostics.warn("the server refused \(outcome.refused) operation\(outcome.refused == 1 ? "" : "s"), set aside in the store (\(refused.latestReason ?? "no reason given")); the rest was sent. `clsfile status` counts them")
         }
-    }
-}
-
-/// An exclusive lock on `STORE.sync-lock` beside the store, held while a background sync runs;
-/// hooks start none while it is held (`BackgroundSync` in clsfile).
-struct SyncLock {
-    private let descriptor: Int32
-
-    /// Takes the lock; throws when another process holds it or it cannot be made.
-    init(of storeURL: URL) throws {
-        let path = storeURL.path + ".sync-lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw SyncError(.invalidValue, "cannot open \(path)") }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            throw SyncError(.invalidValue, "another sync runs")
-        }
-    }
-
-    func release() {
-        close(descriptor)
     }
 }

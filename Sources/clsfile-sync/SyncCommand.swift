@@ -39,12 +39,3 @@ extension SyncError: CommandFailure {
         }
     }
 }
-
-/// The server address an argument names.
-func serverURL(_ text: String) throws -> URL {
-    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-          url.host != nil else {
-        throw SyncError(.invalidValue, "'\(text)' is not a class server's address: give it as https://HOST[:PORT], as your teacher wrote it")
-    }
-    return url
-}

@@ -1,6 +1,7 @@
 @testable import ClassServer
 import Classroom
 import ClassSync
+import CommandSupport
 import AsyncHTTPClient
 import Crypto
 import Foundation
@@ -54,30 +55,19 @@ struct SyncTests {
         }
     }
 
-    /// `clsfile-server serve` on a free port, as the app role.
+    /// `clsfile-server serve` on a free port, as the app role; killed when released.
     final class RunningServer: Sendable {
-        let process: SpawnedProcess
+        let server: ServerProcess
         let url: URL
+        var process: SpawnedProcess { server.process }
 
         init(_ school: ServerDatabaseTests.School, in folder: URL, port: Int = 0, name: String = "server",
              options: [String] = []) async throws {
             let environment = ["DATABASE_URL": school.cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile")]
-            process = try SpawnedProcess(try builtExecutable("clsfile-server").path, ["serve", "--port", "\(port)"] + options,
-                                         environment: environment, in: folder, name: name)
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                if let line = process.output.split(separator: "\n").first(where: { $0.hasPrefix("clsfile-server listening on ") }),
-                   let url = URL(string: String(line.dropFirst("clsfile-server listening on ".count))) {
-                    self.url = url
-                    return
-                }
-                var raw: Int32 = 0
-                if waitpid(process.pid, &raw, WNOHANG) == process.pid {
-                    throw ServerProcess.ServerError(message: "clsfile-server serve exited: \(process.errorOutput)")
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            throw ServerProcess.ServerError(message: "clsfile-server serve did not listen within 60 s: \(process.errorOutput)")
+            server = try await ServerProcess(program: try builtExecutable("clsfile-server").path,
+                                             ["serve", "--port", "\(port)"] + options, environment: environment,
+                                             in: folder, name: name, announcing: "clsfile-server listening on ")
+            url = try #require(URL(string: server.url))
         }
 
         deinit {
@@ -168,18 +158,8 @@ struct SyncTests {
 
     /// The lock a running sync of a student's store holds: held by a test, hooks start no
     /// background sync, so that the outbox can be looked at.
-    final class SyncLockHolder {
-        private let descriptor: Int32
-
-        init(of student: User) throws {
-            let path = DeveloperMode.storeURL(for: .student, dataHome: student.dataHome).path + ".sync-lock"
-            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            guard descriptor >= 0, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                throw ServerProcess.ServerError(message: "cannot lock \(path)")
-            }
-        }
-
-        deinit { close(descriptor) }
+    static func holdSyncLock(of student: User) throws -> SyncLock {
+        try #require(SyncLock(of: DeveloperMode.storeURL(for: .student, dataHome: student.dataHome)))
     }
 
     /// A joined student's essay saved over and over in process, as an editor plugin written with
@@ -229,7 +209,7 @@ struct SyncTests {
 
         // Then edits the way an editor plugin reports them. While a sync of her store runs (this
         // test holds its lock), hooks start no other, and the outbox fills.
-        var lock: SyncLockHolder? = try SyncLockHolder(of: ada)
+        var lock: SyncLock? = try Self.holdSyncLock(of: ada)
         try ada.clsfile("hook", "open", adaEssay.path)
         try Data("# Rivers\n\n- [x] introduction\n- [ ] sources\nThe Amazon carries the most water of any river.\n".utf8).write(to: adaEssay)
         try ada.clsfile("hook", "save", adaEssay.path)
@@ -255,6 +235,11 @@ struct SyncTests {
         #expect(!status.output.contains("last sync: never") && !status.output.contains("last error"))
         #expect(try ada.clsfile("sync").output.contains("sent 0 operations"))
 
+        // Before joining, Bob has nothing to sync, and a join needs a server's address.
+        #expect(try bob.clsfile("status").output.contains("class server: none (join one with clsfile join URL --code CODE)"))
+        #expect(try bob.clsfile("sync", expecting: 66).errorOutput.contains("joined no class server: join one first"))
+        #expect(try bob.clsfile("join", "class.example.org", "--code", room.code, expecting: 64)
+            .errorOutput.contains("is not a class server's address: give it as https://HOST[:PORT]"))
         // Bob joins first, works with `clsfile open`, marks it done, syncs.
         try bob.clsfile("join", room.server.url.absoluteString, "--code", room.code)
         try bob.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", bobEssay.path)
@@ -388,7 +373,7 @@ struct SyncTests {
         let room = try await Classroom()
         let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
         let saver = try await Saver(ada, essay: essay)
-        let lock = try Self.SyncLockHolder(of: ada)
+        let lock = try Self.holdSyncLock(of: ada)
         try await saver.save(3, steps: 10)
         // A value the store takes and the server does not (beyond ±10¹²), between good ones.
         saver.words.quantity = 5e12
@@ -428,7 +413,7 @@ struct SyncTests {
     @Test func aReplayedBatchChangesNothing() async throws {
         let room = try await Classroom()
         let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
-        let lock = try Self.SyncLockHolder(of: ada)
+        let lock = try Self.holdSyncLock(of: ada)
         try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo More words here. >> \\\"$0\\\"\"", essay.path)
         let store = ada.store(.student)
         let batch = try await store.pendingSyncOperations(limit: 500).map(\.operation)
@@ -474,7 +459,7 @@ struct SyncRefusalTests {
             #expect(answer.error?.code == code, sourceLocation: sourceLocation)
             #expect(answer.error?.message.contains(text) == true, "\(answer.error?.message ?? "no JSON error")", sourceLocation: sourceLocation)
         }
-        let lock = try SyncTests.SyncLockHolder(of: ada)
+        let lock = try SyncTests.holdSyncLock(of: ada)
         let operation = try #require(try await {
             try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Words. >> \\\"$0\\\"\"", essay.path)
             return try await ada.store(.student).pendingSyncOperations(limit: 1).first?.operation

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 #endif
 
-/// `clsfile serve` running in the background, as a teacher.
+/// A server running in the background: `clsfile serve` as a teacher, or `clsfile-server serve`.
 public final class ServerProcess: Sendable {
     public let process: SpawnedProcess
     /// The address it printed, with `?token=` when a token is in force.
@@ -15,27 +15,31 @@ public final class ServerProcess: Sendable {
     /// - Parameters:
     ///   - arguments: Options after `serve`; `--port 0` is added unless a port is given.
     ///   - environment: Variables for it, such as the `XDG_CONFIG_HOME` that holds the teacher's role.
-    public init(_ arguments: [String], environment: [String: String], in folder: URL, name: String = "serve") async throws {
-        let executable = try builtExecutable("clsfile").path
+    public convenience init(_ arguments: [String], environment: [String: String], in folder: URL, name: String = "serve") async throws {
         let withPort = arguments.contains("--port") ? arguments : arguments + ["--port", "0"]
-        process = try SpawnedProcess(executable, ["serve"] + withPort,
-                                     environment: environment,
-                                     in: folder, name: name)
+        try await self.init(program: try builtExecutable("clsfile").path, ["serve"] + withPort, environment: environment,
+                            in: folder, name: name, announcing: "Class dashboard: ")
+    }
+
+    /// Starts a server program and waits up to 60 s for the line, starting with `prefix`, on
+    /// which it prints its address.
+    public init(program: String, _ arguments: [String], environment: [String: String], in folder: URL, name: String,
+                announcing prefix: String) async throws {
+        process = try SpawnedProcess(program, arguments, environment: environment, in: folder, name: name)
         let deadline = Date().addingTimeInterval(60)
         var found: String?
         while Date() < deadline, found == nil {
-            found = process.output.split(separator: "\n").first { $0.hasPrefix("Class dashboard: ") }
-                .map { String($0.dropFirst("Class dashboard: ".count)) }
+            found = process.output.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
             if found == nil {
                 var raw: Int32 = 0
                 if waitpid(process.pid, &raw, WNOHANG) == process.pid {
-                    throw ServerError(message: "clsfile serve exited before listening: \(process.errorOutput)")
+                    throw ServerError(message: "\(program) exited before listening: \(process.errorOutput)")
                 }
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
         guard let found, let components = URLComponents(string: found), let port = components.port else {
-            throw ServerError(message: "clsfile serve printed no address within 60 s: \(process.output) \(process.errorOutput)")
+            throw ServerError(message: "\(program) printed no address within 60 s: \(process.output) \(process.errorOutput)")
         }
         url = found
         self.port = port

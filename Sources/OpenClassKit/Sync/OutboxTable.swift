@@ -110,10 +110,11 @@ enum OutboxTable {
             SELECT seq, class_id, operation FROM outbox
             WHERE class_id = (SELECT class_id FROM outbox ORDER BY seq LIMIT 1) ORDER BY seq LIMIT ?
             """, arguments: [limit])
+        let decoder = JSONDecoder()
         return try rows.map { row in
             let text: String = row[2]
             guard let classID = UUID(uuidString: row[1]),
-                  let operation = try? JSONDecoder().decode(SyncOperation.self, from: Data(text.utf8)) else {
+                  let operation = try? decoder.decode(SyncOperation.self, from: Data(text.utf8)) else {
                 throw CLSError(.databaseInaccessible, "operation \(row[0] as Int64) in the store's outbox is damaged; join the class again (clsfile join URL --code CODE), which sends all your assigned work again")
             }
             return OutboxEntry(sequence: row[0], classID: classID, operation: operation)

@@ -1,3 +1,4 @@
+import CommandSupport
 import Foundation
 import NIOConcurrencyHelpers
 import OpenClassKit
@@ -30,12 +31,7 @@ enum BackgroundSync {
             return queued > state.queuedBefore
         }
         guard isDue else { return }
-        // The background sync holds this lock while it runs; taking it here only asks whether one does.
-        let lock = open(store.storeURL.path + ".sync-lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { return }
-        let isFree = flock(lock, LOCK_EX | LOCK_NB) == 0
-        close(lock)
-        guard isFree else { return }
+        guard SyncLock.isFree(of: store.storeURL) else { return }
         let program = (ServeCommand.ownExecutable() as NSString).deletingLastPathComponent + "/clsfile-sync"
         let arguments = [program, "sync", "--background", "--store", store.storeURL.path]
         var actions = posix_spawn_file_actions_t()
