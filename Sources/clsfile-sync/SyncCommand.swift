@@ -15,7 +15,7 @@ struct SyncCommand: AsyncParsableCommand {
         commandName: "clsfile-sync",
         abstract: "Join a class on a class server and send it your assigned work; read a class from it (teacher).",
         discussion: """
-            Run as `clsfile join`, `clsfile sync`, `clsfile status` and `clsfile class-report --server`. Only assigned documents' \
+            Run as `clsfile join`, `clsfile sync`, `clsfile status`, `clsfile leave` and `clsfile class-report --server`. Only assigned documents' \
             work is ever sent: each save of one writes an operation to the store's outbox, in the \
             same transaction, which a sync sends and the server acknowledges. Offline, operations \
             wait; nothing is lost, and sending one twice changes nothing.
@@ -25,7 +25,7 @@ struct SyncCommand: AsyncParsableCommand {
             server cannot be reached; 74 a store that cannot be read or written; 77 the server does \
             not accept this device's key.
             """,
-        subcommands: [JoinCommand.self, SendCommand.self, StatusCommand.self, ReportCommand.self])
+        subcommands: [JoinCommand.self, SendCommand.self, StatusCommand.self, LeaveCommand.self, ReportCommand.self])
 }
 
 extension SyncError: CommandFailure {

@@ -234,6 +234,13 @@ struct SyncTests {
         #expect(status.output.contains("waiting to be sent: 0 operations"))
         #expect(!status.output.contains("last sync: never") && !status.output.contains("last error"))
         #expect(try ada.clsfile("sync").output.contains("sent 0 operations"))
+        // Leaving stops it; the store keeps the work, and joining again sends all of it.
+        let ownBefore = try await Self.ownWork(of: ada, essay: adaEssay)
+        #expect(try ada.clsfile("leave").output == "left 7B on \(room.server.url.absoluteString)\n")
+        #expect(try ada.clsfile("status").output.contains("class server: none"))
+        #expect(try ada.clsfile("leave", expecting: 66).errorOutput.contains("nothing to leave"))
+        #expect(try await Self.ownWork(of: ada, essay: adaEssay) == ownBefore)
+        try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
 
         // Before joining, Bob has nothing to sync, and a join needs a server's address.
         #expect(try bob.clsfile("status").output.contains("class server: none (join one with clsfile join URL --code CODE)"))

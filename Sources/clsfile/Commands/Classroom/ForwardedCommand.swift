@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The commands another program beside `clsfile` runs: `serve` (`clsfile-serve`), and `join`,
-/// `sync` and `status` (`clsfile-sync`), whose web server and HTTP client stay out of the
+/// `sync`, `status` and `leave` (`clsfile-sync`), whose web server and HTTP client stay out of the
 /// program editor plugins start on every event. Their entries below give `clsfile --help` its
 /// lines; `EntryPoint` hands the calls over before ArgumentParser sees them.
 enum ForwardedCommand {
@@ -18,7 +18,7 @@ enum ForwardedCommand {
         let rest = asksHelp ? ["--help"] : Array(arguments.dropFirst())
         switch command {
         case "serve": return ("clsfile-serve", rest, command)
-        case "join", "sync", "status": return ("clsfile-sync", [command] + rest, command)
+        case "join", "sync", "status", "leave": return ("clsfile-sync", [command] + rest, command)
         default: return nil
         }
     }
@@ -44,6 +44,14 @@ enum ForwardedCommand {
         static let configuration = CommandConfiguration(
             commandName: "status", abstract: "Show the class server, what waits to be sent, and the last sync.",
             discussion: "Run `clsfile status --help` for its options.")
+        @Argument(parsing: .captureForPassthrough) var options: [String] = []
+    }
+
+    /// `clsfile leave`.
+    struct Leave: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "leave", abstract: "Stop syncing to the class server, dropping what waits to be sent.",
+            discussion: "Run `clsfile leave --help` for its options.")
         @Argument(parsing: .captureForPassthrough) var options: [String] = []
     }
 }
