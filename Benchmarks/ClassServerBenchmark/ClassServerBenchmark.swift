@@ -133,7 +133,7 @@ struct ClassServerBenchmark {
     static func makeClasses(_ owner: DatabaseAddress, teacher key: P256.Signing.PublicKey) async throws -> (SchoolClass, SchoolClass) {
         try await ServerDatabase.withDatabase(owner) { database in
             _ = try await database.migrate(appRole: "clsfile_app")
-            let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key)
+            let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             return (try await database.createClass(name: "Load", teacher: teacher.id.uuidString),
                     try await database.createClass(name: "Report", teacher: teacher.id.uuidString))
         }

@@ -6,4 +6,6 @@ public struct Enrolment: Sendable, Equatable, Codable {
     public var keyIdentifier: String
     public var classID: UUID
     public var className: String
+    /// The class's teacher's recipient public key (P-256, X9.63): the key their handouts carry.
+    public var teacherKey: Data
 }

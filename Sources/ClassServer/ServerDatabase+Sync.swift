@@ -46,9 +46,9 @@ extension ServerDatabase {
             var states: [String: WorkState] = [:]
             for (assignment, text) in try await connection.run("""
                 SELECT assignment_id, detail::text FROM clsfile.work
-                WHERE student_id = \(student) AND assignment_id = ANY(\(assignments)::text[]) FOR UPDATE
+                WHERE class_id = \(classID) AND student_id = \(student) AND assignment_id = ANY(\(assignments)::text[]) FOR UPDATE
                 """, logger: logger).decode((String, String).self).collected() {
-                states[assignment] = try decodedWork.state(of: student, on: assignment, stored: text) {
+                states[assignment] = try decodedWork.state(of: student, in: classID, on: assignment, stored: text) {
                     try Self.decodedState(text, assignment: assignment)
                 }
             }
@@ -69,11 +69,11 @@ extension ServerDatabase {
                     INSERT INTO clsfile.work (class_id, student_id, assignment_id, detail, updated_at)
                     SELECT \(classID), \(student), assignment, detail::jsonb, now()
                     FROM unnest(\(written.map(\.key))::text[], \(details)::text[]) AS w(assignment, detail)
-                    ON CONFLICT (student_id, assignment_id)
-                    DO UPDATE SET class_id = excluded.class_id, detail = excluded.detail, updated_at = now()
+                    ON CONFLICT (class_id, student_id, assignment_id)
+                    DO UPDATE SET detail = excluded.detail, updated_at = now()
                     RETURNING assignment_id, detail::text
                     """, logger: logger).decode((String, String).self).collected() {
-                    if let state = states[assignment] { decodedWork.keep(state, of: student, on: assignment, stored: text) }
+                    if let state = states[assignment] { decodedWork.keep(state, of: student, in: classID, on: assignment, stored: text) }
                 }
             }
             return answer
@@ -110,7 +110,7 @@ extension ServerDatabase {
                 """, logger: logger).decode((UUID, String, String, String, Date).self).collected()
             var byAssignment: [String: [(state: WorkState, row: ClassReport.StudentRow)]] = [:]
             for (student, name, assignment, detail, updated) in rows {
-                let state = try decodedWork.state(of: student, on: assignment, stored: detail) {
+                let state = try decodedWork.state(of: student, in: classID, on: assignment, stored: detail) {
                     try Self.decodedState(detail, assignment: assignment)
                 }
                 byAssignment[assignment, default: []].append((state, ClassReport.StudentRow(
@@ -156,6 +156,7 @@ extension ServerDatabase {
 final class DecodedWorkCache: Sendable {
     private struct Key: Hashable {
         var student: UUID
+        var classID: UUID
         var assignment: String
     }
 
@@ -163,19 +164,20 @@ final class DecodedWorkCache: Sendable {
     static let capacity = 200_000
 
     /// The state of a row: the one decoded before when its text is unchanged, else `decode()`'s.
-    func state(of student: UUID, on assignment: String, stored text: String, decode: () throws -> WorkState) rethrows -> WorkState {
-        let key = Key(student: student, assignment: assignment)
+    func state(of student: UUID, in classID: UUID, on assignment: String, stored text: String,
+               decode: () throws -> WorkState) rethrows -> WorkState {
+        let key = Key(student: student, classID: classID, assignment: assignment)
         if let kept = entries.withLockedValue({ $0[key] }), kept.text == text { return kept.state }
         let state = try decode()
-        keep(state, of: student, on: assignment, stored: text)
+        keep(state, of: student, in: classID, on: assignment, stored: text)
         return state
     }
 
     /// Keeps the state a row's text holds.
-    func keep(_ state: WorkState, of student: UUID, on assignment: String, stored text: String) {
+    func keep(_ state: WorkState, of student: UUID, in classID: UUID, on assignment: String, stored text: String) {
         entries.withLockedValue { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[Key(student: student, assignment: assignment)] = (text, state)
+            entries[Key(student: student, classID: classID, assignment: assignment)] = (text, state)
         }
     }
 }

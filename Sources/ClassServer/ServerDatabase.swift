@@ -130,23 +130,35 @@ public struct ServerDatabase: Sendable {
 
     // MARK: The administrator's commands
 
-    /// Registers a teacher and their device's public key.
-    /// - Throws: ``ServerError`` `.invalidValue` when the key is registered already or the name is
-    ///   empty or too long.
-    public func addTeacher(name: String, publicKey: P256.Signing.PublicKey) async throws -> Account {
+    /// Registers a teacher: their device's public signing key, which signs their requests, and
+    /// their recipient key, which their handouts carry (a student's clsfile sends an assignment's
+    /// work only to the classes of the teacher whose recipient key its handout has). A teacher
+    /// registered before recipient keys were kept is given theirs.
+    /// - Throws: ``ServerError`` `.invalidValue` when the key is registered already (with a
+    ///   recipient key) or the name is empty or too long.
+    public func addTeacher(name: String, publicKey: P256.Signing.PublicKey,
+                           recipientKey: P256.KeyAgreement.PublicKey) async throws -> Account {
         let name = try Self.checkedName(name, what: "a teacher's name")
-        let key = publicKey.x963Representation
+        let key = publicKey.x963Representation, recipient = recipientKey.x963Representation
         let kid = Identity.keyIdentifier(of: key)
         return try await translating("adding the teacher \(name)") {
             try await client.withTransaction(logger: logger) { connection in
-                let taken = try await connection.run("SELECT account_id FROM clsfile.device_key WHERE kid = \(kid)", logger: logger)
-                    .decode(UUID.self).collected()
-                if let account = taken.first {
-                    throw ServerError(.invalidValue, "the key \(kid) is registered already, to the account \(account)")
+                let taken = try await connection.run("""
+                    SELECT a.id, a.role, a.name, a.recipient_key FROM clsfile.device_key k JOIN clsfile.account a ON a.id = k.account_id
+                    WHERE k.kid = \(kid)
+                    """, logger: logger).decode((UUID, String, String, Data?).self).collected()
+                if let (account, role, registeredName, registeredRecipient) = taken.first {
+                    guard role == "teacher", registeredRecipient == nil else {
+                        throw ServerError(.invalidValue, "the key \(kid) is registered already, to the account \(account)")
+                    }
+                    try await connection.run("""
+                        UPDATE clsfile.account SET recipient_key = \(recipient) WHERE id = \(account)
+                        """, logger: logger)
+                    return Account(id: account, role: .teacher, name: registeredName, keyIdentifier: kid)
                 }
                 let account = Account(id: UUID(), role: .teacher, name: name, keyIdentifier: kid)
                 try await connection.run("""
-                    INSERT INTO clsfile.account (id, role, name) VALUES (\(account.id), 'teacher', \(name))
+                    INSERT INTO clsfile.account (id, role, name, recipient_key) VALUES (\(account.id), 'teacher', \(name), \(recipient))
                     """, logger: logger)
                 try await connection.run("""
                     INSERT INTO clsfile.device_key (kid, account_id, public_key) VALUES (\(kid), \(account.id), \(key))
@@ -221,22 +233,33 @@ public struct ServerDatabase: Sendable {
     }
 
     /// A student joins a class with its join code; the device's key makes their account the first
-    /// time and names it afterwards.
-    /// - Throws: ``ServerError`` `.notFound` for an unknown code, `.invalidValue` for a key id
-    ///   taken by another key or a teacher's key.
+    /// time and names it afterwards. The answer carries the teacher's recipient key, which ties
+    /// the class to their handouts on the student's side.
+    /// - Throws: ``ServerError`` `.notFound` for an unknown code, or a class whose teacher has no
+    ///   recipient key yet; `.invalidValue` for a key id taken by another key or a teacher's key.
     public func joinClass(code: String, studentName: String, publicKey: P256.Signing.PublicKey) async throws -> Enrolment {
         let name = try Self.checkedName(studentName, what: "a student's name")
         let key = publicKey.x963Representation
         let kid = Identity.keyIdentifier(of: key)
-        return try await translating("joining a class") {
+        let (account, classID, className) = try await translating("joining a class") {
             let rows = try await client.query("""
                 SELECT account_id, class_id, class_name FROM clsfile.join_class(\(code), \(name), \(kid), \(key))
                 """, logger: logger).decode((UUID, UUID, String).self).collected()
-            guard let (account, classID, className) = rows.first else {
+            guard let row = rows.first else {
                 throw ServerError(.database, "joining a class returned nothing")
             }
-            return Enrolment(accountID: account, keyIdentifier: kid, classID: classID, className: className)
+            return row
         }
+        // A student sees the teacher of a class they joined.
+        let teacherKey = try await asAccount(account) { connection in
+            try await connection.run("""
+                SELECT a.recipient_key FROM clsfile.class c JOIN clsfile.account a ON a.id = c.teacher_id WHERE c.id = \(classID)
+                """, logger: logger).decode(Data?.self).collected().first ?? nil
+        }
+        guard let teacherKey else {
+            throw ServerError(.notFound, "the teacher of \(className) has no recipient key on this server yet, which ties the class to their handouts: ask the server's administrator to run clsfile-server teacher add with what clsfile role teacher --public-key prints on the teacher's computer, then join again")
+        }
+        return Enrolment(accountID: account, keyIdentifier: kid, classID: classID, className: className, teacherKey: teacherKey)
     }
 
     // MARK: Support

@@ -32,7 +32,7 @@ struct ServerRoutes: Sendable {
             }
             let enrolment = try await database.joinClass(code: body.code, studentName: body.name, publicKey: key)
             return try Self.json(SyncWire.JoinAnswer(accountID: enrolment.accountID, classID: enrolment.classID,
-                                                      className: enrolment.className))
+                                                      className: enrolment.className, teacherKey: enrolment.teacherKey))
         }
         router.post("/v1/sync") { request, _ in
             let caller = try await authenticated(request)

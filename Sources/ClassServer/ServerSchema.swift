@@ -12,7 +12,7 @@
 enum ServerSchema {
     /// The migrations, in order; the schema's version is how many have run. A shipped migration
     /// never changes: a later change is a new one.
-    static let migrations: [[String]] = [version1]
+    static let migrations: [[String]] = [version1, version2]
 
     /// Accounts, device keys, classes, enrolments, students' work and the operations applied.
     static let version1: [String] = [
@@ -181,6 +181,21 @@ enum ServerSchema {
 
             REVOKE ALL ON ALL FUNCTIONS IN SCHEMA clsfile FROM PUBLIC
             """,
+    ]
+
+    /// Classes tied to their teacher's handouts: a teacher's recipient key (the key their handouts
+    /// carry, which a student's clsfile matches to send each assignment's work only to that
+    /// teacher's classes), and work kept per class, so that a student in two classes of one
+    /// teacher has the work of each.
+    static let version2: [String] = [
+        """
+            ALTER TABLE clsfile.account ADD COLUMN recipient_key bytea
+                CHECK (recipient_key IS NULL OR length(recipient_key) = 65)
+            """,
+        "ALTER TABLE clsfile.work DROP CONSTRAINT work_pkey",
+        "ALTER TABLE clsfile.work ADD PRIMARY KEY (class_id, student_id, assignment_id)",
+        // The primary key starts with the class now, which the reports read by.
+        "DROP INDEX IF EXISTS clsfile.work_class_id_idx",
     ]
 
     /// What the app role may do: read every table through its policies, write work and applied

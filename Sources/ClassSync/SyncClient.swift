@@ -12,7 +12,8 @@ import OpenClassKit
 /// let client = SyncClient(serverURL: URL(string: "https://class.example.org")!, key: identity.signingKey)
 /// let joined = try await client.join(code: "K7QX2MPR4T", name: "Ada")
 /// try await store.joinClassServer(ClassServerMembership(serverURL: client.serverURL, accountID: joined.accountID,
-///                                                       classID: joined.classID, className: joined.className))
+///                                                       classID: joined.classID, className: joined.className,
+///                                                       teacherKey: joined.teacherKey))
 /// let sent = try await client.sendOutbox(of: store)
 /// ```
 public struct SyncClient: Sendable {
@@ -94,7 +95,7 @@ public struct SyncClient: Sendable {
     ///   number that waited at the start.
     public func sendOutbox(of store: CLSDataStore, batchSize: Int = SyncWire.maximumOperations,
                            progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Outcome {
-        guard let membership = try await store.classServerMembership() else {
+        guard let membership = try await store.classServerMemberships().first else {
             throw SyncError(.notJoined, "the store \(store.storeURL.path) has joined no class server: join one first (clsfile join URL --code CODE)")
         }
         guard membership.serverURL == serverURL else {

@@ -30,11 +30,16 @@ public enum SyncWire {
         public var accountID: UUID
         public var classID: UUID
         public var className: String
+        /// The class's teacher's recipient public key (P-256, X9.63), which their handouts carry:
+        /// the student's clsfile sends the class only the work of that teacher's assignments.
+        /// Nil from a server older than classes tied to their teacher.
+        public var teacherKey: Data?
 
-        public init(accountID: UUID, classID: UUID, className: String) {
+        public init(accountID: UUID, classID: UUID, className: String, teacherKey: Data?) {
             self.accountID = accountID
             self.classID = classID
             self.className = className
+            self.teacherKey = teacherKey
         }
     }
 

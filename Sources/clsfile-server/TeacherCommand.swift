@@ -12,11 +12,16 @@ struct TeacherCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Register a teacher by their device's public key.",
+            abstract: "Register a teacher by their public keys.",
             discussion: """
-                KEY is a P-256 public key in PEM (-----BEGIN PUBLIC KEY-----), as \
-                `clsfile role teacher --public-key` prints it. Prints the teacher's account id and \
-                key id; a class is created for either.
+                KEY is a file with the teacher's two P-256 public keys in PEM (-----BEGIN PUBLIC \
+                KEY-----), the signing key first and the recipient key second, as \
+                `clsfile role teacher --public-key` prints them on the teacher's computer. The \
+                signing key signs the teacher's requests; the recipient key is the one their \
+                handouts carry, by which students' clsfile sends each assignment's work only to \
+                the classes of the teacher who handed it out. Prints the teacher's account id and \
+                key id; a class is created for either. Adding a teacher registered before the \
+                server kept recipient keys gives them theirs.
                 """)
 
         @OptionGroup var databaseOptions: DatabaseOptions
@@ -24,30 +29,49 @@ struct TeacherCommand: AsyncParsableCommand {
         @Option(name: .long, help: "The teacher's name, as students see it.")
         var name: String
 
-        @Option(name: .long, help: ArgumentHelp("A file with the teacher's public key in PEM.", valueName: "key"))
+        @Option(name: .long, help: ArgumentHelp("A file with the teacher's public keys in PEM.", valueName: "key"))
         var publicKey: String
 
         func run() async throws {
             try await reportingFailures {
                 let address = try databaseOptions.address()
-                let key = try Self.readKey(publicKey)
-                let account = try await ServerDatabase.withDatabase(address) { try await $0.addTeacher(name: name, publicKey: key) }
+                let (signing, recipient) = try Self.readKeys(publicKey)
+                let account = try await ServerDatabase.withDatabase(address) {
+                    try await $0.addTeacher(name: name, publicKey: signing, recipientKey: recipient)
+                }
                 print("teacher \(account.name): account \(account.id.uuidString.lowercased()), key \(account.keyIdentifier)")
             }
         }
 
-        static func readKey(_ path: String) throws -> P256.Signing.PublicKey {
+        static func readKeys(_ path: String) throws -> (P256.Signing.PublicKey, P256.KeyAgreement.PublicKey) {
             let text: String
             do {
                 text = try String(contentsOfFile: path, encoding: .utf8)
             } catch {
-                throw ServerError(.notFound, "cannot read the public key \(path): \(error.localizedDescription)")
+                throw ServerError(.notFound, "cannot read the public keys \(path): \(error.localizedDescription)")
             }
-            do {
-                return try P256.Signing.PublicKey(pemRepresentation: text)
-            } catch {
-                throw ServerError(.invalidValue, "\(path) holds no P-256 public key in PEM (-----BEGIN PUBLIC KEY-----); `clsfile role teacher --public-key` prints one")
+            let blocks = pemBlocks(in: text)
+            guard blocks.count == 2, let signing = try? P256.Signing.PublicKey(pemRepresentation: blocks[0]),
+                  let recipient = try? P256.KeyAgreement.PublicKey(pemRepresentation: blocks[1]) else {
+                let found = switch blocks.count {
+                case 0: "no P-256 public key in PEM"
+                case 1: "one P-256 public key in PEM, not two"
+                default: "\(blocks.count) PEM blocks, not two P-256 public keys"
+                }
+                throw ServerError(.invalidValue, "\(path) holds \(found) (the signing key, then the recipient key); `clsfile role teacher --public-key` prints both on the teacher's computer")
             }
+            return (signing, recipient)
+        }
+
+        /// The PEM blocks of public keys in a text, in order.
+        static func pemBlocks(in text: String) -> [String] {
+            let begin = "-----BEGIN PUBLIC KEY-----", end = "-----END PUBLIC KEY-----"
+            var blocks: [String] = [], rest = text[...]
+            while let start = rest.range(of: begin), let stop = rest.range(of: end, range: start.upperBound..<rest.endIndex) {
+                blocks.append(String(rest[start.lowerBound..<stop.upperBound]))
+                rest = rest[stop.upperBound...]
+            }
+            return blocks
         }
     }
 

@@ -12,9 +12,11 @@ struct JoinCommand: AsyncParsableCommand {
         abstract: "Join a class on a class server with the code your teacher gave (student role).",
         discussion: """
             Registers this device's key (made with the student role) for the class, then sends the \
-            work already recorded on your assigned documents. From then on every save of an \
-            assigned document queues its change for the server; `clsfile sync` sends the queue, \
-            and hooks and `clsfile open` start a sync in the background.
+            work already recorded on the documents that class's teacher assigned you. From then on \
+            every save of such a document queues its change for the class; `clsfile sync` sends \
+            the queue, and hooks and `clsfile open` start a sync in the background. Join each of \
+            your classes on the server: each gets only its own teacher's assignments. Joining a \
+            class of another server leaves the classes of the previous one.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -37,9 +39,13 @@ struct JoinCommand: AsyncParsableCommand {
             }
             let client = try SyncClient(serverURL: server, key: try RoleGate.identity(of: .student).signingKey)
             let joined = try await client.join(code: code.trimmingCharacters(in: .whitespaces), name: name)
+            guard let teacherKey = joined.teacherKey else {
+                throw SyncError(.invalidValue, "\(server.absoluteString) did not say which teacher \(joined.className) belongs to, so this store cannot tell which assignments to send it: the server runs an older clsfile-server; ask its administrator to update it")
+            }
             let store = storeOptions.dataStore()
             let queued = try await store.joinClassServer(ClassServerMembership(
-                serverURL: server, accountID: joined.accountID, classID: joined.classID, className: joined.className))
+                serverURL: server, accountID: joined.accountID, classID: joined.classID, className: joined.className,
+                teacherKey: teacherKey))
             print("joined \(joined.className) on \(server.absoluteString) as \(name)")
             guard queued > 0 else { return }
             do {

@@ -98,7 +98,7 @@ struct SendCommand: AsyncParsableCommand {
 
     /// Sends the whole outbox once, saying how much went.
     private func sendOnce(_ store: CLSDataStore) async throws {
-        guard let membership = try await store.classServerMembership() else {
+        guard let membership = try await store.classServerMemberships().first else {
             throw SyncError(.notJoined, "this store has joined no class server: join one first (clsfile join URL --code CODE)")
         }
         let client = try SyncClient(serverURL: membership.serverURL, key: try RoleGate.identity(of: .student).signingKey)
@@ -107,7 +107,7 @@ struct SendCommand: AsyncParsableCommand {
         let outcome = try await client.sendOutbox(of: store, batchSize: batchSize, progress: progress)
         if showsProgress, outcome.batches > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
         if !background, !watch || outcome.sent > 0 {
-            print("sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s") to \(membership.className) on \(membership.serverURL.absoluteString)"
+            print("sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s") to \(membership.serverURL.absoluteString)"
                   + (outcome.repeated > 0 ? " (\(outcome.repeated) the server had already)" : ""))
         }
         if !background, outcome.refused > 0 {

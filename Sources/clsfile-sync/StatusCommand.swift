@@ -1,5 +1,6 @@
 import ArgumentParser
 import ClassSync
+import Classroom
 import CommandSupport
 import Foundation
 import OpenClassKit
@@ -8,24 +9,29 @@ import OpenClassKit
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the class server this store syncs to, what waits to be sent, and the last sync.")
+        abstract: "Show the class server this store syncs to, its classes joined, what waits to be sent, and the last sync.")
 
     @OptionGroup var storeOptions: StoreOptions
 
     func run() async throws {
         try await reportingFailures {
             let store = storeOptions.dataStore()
-            guard let membership = try await store.classServerMembership() else {
+            let memberships = try await store.classServerMemberships()
+            guard let server = memberships.first else {
                 print("class server: none (join one with clsfile join URL --code CODE)")
                 return
             }
             let depth = try await store.syncOutboxDepth()
             let format = Date.ISO8601FormatStyle(timeZone: .current)
-            print("class server: \(membership.serverURL.absoluteString)")
-            print("class: \(membership.className) (\(membership.classID.uuidString.lowercased()))")
+            print("class server: \(server.serverURL.absoluteString)")
+            for membership in memberships {
+                let teacher = membership.teacherKey.map { "its teacher's key \(Identity.fingerprint(of: $0))" }
+                    ?? "joined before classes were tied to their teacher, so it gets every assignment's work: join it again with its code"
+                print("class: \(TerminalText.escaped(membership.className)) (\(membership.classID.uuidString.lowercased())); \(teacher)")
+            }
             print("waiting to be sent: \(depth) operation\(depth == 1 ? "" : "s")")
-            print("last sync: \(membership.lastSyncAt.map { $0.formatted(format) } ?? "never")")
-            if let error = membership.lastError { print("last error: \(error)") }
+            print("last sync: \(server.lastSyncAt.map { $0.formatted(format) } ?? "never")")
+            if let error = server.lastError { print("last error: \(error)") }
             let refused = try await store.refusedSyncOperations()
             if refused.count > 0 {
                 print("refused by the server and set aside: \(refused.count) operation\(refused.count == 1 ? "" : "s") (the latest: \(refused.latestReason ?? "no reason given"))")

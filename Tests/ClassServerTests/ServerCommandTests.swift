@@ -18,14 +18,19 @@ struct ServerCommandTests {
         let pem = try run(clsfile, ["role", "--public-key"], environment: teacherHome)
         #expect(pem.status == 0)
         #expect(pem.output.hasPrefix("-----BEGIN PUBLIC KEY-----"))
+        #expect(pem.output.components(separatedBy: "-----BEGIN PUBLIC KEY-----").count == 3, "\(pem.output)")
         let keyFile = scratch.url.appendingPathComponent("teacher.pem")
         try Data(pem.output.utf8).write(to: keyFile)
+        // A file with the signing key alone, as clsfile printed it before recipient keys.
+        let signingOnly = scratch.url.appendingPathComponent("signing.pem")
+        let firstBlock = try #require(pem.output.range(of: "-----END PUBLIC KEY-----"))
+        try Data(pem.output[..<firstBlock.upperBound].utf8).write(to: signingOnly)
 
         let database = ["DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")]
         let migrated = try run(server, ["migrate"], environment: database)
         #expect(migrated.status == 0, "\(migrated.errorOutput)")
-        #expect(migrated.output == "schema version 0 → 1; clsfile_app granted\n")
-        #expect(try run(server, ["migrate"], environment: database).output == "schema version 1, up to date; clsfile_app granted\n")
+        #expect(migrated.output == "schema version 0 → 2; clsfile_app granted\n")
+        #expect(try run(server, ["migrate"], environment: database).output == "schema version 2, up to date; clsfile_app granted\n")
 
         let added = try run(server, ["teacher", "add", "--name", "Ms Rivera", "--public-key", keyFile.path], environment: database)
         #expect(added.status == 0, "\(added.errorOutput)")
@@ -49,6 +54,9 @@ struct ServerCommandTests {
         #expect(noTeacher.status == 66 && noTeacher.errorOutput.contains("no teacher has the id nobody"))
         let notAKey = try run(server, ["teacher", "add", "--name", "Y", "--public-key", "/etc/hostname"], environment: database)
         #expect(notAKey.status == 65 && notAKey.errorOutput.contains("holds no P-256 public key in PEM"))
+        let oneKey = try run(server, ["teacher", "add", "--name", "Y", "--public-key", signingOnly.path], environment: database)
+        #expect(oneKey.status == 65 && oneKey.errorOutput.contains("holds one P-256 public key in PEM, not two (the signing key, then the recipient key); `clsfile role teacher --public-key` prints both"),
+                "\(oneKey.errorOutput)")
         let noFile = try run(server, ["teacher", "add", "--name", "Y", "--public-key", "/nonexistent.pem"], environment: database)
         #expect(noFile.status == 66 && noFile.errorOutput.contains("/nonexistent.pem"))
         let unsafe = try run(server, ["migrate", "--app-role", "clsfile_owner"], environment: database)

@@ -65,6 +65,62 @@ struct ServerDatabaseTests {
         }
     }
 
+    /// A database of schema version 1, as the first clsfile-server left it: a teacher without a
+    /// recipient key, a class, a student and their work. Migrating keeps the work, and lets a
+    /// student hold work on one assignment in two classes; joining the teacher's class is refused
+    /// until the administrator adds the teacher again with both keys, then carries their key.
+    @Test func schemaOneMigratesKeepingWorkAndTeachersGetTheirRecipientKey() async throws {
+        let school = try await School(migrated: false)
+        func asOwner(_ sql: String) throws { _ = try school.cluster.psql(sql, user: "clsfile_owner", password: "owner-secret", database: "clsfile") }
+        try asOwner("CREATE SCHEMA clsfile; CREATE TABLE clsfile.schema_version (version integer NOT NULL); INSERT INTO clsfile.schema_version VALUES (1)")
+        for statement in ServerSchema.version1 { try asOwner(statement) }
+        let teacherKey = P256.Signing.PrivateKey(), recipient = P256.KeyAgreement.PrivateKey()
+        let (teacher, student, algebra, geometry) = (UUID(), UUID(), UUID(), UUID())
+        let key = teacherKey.publicKey.x963Representation
+        let hex = key.map { String(format: "%02x", $0) }.joined()
+        try asOwner("""
+            INSERT INTO clsfile.account (id, role, name) VALUES ('\(teacher)', 'teacher', 'Ms A'), ('\(student)', 'student', 'Ann');
+            INSERT INTO clsfile.device_key (kid, account_id, public_key) VALUES ('\(Identity.keyIdentifier(of: key))', '\(teacher)', '\\x\(hex)');
+            INSERT INTO clsfile.class (id, teacher_id, name, join_code) VALUES ('\(algebra)', '\(teacher)', 'Algebra', 'ALGEBRA111'),
+                ('\(geometry)', '\(teacher)', 'Geometry', 'GEOMETRY11');
+            INSERT INTO clsfile.enrolment (class_id, student_id) VALUES ('\(algebra)', '\(student)'), ('\(geometry)', '\(student)');
+            INSERT INTO clsfile.work (class_id, student_id, assignment_id, detail) VALUES ('\(algebra)', '\(student)', 'essay', '{"kept":true}')
+            """)
+
+        try await ServerDatabase.withDatabase(school.owner) { database in
+            let migrated = try await database.migrate(appRole: "clsfile_app")
+            #expect(migrated.from == 1 && migrated.to == 2)
+        }
+        #expect(try school.cluster.psql("SELECT detail->>'kept' FROM clsfile.work", database: "clsfile") == "true")
+        try await ServerDatabase.withDatabase(school.app) { database in
+            // The same assignment's work in the student's other class of the same teacher.
+            try await database.asAccount(student) { connection in
+                try await connection.run("""
+                    INSERT INTO clsfile.work (class_id, student_id, assignment_id, detail) VALUES (\(geometry), \(student), 'essay', '{}'::jsonb)
+                    """, logger: .init(label: "test"))
+            }
+            let refused = await #expect(throws: ServerError.self) {
+                try await database.joinClass(code: "ALGEBRA111", studentName: "Bea", publicKey: P256.Signing.PrivateKey().publicKey)
+            }
+            #expect(refused?.code == .notFound)
+            #expect(refused?.message.contains("the teacher of Algebra has no recipient key on this server yet") == true, "\(refused?.message ?? "")")
+        }
+        #expect(try school.cluster.psql("SELECT count(*) FROM clsfile.work", database: "clsfile") == "2")
+
+        try await ServerDatabase.withDatabase(school.owner) { database in
+            let added = try await database.addTeacher(name: "Ms A", publicKey: teacherKey.publicKey, recipientKey: recipient.publicKey)
+            #expect(added.id == teacher)
+            let again = await #expect(throws: ServerError.self) {
+                try await database.addTeacher(name: "Ms A", publicKey: teacherKey.publicKey, recipientKey: recipient.publicKey)
+            }
+            #expect(again?.message.contains("registered already") == true)
+        }
+        let joined = try await ServerDatabase.withDatabase(school.app) { database in
+            try await database.joinClass(code: "ALGEBRA111", studentName: "Bea", publicKey: P256.Signing.PrivateKey().publicKey)
+        }
+        #expect(joined.classID == algebra && joined.teacherKey == recipient.publicKey.x963Representation)
+    }
+
     @Test func aNewerSchemaIsRefusedWithWhatToDo() async throws {
         let school = try await School()
         try school.cluster.psql("UPDATE clsfile.schema_version SET version = 99", database: "clsfile")
@@ -79,8 +135,8 @@ struct ServerDatabaseTests {
         let school = try await School()
         let (teacherA, teacherB) = (P256.Signing.PrivateKey(), P256.Signing.PrivateKey())
         let (classA, classB, studentKeys) = try await ServerDatabase.withDatabase(school.owner) { database in
-            let a = try await database.addTeacher(name: "Ms A", publicKey: teacherA.publicKey)
-            let b = try await database.addTeacher(name: "Mr B", publicKey: teacherB.publicKey)
+            let a = try await database.addTeacher(name: "Ms A", publicKey: teacherA.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+            let b = try await database.addTeacher(name: "Mr B", publicKey: teacherB.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             #expect(a.keyIdentifier == Identity.keyIdentifier(of: teacherA.publicKey.x963Representation))
             let classA = try await database.createClass(name: "Algebra", teacher: a.keyIdentifier)
             let classB = try await database.createClass(name: "Biology", teacher: b.id.uuidString)
@@ -159,12 +215,12 @@ struct ServerDatabaseTests {
         let school = try await School()
         let teacherKey = P256.Signing.PrivateKey()
         let created = try await ServerDatabase.withDatabase(school.owner) { database in
-            let teacher = try await database.addTeacher(name: "Ms A", publicKey: teacherKey.publicKey)
-            let duplicate = await #expect(throws: ServerError.self) { try await database.addTeacher(name: "Again", publicKey: teacherKey.publicKey) }
+            let teacher = try await database.addTeacher(name: "Ms A", publicKey: teacherKey.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+            let duplicate = await #expect(throws: ServerError.self) { try await database.addTeacher(name: "Again", publicKey: teacherKey.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey) }
             #expect(duplicate?.code == .invalidValue)
             let nobody = await #expect(throws: ServerError.self) { try await database.createClass(name: "X", teacher: "0123") }
             #expect(nobody?.code == .notFound)
-            let empty = await #expect(throws: ServerError.self) { try await database.addTeacher(name: " \n", publicKey: P256.Signing.PrivateKey().publicKey) }
+            let empty = await #expect(throws: ServerError.self) { try await database.addTeacher(name: " \n", publicKey: P256.Signing.PrivateKey().publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey) }
             #expect(empty?.code == .invalidValue)
             return try await database.createClass(name: "Algebra", teacher: teacher.id.uuidString)
         }

@@ -89,36 +89,53 @@ struct SyncTests {
         init() async throws {
             school = try await ServerDatabaseTests.School()
             scratch = try Scratch()
-            teacher = try User("teacher", in: scratch)
+            (teacher, code, shared) = try Self.addTeacher("teacher", name: "Ms Rivera", className: "7B", handing: "essay.md",
+                                                          text: "# Rivers\n\n- [ ] introduction\n- [ ] sources\n",
+                                                          title: "Essay on rivers", school: school, in: scratch)
+            self.server = try await RunningServer(school, in: scratch.url)
+        }
+
+        /// A teacher in their role, registered on the server by an administrator with the keys
+        /// `clsfile role teacher --public-key` prints, with a class of theirs and a handout of a
+        /// document in a shared folder of theirs.
+        static func addTeacher(_ login: String, name: String, className: String, handing document: String, text: String,
+                               title: String, school: ServerDatabaseTests.School, in scratch: Scratch) throws -> (User, String, URL) {
+            let teacher = try User(login, in: scratch)
             try teacher.clsfile("role", "teacher")
             let pem = try teacher.clsfile("role", "--public-key")
-            let keyFile = scratch.url.appendingPathComponent("teacher.pem")
+            let keyFile = scratch.url.appendingPathComponent("\(login).pem")
             try Data(pem.output.utf8).write(to: keyFile)
             let admin = ["DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")]
             let server = try builtExecutable("clsfile-server")
-            let added = try run(server, ["teacher", "add", "--name", "Ms Rivera", "--public-key", keyFile.path], environment: admin)
+            let added = try run(server, ["teacher", "add", "--name", name, "--public-key", keyFile.path], environment: admin)
+            #expect(added.status == 0, "\(added.errorOutput)")
             let kid = try #require(added.output.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
-            let created = try run(server, ["class", "create", "--name", "7B", "--teacher", kid], environment: admin)
-            code = try #require(created.output.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
-            shared = scratch.url.appendingPathComponent("shared")
+            let created = try run(server, ["class", "create", "--name", className, "--teacher", kid], environment: admin)
+            let code = try #require(created.output.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
+            let shared = scratch.url.appendingPathComponent("shared-\(login)")
             try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-            try Data("# Rivers\n\n- [ ] introduction\n- [ ] sources\n".utf8).write(to: shared.appendingPathComponent("essay.md"))
+            try Data(text.utf8).write(to: shared.appendingPathComponent(document))
             // Due in the future, as assignments are while students work on them.
-            try teacher.clsfile("assign", shared.appendingPathComponent("essay.md").path, "--title", "Essay on rivers",
+            try teacher.clsfile("assign", shared.appendingPathComponent(document).path, "--title", title,
                                 "--target-words", "40", "--due", "2030-06-30")
-            self.server = try await RunningServer(school, in: scratch.url)
+            return (teacher, code, shared)
         }
 
         /// A student in their role with their own copy of the handed-out folder.
         func student(_ name: String, fullName: String) throws -> (user: User, essay: URL) {
             let user = try User(name, in: scratch)
             try user.clsfile("role", "student", "--name", fullName)
-            let folder = scratch.url.appendingPathComponent("\(name)-work")
+            return (user, try copy("essay.md", from: shared, for: user))
+        }
+
+        /// A student's own copy of a handed-out document and its handout, in their work folder.
+        func copy(_ document: String, from shared: URL, for student: User) throws -> URL {
+            let folder = student.home.appendingPathComponent("work")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for file in ["essay.md", "essay.md.clshandout"] {
+            for file in [document, document + ".clshandout"] {
                 try FileManager.default.copyItem(at: shared.appendingPathComponent(file), to: folder.appendingPathComponent(file))
             }
-            return (user, folder.appendingPathComponent("essay.md"))
+            return folder.appendingPathComponent(document)
         }
 
         /// The report the server makes for the teacher, read straight from the database.
@@ -138,11 +155,12 @@ struct SyncTests {
             server = try await RunningServer(school, in: scratch.url, port: port, name: "server-again")
         }
 
-        func report() async throws -> ClassReport {
-            let teacherID = try await ServerDatabase.withDatabase(school.owner) { try await $0.teachers() }.first?.id
-            let classID = try await ServerDatabase.withDatabase(school.owner) { try await $0.classes() }.first?.id
+        /// A class's report, as the server makes it for the class's teacher.
+        func report(of className: String = "7B") async throws -> ClassReport {
+            let classes = try await ServerDatabase.withDatabase(school.owner) { try await $0.classes() }
+            let schoolClass = try #require(classes.first { $0.name == className })
             return try await ServerDatabase.withDatabase(school.app) {
-                try await $0.classReport(try #require(classID), as: try #require(teacherID))
+                try await $0.classReport(schoolClass.id, as: schoolClass.teacherID)
             }
         }
     }
@@ -201,7 +219,7 @@ struct SyncTests {
         // Ada works before joining; joining sends that work.
         try ada.clsfile("accept", adaEssay.path + ".clshandout")
         try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", adaEssay.path)
-        #expect(try await ada.store(.student).classServerMembership() == nil)
+        #expect(try await ada.store(.student).classServerMemberships().isEmpty)
         #expect(try await ada.store(.student).syncOutboxDepth() == 0)
         let joined = try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code.lowercased())
         #expect(joined.output.contains("joined 7B on \(room.server.url.absoluteString) as Ada Lovelace"))
@@ -417,6 +435,49 @@ struct SyncTests {
         #expect(try await room.report().assignments.first?.students.first?.work == own)
     }
 
+    /// Ada has two teachers on one server: each class gets only the work of its own teacher's
+    /// assignment (the handout's recipient key is the class teacher's), never the other's.
+    @Test func aStudentOfTwoTeachersSendsEachClassOnlyItsTeachersAssignments() async throws {
+        let room = try await Classroom()
+        let (_, poetryCode, poetryShared) = try Classroom.addTeacher(
+            "okafor", name: "Mr Okafor", className: "8C", handing: "poem.md", text: "# Spring\n\n- [ ] first stanza\n",
+            title: "A poem in spring", school: room.school, in: room.scratch)
+        let (ada, essay) = try room.student("ada", fullName: "Ada Lovelace")
+        let poem = try room.copy("poem.md", from: poetryShared, for: ada)
+        try ada.clsfile("accept", essay.path + ".clshandout")
+        try ada.clsfile("accept", poem.path + ".clshandout")
+        try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
+        try ada.clsfile("join", room.server.url.absoluteString, "--code", poetryCode)
+        let status = try ada.clsfile("status")
+        #expect(status.output.contains("class: 7B (") && status.output.contains("class: 8C ("), "\(status.output)")
+        #expect(!status.output.contains("joined before classes were tied"))
+
+        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", essay.path)
+        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Blossoms fall on the water. >> \\\"$0\\\"\"", poem.path)
+        try ada.clsfile("sync")
+        let rivera = try await room.report(of: "7B"), okafor = try await room.report(of: "8C")
+        #expect(rivera.assignments.map(\.title) == ["Essay on rivers"])
+        #expect(okafor.assignments.map(\.title) == ["A poem in spring"])
+        #expect(rivera.assignments.first?.students.map(\.work) == [try await Self.ownWork(of: ada, essay: essay)])
+        #expect(okafor.assignments.first?.students.map(\.work) == [try await Self.ownWork(of: ada, essay: poem)])
+
+        // Leaving 8C: the poem's work is queued no more, the essay's still is.
+        let left = try ada.clsfile("leave", "--class", "8C")
+        #expect(left.output == "left 8C on \(room.server.url.absoluteString)\n")
+        let lock = try Self.holdSyncLock(of: ada)
+        let store = ada.store(.student)
+        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Petals drift. >> \\\"$0\\\"\"", poem.path)
+        #expect(try await store.syncOutboxDepth() == 0)
+        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Floods feed the fields. >> \\\"$0\\\"\"", essay.path)
+        let waiting = try await store.pendingSyncOperations(limit: 500)
+        let riveraClass = try #require(try await store.classServerMemberships().first { $0.className == "7B" })
+        #expect(try await store.classServerMemberships().count == 1)
+        #expect(!waiting.isEmpty && waiting.allSatisfy { $0.classID == riveraClass.classID })
+        withExtendedLifetime(lock) {}
+        let unknown = try ada.clsfile("leave", "--class", "8C", expecting: 66)
+        #expect(unknown.errorOutput.contains("no class joined is named '8C': give one of 7B ("), "\(unknown.errorOutput)")
+    }
+
     @Test func aReplayedBatchChangesNothing() async throws {
         let room = try await Classroom()
         let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
@@ -426,7 +487,7 @@ struct SyncTests {
         let batch = try await store.pendingSyncOperations(limit: 500).map(\.operation)
         #expect(!batch.isEmpty)
         let client = try SyncClient(serverURL: room.server.url, key: try ada.identity(.student).signingKey)
-        let membership = try #require(try await store.classServerMembership())
+        let membership = try #require(try await store.classServerMemberships().first)
         let first = try await client.send(batch, classID: membership.classID)
         let before = try await room.report()
         // The answer was lost: the same operations come again, and again.
@@ -456,7 +517,7 @@ struct SyncRefusalTests {
         let adaKey = try ada.identity(.student).signingKey
         let adaToken = try await DeviceToken.make(key: adaKey)
         let teacherToken = try await DeviceToken.make(key: try room.teacher.identity(.teacher).signingKey)
-        let membership = try #require(try await ada.store(.student).classServerMembership())
+        let membership = try #require(try await ada.store(.student).classServerMemberships().first)
         let server = room.server.url
 
         func expectRefusal(_ method: String, _ path: String, body: Data? = nil, token: String?, status: Int, code: String,
@@ -515,7 +576,7 @@ struct SyncRefusalTests {
                                 code: "forbidden", saying: "a student's key cannot read it")
         let otherTeacher = P256.Signing.PrivateKey()
         let otherClass = try await ServerDatabase.withDatabase(room.school.owner) { database in
-            let account = try await database.addTeacher(name: "Mr Okafor", publicKey: otherTeacher.publicKey)
+            let account = try await database.addTeacher(name: "Mr Okafor", publicKey: otherTeacher.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             return try await database.createClass(name: "8C", teacher: account.id.uuidString)
         }
         try await expectRefusal("POST", "/v1/sync", body: try body([operation], classID: otherClass.id), token: adaToken, status: 404,

@@ -126,14 +126,14 @@ protocol ContextStorage: Sendable {
 
 /// Where the class server a store syncs to and its outbox are kept: the same store as the activities.
 protocol SyncStorage: Sendable {
-    /// The class server the store syncs to, if any.
-    func classServerMembership() async throws -> ClassServerMembership?
+    /// The classes joined on the class server the store syncs to, oldest first.
+    func classServerMemberships() async throws -> [ClassServerMembership]
 
-    /// Records the server and queues the assigned work recorded so far; returns how many operations that queued.
+    /// Records a class joined and queues its teacher's assigned work recorded so far; returns how many operations that queued.
     func joinClassServer(_ membership: ClassServerMembership) async throws -> Int
 
-    /// Forgets the server and empties the outbox; returns how many operations went.
-    func leaveClassServer() async throws -> Int
+    /// Leaves one class, or all and the server (nil), dropping what waited for them; returns how many operations went.
+    func leaveClassServer(classID: UUID?) async throws -> Int
 
     /// The oldest operations waiting, at most `limit`.
     func pendingOperations(limit: Int) async throws -> [OutboxEntry]

@@ -271,6 +271,22 @@ enum StoreSchema {
             refused_at REAL    NOT NULL
         );
         """),
+        // 9: a store may join several classes of its server, each tied to its teacher's
+        // recipient key (`teacher_key`, as in their handouts): an assignment's work goes only to
+        // the classes of the teacher who handed it out. A class joined at version 8 is kept with
+        // no key, which sends it every assignment's work as before, until it is joined again.
+        Migration(name: "classes tied to their teachers", sql: """
+        CREATE TABLE class_membership (
+            class_id    TEXT PRIMARY KEY,
+            class_name  TEXT NOT NULL,
+            teacher_key BLOB CHECK (teacher_key IS NULL OR length(teacher_key) BETWEEN 1 AND 200),
+            joined_at   REAL NOT NULL
+        );
+        INSERT INTO class_membership (class_id, class_name, teacher_key, joined_at)
+            SELECT class_id, class_name, NULL, joined_at FROM class_server;
+        ALTER TABLE class_server DROP COLUMN class_id;
+        ALTER TABLE class_server DROP COLUMN class_name;
+        """),
     ]
 
     /// Whether the store's schema is older than this code's.

@@ -28,9 +28,9 @@ struct UnusableStorage: ActivityStorage {
     func trust(_ key: Data, forStudent student: String, datedUpTo latestDate: Date) async throws -> [Submission.ImportResult] { throw reason }
     func pinnedKey(forStudent student: String) async throws -> Data? { throw reason }
     func submissionHistory(forAssignment identifier: String) async throws -> [Submission] { throw reason }
-    func classServerMembership() async throws -> ClassServerMembership? { throw reason }
+    func classServerMemberships() async throws -> [ClassServerMembership] { throw reason }
     func joinClassServer(_ membership: ClassServerMembership) async throws -> Int { throw reason }
-    func leaveClassServer() async throws -> Int { throw reason }
+    func leaveClassServer(classID: UUID?) async throws -> Int { throw reason }
     func pendingOperations(limit: Int) async throws -> [OutboxEntry] { throw reason }
     func outboxDepth() async throws -> Int { throw reason }
     func acknowledgeOperations(_ sequences: [Int64], at date: Date) async throws { throw reason }

@@ -2,31 +2,37 @@ import Foundation
 
 /// Syncing a student's assigned work to a class server. Not part of ClassKit.
 ///
-/// Once ``joinClassServer(_:)`` records a server, each save of an assigned document's activity
-/// also writes a ``SyncOperation`` to the store's outbox, in the save's own transaction: work is
-/// never recorded without its operation, offline or not. A sync reads them in order
-/// (``pendingSyncOperations(limit:)``), sends them, and removes those the server acknowledged
-/// (``acknowledgeSyncOperations(_:)``). Unassigned work is never queued.
+/// A store syncs to one server and may join several of its classes. Each class is tied to its
+/// teacher's recipient key, the key of their handouts (``ClassServerMembership/teacherKey``): once
+/// ``joinClassServer(_:)`` records a class, each save of an assigned document's activity also
+/// writes a ``SyncOperation`` to the store's outbox, in the save's own transaction, for each class
+/// of the teacher who handed the assignment out. Work is never recorded without its operation,
+/// offline or not. A sync reads them in order (``pendingSyncOperations(limit:)``), sends them, and
+/// removes those the server acknowledged (``acknowledgeSyncOperations(_:)``). Unassigned work, and
+/// the work of another teacher's assignment, is never queued for a class.
 extension CLSDataStore {
-    /// The class server this store syncs to; nil when none was joined.
-    public func classServerMembership() async throws -> ClassServerMembership? {
-        try await storage.classServerMembership()
+    /// The classes joined on the class server this store syncs to, oldest first; empty when none
+    /// was joined. All have the same server, account and last sync.
+    public func classServerMemberships() async throws -> [ClassServerMembership] {
+        try await storage.classServerMemberships()
     }
 
-    /// Records the server a class was joined on and queues the assigned work recorded so far, so
-    /// that it reaches the server too. Joining another server or class drops what waited for the
-    /// previous one.
+    /// Records a class joined on a server and queues the work recorded so far on its teacher's
+    /// assignments, so that it reaches the class too. Joining a class again sends that work again,
+    /// replacing the server's copy; the other classes joined stay. Joining a class of another
+    /// server leaves the previous server's classes and drops what waited for them.
     /// - Returns: How many operations were queued for the work recorded before.
     @discardableResult
     public func joinClassServer(_ membership: ClassServerMembership) async throws -> Int {
         try await storage.joinClassServer(membership)
     }
 
-    /// Stops syncing: forgets the server and empties the outbox.
+    /// Stops syncing to one class, or to every class and the server when `classID` is nil,
+    /// dropping what waited for them. Leaving the last class forgets the server.
     /// - Returns: How many operations were dropped unsent.
     @discardableResult
-    public func leaveClassServer() async throws -> Int {
-        try await storage.leaveClassServer()
+    public func leaveClassServer(classID: UUID? = nil) async throws -> Int {
+        try await storage.leaveClassServer(classID: classID)
     }
 
     /// The oldest operations waiting to be sent, at most `limit`, in the order they were made,

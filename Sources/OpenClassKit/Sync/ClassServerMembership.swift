@@ -1,10 +1,10 @@
 import Foundation
 
-/// The class server a student's store syncs to, and how the last sync went. Not part of ClassKit.
+/// A class a student's store joined on a class server, and how the last sync went. Not part of ClassKit.
 ///
 /// Set by ``CLSDataStore/joinClassServer(_:)`` once the server accepted the join code; from then
-/// on every save of an assigned document's activity also writes a ``SyncOperation`` to the
-/// store's outbox.
+/// on every save of the activity of a document assigned by the class's teacher also writes a
+/// ``SyncOperation`` for the class to the store's outbox.
 public struct ClassServerMembership: Sendable, Equatable {
     /// The server's address, such as `https://class.example.org`.
     public var serverURL: URL
@@ -13,6 +13,10 @@ public struct ClassServerMembership: Sendable, Equatable {
     /// The class joined.
     public var classID: UUID
     public var className: String
+    /// The recipient public key of the class's teacher (P-256, X9.63), as their handouts carry
+    /// it: only the work of assignments handed out with this key goes to the class. Nil for a
+    /// class joined before classes were tied to their teacher, which gets every assignment's work.
+    public var teacherKey: Data?
     public var joinedAt: Date
     /// When a sync last reached the server; nil before the first.
     public var lastSyncAt: Date?
@@ -20,12 +24,13 @@ public struct ClassServerMembership: Sendable, Equatable {
     public var lastError: String?
 
     /// Creates a membership as the server answered a join.
-    public init(serverURL: URL, accountID: UUID, classID: UUID, className: String, joinedAt: Date = Date(),
-                lastSyncAt: Date? = nil, lastError: String? = nil) {
+    public init(serverURL: URL, accountID: UUID, classID: UUID, className: String, teacherKey: Data?,
+                joinedAt: Date = Date(), lastSyncAt: Date? = nil, lastError: String? = nil) {
         self.serverURL = serverURL
         self.accountID = accountID
         self.classID = classID
         self.className = className
+        self.teacherKey = teacherKey
         self.joinedAt = joinedAt
         self.lastSyncAt = lastSyncAt
         self.lastError = lastError

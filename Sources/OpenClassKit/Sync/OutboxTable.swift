@@ -2,13 +2,13 @@ import Foundation
 import GRDB
 import NIOConcurrencyHelpers
 
-/// The store's side of syncing — `class_server` and `outbox` — read and written inside a
+/// The store's side of syncing — `class_server`, `class_membership` and `outbox` — read and written inside a
 /// transaction that ``SQLiteStorage`` opens.
 enum OutboxTable {
-    /// Writes the operation of one save of an activity, when the store syncs to a class server
-    /// and the activity's document is assigned; does nothing otherwise.
+    /// Writes the operation of one save of an activity, when the activity's document is assigned
+    /// and the store joined a class of the teacher who handed it out; does nothing otherwise.
     static func enqueue(_ change: ActivityChanges, at now: Double, in db: Database) throws {
-        guard var operation = try emptyOperation(forActivity: change.activityID, at: now, in: db) else { return }
+        guard case var (operation, classes)? = try emptyOperation(forActivity: change.activityID, at: now, in: db) else { return }
         operation.spans = change.spans.map(SyncOperation.Span.init)
         operation.discardedSpans = change.discardedSpans
         operation.progressBasisChange = change.progressBasis.map {
@@ -20,14 +20,15 @@ enum OutboxTable {
         operation.clearsPrimary = change.clearsPrimary
         operation.deletedItems = change.deletions
         operation.items = change.upserts.map(SyncOperation.Item.init)
-        try insert(operation, in: db)
+        try insert(operation, for: classes, in: db)
     }
 
     /// Writes an operation with everything an activity holds, which replaces the server's copy:
-    /// what joining sends for work recorded before, and what an assignment tied to another file
-    /// or a new attempt sends.
-    static func enqueueSnapshot(ofActivity activityID: Int64, at now: Double, in db: Database) throws {
-        guard var operation = try emptyOperation(forActivity: activityID, at: now, in: db) else { return }
+    /// what joining sends for work recorded before (to the class joined, `onlyClass`), and what
+    /// an assignment tied to another file or a new attempt sends.
+    static func enqueueSnapshot(ofActivity activityID: Int64, at now: Double, onlyClass: String? = nil, in db: Database) throws {
+        guard case var (operation, classes)? = try emptyOperation(forActivity: activityID, at: now, in: db) else { return }
+        if let onlyClass { classes = classes.filter { $0 == onlyClass } }
         operation.replacesWork = true
         let record = try SQLiteStorage.load(activityID, in: db)
         operation.spans = record.spans.map(SyncOperation.Span.init)
@@ -37,7 +38,7 @@ enum OutboxTable {
         operation.removesAllItems = true
         operation.items = record.items.map(SyncOperation.Item.init)
         operation.completedAt = try Double.fetchOne(db, sql: "SELECT completed_at FROM activity WHERE id = ?", arguments: [activityID])
-        try insert(operation, in: db)
+        try insert(operation, for: classes, in: db)
     }
 
     /// Writes a snapshot of the current attempt of a context's document, when it is assigned:
@@ -51,9 +52,9 @@ enum OutboxTable {
 
     /// Writes the done date of an activity.
     static func enqueueCompletion(ofActivity activityID: Int64, at date: Double, in db: Database) throws {
-        guard var operation = try emptyOperation(forActivity: activityID, at: date, in: db) else { return }
+        guard case var (operation, classes)? = try emptyOperation(forActivity: activityID, at: date, in: db) else { return }
         operation.completedAt = date
-        try insert(operation, in: db)
+        try insert(operation, for: classes, in: db)
     }
 
     /// Writes spans ended outside a save (their process died).
@@ -61,34 +62,46 @@ enum OutboxTable {
         guard let row = try Row.fetchOne(db, sql: """
             SELECT activity_id, started_at, ended_at, last_pulse_at FROM time_span WHERE id = ?
             """, arguments: [spanID]),
-              var operation = try emptyOperation(forActivity: row[0], at: now, in: db) else { return }
+              case var (operation, classes)? = try emptyOperation(forActivity: row[0], at: now, in: db) else { return }
         operation.spans = [SyncOperation.Span(id: spanID, start: row[1], end: row[2], lastPulse: row[3])]
-        try insert(operation, in: db)
+        try insert(operation, for: classes, in: db)
     }
 
-    /// An operation for an activity, with its assignment filled in; nil unless the store syncs
-    /// and the activity's document is assigned. One indexed look-up when it does not.
-    private static func emptyOperation(forActivity activityID: Int64, at now: Double, in db: Database) throws -> SyncOperation? {
+    /// An operation for an activity, with its assignment filled in, and the classes it goes to:
+    /// those of the teacher whose handout it is (their recipient key is the handout's), and
+    /// those joined before classes were tied to a teacher. Nil unless the store joined a class
+    /// and the activity's document is assigned; one indexed look-up when it did not.
+    private static func emptyOperation(forActivity activityID: Int64, at now: Double, in db: Database) throws -> (SyncOperation, [String])? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT a.context_id, a.attempt FROM activity a
-            WHERE a.id = ? AND EXISTS (SELECT 1 FROM class_server)
+            WHERE a.id = ? AND EXISTS (SELECT 1 FROM class_membership)
               AND EXISTS (SELECT 1 FROM assignment s WHERE s.context_id = a.context_id AND s.accepted_at IS NOT NULL)
             """), arguments: [activityID]),
               let assignment = try ClassroomTables.assignment(contextID: row[0], in: db) else { return nil }
+        let classes = try String.fetchAll(db.cachedStatement(sql: """
+            SELECT class_id FROM class_membership WHERE teacher_key IS NULL OR teacher_key = ? ORDER BY joined_at, class_id
+            """), arguments: [assignment.teacherKey])
+        guard !classes.isEmpty else { return nil }
         let info = SyncOperation.AssignmentInfo(
             title: assignment.title, className: assignment.className,
             documentName: assignment.documentURL?.lastPathComponent ?? assignment.documentName,
             dueDate: assignment.dueDate?.timeIntervalSince1970, targetWords: assignment.targetWordCount,
             contextPath: assignment.contextPath)
-        return SyncOperation(assignmentIdentifier: assignment.identifier, attempt: row[1], madeAt: now, assignment: info)
+        let operation = SyncOperation(assignmentIdentifier: assignment.identifier, attempt: row[1], madeAt: now, assignment: info)
+        return (operation, classes)
     }
 
-    /// Queues an operation for the class joined now.
-    private static func insert(_ operation: SyncOperation, in db: Database) throws {
-        let json = try encoder.encode(operation)
-        try db.cachedStatement(sql: "INSERT INTO outbox (class_id, operation) SELECT class_id, ? FROM class_server")
-            .execute(arguments: [String(decoding: json, as: UTF8.self)])
-        queuedInThisProcess.withLockedValue { $0 += 1 }
+    /// Queues an operation for each class, each copy with an id of its own (the server applies
+    /// an id once per student).
+    private static func insert(_ operation: SyncOperation, for classes: [String], in db: Database) throws {
+        var copy = operation
+        for (index, classID) in classes.enumerated() {
+            if index > 0 { copy.id = UUID() }
+            let json = try encoder.encode(copy)
+            try db.cachedStatement(sql: "INSERT INTO outbox (class_id, operation) VALUES (?, ?)")
+                .execute(arguments: [classID, String(decoding: json, as: UTF8.self)])
+            queuedInThisProcess.withLockedValue { $0 += 1 }
+        }
     }
 
     /// How many operations this process wrote to any store's outbox (some may have been rolled
@@ -157,49 +170,68 @@ enum OutboxTable {
         return (count, reason)
     }
 
-    // MARK: The server
+    // MARK: The server and its classes
 
-    static func membership(in db: Database) throws -> ClassServerMembership? {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT url, account_id, class_id, class_name, joined_at, last_sync_at, last_error FROM class_server
-            """) else { return nil }
-        guard let url = URL(string: row[0]), let account = UUID(uuidString: row[1]), let classID = UUID(uuidString: row[2]) else {
-            throw CLSError(.databaseInaccessible, "the class server recorded in the store is damaged; join again (clsfile join URL --code CODE)")
+    /// The classes joined, oldest first, each with the server's address and last sync.
+    static func memberships(in db: Database) throws -> [ClassServerMembership] {
+        try Row.fetchAll(db, sql: """
+            SELECT s.url, s.account_id, m.class_id, m.class_name, m.teacher_key, m.joined_at, s.last_sync_at, s.last_error
+            FROM class_membership m, class_server s ORDER BY m.joined_at, m.class_id
+            """).map { row in
+            guard let url = URL(string: row[0]), let account = UUID(uuidString: row[1]), let classID = UUID(uuidString: row[2]) else {
+                throw CLSError(.databaseInaccessible, "the class server recorded in the store is damaged; leave it and join again (clsfile leave, then clsfile join URL --code CODE)")
+            }
+            return ClassServerMembership(serverURL: url, accountID: account, classID: classID, className: row[3], teacherKey: row[4],
+                                         joinedAt: Date(timeIntervalSince1970: row[5]),
+                                         lastSyncAt: (row[6] as Double?).map(Date.init(timeIntervalSince1970:)), lastError: row[7])
         }
-        return ClassServerMembership(serverURL: url, accountID: account, classID: classID, className: row[3],
-                                     joinedAt: Date(timeIntervalSince1970: row[4]),
-                                     lastSyncAt: (row[5] as Double?).map(Date.init(timeIntervalSince1970:)), lastError: row[6])
     }
 
-    /// Records the server and queues all assigned work recorded so far; returns how many
-    /// operations that queued. What waits for another class of the same server still goes there;
-    /// joining another server drops what waited for the previous one.
+    /// Records a class joined and queues the work of its teacher's assignments recorded so far;
+    /// returns how many operations that queued. Joining a class again replaces the server's copy
+    /// of that work; the other classes joined stay. Joining a class of another server forgets the
+    /// previous server, its classes and what waited for them.
     static func join(_ membership: ClassServerMembership, in db: Database) throws -> Int {
-        if let previous = try Self.membership(in: db), previous.serverURL != membership.serverURL {
-            try db.execute(sql: "DELETE FROM outbox")
+        let classID = membership.classID.uuidString
+        if let server = try String.fetchOne(db, sql: "SELECT url FROM class_server"), server != membership.serverURL.absoluteString {
+            _ = try leave(classID: nil, in: db)
         }
-        try db.execute(sql: "DELETE FROM class_server")
         try db.execute(sql: """
-            INSERT INTO class_server (slot, url, account_id, class_id, class_name, joined_at) VALUES (1, ?, ?, ?, ?, ?)
-            """, arguments: [membership.serverURL.absoluteString, membership.accountID.uuidString,
-                             membership.classID.uuidString, membership.className, membership.joinedAt.timeIntervalSince1970])
+            INSERT INTO class_server (slot, url, account_id, joined_at) VALUES (1, ?, ?, ?)
+            ON CONFLICT (slot) DO UPDATE SET account_id = excluded.account_id
+            """, arguments: [membership.serverURL.absoluteString, membership.accountID.uuidString, membership.joinedAt.timeIntervalSince1970])
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO class_membership (class_id, class_name, teacher_key, joined_at) VALUES (?, ?, ?, ?)
+            """, arguments: [classID, membership.className, membership.teacherKey, membership.joinedAt.timeIntervalSince1970])
         let before = try depth(in: db)
         let activities = try Int64.fetchAll(db, sql: """
             SELECT (SELECT id FROM activity a WHERE a.context_id = s.context_id ORDER BY attempt DESC LIMIT 1)
             FROM assignment s WHERE s.context_id IS NOT NULL AND s.accepted_at IS NOT NULL ORDER BY s.created_at, s.id
             """).compactMap { $0 }
         let now = Date().timeIntervalSince1970
-        for activity in activities { try enqueueSnapshot(ofActivity: activity, at: now, in: db) }
+        for activity in activities { try enqueueSnapshot(ofActivity: activity, at: now, onlyClass: classID, in: db) }
         return try depth(in: db) - before
     }
 
-    /// Forgets the server and what was waiting for it; returns how many operations went.
-    static func leave(in db: Database) throws -> Int {
-        let dropped = try depth(in: db)
-        try db.execute(sql: "DELETE FROM outbox")
-        try db.execute(sql: "DELETE FROM outbox_refused")
-        try db.execute(sql: "DELETE FROM class_server")
-        return dropped
+    /// Leaves one class joined, or every class and the server when `classID` is nil, dropping
+    /// what waited for them; returns how many operations went. Leaving the last class forgets
+    /// the server.
+    static func leave(classID: UUID?, in db: Database) throws -> Int {
+        let before = try depth(in: db)
+        if let classID {
+            let id = classID.uuidString
+            try db.execute(sql: "DELETE FROM outbox WHERE class_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM outbox_refused WHERE class_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM class_membership WHERE class_id = ?", arguments: [id])
+        }
+        let classesLeft = try Int.fetchOne(db, sql: "SELECT count(*) FROM class_membership") ?? 0
+        if classID == nil || classesLeft == 0 {
+            try db.execute(sql: "DELETE FROM outbox")
+            try db.execute(sql: "DELETE FROM outbox_refused")
+            try db.execute(sql: "DELETE FROM class_membership")
+            try db.execute(sql: "DELETE FROM class_server")
+        }
+        return before - (try depth(in: db))
     }
 }
 

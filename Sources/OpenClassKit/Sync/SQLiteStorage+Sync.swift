@@ -3,16 +3,16 @@ import GRDB
 
 /// The store's side of syncing: each call is one transaction around ``OutboxTable``.
 extension SQLiteStorage: SyncStorage {
-    func classServerMembership() async throws -> ClassServerMembership? {
-        try await reading { db in try OutboxTable.membership(in: db) }
+    func classServerMemberships() async throws -> [ClassServerMembership] {
+        try await reading { db in try OutboxTable.memberships(in: db) }
     }
 
     func joinClassServer(_ membership: ClassServerMembership) async throws -> Int {
         try await writing { db in try OutboxTable.join(membership, in: db) }
     }
 
-    func leaveClassServer() async throws -> Int {
-        try await writing { db in try OutboxTable.leave(in: db) }
+    func leaveClassServer(classID: UUID?) async throws -> Int {
+        try await writing { db in try OutboxTable.leave(classID: classID, in: db) }
     }
 
     func pendingOperations(limit: Int) async throws -> [OutboxEntry] {

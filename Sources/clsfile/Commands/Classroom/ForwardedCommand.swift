@@ -42,7 +42,7 @@ enum ForwardedCommand {
     /// `clsfile status`.
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "status", abstract: "Show the class server, what waits to be sent, and the last sync.",
+            commandName: "status", abstract: "Show the class server, the classes joined, what waits to be sent, and the last sync.",
             discussion: "Run `clsfile status --help` for its options.")
         @Argument(parsing: .captureForPassthrough) var options: [String] = []
     }
@@ -50,7 +50,7 @@ enum ForwardedCommand {
     /// `clsfile leave`.
     struct Leave: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "leave", abstract: "Stop syncing to the class server, dropping what waits to be sent.",
+            commandName: "leave", abstract: "Stop syncing to a class or the class server, dropping what waits to be sent.",
             discussion: "Run `clsfile leave --help` for its options.")
         @Argument(parsing: .captureForPassthrough) var options: [String] = []
     }

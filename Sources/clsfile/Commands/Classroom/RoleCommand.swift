@@ -19,8 +19,9 @@ struct RoleCommand: AsyncParsableCommand {
             a student signs submissions with them, and a teacher's handouts carry the key that \
             submissions are encrypted to. The line printed gives the key's fingerprint, which a \
             teacher compares when trusting a student's new key. With no role given, prints the role now. \
-            With --public-key, prints only the role's public key in PEM instead, which a class \
-            server's administrator registers (clsfile-server teacher add --public-key FILE).
+            With --public-key, prints only the role's two public keys in PEM instead, the signing key \
+            first and the recipient key (the one handouts carry) second, which a class server's \
+            administrator registers for a teacher (clsfile-server teacher add --public-key FILE).
             """)
 
     @Argument(help: ArgumentHelp("teacher, student or off.", valueName: "role"))
@@ -29,7 +30,7 @@ struct RoleCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The name a teacher sees on your work.", valueName: "name"))
     var name: String?
 
-    @Flag(name: .long, help: "Print only the role's public key, in PEM.")
+    @Flag(name: .long, help: "Print only the role's public keys, signing then recipient, in PEM.")
     var publicKey = false
 
     func validate() throws {
@@ -60,7 +61,9 @@ struct RoleCommand: AsyncParsableCommand {
                 guard mode.role != .off else {
                     throw ClassroomError(.wrongRole, "with the role off there are no identity keys: clsfile role teacher --public-key (or student)")
                 }
-                print(try RoleGate.identity(of: mode.role).signingKey.publicKey.pemRepresentation)
+                let identity = try RoleGate.identity(of: mode.role)
+                print(identity.signingKey.publicKey.pemRepresentation)
+                print(identity.agreementKey.publicKey.pemRepresentation)
                 return
             }
             let store = try CLSDataStore.defaultStoreURL.path

@@ -1,0 +1,147 @@
+import Foundation
+@testable import OpenClassKit
+import Testing
+import TestSupport
+
+/// The store's outbox with several classes joined: each assignment's work is queued only for the
+/// classes of the teacher whose handout it is, leaving a class drops only its own, and a store
+/// that joined a class before classes were tied to teachers keeps syncing it.
+@Suite struct OutboxTests {
+    private let server = URL(string: "https://class.example.org")!
+    private let account = UUID()
+
+    private func assignment(_ title: String, teacher key: UInt8) -> Assignment {
+        Assignment(identifier: UUID().uuidString.lowercased(), title: title, className: "7B", documentName: "\(title).txt",
+                   documentDigest: String(repeating: "ab", count: 32), teacherKey: Data(repeating: key, count: 65))
+    }
+
+    private func membership(_ name: String, teacher key: UInt8?, server: URL? = nil) -> ClassServerMembership {
+        ClassServerMembership(serverURL: server ?? self.server, accountID: account, classID: UUID(), className: name,
+                              teacherKey: key.map { Data(repeating: $0, count: 65) })
+    }
+
+    /// Saves a change to a file's activity.
+    private func work(on file: URL, in store: CLSDataStore, progress: Double) async throws {
+        try await store.fetchActivity(for: file).progress = progress
+        try await store.save()
+    }
+
+    /// The classes the waiting operations are for, in order, by name.
+    private func queuedClasses(_ store: CLSDataStore, _ classes: [ClassServerMembership]) async throws -> [String] {
+        try await store.pendingAll().map { entry in classes.first { $0.classID == entry.classID }?.className ?? "?" }
+    }
+
+    @Test func eachAssignmentsWorkGoesOnlyToItsTeachersClasses() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let essay = try scratch.file("essay.txt"), poem = try scratch.file("poem.txt"), notes = try scratch.file("notes.txt")
+        try await store.acceptAssignment(assignment("essay", teacher: 1), for: essay)
+        try await store.acceptAssignment(assignment("poem", teacher: 2), for: poem)
+        try await work(on: essay, in: store, progress: 0.2)
+        try await work(on: poem, in: store, progress: 0.1)
+
+        // Joining the essay teacher's class sends that class the essay's work so far, not the poem's.
+        let rivera = membership("7B", teacher: 1), okafor = membership("8C", teacher: 2), other = membership("9A", teacher: 3)
+        #expect(try await store.joinClassServer(rivera) == 1)
+        #expect(try await store.joinClassServer(okafor) == 1)
+        #expect(try await store.joinClassServer(other) == 0)
+        let classes = [rivera, okafor, other]
+        #expect(try await queuedClasses(store, classes) == ["7B", "8C"])
+        #expect(try await store.classServerMemberships().map(\.className) == ["7B", "8C", "9A"])
+        #expect(try await store.classServerMemberships().map(\.teacherKey) == classes.map(\.teacherKey))
+
+        try await store.acknowledgeSyncOperations(try await store.pendingAll().map(\.sequence))
+        try await work(on: essay, in: store, progress: 0.4)
+        try await work(on: poem, in: store, progress: 0.5)
+        try await work(on: notes, in: store, progress: 0.9)
+        #expect(try await queuedClasses(store, classes) == ["7B", "8C"])
+        let operations = try await store.pendingAll()
+        #expect(operations.map(\.operation.assignment.documentName) == ["essay.txt", "poem.txt"])
+
+        // Leaving 8C drops what waited for it; the poem's work is queued for no class after.
+        #expect(try await store.leaveClassServer(classID: okafor.classID) == 1)
+        try await work(on: poem, in: store, progress: 0.6)
+        #expect(try await queuedClasses(store, classes) == ["7B"])
+        #expect(try await store.classServerMemberships().map(\.className) == ["7B", "9A"])
+
+        // Joining another server leaves this one's classes and drops what waited for them.
+        let elsewhere = membership("Z", teacher: 1, server: URL(string: "https://other.example.org")!)
+        #expect(try await store.joinClassServer(elsewhere) == 1)
+        #expect(try await store.classServerMemberships().map(\.className) == ["Z"])
+        #expect(try await store.pendingAll().map(\.classID) == [elsewhere.classID])
+        #expect(try await store.leaveClassServer() == 1)
+        #expect(try await store.classServerMemberships().isEmpty)
+        try await work(on: essay, in: store, progress: 0.7)
+        #expect(try await store.syncOutboxDepth() == 0)
+    }
+
+    @Test func twoClassesOfOneTeacherEachGetTheWorkWithOperationsOfTheirOwn() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let essay = try scratch.file("essay.txt")
+        try await store.acceptAssignment(assignment("essay", teacher: 1), for: essay)
+        let morning = membership("7B", teacher: 1), afternoon = membership("7C", teacher: 1)
+        try await store.joinClassServer(morning)
+        try await store.joinClassServer(afternoon)
+        try await store.acknowledgeSyncOperations(try await store.pendingAll().map(\.sequence))
+        try await work(on: essay, in: store, progress: 0.3)
+        let operations = try await store.pendingAll()
+        #expect(operations.map(\.classID) == [morning.classID, afternoon.classID])
+        #expect(Set(operations.map(\.operation.id)).count == 2)
+        var same = operations[1].operation
+        same.id = operations[0].operation.id
+        #expect(same == operations[0].operation)
+    }
+
+    /// A store of schema 8 joined one class without its teacher's key: it keeps the class and
+    /// what waited for it, and the class keeps getting every assignment's work until joined again.
+    @Test func aClassJoinedAtSchemaEightKeepsSyncing() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let essay = try scratch.file("essay.txt")
+        try await store.acceptAssignment(assignment("essay", teacher: 1), for: essay)
+        let classID = UUID()
+        // The schema-8 tables, as clsfile left them, with one class joined and one operation waiting.
+        let downgraded = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, """
+            DROP TABLE class_membership; DROP TABLE class_server;
+            CREATE TABLE class_server (slot INTEGER PRIMARY KEY CHECK (slot = 1), url TEXT NOT NULL, account_id TEXT NOT NULL,
+                class_id TEXT NOT NULL, class_name TEXT NOT NULL, joined_at REAL NOT NULL, last_sync_at REAL, last_error TEXT);
+            INSERT INTO class_server VALUES (1, '\(server.absoluteString)', '\(account.uuidString)', '\(classID.uuidString)', '7B', 1700000000, 1700000100, NULL);
+            INSERT INTO outbox (class_id, operation) VALUES ('\(classID.uuidString)', '{"waiting":true}');
+            PRAGMA user_version = 8; PRAGMA wal_checkpoint(TRUNCATE);
+            """])
+        #expect(downgraded.status == 0, "\(downgraded.errorOutput)")
+
+        let reopened = scratch.store()
+        let memberships = try await reopened.classServerMemberships()
+        #expect(memberships == [ClassServerMembership(serverURL: server, accountID: account, classID: classID, className: "7B", teacherKey: nil,
+                                                      joinedAt: Date(timeIntervalSince1970: 1_700_000_000),
+                                                      lastSyncAt: Date(timeIntervalSince1970: 1_700_000_100))])
+        #expect(try await reopened.syncOutboxDepth() == 1)
+        try await work(on: essay, in: reopened, progress: 0.5)
+        #expect(try await reopened.syncOutboxDepth() == 2)
+        // Joined again, the class is tied to its teacher.
+        var again = memberships[0]
+        again.teacherKey = Data(repeating: 1, count: 65)
+        try await reopened.joinClassServer(again)
+        #expect(try await reopened.classServerMemberships().map(\.teacherKey) == [again.teacherKey])
+    }
+}
+
+extension CLSDataStore {
+    /// Every operation waiting, whichever class it is for, read with the sqlite3 tool.
+    fileprivate func pendingAll() async throws -> [OutboxEntry] {
+        struct Row: Decodable {
+            var seq: Int64
+            var class_id: String
+            var operation: String
+        }
+        let read = try run(try Tool.sqlite3.require(), ["-json", storeURL.path, "SELECT seq, class_id, operation FROM outbox ORDER BY seq"])
+        guard read.status == 0 else { throw CLSError(.databaseInaccessible, read.errorOutput) }
+        guard !read.output.isEmpty else { return [] }
+        return try JSONDecoder().decode([Row].self, from: Data(read.output.utf8)).map { row in
+            OutboxEntry(sequence: row.seq, classID: try #require(UUID(uuidString: row.class_id)),
+                        operation: try JSONDecoder().decode(SyncOperation.self, from: Data(row.operation.utf8)))
+        }
+    }
+}
