@@ -25,7 +25,7 @@ struct StatusCommand: AsyncParsableCommand {
             let format = Date.ISO8601FormatStyle(timeZone: .current)
             print("class server: \(server.serverURL.absoluteString)")
             for membership in memberships {
-                let teacher = membership.teacherKey.map { "its teacher's key \(Identity.fingerprint(of: $0))" }
+                let teacher = membership.teacherKey.map { "its teacher's recipient key \(Identity.fingerprint(of: $0))" }
                     ?? "joined before classes were tied to their teacher, so it gets every assignment's work: join it again with its code"
                 print("class: \(TerminalText.escaped(membership.className)) (\(membership.classID.uuidString.lowercased())); \(teacher)")
             }
