@@ -136,7 +136,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-            ]
+            ],
+            resources: [.embedInCode("Catalog/catalog-openapi.yaml")]
         ),
         .executableTarget(
             name: "clsfile-server",
@@ -227,6 +228,13 @@ let package = Package(
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Benchmarks/ClassServerBenchmark"
+        ),
+        .executableTarget(
+            name: "CatalogBenchmark",
+            // clsfile-server, clsfile and clsfile-sync: built first, so that the benchmark times the real programs.
+            dependencies: ["ClassServer", "ClassSync", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile", "clsfile-sync",
+                           .product(name: "Crypto", package: "swift-crypto")],
+            path: "Benchmarks/CatalogBenchmark"
         ),
         .executableTarget(
             name: "SessionBenchmark",

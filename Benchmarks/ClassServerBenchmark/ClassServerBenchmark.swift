@@ -192,17 +192,11 @@ struct ClassServerBenchmark {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    static func option(_ name: String, default value: Int) -> Int {
-        text(name).flatMap { Int($0) } ?? value
-    }
+    static let arguments = BenchmarkArguments(program: "ClassServerBenchmark")
 
-    static func text(_ name: String) -> String? {
-        let arguments = CommandLine.arguments
-        return arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-    }
+    static func option(_ name: String, default value: Int) -> Int { arguments.option(name, default: value) }
 
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("ClassServerBenchmark: \(message)\n".utf8))
-        exit(1)
-    }
+    static func text(_ name: String) -> String? { arguments.text(name) }
+
+    static func fail(_ message: String) -> Never { arguments.fail(message) }
 }

@@ -25,6 +25,16 @@ public struct ServerError: Error, LocalizedError, CustomStringConvertible, Senda
         public static let tooLarge = Code("tooLarge")
         /// The caller's role may not make this request.
         public static let forbidden = Code("forbidden")
+        /// A catalog call names no environment, or another than `development` and `production`.
+        public static let invalidEnvironment = Code("invalidEnvironment")
+        /// A catalog request carries more than 200 contexts.
+        public static let tooManyContexts = Code("tooManyContexts")
+        /// A catalog context's parent is in neither the catalog nor the request before it.
+        public static let parentNotFound = Code("parentNotFound")
+        /// A thumbnail uploaded before any context of the catalog references it.
+        public static let thumbnailNotReferenced = Code("thumbnailNotReferenced")
+        /// A thumbnail that is not a PNG or JPEG of 330 × 330 pixels.
+        public static let invalidThumbnail = Code("invalidThumbnail")
 
         public var description: String { name }
     }

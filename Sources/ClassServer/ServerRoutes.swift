@@ -14,13 +14,14 @@ import OpenClassKit
 struct ServerRoutes: Sendable {
     let database: ServerDatabase
     /// The keys verified lately, so that a busy student's requests look their key up once a minute.
-    let keys = DeviceKeyCache()
+    let keys = KeyCache<(caller: ServerDatabase.Caller, key: P256.Signing.PublicKey)>()
     /// The JSON of reports' assignments, kept until they change.
     let reports = ReportEncoder()
 
     func add<Context: RequestContext>(to router: Router<Context>) {
         router.add(middleware: JSONErrorMiddleware())
         addPages(to: router)
+        CatalogRoutes(database: database).add(to: router)
         router.post("/v1/join") { request, _ in
             let body = try await Self.decoded(SyncWire.JoinRequest.self, from: request)
             guard let key = try? P256.Signing.PublicKey(x963Representation: body.publicKey) else {
@@ -139,27 +140,6 @@ struct ServerRoutes: Sendable {
     }
 }
 
-/// Device keys looked up lately, each kept a minute: a key removed from the database stops
-/// working within a minute. At most 100,000 are kept; past that the cache starts again.
-final class DeviceKeyCache: Sendable {
-    typealias Entry = (caller: ServerDatabase.Caller, key: P256.Signing.PublicKey)
-    private let entries = NIOLockedValueBox<[String: (entry: Entry, until: ContinuousClock.Instant)]>([:])
-    static let lifetime: Duration = .seconds(60)
-    static let capacity = 100_000
-
-    /// The key under an id, from the cache or else looked up (and kept when found).
-    func entry(named kid: String, lookingUp lookUp: (String) async throws -> Entry?) async throws -> Entry? {
-        let now = ContinuousClock.now
-        if let kept = entries.withLockedValue({ $0[kid] }), kept.until > now { return kept.entry }
-        guard let found = try await lookUp(kid) else { return nil }
-        entries.withLockedValue { entries in
-            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[kid] = (found, now.advanced(by: Self.lifetime))
-        }
-        return found
-    }
-}
-
 /// What the token check found, filled in by the key look-up it makes.
 private final class CallerBox: @unchecked Sendable {
     // Written once, by the look-up closure, before it is read; never shared between requests.
@@ -173,7 +153,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let (status, code, message) = Self.described(error)
+            let (status, name, message) = Self.described(error)
+            let code = CatalogDocument.isCatalogPath(request.uri.path) ? CatalogDocument.code(of: name) : name
             let answer = SyncWire.ErrorAnswer(code: code, message: message)
             if status.code >= 500 {
                 context.logger.error("request failed", metadata: ["id": "\(answer.id)", "path": "\(request.uri.path)", "error": "\(error)"])
@@ -191,7 +172,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .unauthorized: .unauthorized
             case .forbidden: .forbidden
             case .notFound: .notFound
-            case .invalidValue, .invalidAddress: .badRequest
+            case .invalidValue, .invalidAddress, .invalidEnvironment, .tooManyContexts, .invalidThumbnail: .badRequest
+            case .parentNotFound, .thumbnailNotReferenced: .conflict
             case .tooLarge: .contentTooLarge
             default: .serviceUnavailable
             }
@@ -200,11 +182,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as SyncError where error.code == .unauthorized:
             return (.unauthorized, "unauthorized", error.message)
         case is NIOTooManyBytesError:
-            return (.contentTooLarge, "tooLarge", "the body is larger than \(SyncWire.maximumBodyBytes) bytes: send fewer operations a request")
+            return (.contentTooLarge, "tooLarge", "the body is larger than this route takes (\(SyncWire.maximumBodyBytes) bytes for a sync, \(CatalogWire.maximumContextsBytes) for contexts, \(CatalogWire.maximumThumbnailBytes) for a thumbnail): send less a request")
         case let error as HTTPError:
             switch error.status {
             case .notFound:
-                return (.notFound, "notFound", "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, GET /api/class-report.json?class=ID, GET /api/xapi.json?class=ID, and the pages GET /classes/ID/")
+                return (.notFound, "notFound", "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, GET /api/class-report.json?class=ID, GET /api/xapi.json?class=ID, the pages GET /classes/ID/, and the Catalog API (GET /v1/openapi.yaml)")
             case .methodNotAllowed:
                 return (.methodNotAllowed, "methodNotAllowed", "this route takes another method")
             default:

@@ -12,7 +12,7 @@
 enum ServerSchema {
     /// The migrations, in order; the schema's version is how many have run. A shipped migration
     /// never changes: a later change is a new one.
-    static let migrations: [[String]] = [version1, version2]
+    static let migrations: [[String]] = [version1, version2, version3]
 
     /// Accounts, device keys, classes, enrolments, students' work and the operations applied.
     static let version1: [String] = [
@@ -198,6 +198,93 @@ enum ServerSchema {
         "DROP INDEX IF EXISTS clsfile.work_class_id_idx",
     ]
 
+    /// The Catalog API: publishers (a team's key, registered by the administrator), each team's
+    /// contexts and thumbnails in two catalogs (development and production), and the record of
+    /// each change for `GET /v1/status/{id}`. A publisher reads and writes only its team's rows
+    /// (`clsfile.team`, set for the transaction). The policies compare with the team once per
+    /// statement (`(SELECT clsfile.publishing_team())`), not once per row.
+    static let version3: [String] = [
+        """
+            CREATE TABLE clsfile.publisher (
+                kid text PRIMARY KEY CHECK (length(kid) BETWEEN 1 AND 64),
+                team text NOT NULL CHECK (length(team) BETWEEN 1 AND 64),
+                public_key bytea NOT NULL CHECK (length(public_key) = 65),
+                created_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+        """
+            CREATE TABLE clsfile.catalog_context (
+                environment text NOT NULL CHECK (environment IN ('development', 'production')),
+                team text NOT NULL,
+                path_key text NOT NULL,
+                parent_key text,
+                depth integer NOT NULL CHECK (depth BETWEEN 1 AND 32),
+                data jsonb NOT NULL,
+                metadata jsonb,
+                thumbnail_id text,
+                updated_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (environment, team, path_key)
+            )
+            """,
+        "CREATE INDEX ON clsfile.catalog_context (environment, team, thumbnail_id) WHERE thumbnail_id IS NOT NULL",
+        "CREATE INDEX ON clsfile.catalog_context (environment, team, depth, path_key)",
+        "CREATE INDEX ON clsfile.catalog_context (environment, team, parent_key)",
+        """
+            CREATE TABLE clsfile.catalog_thumbnail (
+                environment text NOT NULL CHECK (environment IN ('development', 'production')),
+                team text NOT NULL,
+                id text NOT NULL,
+                media_type text NOT NULL CHECK (media_type IN ('image/png', 'image/jpeg')),
+                image bytea NOT NULL,
+                updated_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (environment, team, id)
+            )
+            """,
+        """
+            CREATE TABLE clsfile.catalog_request (
+                id uuid PRIMARY KEY,
+                team text NOT NULL,
+                environment text NOT NULL,
+                operation text NOT NULL,
+                count integer NOT NULL,
+                completed_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+        // The publishing team, set for each transaction with set_config('clsfile.team', TEAM, true).
+        """
+
+            CREATE FUNCTION clsfile.publishing_team() RETURNS text LANGUAGE sql STABLE
+                AS $$ SELECT nullif(current_setting('clsfile.team', true), '') $$
+            """,
+        // The team and key a catalog token's kid names, before the publisher is known.
+        """
+            CREATE FUNCTION clsfile.publisher_key_named(wanted text)
+                RETURNS TABLE (team text, public_key bytea) LANGUAGE sql STABLE SECURITY DEFINER
+                SET search_path = pg_catalog, clsfile
+                AS $$ SELECT p.team, p.public_key FROM clsfile.publisher p WHERE p.kid = wanted $$
+            """,
+        "ALTER TABLE clsfile.publisher ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE clsfile.catalog_context ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE clsfile.catalog_thumbnail ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE clsfile.catalog_request ENABLE ROW LEVEL SECURITY",
+        """
+            CREATE POLICY catalog_context_published ON clsfile.catalog_context FOR ALL
+                USING (team = (SELECT clsfile.publishing_team())) WITH CHECK (team = (SELECT clsfile.publishing_team()))
+            """,
+        """
+            CREATE POLICY catalog_thumbnail_published ON clsfile.catalog_thumbnail FOR ALL
+                USING (team = (SELECT clsfile.publishing_team())) WITH CHECK (team = (SELECT clsfile.publishing_team()))
+            """,
+        """
+            CREATE POLICY catalog_request_own ON clsfile.catalog_request FOR ALL
+                USING (team = (SELECT clsfile.publishing_team())) WITH CHECK (team = (SELECT clsfile.publishing_team()))
+            """,
+        """
+
+            REVOKE ALL ON ALL FUNCTIONS IN SCHEMA clsfile FROM PUBLIC
+            """,
+    ]
+
     /// What the app role may do: read every table through its policies, write work and applied
     /// operations, and call the functions. Granted again by every `migrate`.
     static func grants(to role: String) -> [String] {
@@ -205,6 +292,7 @@ enum ServerSchema {
         return ["GRANT USAGE ON SCHEMA clsfile TO \(role)",
                 "GRANT SELECT ON ALL TABLES IN SCHEMA clsfile TO \(role)",
                 "GRANT INSERT, UPDATE ON clsfile.work, clsfile.applied_operation TO \(role)",
+                "GRANT INSERT, UPDATE, DELETE ON clsfile.catalog_context, clsfile.catalog_thumbnail, clsfile.catalog_request TO \(role)",
                 "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA clsfile TO \(role)"]
     }
 

@@ -159,38 +159,8 @@ public struct SyncClient: Sendable {
     }
 
     private func request(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> Data {
-        let url = serverURL.absoluteString.hasSuffix("/") ? serverURL.absoluteString + path : serverURL.absoluteString + "/" + path
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer \(try await DeviceToken.make(key: key, lifetime: 5 * 60))")
-        request.headers.add(name: "Accept", value: "application/json")
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(data: body))
-        }
-        let response: HTTPClientResponse
-        let bytes: ByteBuffer
-        do {
-            response = try await http.execute(request, timeout: timeout)
-            bytes = try await response.body.collect(upTo: 64 << 20)
-        } catch {
-            throw SyncError(.unreachable, "cannot reach the class server at \(serverURL.absoluteString) (\(error)); check the address and the network, then sync again (clsfile sync): nothing is lost meanwhile",
-                            underlyingError: error)
-        }
-        let data = Data(buffer: bytes)
-        guard (200..<300).contains(response.status.code) else {
-            // A server that cannot take the work now (its database restarting, say): try again later.
-            if response.status.code >= 500 {
-                let why = (try? SyncWire.decoder.decode(SyncWire.ErrorAnswer.self, from: data)).map { "\($0.message) (error \($0.id.uuidString))" }
-                    ?? "HTTP \(response.status.code)"
-                throw SyncError(.unreachable, "the class server at \(serverURL.absoluteString) cannot take the work now: \(why); sync again later (clsfile sync): nothing is lost meanwhile")
-            }
-            if let answer = try? SyncWire.decoder.decode(SyncWire.ErrorAnswer.self, from: data) {
-                throw SyncError(answer.code == "unauthorized" ? .unauthorized : .refused,
-                                "the class server refused \(path): \(answer.message) (\(answer.code), error \(answer.id.uuidString))", answer: answer)
-            }
-            throw SyncError(.unreachable, "\(serverURL.absoluteString) answered \(path) with HTTP \(response.status.code) and no error of the class server's API; check the address (a proxy in front of the server may have answered)")
-        }
-        return data
+        try await ServerConnection(serverURL: serverURL, http: http, timeout: timeout, retrying: "sync again (clsfile sync): nothing is lost meanwhile")
+            .request(method, path, body: body.map { ($0, "application/json") },
+                     token: try await DeviceToken.make(key: key, lifetime: 5 * 60)).data
     }
 }

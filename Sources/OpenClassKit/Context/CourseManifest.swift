@@ -21,11 +21,41 @@ public struct CourseManifest: Sendable, Codable {
         public var data: ContextData
         /// A document of the course, relative to the manifest's folder.
         public var document: String?
+        /// The context's thumbnail, a PNG or JPEG of 330 × 330 pixels, relative to the manifest's
+        /// folder: what `clsfile catalog publish` uploads.
+        public var thumbnail: String?
+        /// What the Catalog API says of the context beyond ClassKit's context.
+        public var metadata: Metadata?
 
         /// Creates an entry.
-        public init(data: ContextData, document: String? = nil) {
+        public init(data: ContextData, document: String? = nil, thumbnail: String? = nil, metadata: Metadata? = nil) {
             self.data = data
             self.document = document
+            self.thumbnail = thumbnail
+            self.metadata = metadata
+        }
+    }
+
+    /// The Catalog API's `metadata` of a context: what ClassKit's context does not say.
+    public struct Metadata: Sendable, Equatable, Codable {
+        /// The content's language and region, such as `en_US`.
+        public var locale: String?
+        /// The oldest version of the app that shows the context.
+        public var minimumBundleVersion: String?
+        /// Words that describe the content.
+        public var keywords: [String]?
+        public var presentableLocales: [String]?
+        public var standardsAlignments: [String]?
+        public var presentablePaths: [[String]]?
+
+        public init(locale: String? = nil, minimumBundleVersion: String? = nil, keywords: [String]? = nil,
+                    presentableLocales: [String]? = nil, standardsAlignments: [String]? = nil, presentablePaths: [[String]]? = nil) {
+            self.locale = locale
+            self.minimumBundleVersion = minimumBundleVersion
+            self.keywords = keywords
+            self.presentableLocales = presentableLocales
+            self.standardsAlignments = standardsAlignments
+            self.presentablePaths = presentablePaths
         }
     }
 
