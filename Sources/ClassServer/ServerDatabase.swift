@@ -241,25 +241,26 @@ public struct ServerDatabase: Sendable {
         let name = try Self.checkedName(studentName, what: "a student's name")
         let key = publicKey.x963Representation
         let kid = Identity.keyIdentifier(of: key)
-        let (account, classID, className) = try await translating("joining a class") {
-            let rows = try await client.query("""
-                SELECT account_id, class_id, class_name FROM clsfile.join_class(\(code), \(name), \(kid), \(key))
-                """, logger: logger).decode((UUID, UUID, String).self).collected()
-            guard let row = rows.first else {
-                throw ServerError(.database, "joining a class returned nothing")
+        return try await translating("joining a class") {
+            try await client.withTransaction(logger: logger) { connection in
+                let rows = try await connection.run("""
+                    SELECT account_id, class_id, class_name FROM clsfile.join_class(\(code), \(name), \(kid), \(key))
+                    """, logger: logger).decode((UUID, UUID, String).self).collected()
+                guard let (account, classID, className) = rows.first else {
+                    throw ServerError(.database, "joining a class returned nothing")
+                }
+                // As the student, who sees the teacher of a class they joined; without the
+                // teacher's recipient key the join is rolled back, enrolment and all.
+                try await connection.run("SELECT set_config('clsfile.account', \(account.uuidString), true)", logger: logger)
+                let teacherKey = try await connection.run("""
+                    SELECT a.recipient_key FROM clsfile.class c JOIN clsfile.account a ON a.id = c.teacher_id WHERE c.id = \(classID)
+                    """, logger: logger).decode(Data?.self).collected().first ?? nil
+                guard let teacherKey else {
+                    throw ServerError(.notFound, "the teacher of \(className) has no recipient key on this server yet, which ties the class to their handouts: ask the server's administrator to run clsfile-server teacher add with what clsfile role teacher --public-key prints on the teacher's computer, then join again")
+                }
+                return Enrolment(accountID: account, keyIdentifier: kid, classID: classID, className: className, teacherKey: teacherKey)
             }
-            return row
         }
-        // A student sees the teacher of a class they joined.
-        let teacherKey = try await asAccount(account) { connection in
-            try await connection.run("""
-                SELECT a.recipient_key FROM clsfile.class c JOIN clsfile.account a ON a.id = c.teacher_id WHERE c.id = \(classID)
-                """, logger: logger).decode(Data?.self).collected().first ?? nil
-        }
-        guard let teacherKey else {
-            throw ServerError(.notFound, "the teacher of \(className) has no recipient key on this server yet, which ties the class to their handouts: ask the server's administrator to run clsfile-server teacher add with what clsfile role teacher --public-key prints on the teacher's computer, then join again")
-        }
-        return Enrolment(accountID: account, keyIdentifier: kid, classID: classID, className: className, teacherKey: teacherKey)
     }
 
     // MARK: Support
@@ -295,6 +296,7 @@ public struct ServerDatabase: Sendable {
             let code: ServerError.Code = switch state {
             case "P0002": .notFound                   // no_data_found, raised by join_class
             case "23505", "23514": .invalidValue      // unique or check violation
+            case _ where state.hasPrefix("22"): .invalidValue   // a data exception: a value PostgreSQL cannot take
             case "42501": .unsafeRole                 // insufficient privilege
             default: .database
             }

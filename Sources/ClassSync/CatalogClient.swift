@@ -120,6 +120,12 @@ public struct CatalogClient: Sendable {
             }
             contexts.append(CatalogWire.Context(data: data, metadata: entry.metadata))
         }
+        // Every context's parent is in the manifest (the top contexts have none), or publishing
+        // would prune the parent, and the child with it.
+        let paths = Set(contexts.map(\.data.description.identifierPath))
+        if let orphan = contexts.map(\.data.description.identifierPath).first(where: { $0.count > 1 && !paths.contains(Array($0.dropLast())) }) {
+            throw SyncError(.invalidValue, "the manifest has \(orphan.joined(separator: "/")) but not its parent \(orphan.dropLast().joined(separator: "/")): a catalog equal to the manifest holds every context's parent; add it")
+        }
         // Parents before children, whatever the manifest's order; the manifest's order within a depth.
         let ordered = contexts.enumerated().sorted {
             ($0.element.data.description.identifierPath.count, $0.offset) < ($1.element.data.description.identifierPath.count, $1.offset)

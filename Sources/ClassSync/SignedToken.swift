@@ -45,7 +45,10 @@ enum SignedToken {
             throw refuse("is not a JWT (three base64url parts, a JSON header)")
         }
         guard header.alg == "ES256" else { throw refuse("is signed with \(header.alg.prefix(20)), not ES256: sign it with your P-256 key") }
-        guard let kid = header.kid, (1...64).contains(kid.utf8.count) else { throw refuse("names no key (kid): put the key's id in its header") }
+        guard let kid = header.kid, (1...64).contains(kid.utf8.count),
+              kid.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }) else {
+            throw refuse("names no key (kid) of 1 to 64 letters, digits, '.', '_' or '-': put the key's id in its header")
+        }
         guard let publicKey = try await key(kid) else { throw refuse("names the key \(kid), which is not registered here: \(unknownKey)") }
         let keys = await JWTKeyCollection().add(ecdsa: try ES256PublicKey(backing: publicKey), kid: JWKIdentifier(string: kid))
         let claims: Claims
@@ -57,14 +60,16 @@ enum SignedToken {
         let (issued, expires) = (claims.iat.value, claims.exp.value)
         guard issued <= now.addingTimeInterval(clockSkew) else { throw refuse("was made in the future (\(issued)): check the clock of the computer that made it") }
         guard expires > now.addingTimeInterval(-clockSkew) else { throw refuse("expired at \(expires): make a new one (and check the clock of the computer that made it)") }
+        // Any date a JWT may carry, however far off: shown as a Double, never converted to Int.
         let lifetime = expires.timeIntervalSince(issued)
+        let shown = lifetime.formatted(.number.precision(.fractionLength(0)).grouping(.never))
         let allowed = lifetimes.lowerBound > 0
             ? "\(Int(lifetimes.lowerBound / 60)) to \(Int(lifetimes.upperBound / 60)) minutes" : "at most \(Int(lifetimes.upperBound / 60)) minutes"
-        guard lifetime <= lifetimes.upperBound else {
-            throw refuse("is good for \(Int(lifetime)) s, more than \(Int(lifetimes.upperBound / 60)) minutes: make one good for \(allowed)")
+        guard lifetime.isFinite, lifetime <= lifetimes.upperBound else {
+            throw refuse("is good for \(shown) s, more than \(Int(lifetimes.upperBound / 60)) minutes: make one good for \(allowed)")
         }
         guard lifetime >= lifetimes.lowerBound, lifetime > 0 else {
-            throw refuse("is good for \(Int(lifetime)) s, less than it must be: make one good for \(allowed)")
+            throw refuse("is good for \(shown) s, less than it must be: make one good for \(allowed)")
         }
         return (kid, claims)
     }

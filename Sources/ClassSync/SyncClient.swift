@@ -103,9 +103,13 @@ public struct SyncClient: Sendable {
         }
         let total = try await store.syncOutboxDepth()
         var outcome = Outcome()
+        // Classes the server refuses the student (left, or removed from it): their operations
+        // wait, and the other classes' go.
+        var refusedClasses: [UUID: SyncError] = [:]
         do {
             while true {
-                let batch = try await store.pendingSyncOperations(limit: max(1, min(batchSize, SyncWire.maximumOperations)))
+                let batch = try await store.pendingSyncOperations(limit: max(1, min(batchSize, SyncWire.maximumOperations)),
+                                                                  excludingClasses: Set(refusedClasses.keys))
                 guard let classID = batch.first?.classID else { break }
                 do {
                     let answer = try await send(batch.map(\.operation), classID: classID)
@@ -114,9 +118,16 @@ public struct SyncClient: Sendable {
                     outcome.repeated += answer.repeated
                 } catch let error as SyncError where Self.isRefusalOfValues(error) {
                     try await sendOneByOne(batch, to: classID, of: store, outcome: &outcome)
+                } catch let error as SyncError where error.code == .refused && ["notFound", "forbidden"].contains(error.answer?.code ?? "") {
+                    refusedClasses[classID] = error
+                    continue
                 }
                 outcome.batches += 1
                 progress?(outcome.sent + outcome.refused, total)
+            }
+            if let (classID, error) = refusedClasses.first {
+                throw SyncError(.refused, "sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s"); the operations for the class \(classID.uuidString.lowercased()) wait: \(error.message)",
+                                answer: error.answer)
             }
         } catch {
             try? await store.recordSyncFailure((error as? SyncError)?.message ?? "\(error)")

@@ -80,17 +80,33 @@ struct CatalogCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let key = P256.Signing.PrivateKey()
                 let publicFile = out + ".pub"
-                for file in [out, publicFile] where FileManager.default.fileExists(atPath: file) {
-                    throw SyncError(.invalidValue, "\(file) exists already; keygen never overwrites a key: give another --out")
+                if FileManager.default.fileExists(atPath: publicFile) {
+                    throw SyncError(.invalidValue, "cannot write \(publicFile): it exists already; keygen never overwrites a key: give another --out")
                 }
-                guard FileManager.default.createFile(atPath: out, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600]),
-                      FileManager.default.createFile(atPath: publicFile, contents: Data((key.publicKey.pemRepresentation + "\n").utf8)) else {
-                    throw SyncError(.invalidValue, "cannot write \(out) and \(publicFile): check the folder")
-                }
+                // Each file made here and only here (never one that exists, nor through a link),
+                // the private one readable by you alone from the start.
+                try Self.create(out, mode: 0o600, contents: key.pemRepresentation)
+                try Self.create(publicFile, mode: 0o644, contents: key.publicKey.pemRepresentation + "\n")
                 let kid = Identity.keyIdentifier(of: key.publicKey.x963Representation)
                 print("private key: \(out) (keep it secret); public key: \(publicFile)")
                 print("give the public key to the class server's administrator, who runs:")
                 print("  clsfile-server publisher add --team TEAM --kid \(kid) --public-key \(publicFile)")
+            }
+        }
+
+        static func create(_ path: String, mode: mode_t, contents: String) throws {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            guard descriptor >= 0 else {
+                let reason = errno == EEXIST ? "it exists already; keygen never overwrites a key: give another --out" : String(cString: strerror(errno))
+                throw SyncError(.invalidValue, "cannot write \(path): \(reason)")
+            }
+            defer { close(descriptor) }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+            do {
+                try handle.write(contentsOf: Data(contents.utf8))
+                try handle.synchronize()
+            } catch {
+                throw SyncError(.invalidValue, "cannot write \(path): \(error.localizedDescription)")
             }
         }
     }

@@ -29,6 +29,11 @@ struct StatusCommand: AsyncParsableCommand {
                     ?? "joined before classes were tied to their teacher, so it gets every assignment's work: join it again with its code"
                 print("class: \(TerminalText.escaped(membership.className)) (\(membership.classID.uuidString.lowercased())); \(teacher)")
             }
+            let nowhere = try await store.assignmentsSyncedToNoClass()
+            if !nowhere.isEmpty {
+                let titles = nowhere.prefix(5).map { "'\(TerminalText.escaped($0.title))'" }.joined(separator: ", ") + (nowhere.count > 5 ? ", …" : "")
+                print("sent to no class: \(nowhere.count) accepted assignment\(nowhere.count == 1 ? "" : "s") (\(titles)) whose teacher's class is not joined: join it with its code")
+            }
             print("waiting to be sent: \(depth) operation\(depth == 1 ? "" : "s")")
             print("last sync: \(server.lastSyncAt.map { $0.formatted(format) } ?? "never")")
             if let error = server.lastError { print("last error: \(error)") }

@@ -79,6 +79,15 @@ struct CatalogTests {
                saying: "not a JSON array of contexts")
         expect(try await catalogs.call("POST", "/v1/contexts", body: try Self.json([Self.context(["app"], type: "spaceship")])), 400, "INVALID_VALUE",
                saying: "spaceship")
+        // Values that once crashed the server or reached PostgreSQL: refused as values.
+        let lowest = try JSONSerialization.data(withJSONObject: [["data": ["identifierPath": ["app"], "title": "A", "type": "app",
+                                                                           "displayOrder": Int.min]]])
+        expect(try await catalogs.call("POST", "/v1/contexts", body: lowest), 400, "INVALID_VALUE", saying: "displayOrder must be within")
+        let nul = try JSONSerialization.data(withJSONObject: [["data": ["identifierPath": ["app"], "title": "A", "type": "app",
+                                                                        "progressReportingCapabilities": [["kind": "percent", "details": "a\u{0}b"]]]]])
+        expect(try await catalogs.call("POST", "/v1/contexts", body: nul), 400, "INVALID_VALUE", saying: "a capability's details has control characters")
+        let cursor = Data("1:a\u{0}b".utf8).base64EncodedString().addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        expect(try await catalogs.call("GET", "/v1/contexts", query: "after=\(cursor)"), 400, "INVALID_VALUE", saying: "is not a cursor of this server")
         expect(try await catalogs.call("GET", "/v1/contexts", environment: nil), 400, "INVALID_ENVIRONMENT", saying: "environment=development")
         expect(try await catalogs.call("GET", "/v1/contexts", environment: "staging"), 400, "INVALID_ENVIRONMENT", saying: "not staging")
 
@@ -187,6 +196,8 @@ struct CatalogTests {
             ("another team's iss", try await CatalogToken.make(key: catalogs.acme, kid: "acme-1", team: "globex"),
              "is not the team the key acme-1 is registered to"),
             ("a device token", try await DeviceToken.make(key: catalogs.acme), "names the key"),
+            ("good for 10²⁰ s", try await CatalogToken.make(key: catalogs.acme, kid: "acme-1", team: "acme", lifetime: 1e20), "more than 30 minutes"),
+            ("a kid with a NUL", base64URL(Data("{\"alg\":\"ES256\",\"kid\":\"acme\\u0000\"}".utf8)) + "." + claims + ".c2ln", "names no key (kid)"),
             ("garbage", "not.a.jwt", "is not a JWT"),
         ]
         for (name, token, text) in cases {
@@ -301,6 +312,12 @@ struct CatalogTests {
         let listed = try run(clsfile, ["catalog", "list", "rivers/u1"] + credentials, environment: [:])
         #expect(listed.output.hasPrefix("rivers/u1  Unit 1  ("), "\(listed.output.prefix(200))")
         #expect(listed.output.contains("[thumbnail]"))
+        // A manifest whose context lacks its parent would have publish prune the parent: refused first.
+        let orphan = folder.appendingPathComponent("orphan.json")
+        try Data(#"{"contexts": [{"data": {"identifierPath": ["rivers", "u1"], "title": "Unit 1", "type": "chapter"}}]}"#.utf8).write(to: orphan)
+        let refused = try run(clsfile, ["catalog", "publish", orphan.path] + credentials, environment: [:])
+        #expect(refused.status == 64 && refused.errorOutput.contains("has rivers/u1 but not its parent rivers"), "\(refused.errorOutput)")
+        Self.expectEqual(try await Self.published(client), smaller)
         let unknown = try run(clsfile, ["catalog", "delete", "rivers/nothing"] + credentials, environment: [:])
         #expect(unknown.status == 65 && unknown.errorOutput.contains("has no context rivers/nothing"), "\(unknown.errorOutput)")
     }

@@ -204,11 +204,36 @@ struct ServerDatabaseTests {
             }
             #expect(updated == [ann], "an update reaches her own row only")
         }
-        // The app role without an account set sees no row of any table.
+        // A publisher's catalog, as the owner writes it.
+        try school.cluster.psql("""
+            INSERT INTO clsfile.publisher (kid, team, public_key) VALUES ('acme-1', 'acme', decode('04' || repeat('00', 64), 'hex'));
+            INSERT INTO clsfile.catalog_context (environment, team, path_key, depth, data, thumbnail_id)
+                VALUES ('production', 'acme', '["app"]', 1, '{}', 't1');
+            INSERT INTO clsfile.catalog_thumbnail (environment, team, id, media_type, image) VALUES ('production', 'acme', 't1', 'image/png', '\\x00');
+            INSERT INTO clsfile.catalog_request (id, team, environment, operation, count) VALUES (gen_random_uuid(), 'acme', 'production', 'contexts.post', 1)
+            """, database: "clsfile")
+        // The app role without an account or team set sees no row of any table.
         for table in ["account", "device_key", "class", "enrolment", "work", "applied_operation", "publisher", "catalog_context", "catalog_thumbnail", "catalog_request"] {
             #expect(try school.asApp("SELECT count(*) FROM clsfile.\(table)") == "0", "\(table)")
         }
         #expect(try school.cluster.psql("SELECT count(*) FROM clsfile.work", database: "clsfile") == "3")
+        // As another team, the app role sees none of acme's catalog and cannot write into it; as acme, its own.
+        // (psql prints each statement's result: the team set, then the answer.)
+        func asTeam(_ team: String, _ sql: String) throws -> String {
+            try school.asApp("SELECT set_config('clsfile.team', '\(team)', true); \(sql)").split(separator: "\n").dropFirst().joined(separator: "\n")
+        }
+        for table in ["catalog_context", "catalog_thumbnail", "catalog_request", "publisher"] {
+            #expect(try asTeam("globex", "SELECT count(*) FROM clsfile.\(table)") == "0", "\(table)")
+        }
+        #expect(try asTeam("acme", "SELECT count(*) FROM clsfile.catalog_context") == "1")
+        #expect(throws: PostgresCluster.ClusterError.self) {
+            try school.asApp("""
+                SELECT set_config('clsfile.team', 'globex', true);
+                INSERT INTO clsfile.catalog_context (environment, team, path_key, depth, data) VALUES ('production', 'acme', '["forged"]', 1, '{}')
+                """)
+        }
+        #expect(try asTeam("globex", "DELETE FROM clsfile.catalog_context RETURNING 1") == "")
+        #expect(try school.cluster.psql("SELECT count(*) FROM clsfile.catalog_context", database: "clsfile") == "1")
     }
 
     @Test func joiningIsRefusedForAnUnknownCodeAndATeachersKey() async throws {

@@ -461,9 +461,24 @@ struct SyncTests {
         #expect(rivera.assignments.first?.students.map(\.work) == [try await Self.ownWork(of: ada, essay: essay)])
         #expect(okafor.assignments.first?.students.map(\.work) == [try await Self.ownWork(of: ada, essay: poem)])
 
+        // Removed from 8C on the server: its operations wait, and 7B's still go.
+        try room.school.cluster.psql("DELETE FROM clsfile.enrolment WHERE class_id = (SELECT id FROM clsfile.class WHERE name = '8C')",
+                                     database: "clsfile")
+        do {
+            let lock = try Self.holdSyncLock(of: ada)
+            try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rain fills the delta. >> \\\"$0\\\"\"", essay.path)
+            try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Petals on the stream. >> \\\"$0\\\"\"", poem.path)
+            withExtendedLifetime(lock) {}
+        }
+        let blocked = try ada.clsfile("sync", expecting: 65)
+        #expect(blocked.errorOutput.contains("wait: the class server refused v1/sync: you have not joined the class"), "\(blocked.errorOutput)")
+        #expect(try await room.report(of: "7B").assignments.first?.students.map(\.work) == [try await Self.ownWork(of: ada, essay: essay)])
+        #expect(try await ada.store(.student).syncOutboxDepth() > 0)
+
         // Leaving 8C: the poem's work is queued no more, the essay's still is.
         let left = try ada.clsfile("leave", "--class", "8C")
-        #expect(left.output == "left 8C on \(room.server.url.absoluteString)\n")
+        #expect(left.output.hasPrefix("left 8C on \(room.server.url.absoluteString); "), "\(left.output)")
+        #expect(try await ada.store(.student).syncOutboxDepth() == 0)
         let lock = try Self.holdSyncLock(of: ada)
         let store = ada.store(.student)
         try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Petals drift. >> \\\"$0\\\"\"", poem.path)
@@ -472,7 +487,9 @@ struct SyncTests {
         let waiting = try await store.pendingSyncOperations(limit: 500)
         let riveraClass = try #require(try await store.classServerMemberships().first { $0.className == "7B" })
         #expect(try await store.classServerMemberships().count == 1)
-        #expect(!waiting.isEmpty && waiting.allSatisfy { $0.classID == riveraClass.classID })
+        // Every operation waiting is 7B's: one class's batch holds the whole outbox.
+        let depth = try await store.syncOutboxDepth()
+        #expect(!waiting.isEmpty && waiting.count == depth && waiting.allSatisfy { $0.classID == riveraClass.classID })
         withExtendedLifetime(lock) {}
         let unknown = try ada.clsfile("leave", "--class", "8C", expecting: 66)
         #expect(unknown.errorOutput.contains("no class joined is named '8C': give one of 7B ("), "\(unknown.errorOutput)")

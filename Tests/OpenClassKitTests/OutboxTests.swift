@@ -58,8 +58,10 @@ import TestSupport
         let operations = try await store.pendingAll()
         #expect(operations.map(\.operation.assignment.documentName) == ["essay.txt", "poem.txt"])
 
+        #expect(try await store.assignmentsSyncedToNoClass().isEmpty)
         // Leaving 8C drops what waited for it; the poem's work is queued for no class after.
         #expect(try await store.leaveClassServer(classID: okafor.classID) == 1)
+        #expect(try await store.assignmentsSyncedToNoClass().map(\.title) == ["poem"])
         try await work(on: poem, in: store, progress: 0.6)
         #expect(try await queuedClasses(store, classes) == ["7B"])
         #expect(try await store.classServerMemberships().map(\.className) == ["7B", "9A"])
@@ -120,11 +122,17 @@ import TestSupport
         #expect(try await reopened.syncOutboxDepth() == 1)
         try await work(on: essay, in: reopened, progress: 0.5)
         #expect(try await reopened.syncOutboxDepth() == 2)
+        // Another class cannot be joined beside it: it would get that class's teacher's work too.
+        let refused = await #expect(throws: CLSError.self) { try await reopened.joinClassServer(membership("8C", teacher: 2)) }
+        #expect(refused?.message.contains("the class 7B was joined before classes were tied to their teacher") == true, "\(refused?.message ?? "")")
+        #expect(try await reopened.classServerMemberships().map(\.className) == ["7B"])
         // Joined again, the class is tied to its teacher.
         var again = memberships[0]
         again.teacherKey = Data(repeating: 1, count: 65)
         try await reopened.joinClassServer(again)
         #expect(try await reopened.classServerMemberships().map(\.teacherKey) == [again.teacherKey])
+        try await reopened.joinClassServer(membership("8C", teacher: 2))
+        #expect(try await reopened.classServerMemberships().map(\.className) == ["7B", "8C"])
     }
 }
 

@@ -24,7 +24,9 @@ enum CatalogCheck {
         } catch let error as ServerError {
             throw refuse(error.message)
         }
-        if let order = data.displayOrder, abs(order) > 1_000_000_000 { throw refuse("displayOrder must be within ±1,000,000,000") }
+        if let order = data.displayOrder, !(-1_000_000_000...1_000_000_000).contains(order) {
+            throw refuse("displayOrder must be within ±1,000,000,000")
+        }
         for (name, range, most) in [("suggestedAge", data.suggestedAge, 150), ("suggestedCompletionTime", data.suggestedCompletionTime, 100_000)] {
             guard let range else { continue }
             guard range.count == 2, range[0] >= 0, range[0] <= range[1], range[1] <= most else {
@@ -33,8 +35,10 @@ enum CatalogCheck {
         }
         if let capabilities = data.progressReportingCapabilities {
             guard capabilities.count <= 16 else { throw refuse("progressReportingCapabilities has more than 16 entries") }
-            for details in capabilities.compactMap(\.details) where details.utf8.count > 256 {
-                throw refuse("a capability's details are longer than 256 bytes")
+            do {
+                for details in capabilities.compactMap(\.details) { try text(details, "a capability's details", upTo: 256) }
+            } catch let error as ServerError {
+                throw refuse(error.message)
             }
         }
         if let link = data.universalLinkURL {

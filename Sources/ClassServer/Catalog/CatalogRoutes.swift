@@ -52,8 +52,8 @@ struct CatalogRoutes: Sendable {
         router.delete("/v1/contexts") { request, _ in
             let (team, environment) = try await caller(of: request)
             let bytes = try await request.body.collect(upTo: CatalogWire.maximumContextsBytes)
-            let paths: [[String]]
-            if bytes.readableBytes == 0 {
+            let paths: [[String]], named = bytes.readableBytes == 0
+            if named {
                 paths = [try Self.path(of: request, required: true) ?? []]
             } else {
                 do {
@@ -66,7 +66,7 @@ struct CatalogRoutes: Sendable {
                 }
                 try paths.forEach(Self.check(path:))
             }
-            return try ServerRoutes.json(try await database.deleteContexts(under: paths, team: team, environment: environment))
+            return try ServerRoutes.json(try await database.deleteContexts(under: paths, requiringOne: named, team: team, environment: environment))
         }
         router.post("/v1/thumbnails") { request, _ in
             let (team, environment) = try await caller(of: request)

@@ -93,7 +93,7 @@ extension ServerDatabase {
                     throw ServerError(.parentNotFound, "context \(index) (\(path)) has no parent \(parent) in the \(environment.rawValue) catalog\(later)")
                 }
             }
-            let changed = try await connection.run("""
+            let changed = try await Self.refusingMissingParent(in: environment) { try await connection.run("""
                 INSERT INTO clsfile.catalog_context (environment, team, path_key, parent_key, depth, data, metadata, thumbnail_id)
                 SELECT \(environment.rawValue), clsfile.publishing_team(), k, nullif(parent, ''), d, data::jsonb, nullif(meta, '')::jsonb, nullif(thumb, '')
                 FROM unnest(\(rows.map(\.key))::text[], \(rows.map { $0.parentKey ?? "" })::text[], \(rows.map(\.depth))::int[],
@@ -104,7 +104,7 @@ extension ServerDatabase {
                     WHERE (catalog_context.data, catalog_context.metadata, catalog_context.thumbnail_id)
                           IS DISTINCT FROM (excluded.data, excluded.metadata, excluded.thumbnail_id)
                 RETURNING 1
-                """, logger: logger).collect().count
+                """, logger: logger).collect().count }
             try await dropUnreferencedThumbnails(environment, on: connection)
             return try await record("contexts.post", count: changed, environment, on: connection)
         }
@@ -132,8 +132,12 @@ extension ServerDatabase {
     }
 
     /// Deletes contexts and their descendants, and the thumbnails only they referenced.
-    /// - Throws: ``ServerError`` `.notFound` when the catalog has none of the contexts at `paths`.
-    public func deleteContexts(under paths: [[String]], team: String, environment: CatalogWire.Environment) async throws -> CatalogWire.Status {
+    /// - Parameter requiringOne: Whether finding none of the contexts is an error (a delete of
+    ///   one context named in the query) rather than a count of 0 (of several, in a body, which
+    ///   a client may send again after a lost answer).
+    /// - Throws: ``ServerError`` `.notFound` when `requiringOne` and the catalog has none of them.
+    public func deleteContexts(under paths: [[String]], requiringOne: Bool = true, team: String,
+                               environment: CatalogWire.Environment) async throws -> CatalogWire.Status {
         let keys = try paths.map { try CatalogRow.key(of: $0) }
         return try await asPublisher(team) { connection in
             // The contexts named, then their children, level by level: each level one look-up by
@@ -156,7 +160,7 @@ extension ServerDatabase {
                 WHERE environment = \(environment.rawValue) AND team = clsfile.publishing_team() AND path_key = ANY(\(doomed)::text[])
                 RETURNING 1
                 """, logger: logger).collect().count
-            guard deleted > 0 else {
+            guard deleted > 0 || !requiringOne else {
                 let named = paths.count == 1 ? "context \(paths[0].joined(separator: "/"))" : "of the \(paths.count) contexts named"
                 throw ServerError(.notFound, "the \(environment.rawValue) catalog has no \(named)")
             }
@@ -222,6 +226,17 @@ extension ServerDatabase {
                 throw ServerError(.notFound, "your team made no catalog request \(id.uuidString.lowercased())")
             }
             return CatalogWire.Status(id: id, operation: operation, count: count, completedAt: completed)
+        }
+    }
+
+    /// Runs a statement, turning a foreign key's refusal (SQLSTATE 23503: a parent deleted by
+    /// another request meanwhile) into `.parentNotFound`.
+    private static func refusingMissingParent<Result>(in environment: CatalogWire.Environment,
+                                                      _ statement: () async throws -> Result) async throws -> Result {
+        do {
+            return try await statement()
+        } catch let failure as PSQLError where failure.serverInfo?[.sqlState] == "23503" {
+            throw ServerError(.parentNotFound, "a context's parent was deleted from the \(environment.rawValue) catalog while this request ran: publish the parent again, then the context")
         }
     }
 

@@ -135,8 +135,11 @@ protocol SyncStorage: Sendable {
     /// Leaves one class, or all and the server (nil), dropping what waited for them; returns how many operations went.
     func leaveClassServer(classID: UUID?) async throws -> Int
 
-    /// The oldest operations waiting, at most `limit`.
-    func pendingOperations(limit: Int) async throws -> [OutboxEntry]
+    /// The accepted assignments whose work goes to no class joined.
+    func assignmentsSyncedNowhere() async throws -> [Assignment]
+
+    /// The oldest operations waiting, at most `limit`, all for one class, none for the classes `excluded`.
+    func pendingOperations(limit: Int, excluding excluded: Set<UUID>) async throws -> [OutboxEntry]
 
     /// How many operations wait.
     func outboxDepth() async throws -> Int

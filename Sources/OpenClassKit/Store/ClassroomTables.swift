@@ -192,7 +192,7 @@ enum ClassroomTables {
         FROM assignment s LEFT JOIN context c ON c.id = s.context_id
         """
 
-    private static func assignment(identifier: String, in db: Database) throws -> Assignment? {
+    static func assignment(identifier: String, in db: Database) throws -> Assignment? {
         try Row.fetchOne(db, sql: "\(selectAssignments) WHERE s.id = ?", arguments: [identifier]).map(assignment(from:))
     }
 

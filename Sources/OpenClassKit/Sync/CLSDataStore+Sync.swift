@@ -35,10 +35,18 @@ extension CLSDataStore {
         try await storage.leaveClassServer(classID: classID)
     }
 
+    /// The accepted assignments whose work goes to no class joined, oldest first: their
+    /// teacher's class was not joined, or they came from a version-1 handout, which names no
+    /// teacher. Empty when the store joined no class.
+    public func assignmentsSyncedToNoClass() async throws -> [Assignment] {
+        try await storage.assignmentsSyncedNowhere()
+    }
+
     /// The oldest operations waiting to be sent, at most `limit`, in the order they were made,
-    /// all for one class (``OutboxEntry/classID``): the class of the oldest.
-    public func pendingSyncOperations(limit: Int) async throws -> [OutboxEntry] {
-        try await storage.pendingOperations(limit: limit)
+    /// all for one class (``OutboxEntry/classID``): the class of the oldest, leaving out the
+    /// classes in `excludedClasses` (which a sync could not send to just now).
+    public func pendingSyncOperations(limit: Int, excludingClasses excludedClasses: Set<UUID> = []) async throws -> [OutboxEntry] {
+        try await storage.pendingOperations(limit: limit, excluding: excludedClasses)
     }
 
     /// How many operations wait to be sent.

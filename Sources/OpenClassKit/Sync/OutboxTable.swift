@@ -117,12 +117,14 @@ enum OutboxTable {
     // MARK: Reading and acknowledging
 
     /// The oldest operations waiting, at most `limit`, all for one class: the class of the
-    /// oldest (a sync sends them there, even when another class was joined since).
-    static func pending(limit: Int, in db: Database) throws -> [OutboxEntry] {
+    /// oldest, leaving out the classes in `excluded` (which refused a sync just now).
+    static func pending(limit: Int, excluding excluded: Set<UUID> = [], in db: Database) throws -> [OutboxEntry] {
+        let skipped = try String(decoding: JSONEncoder().encode(excluded.map(\.uuidString)), as: UTF8.self)
         let rows = try Row.fetchAll(db, sql: """
             SELECT seq, class_id, operation FROM outbox
-            WHERE class_id = (SELECT class_id FROM outbox ORDER BY seq LIMIT 1) ORDER BY seq LIMIT ?
-            """, arguments: [limit])
+            WHERE class_id = (SELECT class_id FROM outbox WHERE class_id NOT IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT 1)
+            ORDER BY seq LIMIT ?
+            """, arguments: [skipped, limit])
         let decoder = JSONDecoder()
         return try rows.map { row in
             let text: String = row[2]
@@ -172,6 +174,17 @@ enum OutboxTable {
 
     // MARK: The server and its classes
 
+    /// The accepted assignments whose work goes to no class joined (their teacher's class was not
+    /// joined, or they came from a version-1 handout), when the store joined any; oldest first.
+    static func assignmentsSyncedNowhere(in db: Database) throws -> [Assignment] {
+        try String.fetchAll(db, sql: """
+            SELECT s.id FROM assignment s
+            WHERE s.accepted_at IS NOT NULL AND s.context_id IS NOT NULL AND EXISTS (SELECT 1 FROM class_membership)
+              AND NOT EXISTS (SELECT 1 FROM class_membership m WHERE m.teacher_key IS NULL OR m.teacher_key = s.teacher_key)
+            ORDER BY s.created_at, s.id
+            """).compactMap { try ClassroomTables.assignment(identifier: $0, in: db) }
+    }
+
     /// The classes joined, oldest first, each with the server's address and last sync.
     static func memberships(in db: Database) throws -> [ClassServerMembership] {
         try Row.fetchAll(db, sql: """
@@ -195,6 +208,13 @@ enum OutboxTable {
         let classID = membership.classID.uuidString
         if let server = try String.fetchOne(db, sql: "SELECT url FROM class_server"), server != membership.serverURL.absoluteString {
             _ = try leave(classID: nil, in: db)
+        }
+        // A class joined before classes were tied to their teacher gets every assignment's work:
+        // beside another class, it would get that class's teacher's work too.
+        if let untied = try String.fetchOne(db, sql: """
+            SELECT class_name FROM class_membership WHERE teacher_key IS NULL AND class_id <> ? LIMIT 1
+            """, arguments: [classID]) {
+            throw CLSError(.invalidModification, "the class \(untied) was joined before classes were tied to their teacher, so it would get every assignment's work, this class's too: join it again first with its code (clsfile join URL --code CODE), or leave it (clsfile leave --class \"\(untied)\")")
         }
         try db.execute(sql: """
             INSERT INTO class_server (slot, url, account_id, joined_at) VALUES (1, ?, ?, ?)

@@ -11,12 +11,16 @@ extension SQLiteStorage: SyncStorage {
         try await writing { db in try OutboxTable.join(membership, in: db) }
     }
 
+    func assignmentsSyncedNowhere() async throws -> [Assignment] {
+        try await reading { db in try OutboxTable.assignmentsSyncedNowhere(in: db) }
+    }
+
     func leaveClassServer(classID: UUID?) async throws -> Int {
         try await writing { db in try OutboxTable.leave(classID: classID, in: db) }
     }
 
-    func pendingOperations(limit: Int) async throws -> [OutboxEntry] {
-        try await reading { db in try OutboxTable.pending(limit: limit, in: db) }
+    func pendingOperations(limit: Int, excluding excluded: Set<UUID>) async throws -> [OutboxEntry] {
+        try await reading { db in try OutboxTable.pending(limit: limit, excluding: excluded, in: db) }
     }
 
     func outboxDepth() async throws -> Int {
