@@ -223,10 +223,7 @@ enum ServerSchema {
                 metadata jsonb,
                 thumbnail_id text,
                 updated_at timestamptz NOT NULL DEFAULT now(),
-                PRIMARY KEY (environment, team, path_key),
-                -- A parent deleted while a child of it is published: one of the two fails.
-                FOREIGN KEY (environment, team, parent_key) REFERENCES clsfile.catalog_context (environment, team, path_key)
-                    ON DELETE CASCADE
+                PRIMARY KEY (environment, team, path_key)
             )
             """,
         "CREATE INDEX ON clsfile.catalog_context (environment, team, thumbnail_id) WHERE thumbnail_id IS NOT NULL",

@@ -58,14 +58,24 @@ extension ServerDatabase {
     }
 
     /// Runs `body` in a transaction as a publishing team: it sees and writes only that team's catalogs.
-    public func asPublisher<Result: Sendable>(_ team: String, _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    /// - Parameter writing: The catalog the transaction changes, if any: changes of one catalog
+    ///   take turns (a transaction-level advisory lock), so that a child is never published under
+    ///   a parent deleted meanwhile, nor a thumbnail stored for a context deleted meanwhile.
+    public func asPublisher<Result: Sendable>(_ team: String, writing environment: CatalogWire.Environment? = nil,
+                                              _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         try await translating("a catalog request of the team \(team)") {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.run("SELECT set_config('clsfile.team', \(team), true)", logger: logger)
+                if let environment {
+                    try await connection.run("SELECT pg_advisory_xact_lock(\(Self.catalogLock), hashtext(\(environment.rawValue + "/" + team)))", logger: logger)
+                }
                 return try await body(connection)
             }
         }
     }
+
+    /// The first key of the advisory locks of catalog changes (the second is the catalog's hash).
+    private static let catalogLock: Int32 = 0x636C_6361
 
     /// Adds or updates contexts, in order: each context's parent must be in the catalog already
     /// or earlier in `contexts`. A context whose every field is unchanged is not written again.
@@ -74,7 +84,7 @@ extension ServerDatabase {
     public func publishContexts(_ contexts: [CatalogWire.Context], team: String,
                                 environment: CatalogWire.Environment) async throws -> CatalogWire.Status {
         let rows = try contexts.map { try CatalogRow($0) }
-        return try await asPublisher(team) { connection in
+        return try await asPublisher(team, writing: environment) { connection in
             var seen = Set<String>(), wanted: [String: Int] = [:]
             for (index, row) in rows.enumerated() {
                 if let parent = row.parentKey, !seen.contains(parent) { wanted[parent] = wanted[parent] ?? index }
@@ -93,7 +103,7 @@ extension ServerDatabase {
                     throw ServerError(.parentNotFound, "context \(index) (\(path)) has no parent \(parent) in the \(environment.rawValue) catalog\(later)")
                 }
             }
-            let changed = try await Self.refusingMissingParent(in: environment) { try await connection.run("""
+            let changed = try await connection.run("""
                 INSERT INTO clsfile.catalog_context (environment, team, path_key, parent_key, depth, data, metadata, thumbnail_id)
                 SELECT \(environment.rawValue), clsfile.publishing_team(), k, nullif(parent, ''), d, data::jsonb, nullif(meta, '')::jsonb, nullif(thumb, '')
                 FROM unnest(\(rows.map(\.key))::text[], \(rows.map { $0.parentKey ?? "" })::text[], \(rows.map(\.depth))::int[],
@@ -104,7 +114,7 @@ extension ServerDatabase {
                     WHERE (catalog_context.data, catalog_context.metadata, catalog_context.thumbnail_id)
                           IS DISTINCT FROM (excluded.data, excluded.metadata, excluded.thumbnail_id)
                 RETURNING 1
-                """, logger: logger).collect().count }
+                """, logger: logger).collect().count
             try await dropUnreferencedThumbnails(environment, on: connection)
             return try await record("contexts.post", count: changed, environment, on: connection)
         }
@@ -139,7 +149,7 @@ extension ServerDatabase {
     public func deleteContexts(under paths: [[String]], requiringOne: Bool = true, team: String,
                                environment: CatalogWire.Environment) async throws -> CatalogWire.Status {
         let keys = try paths.map { try CatalogRow.key(of: $0) }
-        return try await asPublisher(team) { connection in
+        return try await asPublisher(team, writing: environment) { connection in
             // The contexts named, then their children, level by level: each level one look-up by
             // the index on parent_key (a recursive query's join is planned badly on a table
             // PostgreSQL has no statistics of yet, as after a first publish).
@@ -174,7 +184,7 @@ extension ServerDatabase {
     public func putThumbnail(_ thumbnail: CatalogThumbnail, id: String, team: String,
                              environment: CatalogWire.Environment) async throws -> CatalogWire.Status {
         try CatalogCheck.checkName(id, what: "a thumbnail id")
-        return try await asPublisher(team) { connection in
+        return try await asPublisher(team, writing: environment) { connection in
             let referenced = try await connection.run("""
                 SELECT count(*) FROM clsfile.catalog_context
                 WHERE environment = \(environment.rawValue) AND team = clsfile.publishing_team() AND thumbnail_id = \(id)
@@ -206,7 +216,7 @@ extension ServerDatabase {
     /// - Throws: ``ServerError`` `.notFound` when there is none under the id.
     public func deleteThumbnail(id: String, team: String, environment: CatalogWire.Environment) async throws -> CatalogWire.Status {
         try CatalogCheck.checkName(id, what: "a thumbnail id")
-        return try await asPublisher(team) { connection in
+        return try await asPublisher(team, writing: environment) { connection in
             let deleted = try await connection.run("""
                 DELETE FROM clsfile.catalog_thumbnail
                 WHERE environment = \(environment.rawValue) AND team = clsfile.publishing_team() AND id = \(id) RETURNING 1
@@ -226,17 +236,6 @@ extension ServerDatabase {
                 throw ServerError(.notFound, "your team made no catalog request \(id.uuidString.lowercased())")
             }
             return CatalogWire.Status(id: id, operation: operation, count: count, completedAt: completed)
-        }
-    }
-
-    /// Runs a statement, turning a foreign key's refusal (SQLSTATE 23503: a parent deleted by
-    /// another request meanwhile) into `.parentNotFound`.
-    private static func refusingMissingParent<Result>(in environment: CatalogWire.Environment,
-                                                      _ statement: () async throws -> Result) async throws -> Result {
-        do {
-            return try await statement()
-        } catch let failure as PSQLError where failure.serverInfo?[.sqlState] == "23503" {
-            throw ServerError(.parentNotFound, "a context's parent was deleted from the \(environment.rawValue) catalog while this request ran: publish the parent again, then the context")
         }
     }
 
