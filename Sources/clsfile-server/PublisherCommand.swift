@@ -44,15 +44,9 @@ struct PublisherCommand: AsyncParsableCommand {
         }
 
         static func readKey(_ path: String) throws -> P256.Signing.PublicKey {
-            let text: String
-            do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                throw ServerError(.notFound, "cannot read the public key \(path): \(error.localizedDescription)")
-            }
-            let blocks = TeacherCommand.Add.pemBlocks(in: text)
+            let blocks = try PublicKeyFile.blocks(in: path)
             guard blocks.count == 1, let key = try? P256.Signing.PublicKey(pemRepresentation: blocks[0]) else {
-                throw ServerError(.invalidValue, "\(path) holds \(blocks.count) PEM blocks, not one P-256 public key; `clsfile catalog keygen` writes one")
+                throw ServerError(.invalidValue, "\(path) holds \(PublicKeyFile.describe(blocks.count)), not one P-256 public key; `clsfile catalog keygen` writes one (FILE.pub)")
             }
             return key
         }

@@ -44,34 +44,12 @@ struct TeacherCommand: AsyncParsableCommand {
         }
 
         static func readKeys(_ path: String) throws -> (P256.Signing.PublicKey, P256.KeyAgreement.PublicKey) {
-            let text: String
-            do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                throw ServerError(.notFound, "cannot read the public keys \(path): \(error.localizedDescription)")
-            }
-            let blocks = pemBlocks(in: text)
+            let blocks = try PublicKeyFile.blocks(in: path)
             guard blocks.count == 2, let signing = try? P256.Signing.PublicKey(pemRepresentation: blocks[0]),
                   let recipient = try? P256.KeyAgreement.PublicKey(pemRepresentation: blocks[1]) else {
-                let found = switch blocks.count {
-                case 0: "no P-256 public key in PEM"
-                case 1: "one P-256 public key in PEM, not two"
-                default: "\(blocks.count) PEM blocks, not two P-256 public keys"
-                }
-                throw ServerError(.invalidValue, "\(path) holds \(found) (the signing key, then the recipient key); `clsfile role teacher --public-key` prints both on the teacher's computer")
+                throw ServerError(.invalidValue, "\(path) holds \(PublicKeyFile.describe(blocks.count)), not the two P-256 public keys (the signing key, then the recipient key); `clsfile role teacher --public-key` prints both on the teacher's computer")
             }
             return (signing, recipient)
-        }
-
-        /// The PEM blocks of public keys in a text, in order.
-        static func pemBlocks(in text: String) -> [String] {
-            let begin = "-----BEGIN PUBLIC KEY-----", end = "-----END PUBLIC KEY-----"
-            var blocks: [String] = [], rest = text[...]
-            while let start = rest.range(of: begin), let stop = rest.range(of: end, range: start.upperBound..<rest.endIndex) {
-                blocks.append(String(rest[start.lowerBound..<stop.upperBound]))
-                rest = rest[stop.upperBound...]
-            }
-            return blocks
         }
     }
 

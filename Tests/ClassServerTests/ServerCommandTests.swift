@@ -55,10 +55,18 @@ struct ServerCommandTests {
         let notAKey = try run(server, ["teacher", "add", "--name", "Y", "--public-key", "/etc/hostname"], environment: database)
         #expect(notAKey.status == 65 && notAKey.errorOutput.contains("holds no P-256 public key in PEM"))
         let oneKey = try run(server, ["teacher", "add", "--name", "Y", "--public-key", signingOnly.path], environment: database)
-        #expect(oneKey.status == 65 && oneKey.errorOutput.contains("holds one P-256 public key in PEM, not two (the signing key, then the recipient key); `clsfile role teacher --public-key` prints both"),
+        #expect(oneKey.status == 65 && oneKey.errorOutput.contains("holds one P-256 public key in PEM, not the two P-256 public keys (the signing key, then the recipient key); `clsfile role teacher --public-key` prints both"),
                 "\(oneKey.errorOutput)")
         let noFile = try run(server, ["teacher", "add", "--name", "Y", "--public-key", "/nonexistent.pem"], environment: database)
         #expect(noFile.status == 66 && noFile.errorOutput.contains("/nonexistent.pem"))
+        // A publisher's file holds one key: the teacher's file of two is refused, and a missing file named.
+        let twoKeys = try run(server, ["publisher", "add", "--team", "press", "--kid", "press-1", "--public-key", keyFile.path], environment: database)
+        #expect(twoKeys.status == 65 && twoKeys.errorOutput.contains("holds 2 PEM blocks, not one P-256 public key; `clsfile catalog keygen` writes one"),
+                "\(twoKeys.errorOutput)")
+        let noKeyFile = try run(server, ["publisher", "add", "--team", "press", "--kid", "press-1", "--public-key", "/nonexistent.pub"], environment: database)
+        #expect(noKeyFile.status == 66 && noKeyFile.errorOutput.contains("cannot read the public key file /nonexistent.pub"), "\(noKeyFile.errorOutput)")
+        let badTeam = try run(server, ["publisher", "add", "--team", "a b", "--kid", "press-1", "--public-key", signingOnly.path], environment: database)
+        #expect(badTeam.status == 65 && badTeam.errorOutput.contains("a team id is 1 to 64 ASCII letters"), "\(badTeam.errorOutput)")
         let unsafe = try run(server, ["migrate", "--app-role", "clsfile_owner"], environment: database)
         #expect(unsafe.status == 77 && unsafe.errorOutput.contains("owns its tables"))
         let noDatabase = try run(server, ["class", "list"], environment: ["DATABASE_URL": ""])
