@@ -15,6 +15,13 @@ public enum CatalogWire {
     /// A thumbnail's width and height, in pixels.
     public static let thumbnailSide = 330
 
+    /// Whether a team, key or thumbnail id is well formed: 1 to 64 ASCII letters, digits, `.`,
+    /// `_` or `-` (a key id of a device key is 32 hexadecimal digits).
+    public static func isName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count)
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+
     /// The two catalogs of a publisher: one to try content in, one that teachers see.
     public enum Environment: String, Sendable, Codable, CaseIterable {
         case development, production

@@ -45,8 +45,7 @@ enum SignedToken {
             throw refuse("is not a JWT (three base64url parts, a JSON header)")
         }
         guard header.alg == "ES256" else { throw refuse("is signed with \(header.alg.prefix(20)), not ES256: sign it with your P-256 key") }
-        guard let kid = header.kid, (1...64).contains(kid.utf8.count),
-              kid.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }) else {
+        guard let kid = header.kid, CatalogWire.isName(kid) else {
             throw refuse("names no key (kid) of 1 to 64 letters, digits, '.', '_' or '-': put the key's id in its header")
         }
         guard let publicKey = try await key(kid) else { throw refuse("names the key \(kid), which is not registered here: \(unknownKey)") }

@@ -69,8 +69,7 @@ enum CatalogCheck {
 
     /// Checks a team, key or thumbnail id: 1 to 64 letters, digits, `.`, `_` or `-`.
     static func checkName(_ name: String, what: String) throws {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-"))
-        guard (1...64).contains(name.utf8.count), name.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) }) else {
+        guard CatalogWire.isName(name) else {
             throw ServerError(.invalidValue, "\(what) is 1 to 64 ASCII letters, digits, '.', '_' or '-', not '\(name.prefix(40))'")
         }
     }
