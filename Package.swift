@@ -75,6 +75,7 @@ let package = Package(
             name: "OpenClassKit",
             dependencies: ["CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                           .product(name: "Crypto", package: "swift-crypto"),
                            // Its lock is pthread's, which ThreadSanitizer sees; Synchronization's
                            // Mutex locks with futexes in code it does not instrument.
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
@@ -280,6 +281,7 @@ let package = Package(
         .testTarget(
             name: "ClassServerTests",
             dependencies: ["ClassServer", "ClassSync", "Classroom", "CommandSupport", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile-sync", "clsfile",
+                           "ContextSample",
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -16,6 +16,8 @@ public struct DashboardPages: Sendable {
         public var footer: String
         /// Seconds between reloads the page asks the browser for; nil for none.
         public var refreshSeconds: Int?
+        /// Whether the class page links to the catalog page (`PREFIX/catalog`), as the class server's does.
+        public var offersCatalog = false
 
         /// The teacher's own store, read at every request.
         public static let teachersStore = Source(
@@ -23,8 +25,10 @@ public struct DashboardPages: Sendable {
 
         /// A class server: students' work arrives as they sync, so the page reloads itself.
         public static func classServer(refreshSeconds: Int) -> Source {
-            Source(footer: "Read from the class server at every request; this page reloads every \(refreshSeconds) s as students work.",
-                   refreshSeconds: refreshSeconds)
+            var source = Source(footer: "Read from the class server at every request; this page reloads every \(refreshSeconds) s as students work.",
+                                refreshSeconds: refreshSeconds)
+            source.offersCatalog = true
+            return source
         }
     }
 

@@ -28,6 +28,8 @@ struct Links: Sendable {
 
     var home: String { base + "/" + query }
     var classReportJSON: String { base + "/api/class-report.json" + query }
+    /// The catalog page, where the class server has one.
+    var catalog: String? { source.offersCatalog ? base + "/catalog" + query : nil }
 
     func assignment(_ identifier: String) -> String {
         "\(base)/assignments/\(Self.segment(identifier))\(query)"
@@ -38,7 +40,12 @@ struct Links: Sendable {
     }
 
     private var query: String {
-        token.map { "?token=" + Self.queryValue($0) } ?? ""
+        Self.query(token.map { [("token", $0)] } ?? [])
+    }
+
+    /// A query, `?name=value&…` with the values percent-encoded; empty without pairs.
+    static func query(_ pairs: [(String, String)]) -> String {
+        pairs.isEmpty ? "" : "?" + pairs.map { "\($0.0)=\(queryValue($0.1))" }.joined(separator: "&")
     }
 
     private static func segment(_ text: String) -> String {

@@ -38,5 +38,13 @@ enum Stylesheet {
         .empty { color: var(--muted); background: #fff; border: 1px dashed var(--line); border-radius: 10px; padding: 24px; }
         ul.averages { margin: 0; padding-left: 18px; }
         footer { color: var(--muted); font-size: 12px; margin-top: 32px; }
+        .notice { background: #e3f4e8; border: 1px solid var(--done); border-radius: 8px; padding: 10px 14px; margin: 12px 0; }
+        .context { display: flex; gap: 12px; align-items: flex-start; }
+        .thumbnail { width: 66px; height: 66px; border-radius: 8px; border: 1px solid var(--line); flex: none; }
+        .thumbnail.none { display: inline-block; background: var(--bar); }
+        .summary { margin-top: 2px; }
+        .not-assignable { color: var(--muted); font-style: italic; }
+        form.assign input[name=title] { width: 14em; }
+        form.assign label { display: block; margin-bottom: 4px; font-size: 13px; }
         """
 }

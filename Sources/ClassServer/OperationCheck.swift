@@ -51,7 +51,11 @@ enum OperationCheck {
         let info = operation.assignment
         try text(info.title, "title", allowsEmpty: true)
         try text(info.className ?? "", "class name", allowsEmpty: true)
-        guard Handout.isPlainFileName(info.documentName), info.documentName.utf8.count <= maximumText else {
+        // The work of a context of an assigned context tree is named by its identifiers below the
+        // assigned context, which may hold `/`.
+        let isContextName = info.contextPath != nil && !info.documentName.isEmpty
+            && !info.documentName.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        guard Handout.isPlainFileName(info.documentName) || isContextName, info.documentName.utf8.count <= maximumText else {
             throw refuse("the document name '\(info.documentName.prefix(60))', which is not a plain file name")
         }
         // A due date is the teacher's, and lies ahead while the work is done: only its range is checked.

@@ -127,7 +127,14 @@ extension ServerDatabase {
                 let students = entries.map(\.row).sorted { ($0.studentName, $0.studentIdentifier) < ($1.studentName, $1.studentIdentifier) }
                 return ClassReport.summary(of: assignment, rows: students)
             }.sorted { ($0.title, $0.identifier) < ($1.title, $1.identifier) }
-            return ClassReport(assignments: summaries)
+            // The contexts assigned from the catalog are titled as the catalog titled them.
+            var titles: [[String]: String] = [:]
+            for (key, title) in try await connection.run("""
+                SELECT path_key, context_title FROM clsfile.catalog_assignment WHERE class_id = \(classID)
+                """, logger: logger).decode((String, String?).self).collected() {
+                if let path = try? JSONDecoder().decode([String].self, from: Data(key.utf8)), let title { titles[path] = title }
+            }
+            return ClassReport(assignments: summaries, contextTitles: titles)
         }
     }
 

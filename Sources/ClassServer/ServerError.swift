@@ -35,6 +35,8 @@ public struct ServerError: Error, LocalizedError, CustomStringConvertible, Senda
         public static let thumbnailNotReferenced = Code("thumbnailNotReferenced")
         /// A thumbnail that is not a PNG or JPEG of 330 × 330 pixels.
         public static let invalidThumbnail = Code("invalidThumbnail")
+        /// A catalog context assigned to a class that has it assigned already.
+        public static let alreadyAssigned = Code("alreadyAssigned")
 
         public var description: String { name }
     }

@@ -22,6 +22,7 @@ struct ServerRoutes: Sendable {
         router.add(middleware: JSONErrorMiddleware())
         addPages(to: router)
         CatalogRoutes(database: database).add(to: router)
+        ClassCatalogRoutes(routes: self).add(to: router)
         router.post("/v1/join") { request, _ in
             let body = try await Self.decoded(SyncWire.JoinRequest.self, from: request)
             guard let key = try? P256.Signing.PublicKey(x963Representation: body.publicKey) else {
@@ -173,7 +174,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .forbidden: .forbidden
             case .notFound: .notFound
             case .invalidValue, .invalidAddress, .invalidEnvironment, .tooManyContexts, .invalidThumbnail: .badRequest
-            case .parentNotFound, .thumbnailNotReferenced: .conflict
+            case .parentNotFound, .thumbnailNotReferenced, .alreadyAssigned: .conflict
             case .tooLarge: .contentTooLarge
             default: .serviceUnavailable
             }
@@ -186,7 +187,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as HTTPError:
             switch error.status {
             case .notFound:
-                return (.notFound, "notFound", "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, GET /api/class-report.json?class=ID, GET /api/xapi.json?class=ID, the pages GET /classes/ID/, and the Catalog API (GET /v1/openapi.yaml)")
+                return (.notFound, "notFound", "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, GET /api/class-report.json?class=ID, GET /api/xapi.json?class=ID, GET /v1/classes/ID/assignments, the pages GET /classes/ID/ and GET /classes/ID/catalog, and the Catalog API (GET /v1/openapi.yaml)")
             case .methodNotAllowed:
                 return (.methodNotAllowed, "methodNotAllowed", "this route takes another method")
             default:

@@ -12,7 +12,7 @@
 enum ServerSchema {
     /// The migrations, in order; the schema's version is how many have run. A shipped migration
     /// never changes: a later change is a new one.
-    static let migrations: [[String]] = [version1, version2, version3]
+    static let migrations: [[String]] = [version1, version2, version3, version4]
 
     /// Accounts, device keys, classes, enrolments, students' work and the operations applied.
     static let version1: [String] = [
@@ -285,6 +285,54 @@ enum ServerSchema {
             """,
     ]
 
+    /// Teachers browse the production catalogs and assign their contexts to a class: each
+    /// assignment keeps the contexts it covers as they were (so that a later publish does not
+    /// change what students were given); its class's teacher makes and reads it, its students
+    /// read it.
+    static let version4: [String] = [
+        // Whether the caller is a teacher, read past the policy of account.
+        """
+            CREATE FUNCTION clsfile.caller_is_teacher() RETURNS boolean LANGUAGE sql STABLE SECURITY DEFINER
+                SET search_path = pg_catalog, clsfile
+                AS $$ SELECT EXISTS (SELECT 1 FROM clsfile.account WHERE id = clsfile.caller() AND role = 'teacher') $$
+            """,
+        """
+            CREATE POLICY catalog_context_browsed ON clsfile.catalog_context FOR SELECT
+                USING (environment = 'production' AND (SELECT clsfile.caller_is_teacher()))
+            """,
+        """
+            CREATE POLICY catalog_thumbnail_browsed ON clsfile.catalog_thumbnail FOR SELECT
+                USING (environment = 'production' AND (SELECT clsfile.caller_is_teacher()))
+            """,
+        """
+            CREATE TABLE clsfile.catalog_assignment (
+                id uuid PRIMARY KEY,
+                class_id uuid NOT NULL REFERENCES clsfile.class (id) ON DELETE CASCADE,
+                team text NOT NULL,
+                path_key text NOT NULL,
+                context_title text NOT NULL,
+                title text NOT NULL CHECK (length(title) BETWEEN 1 AND 200),
+                due_at timestamptz,
+                instructions text CHECK (length(instructions) <= 4000),
+                contexts jsonb NOT NULL,
+                created_at timestamptz NOT NULL DEFAULT now(),
+                UNIQUE (class_id, team, path_key)
+            )
+            """,
+        "ALTER TABLE clsfile.catalog_assignment ENABLE ROW LEVEL SECURITY",
+        """
+            CREATE POLICY catalog_assignment_taught ON clsfile.catalog_assignment FOR ALL
+                USING (class_id IN (SELECT clsfile.taught_classes())) WITH CHECK (class_id IN (SELECT clsfile.taught_classes()))
+            """,
+        """
+            CREATE POLICY catalog_assignment_joined ON clsfile.catalog_assignment FOR SELECT
+                USING (class_id IN (SELECT clsfile.joined_classes()))
+            """,
+        """
+            REVOKE ALL ON ALL FUNCTIONS IN SCHEMA clsfile FROM PUBLIC
+            """,
+    ]
+
     /// What the app role may do: read every table through its policies, write work and applied
     /// operations, and call the functions. Granted again by every `migrate`.
     static func grants(to role: String) -> [String] {
@@ -293,6 +341,7 @@ enum ServerSchema {
                 "GRANT SELECT ON ALL TABLES IN SCHEMA clsfile TO \(role)",
                 "GRANT INSERT, UPDATE ON clsfile.work, clsfile.applied_operation TO \(role)",
                 "GRANT INSERT, UPDATE, DELETE ON clsfile.catalog_context, clsfile.catalog_thumbnail, clsfile.catalog_request TO \(role)",
+                "GRANT INSERT, DELETE ON clsfile.catalog_assignment TO \(role)",
                 "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA clsfile TO \(role)"]
     }
 

@@ -69,6 +69,76 @@ public struct SyncClient: Sendable {
         try await exchange(.GET, "v1/classes", body: Optional<String>.none, answer: [SyncWire.ClassEntry].self)
     }
 
+    /// The assignments a class's teacher made from the catalog.
+    public func assignments(ofClass classID: UUID) async throws -> [SyncWire.ClassAssignment] {
+        try await exchange(.GET, "v1/classes/\(classID.uuidString.lowercased())/assignments", body: Optional<String>.none,
+                           answer: [SyncWire.ClassAssignment].self)
+    }
+
+    /// What one ``receiveAssignments(into:)`` did.
+    public struct Received: Sendable, Equatable {
+        /// The assignments accepted now, each with the number of contexts whose work reports to it.
+        public var accepted: [(assignment: Assignment, contexts: Int)] = []
+        /// The assignments that could not be taken, each with why; the others were.
+        public var problems: [String] = []
+
+        public static func == (lhs: Received, rhs: Received) -> Bool {
+            lhs.accepted.map(\.assignment) == rhs.accepted.map(\.assignment) && lhs.accepted.map(\.contexts) == rhs.accepted.map(\.contexts)
+                && lhs.problems == rhs.problems
+        }
+    }
+
+    /// Takes the assignments the teachers of the classes joined made from the catalog that the
+    /// store does not hold yet: imports each one's contexts and accepts it, so that the work of
+    /// every activity at or below its context reports to it and is sent to its class. A class
+    /// joined before classes were tied to their teacher gets none (join it again).
+    public func receiveAssignments(into store: CLSDataStore) async throws -> Received {
+        var received = Received()
+        let held = Set(try await store.assignments().map(\.identifier))
+        for membership in try await store.classServerMemberships() where membership.serverURL == serverURL {
+            guard let teacherKey = membership.teacherKey else { continue }
+            let offers: [SyncWire.ClassAssignment]
+            do {
+                offers = try await assignments(ofClass: membership.classID)
+            } catch let error as SyncError where error.code == .refused {
+                // The class refuses the student (removed from it), or the server has no catalog:
+                // the other classes' assignments come, and the work is sent all the same.
+                received.problems.append("the assignments of the class \(membership.className) were not received: \(error.message)")
+                continue
+            }
+            for offered in offers where !held.contains(offered.id.uuidString.lowercased()) {
+                let path = offered.identifierPath
+                guard !path.isEmpty, path.count < CLSContext.maximumDepth, path.allSatisfy({ !$0.isEmpty && $0.count <= CLSContext.maximumIdentifierLength }) else {
+                    received.problems.append("'\(offered.title)' of the class \(membership.className) names a context this store cannot hold (\(path.count) levels); it was not taken")
+                    continue
+                }
+                let assignment = Assignment(
+                    identifier: offered.id.uuidString.lowercased(), title: offered.title, className: membership.className,
+                    dueDate: offered.dueDate, instructions: offered.instructions,
+                    documentName: path[path.count - 1], documentDigest: "", teacherKey: teacherKey,
+                    createdAt: offered.createdAt, contextPath: path, coversContextTree: true, classIdentifier: membership.classID)
+                do {
+                    received.accepted.append((assignment, try await store.acceptContextTreeAssignment(assignment)))
+                } catch let error as CLSError where error.code != .databaseInaccessible {
+                    received.problems.append("'\(offered.title)' of the class \(membership.className) was not taken: \(error.message)")
+                    continue
+                }
+                // The contexts' titles and metadata, from the server: only the assigned context's
+                // ancestors, itself and its descendants, and never a file of the student's.
+                let entries = offered.contexts.prefix(10_000).filter {
+                    let other = $0.data.identifierPath
+                    return other.starts(with: path) || path.starts(with: other)
+                }.map { CourseManifest.Entry(data: $0.data, metadata: $0.metadata) }
+                do {
+                    _ = try await store.importContexts(CourseManifest(contexts: Array(entries)))
+                } catch let error as CLSError where error.code != .databaseInaccessible {
+                    received.problems.append("'\(offered.title)' of the class \(membership.className) was taken, but its contexts' titles were not (\(error.message)); the work under it reports to it all the same")
+                }
+            }
+        }
+        return received
+    }
+
     /// A class's report as JSON (a teacher's request).
     public func classReport(classID: UUID) async throws -> Data {
         try await request(.GET, "api/class-report.json?class=\(classID.uuidString)", body: nil)

@@ -82,6 +82,37 @@ public enum SyncWire {
         }
     }
 
+    /// An assignment a teacher made from a context of the server's catalog, as the class's
+    /// students receive it (`GET /v1/classes/{id}/assignments`): the work of every activity at or
+    /// below ``identifierPath`` reports to it.
+    public struct ClassAssignment: Sendable, Equatable, Codable {
+        public var id: UUID
+        public var title: String
+        public var dueDate: Date?
+        public var instructions: String?
+        /// The publishing team whose catalog the context is in.
+        public var team: String
+        /// The assigned context's identifier path, below the app's main context.
+        public var identifierPath: [String]
+        /// The assigned context's ancestors, itself and its descendants as the catalog held them
+        /// when it was assigned, parents first, in a course manifest's shape: what a student's
+        /// store imports, so that the contexts have their titles and metadata.
+        public var contexts: [CourseManifest.Entry]
+        public var createdAt: Date
+
+        public init(id: UUID, title: String, dueDate: Date?, instructions: String?, team: String,
+                    identifierPath: [String], contexts: [CourseManifest.Entry], createdAt: Date) {
+            self.id = id
+            self.title = title
+            self.dueDate = dueDate
+            self.instructions = instructions
+            self.team = team
+            self.identifierPath = identifierPath
+            self.contexts = contexts
+            self.createdAt = createdAt
+        }
+    }
+
     /// Every refusal: an id to find it in the server's log, a stable code, and what to do.
     public struct ErrorAnswer: Sendable, Equatable, Codable {
         public var id: UUID

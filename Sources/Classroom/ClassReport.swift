@@ -131,10 +131,11 @@ public struct ClassReport: Sendable, Equatable, Codable {
         contexts = Self.contexts(of: summaries, titles: titles)
     }
 
-    /// Creates a report from its assignments; contexts are titled by their last identifier.
-    public init(assignments: [AssignmentSummary]) {
+    /// Creates a report from its assignments; contexts are titled as `contextTitles` says, else
+    /// by their last identifier.
+    public init(assignments: [AssignmentSummary], contextTitles: [[String]: String] = [:]) {
         self.assignments = assignments
-        contexts = Self.contexts(of: assignments, titles: [:])
+        contexts = Self.contexts(of: assignments, titles: contextTitles)
     }
 
     /// The assigned contexts of some assignments, with per-student totals across their documents.

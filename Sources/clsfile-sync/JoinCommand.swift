@@ -47,7 +47,13 @@ struct JoinCommand: AsyncParsableCommand {
                 serverURL: server, accountID: joined.accountID, classID: joined.classID, className: joined.className,
                 teacherKey: teacherKey))
             print("joined \(joined.className) on \(server.absoluteString) as \(name)")
-            guard queued > 0 else { return }
+            do {
+                try await client.receiveAssignments(into: store).report()
+            } catch let error as SyncError {
+                Diagnostics.warn("joined, but the class's assignments from the catalog were not received yet (clsfile sync receives them): \(error.message)")
+            }
+            let waiting = try await store.syncOutboxDepth()
+            guard queued > 0 || waiting > 0 else { return }
             do {
                 let outcome = try await client.sendOutbox(of: store)
                 print("sent the work recorded before: \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s")")

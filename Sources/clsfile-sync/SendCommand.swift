@@ -15,7 +15,9 @@ struct SendCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: "Send the queued work on assigned documents to the class server (student role).",
         discussion: """
-            Sends the outbox in batches of up to 500 operations, oldest first; each batch leaves \
+            Receives first the assignments the teachers of the classes joined made from the \
+            server's catalog (the work under each assigned context reports to it from then on); \
+            then sends the outbox in batches of up to 500 operations, oldest first; each batch leaves \
             the outbox once the server acknowledged it. When the server cannot be reached the rest \
             waits for the next sync. With --watch it keeps sending every --interval seconds until \
             Ctrl-C, retrying with a growing wait (up to 5 minutes) while the server is away. \
@@ -102,6 +104,14 @@ struct SendCommand: AsyncParsableCommand {
             throw SyncError(.notJoined, "this store has joined no class server: join one first (clsfile join URL --code CODE)")
         }
         let client = try SyncClient(serverURL: membership.serverURL, key: try RoleGate.identity(of: .student).signingKey)
+        // The assignments made from the catalog first: the work already under them goes in this sync.
+        do {
+            let received = try await client.receiveAssignments(into: store)
+            if !background { received.report() }
+        } catch let error as SyncError {
+            // The work is sent all the same; what failed is said, and tried again next time.
+            if !background { Diagnostics.warn("the class's assignments from the catalog were not received: \(error.message)") }
+        }
         let showsProgress = !background && isatty(STDERR_FILENO) != 0
         let progress: (@Sendable (Int, Int) -> Void)? = showsProgress ? Self.showProgress : nil
         let outcome = try await client.sendOutbox(of: store, batchSize: batchSize, progress: progress)

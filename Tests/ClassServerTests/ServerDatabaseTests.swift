@@ -163,12 +163,7 @@ struct ServerDatabaseTests {
                         """, logger: .init(label: "test"))
                 }
             }
-            func count(_ table: String, as account: UUID) async throws -> Int {
-                try await database.asAccount(account) { connection in
-                    try await connection.run(PostgresQuery(unsafeSQL: "SELECT count(*)::bigint FROM clsfile.\(table)"), logger: .init(label: "test"))
-                        .decode(Int64.self).collected().first.map(Int.init) ?? -1
-                }
-            }
+            func count(_ table: String, as account: UUID) async throws -> Int { try await Self.count(table, as: account, in: database) }
             let ann = students[0].accountID, cat = students[2].accountID
             let teacherAID = try await database.asAccount(ann) { connection in
                 try await connection.run("SELECT teacher_id FROM clsfile.class", logger: .init(label: "test"))
@@ -213,7 +208,8 @@ struct ServerDatabaseTests {
             INSERT INTO clsfile.catalog_request (id, team, environment, operation, count) VALUES (gen_random_uuid(), 'acme', 'production', 'contexts.post', 1)
             """, database: "clsfile")
         // The app role without an account or team set sees no row of any table.
-        for table in ["account", "device_key", "class", "enrolment", "work", "applied_operation", "publisher", "catalog_context", "catalog_thumbnail", "catalog_request"] {
+        for table in ["account", "device_key", "class", "enrolment", "work", "applied_operation", "publisher", "catalog_context", "catalog_thumbnail", "catalog_request",
+                      "catalog_assignment"] {
             #expect(try school.asApp("SELECT count(*) FROM clsfile.\(table)") == "0", "\(table)")
         }
         #expect(try school.cluster.psql("SELECT count(*) FROM clsfile.work", database: "clsfile") == "3")
@@ -234,6 +230,44 @@ struct ServerDatabaseTests {
         }
         #expect(try asTeam("globex", "DELETE FROM clsfile.catalog_context RETURNING 1") == "")
         #expect(try school.cluster.psql("SELECT count(*) FROM clsfile.catalog_context", database: "clsfile") == "1")
+
+        // Teachers read the production catalogs, not the development ones; students read none. A
+        // class's catalog assignments are its teacher's to make and read, its students' to read.
+        try school.cluster.psql("""
+            INSERT INTO clsfile.catalog_context (environment, team, path_key, depth, data) VALUES ('development', 'acme', '["draft"]', 1, '{}');
+            INSERT INTO clsfile.catalog_assignment (id, class_id, team, path_key, context_title, title, contexts)
+                VALUES (gen_random_uuid(), '\(classA.id)', 'acme', '["app"]', 'App', 'App', '[]')
+            """, database: "clsfile")
+        try await ServerDatabase.withDatabase(school.app) { (database: ServerDatabase) async throws in
+            let (ann, cat) = (students[0].accountID, students[2].accountID)
+            let (teacherA, teacherB) = (classA.teacherID, classB.teacherID)
+            for (table, teacher, student) in [("catalog_context", 1, 0), ("catalog_thumbnail", 1, 0), ("catalog_request", 0, 0), ("publisher", 0, 0)] {
+                #expect(try await Self.count(table, as: teacherA, in: database) == teacher, "\(table)")
+                #expect(try await Self.count(table, as: ann, in: database) == student, "\(table)")
+            }
+            #expect(try await Self.count("catalog_assignment", as: teacherA, in: database) == 1)
+            #expect(try await Self.count("catalog_assignment", as: ann, in: database) == 1)
+            #expect(try await Self.count("catalog_assignment", as: cat, in: database) == 0)
+            #expect(try await Self.count("catalog_assignment", as: teacherB, in: database) == 0)
+            for account in [teacherB, ann] {
+                await #expect(throws: ServerError.self) {
+                    try await database.asAccount(account) { connection in
+                        try await connection.run("""
+                            INSERT INTO clsfile.catalog_assignment (id, class_id, team, path_key, context_title, title, contexts)
+                            VALUES (gen_random_uuid(), \(classA.id), 'acme', '["forged"]', 'Forged', 'Forged', '[]')
+                            """, logger: .init(label: "test"))
+                    }
+                }
+            }
+        }
+    }
+
+    /// How many rows of a table an account sees.
+    static func count(_ table: String, as account: UUID, in database: ServerDatabase) async throws -> Int {
+        try await database.asAccount(account) { connection in
+            try await connection.run(PostgresQuery(unsafeSQL: "SELECT count(*)::bigint FROM clsfile.\(table)"), logger: .init(label: "test"))
+                .decode(Int64.self).collected().first.map(Int.init) ?? -1
+        }
     }
 
     @Test func joiningIsRefusedForAnUnknownCodeAndATeachersKey() async throws {

@@ -105,7 +105,7 @@ import TestSupport
         let classID = UUID()
         // The schema-8 tables, as clsfile left them, with one class joined and one operation waiting.
         let downgraded = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, """
-            DROP TABLE class_membership; DROP TABLE class_server;
+            DROP TABLE class_membership; DROP TABLE class_server; ALTER TABLE assignment DROP COLUMN covers_context_tree; ALTER TABLE assignment DROP COLUMN class_id;
             CREATE TABLE class_server (slot INTEGER PRIMARY KEY CHECK (slot = 1), url TEXT NOT NULL, account_id TEXT NOT NULL,
                 class_id TEXT NOT NULL, class_name TEXT NOT NULL, joined_at REAL NOT NULL, last_sync_at REAL, last_error TEXT);
             INSERT INTO class_server VALUES (1, '\(server.absoluteString)', '\(account.uuidString)', '\(classID.uuidString)', '7B', 1700000000, 1700000100, NULL);
@@ -133,6 +133,113 @@ import TestSupport
         #expect(try await reopened.classServerMemberships().map(\.teacherKey) == [again.teacherKey])
         try await reopened.joinClassServer(membership("8C", teacher: 2))
         #expect(try await reopened.classServerMemberships().map(\.className) == ["7B", "8C"])
+    }
+
+    // MARK: Assignments of context trees
+
+    /// An assignment of a catalog's context, as a class server's class hands it out.
+    private func treeAssignment(_ title: String, _ path: [String], teacher key: UInt8 = 1, id: String = UUID().uuidString.lowercased(),
+                                for classID: UUID? = nil) -> Assignment {
+        Assignment(identifier: id, title: title, className: "7B", documentName: path.last ?? "", documentDigest: "",
+                   teacherKey: Data(repeating: key, count: 65), contextPath: path, coversContextTree: true, classIdentifier: classID)
+    }
+
+    /// Contexts of a course, each made and given an attempt with some progress, saved, in a
+    /// store whose main app context is `app`.
+    private func work(on paths: [[String]], app: String = "clsfile", in scratch: Scratch, progress: Double = 0.5) async throws {
+        let store = CLSDataStore(storeURL: scratch.storeURL, configuration: .init(appIdentifier: app, busyTimeout: 30))
+        var entries: [CourseManifest.Entry] = []
+        for path in paths {
+            for depth in 1...path.count where !entries.contains(where: { $0.data.identifierPath == Array(path.prefix(depth)) }) {
+                let json = try JSONSerialization.data(withJSONObject: ["identifierPath": Array(path.prefix(depth)), "title": path[depth - 1].capitalized, "type": "quiz"])
+                entries.append(CourseManifest.Entry(data: try JSONDecoder().decode(CourseManifest.ContextData.self, from: json)))
+            }
+        }
+        _ = try await store.importContexts(CourseManifest(contexts: entries))
+        for path in paths {
+            let context = try #require(try await store.mainAppContext.descendant(matchingIdentifierPath: path))
+            let activity = context.currentActivity ?? context.createNewActivity()
+            activity.progress = progress
+            try await store.save()
+        }
+    }
+
+    @Test func theWorkUnderAnAssignedContextTreeReportsToAssignmentsDerivedPerContext() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let essay = try scratch.file("essay.txt")
+        try await store.acceptAssignment(assignment("essay", teacher: 1), for: essay)
+        let rivera = membership("7B", teacher: 1), club = membership("Science club", teacher: 1)
+        try await store.joinClassServer(rivera)
+        try await store.joinClassServer(club)
+        // Work before the assignment: under the chapter, beside it, and the essay.
+        try await work(on: [["algebra", "ch1", "quiz"], ["algebra", "ch1"], ["algebra", "ch2", "quiz"]], in: scratch)
+        try await work(on: essay, in: store, progress: 0.2)
+        try await store.acknowledgeSyncOperations(try await store.pendingAll().map(\.sequence))
+
+        // Made for 7B: its work goes to 7B only, not to the same teacher's club.
+        let chapter = treeAssignment("Chapter 1", ["algebra", "ch1"], for: rivera.classID)
+        #expect(try await store.acceptContextTreeAssignment(chapter) == 2)
+        #expect(try await store.pendingAll().allSatisfy { $0.classID == rivera.classID })
+        var operations = try await store.pendingAll().map(\.operation)
+        #expect(operations.map(\.assignment.title) == ["Chapter 1", "Chapter 1: Quiz"])
+        #expect(operations.map(\.assignment.documentName) == ["ch1", "quiz"])
+        #expect(operations.allSatisfy { $0.replacesWork && $0.assignment.contextPath == ["algebra", "ch1"] && $0.ranges.isEmpty == false })
+        let derived = operations.map(\.assignmentIdentifier)
+        #expect(derived.allSatisfy { $0.hasPrefix("ctx-") } && Set(derived).count == 2)
+        // Accepting it again changes nothing; the chapter's assignment itself ties to no file.
+        #expect(try await store.acceptContextTreeAssignment(chapter) == 2)
+        #expect(try await store.syncOutboxDepth() == 2)
+        #expect(try await store.assignments().first { $0.identifier == chapter.identifier }?.documentURL == nil)
+
+        // New work: a new context under the chapter gets its assignment at its first save; work
+        // beside it (ch2) and the essay's keep theirs; a nested assignment takes its own subtree.
+        try await store.acknowledgeSyncOperations(try await store.pendingAll().map(\.sequence))
+        #expect(try await store.acceptContextTreeAssignment(treeAssignment("Test", ["algebra", "ch1", "test"], for: rivera.classID)) == 0)
+        try await work(on: [["algebra", "ch1", "drill"], ["algebra", "ch1", "test", "part-a"], ["algebra", "ch2", "quiz"]], in: scratch, progress: 0.7)
+        try await work(on: essay, in: store, progress: 0.4)
+        // (A new attempt queues its snapshot, then the save its change: two operations each.)
+        let entries = try await store.pendingAll()
+        #expect(entries.map(\.classID) == [rivera.classID, rivera.classID, rivera.classID, rivera.classID, rivera.classID, club.classID],
+                "the handout's work goes to both classes of its teacher")
+        operations = entries.dropLast().map(\.operation)
+        #expect(operations.map(\.assignment.title) == ["Chapter 1: Drill", "Chapter 1: Drill", "Test: Part-A", "Test: Part-A", "essay"])
+        #expect(Set(operations.map(\.assignment.documentName)) == ["drill", "part-a", "essay.txt"])
+        #expect(operations.map(\.assignment.contextPath) == [["algebra", "ch1"], ["algebra", "ch1"], ["algebra", "ch1", "test"],
+                                                            ["algebra", "ch1", "test"], nil])
+
+        // Another app's context at the same path is another assignment; another student's store
+        // derives the same identifiers for the same app's contexts.
+        try await store.acknowledgeSyncOperations(try await store.pendingAll().map(\.sequence))
+        try await work(on: [["algebra", "ch1", "quiz"]], app: "com.example.algebra", in: scratch, progress: 0.9)
+        let otherApp = try #require(try await store.pendingAll().first?.operation)
+        #expect(otherApp.assignment.title == "Chapter 1: Quiz" && !derived.contains(otherApp.assignmentIdentifier))
+        let classmate = try Scratch()
+        let theirs = classmate.store()
+        try await theirs.joinClassServer(rivera)
+        #expect(try await theirs.acceptContextTreeAssignment(chapter) == 0)
+        try await work(on: [["algebra", "ch1", "quiz"]], in: classmate)
+        #expect(Set(try await theirs.pendingAll().map(\.operation.assignmentIdentifier)) == [derived[1]])
+    }
+
+    @Test func anAssignmentOfAContextTreeIsRefusedWhenItIsNoneOrItsIdentifierIsTaken() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        var plain = treeAssignment("Chapter 1", ["algebra", "ch1"])
+        plain.coversContextTree = false
+        let none = await #expect(throws: CLSError.self) { try await store.acceptContextTreeAssignment(plain) }
+        #expect(none?.code == .invalidArgument)
+        let chapter = treeAssignment("Chapter 1", ["algebra", "ch1"], teacher: 1)
+        try await store.acceptContextTreeAssignment(chapter)
+        for taken in [treeAssignment("Chapter 1", ["algebra", "ch1"], teacher: 2, id: chapter.identifier),
+                      treeAssignment("Chapter 2", ["algebra", "ch2"], teacher: 1, id: chapter.identifier)] {
+            let refused = await #expect(throws: CLSError.self) { try await store.acceptContextTreeAssignment(taken) }
+            #expect(refused?.code == .invalidModification && refused?.message.contains("cannot be reused") == true)
+        }
+        // Not joined to any class: the work is recorded, and nothing is queued or derived.
+        try await work(on: [["algebra", "ch1", "quiz"]], in: scratch)
+        #expect(try await store.syncOutboxDepth() == 0)
+        #expect(try await store.assignments().map(\.identifier) == [chapter.identifier])
     }
 }
 

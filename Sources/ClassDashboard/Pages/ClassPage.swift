@@ -7,11 +7,12 @@ struct ClassPage {
 
     func render() -> HTML {
         let content: HTML
+        let catalog: HTML = links.catalog.map { " · <a id=\"catalog\" href=\"\($0)\">Assign from the catalog</a>" } ?? ""
         if report.assignments.isEmpty {
             content = """
                 <h1>Class</h1>
                 <p class="empty" id="no-assignments">No assignments yet. Make a handout, collect the students' work, \
-                and it appears here.</p>
+                and it appears here.\(catalog)</p>
                 """
         } else {
             let rows = report.assignments.map(row)
@@ -29,7 +30,7 @@ struct ClassPage {
             content = """
                 <h1>Class</h1>
                 <p class="meta">\(report.assignments.count) \(report.assignments.count == 1 ? "assignment" : "assignments"), \
-                \(students) \(students == 1 ? "student" : "students") · <a href="\(links.classReportJSON)">JSON</a></p>
+                \(students) \(students == 1 ? "student" : "students") · <a href="\(links.classReportJSON)">JSON</a>\(catalog)</p>
                 <table id="assignments">
                 <thead><tr><th>Assignment</th><th>Class</th><th>Due</th><th class="number">Done</th>\
                 <th class="number">Average time</th><th>Average primary item</th><th>Average progress</th></tr></thead>

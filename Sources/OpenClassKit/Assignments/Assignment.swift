@@ -22,9 +22,12 @@ public struct Assignment: Sendable, Hashable {
     public var isReading: Bool
     /// What the teacher asked the students to do, if anything.
     public var instructions: String?
-    /// The file name of the document the teacher handed out.
+    /// The file name of the document the teacher handed out; for an assignment of an app's
+    /// context (``coversContextTree``), the context's identifiers below the assigned one, joined
+    /// by `/` (the assigned context's own identifier for itself).
     public var documentName: String
-    /// The SHA-256 of the document as handed out, in lowercase hexadecimal.
+    /// The SHA-256 of the document as handed out, in lowercase hexadecimal; empty for an
+    /// assignment of an app's context, which hands out no document.
     public var documentDigest: String
     /// The teacher's public key (P-256, X9.63 form) that students' work on this handout is encrypted
     /// to; nil for an assignment from a version-1 handout, whose work can no longer be submitted.
@@ -40,12 +43,23 @@ public struct Assignment: Sendable, Hashable {
     /// The identifier path (below the main app context) of the course context the teacher
     /// assigned, when this assignment is one document of it; nil for a document assigned alone.
     public var contextPath: [String]?
+    /// True for an assignment of a context a teacher chose in a class server's catalog: an app's
+    /// content, not a handed-out document. The work of every activity at or below
+    /// ``contextPath`` (below any app's main context: the app's own contexts, or a course's
+    /// documents) reports to it, each context's as an assignment of its own that the store derives
+    /// from this one (with an identifier made from this one's and the context's path). Such an
+    /// assignment is tied to no file.
+    public var coversContextTree: Bool
+    /// The class of a class server the assignment was made for (an assignment from the catalog
+    /// and those derived from it): its work goes to that class only, not to the teacher's other
+    /// classes. Nil for a handout, whose work goes to every class joined of its teacher.
+    public var classIdentifier: UUID?
 
     /// Creates an assignment as a teacher's handout describes it.
     public init(identifier: String, title: String, className: String? = nil, dueDate: Date? = nil,
                 targetWordCount: Int? = nil, isReading: Bool = false, instructions: String? = nil,
                 documentName: String, documentDigest: String, teacherKey: Data?, createdAt: Date = Date(),
-                contextPath: [String]? = nil) {
+                contextPath: [String]? = nil, coversContextTree: Bool = false, classIdentifier: UUID? = nil) {
         self.identifier = identifier
         self.title = title
         self.className = className
@@ -58,6 +72,8 @@ public struct Assignment: Sendable, Hashable {
         self.teacherKey = teacherKey
         self.createdAt = createdAt
         self.contextPath = contextPath
+        self.coversContextTree = coversContextTree
+        self.classIdentifier = classIdentifier
     }
 
     /// Whether the student marked the work done.

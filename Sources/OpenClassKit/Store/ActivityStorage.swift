@@ -47,6 +47,9 @@ protocol AssignmentStorage: Sendable {
     /// Ties an assignment to a student's file, replacing an earlier tie of the same assignment.
     func accept(_ assignment: Assignment, for file: FileIdentity) async throws
 
+    /// Accepts an assignment of a context tree; returns how many contexts' work reports to it.
+    func acceptContextTree(_ assignment: Assignment) async throws -> Int
+
     /// Every assignment, oldest first, with its file and done date where it has them.
     func assignments() async throws -> [Assignment]
 

@@ -67,6 +67,19 @@ extension CLSDataStore {
         try await storage.accept(assignment, for: try FileIdentity(resolving: documentURL))
     }
 
+    /// Accepts an assignment of a context tree (``Assignment/coversContextTree``), which a
+    /// teacher chose in a class server's catalog: from now on the work of every activity at or
+    /// below its ``Assignment/contextPath``, under any app's main context, reports to it — the
+    /// work recorded so far at once, and each context's that gets work later at its first save.
+    /// Accepting it again changes nothing.
+    /// - Returns: How many contexts' work reports to it now.
+    /// - Throws: ``CLSError`` `.invalidArgument` for an assignment of no context tree,
+    ///   `.invalidModification` when its identifier names another assignment in the store.
+    @discardableResult
+    public func acceptContextTreeAssignment(_ assignment: Assignment) async throws -> Int {
+        try await storage.acceptContextTree(assignment)
+    }
+
     /// Every assignment in this store, oldest first.
     public func assignments() async throws -> [Assignment] {
         try await storage.assignments()

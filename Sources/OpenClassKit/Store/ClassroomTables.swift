@@ -200,20 +200,22 @@ enum ClassroomTables {
         try Row.fetchOne(db, sql: "\(selectAssignments) WHERE s.context_id = ?", arguments: [contextID]).map(assignment(from:))
     }
 
-    private static func insert(_ assignment: Assignment, contextID: Int64?, acceptedAt: Double?, in db: Database) throws {
+    static func insert(_ assignment: Assignment, contextID: Int64?, acceptedAt: Double?, in db: Database) throws {
         guard let key = assignment.teacherKey, !key.isEmpty, key.count <= 200 else {
             throw CLSError(.invalidArgument, "assignment \(assignment.identifier) has no teacher key; the handout is damaged or from a version-1 clsfile: ask the teacher to issue it again")
         }
         try db.execute(sql: """
             INSERT INTO assignment (id, title, class_name, due_at, target_words, is_reading, instructions, document_name,
-                                    document_digest, teacher_key, created_at, accepted_at, context_id, context_path)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    document_digest, teacher_key, created_at, accepted_at, context_id, context_path,
+                                    covers_context_tree, class_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [assignment.identifier, assignment.title, assignment.className,
                              assignment.dueDate?.timeIntervalSince1970, assignment.targetWordCount, assignment.isReading,
                              assignment.instructions,
                              assignment.documentName, assignment.documentDigest, key,
                              assignment.createdAt.timeIntervalSince1970, acceptedAt, contextID,
-                             try assignment.contextPath.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }])
+                             try assignment.contextPath.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
+                             assignment.coversContextTree, assignment.classIdentifier?.uuidString])
     }
 
     private static func assignment(from row: Row) throws -> Assignment {
@@ -226,6 +228,8 @@ enum ClassroomTables {
         assignment.acceptedAt = (row["accepted_at"] as Double?).map(Date.init(timeIntervalSince1970:))
         assignment.documentURL = (row["path"] as Data?).map { PathBytes.fileURL(for: [UInt8]($0)) }
         assignment.completedAt = (row["completed_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+        assignment.coversContextTree = row["covers_context_tree"] ?? false
+        assignment.classIdentifier = (row["class_id"] as String?).flatMap(UUID.init(uuidString:))
         if let path = row["context_path"] as String? {
             guard let identifiers = try? JSONDecoder().decode([String].self, from: Data(path.utf8)) else {
                 throw CLSError(.databaseInaccessible, "the assignment \(assignment.identifier) in the store has a damaged context path (\(path)); remove it (clsfile assignments remove \(assignment.identifier)) and hand the context out again")

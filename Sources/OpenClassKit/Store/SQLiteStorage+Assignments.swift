@@ -15,6 +15,10 @@ extension SQLiteStorage: AssignmentStorage {
         }
     }
 
+    func acceptContextTree(_ assignment: Assignment) async throws -> Int {
+        try await writing { db in try ClassroomTables.acceptContextTree(assignment, in: db) }
+    }
+
     func assignments() async throws -> [Assignment] {
         try await reading { db in try ClassroomTables.assignments(in: db) }
     }

@@ -287,6 +287,14 @@ enum StoreSchema {
         ALTER TABLE class_server DROP COLUMN class_id;
         ALTER TABLE class_server DROP COLUMN class_name;
         """),
+        // 10: an assignment of a context tree, chosen by a teacher in a class server's catalog:
+        // it is tied to no context itself (`context_id` NULL); each context at or below its path
+        // that has work gets an assignment of its own derived from it (`ClassroomTables.derive`).
+        // Both name the class they were made for (`class_id`), the only class their work goes to.
+        Migration(name: "assignments of context trees", sql: """
+        ALTER TABLE assignment ADD COLUMN covers_context_tree INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE assignment ADD COLUMN class_id TEXT;
+        """),
     ]
 
     /// Whether the store's schema is older than this code's.

@@ -15,6 +15,7 @@ struct UnusableStorage: ActivityStorage {
     func runningActivityNow() throws -> ActivityRecord? { throw reason }
     func record(_ assignment: Assignment) async throws { throw reason }
     func accept(_ assignment: Assignment, for file: FileIdentity) async throws { throw reason }
+    func acceptContextTree(_ assignment: Assignment) async throws -> Int { throw reason }
     func assignments() async throws -> [Assignment] { throw reason }
     func assignment(for file: FileIdentity) async throws -> Assignment? { throw reason }
     func removeAssignment(identifier: String) async throws -> Bool { throw reason }

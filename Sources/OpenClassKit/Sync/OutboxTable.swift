@@ -70,15 +70,16 @@ enum OutboxTable {
     /// An operation for an activity, with its assignment filled in, and the classes it goes to:
     /// those of the teacher whose handout it is (their recipient key is the handout's), and
     /// those joined before classes were tied to a teacher. Nil unless the store joined a class
-    /// and the activity's document is assigned; one indexed look-up when it did not.
+    /// and the activity's document is assigned (or its context is under an assigned context
+    /// tree, whose assignment for it is derived now); one indexed look-up when it did not.
     private static func emptyOperation(forActivity activityID: Int64, at now: Double, in db: Database) throws -> (SyncOperation, [String])? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT a.context_id, a.attempt FROM activity a
-            WHERE a.id = ? AND EXISTS (SELECT 1 FROM class_membership)
-              AND EXISTS (SELECT 1 FROM assignment s WHERE s.context_id = a.context_id AND s.accepted_at IS NOT NULL)
-            """), arguments: [activityID]),
-              let assignment = try ClassroomTables.assignment(contextID: row[0], in: db) else { return nil }
-        let classes = try String.fetchAll(db.cachedStatement(sql: """
+        guard let (contextID, attempt) = try assignedActivity(activityID, in: db),
+              let assignment = try ClassroomTables.assignment(contextID: contextID, in: db) else { return nil }
+        let classes = try assignment.classIdentifier.map { classID in
+            // An assignment made for one class (from the catalog) goes to that class alone.
+            try String.fetchAll(db.cachedStatement(sql: "SELECT class_id FROM class_membership WHERE class_id = ?"),
+                                arguments: [classID.uuidString])
+        } ?? String.fetchAll(db.cachedStatement(sql: """
             SELECT class_id FROM class_membership WHERE teacher_key IS NULL OR teacher_key = ? ORDER BY joined_at, class_id
             """), arguments: [assignment.teacherKey])
         guard !classes.isEmpty else { return nil }
@@ -87,8 +88,25 @@ enum OutboxTable {
             documentName: assignment.documentURL?.lastPathComponent ?? assignment.documentName,
             dueDate: assignment.dueDate?.timeIntervalSince1970, targetWords: assignment.targetWordCount,
             contextPath: assignment.contextPath)
-        let operation = SyncOperation(assignmentIdentifier: assignment.identifier, attempt: row[1], madeAt: now, assignment: info)
+        let operation = SyncOperation(assignmentIdentifier: assignment.identifier, attempt: attempt, madeAt: now, assignment: info)
         return (operation, classes)
+    }
+
+    /// The context and attempt of an activity whose work a joined class may get: its context is
+    /// assigned, or becomes so now under an accepted context-tree assignment.
+    private static func assignedActivity(_ activityID: Int64, in db: Database) throws -> (contextID: Int64, attempt: Int)? {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT a.context_id, a.attempt,
+                   EXISTS (SELECT 1 FROM assignment s WHERE s.context_id = a.context_id AND s.accepted_at IS NOT NULL)
+            FROM activity a WHERE a.id = ? AND EXISTS (SELECT 1 FROM class_membership)
+            """), arguments: [activityID])
+        guard let row else { return nil }
+        let (contextID, attempt, assigned): (Int64, Int, Bool) = (row[0], row[1], row[2])
+        if assigned { return (contextID, attempt) }
+        guard try ClassroomTables.hasContextTreeAssignments(in: db),
+              try ClassroomTables.assignment(contextID: contextID, in: db) == nil,
+              try ClassroomTables.derive(forContext: contextID, in: db) != nil else { return nil }
+        return (contextID, attempt)
     }
 
     /// Queues an operation for each class, each copy with an id of its own (the server applies

@@ -2,11 +2,12 @@ import Crypto
 import Foundation
 
 /// Name-based UUIDs (RFC 4122 §4.3, version 5): the same namespace and name always give the same
-/// identifier, so whatever is derived from content can be made again on any machine.
-enum NameBasedUUID {
+/// identifier, so whatever is derived from content can be made again on any machine: xAPI
+/// statements' ids, and the assignments of an assigned context tree's contexts.
+package enum NameBasedUUID {
     /// The namespace of every identifier clsfile derives for xAPI. Fixed forever: changing it would
     /// change every statement id, and a re-sent export would then be new statements.
-    static let xapiNamespace: [UInt8] = [
+    package static let xapiNamespace: [UInt8] = [
         0xeb, 0x56, 0x36, 0x47, 0xcf, 0x2d, 0x4f, 0x42, 0x8f, 0x41, 0xae, 0x05, 0xed, 0xcb, 0xc5, 0x13,
     ]
 
@@ -14,7 +15,7 @@ enum NameBasedUUID {
     /// - Parameters:
     ///   - name: Any bytes; here, UTF-8 text.
     ///   - namespace: The namespace's 16 bytes.
-    static func version5(_ name: some DataProtocol, namespace: [UInt8] = xapiNamespace) -> String {
+    package static func version5(_ name: some DataProtocol, namespace: [UInt8] = xapiNamespace) -> String {
         var hash = Insecure.SHA1()
         hash.update(data: namespace)
         hash.update(data: name)
@@ -32,7 +33,7 @@ enum NameBasedUUID {
     }
 
     /// ``version5(_:namespace:)`` of text, as UTF-8.
-    static func version5(_ name: String, namespace: [UInt8] = xapiNamespace) -> String {
+    package static func version5(_ name: String, namespace: [UInt8] = xapiNamespace) -> String {
         version5(Data(name.utf8), namespace: namespace)
     }
 }
