@@ -244,7 +244,8 @@ public struct CatalogPage: Sendable {
         guard !capabilities.isEmpty else { return "<span class=\"capability\">duration</span>" }
         return HTML(joining: capabilities.enumerated().map { index, capability -> HTML in
             let details: HTML = capability.details.map { " <span class=\"meta\">(\($0))</span>" } ?? ""
-            return "\(index == 0 ? "" : "<br>")<span class=\"capability\">\("\(capability.kind)")</span>\(details)"
+            let separator: HTML = index == 0 ? "" : "<br>"
+            return "\(separator)<span class=\"capability\">\("\(capability.kind)")</span>\(details)"
         })
     }
 }
