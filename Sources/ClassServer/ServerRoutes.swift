@@ -85,17 +85,30 @@ struct ServerRoutes: Sendable {
     func addPages<Context: RequestContext>(to router: Router<Context>) {
         let database = self.database
         DashboardPages(source: .classServer(refreshSeconds: 10)).add(to: router, under: "/classes/:class") { request, context in
-            let caller = try await self.authenticated(request, allowingTokenInAddress: true)
-            guard caller.role == .teacher else {
-                throw ServerError(.forbidden, "the class pages are its teacher's; a student's key cannot read them")
-            }
-            guard let classID = context.parameters.get("class").flatMap(UUID.init(uuidString:)) else {
-                throw ServerError(.invalidValue, "the address names no class id: GET /v1/classes lists yours")
-            }
+            let (caller, classID) = try await self.pageTeacher(request, context)
             let report = try await database.classReport(classID, as: caller.accountID)
             return DashboardPages.Context(report: report, base: "/classes/\(classID.uuidString.lowercased())",
                                           linkToken: request.uri.queryParameters.get("token"))
         }
+    }
+
+    /// The teacher whose token a class page's address carries, and the class it names.
+    /// - Throws: ``ServerError`` `.forbidden` for a student's token, `.invalidValue` for an
+    ///   address without a class id, and what ``authenticated(_:allowingTokenInAddress:)`` throws.
+    func pageTeacher<Context: RequestContext>(_ request: Request, _ context: Context) async throws -> (ServerDatabase.Caller, UUID) {
+        let caller = try await authenticated(request, allowingTokenInAddress: true)
+        guard caller.role == .teacher else {
+            throw ServerError(.forbidden, "the class pages are its teacher's; a student's key cannot read them")
+        }
+        return (caller, try Self.classID(context))
+    }
+
+    /// The class id of a route under `/classes/:class` or `/v1/classes/:class`.
+    static func classID<Context: RequestContext>(_ context: Context) throws -> UUID {
+        guard let id = context.parameters.get("class").flatMap(UUID.init(uuidString:)) else {
+            throw ServerError(.invalidValue, "the address names no class id: GET /v1/classes lists yours")
+        }
+        return id
     }
 
     /// The account whose key signed the request's token.

@@ -76,16 +76,11 @@ public struct SyncClient: Sendable {
     }
 
     /// What one ``receiveAssignments(into:)`` did.
-    public struct Received: Sendable, Equatable {
+    public struct Received: Sendable {
         /// The assignments accepted now, each with the number of contexts whose work reports to it.
         public var accepted: [(assignment: Assignment, contexts: Int)] = []
         /// The assignments that could not be taken, each with why; the others were.
         public var problems: [String] = []
-
-        public static func == (lhs: Received, rhs: Received) -> Bool {
-            lhs.accepted.map(\.assignment) == rhs.accepted.map(\.assignment) && lhs.accepted.map(\.contexts) == rhs.accepted.map(\.contexts)
-                && lhs.problems == rhs.problems
-        }
     }
 
     /// Takes the assignments the teachers of the classes joined made from the catalog that the

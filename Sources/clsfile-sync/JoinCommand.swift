@@ -11,8 +11,10 @@ struct JoinCommand: AsyncParsableCommand {
         commandName: "join",
         abstract: "Join a class on a class server with the code your teacher gave (student role).",
         discussion: """
-            Registers this device's key (made with the student role) for the class, then sends the \
-            work already recorded on the documents that class's teacher assigned you. From then on \
+            Registers this device's key (made with the student role) for the class, receives the \
+            assignments the teacher made from the server's catalog (the work under each assigned \
+            context reports to it), then sends the work already recorded on the documents that \
+            class's teacher assigned you. From then on \
             every save of such a document queues its change for the class; `clsfile sync` sends \
             the queue, and hooks and `clsfile open` start a sync in the background. Join each of \
             your classes on the server: each gets only its own teacher's assignments. Joining a \

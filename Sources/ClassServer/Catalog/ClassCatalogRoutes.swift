@@ -16,10 +16,10 @@ struct ClassCatalogRoutes: Sendable {
     func add<Context: RequestContext>(to router: Router<Context>) {
         router.get("/v1/classes/:class/assignments") { request, context in
             let caller = try await routes.authenticated(request)
-            return try ServerRoutes.json(try await database.catalogAssignments(ofClass: try Self.classID(context), as: caller.accountID))
+            return try ServerRoutes.json(try await database.catalogAssignments(ofClass: try ServerRoutes.classID(context), as: caller.accountID))
         }
         router.get("/classes/:class/catalog") { request, context in
-            let (teacher, classID) = try await teachersClass(request, context)
+            let (teacher, classID) = try await Self.teacher(routes, request, context)
             let query = request.uri.queryParameters
             let assigned = query.get("assigned")
             return try await page(classID, team: query.get("team"), path: query.getAll("path"), as: teacher, request: request) { page in
@@ -29,11 +29,11 @@ struct ClassCatalogRoutes: Sendable {
             }.response()
         }
         router.get("/classes/:class/catalog/thumbnail") { request, context in
-            let (teacher, _) = try await teachersClass(request, context)
+            let (teacher, _) = try await Self.teacher(routes, request, context)
             let query = request.uri.queryParameters
             guard let team = query.get("team"), let id = query.get("id"),
                   let thumbnail = try await database.catalogThumbnail(id: id, team: team, as: teacher) else {
-                throw ServerError(.notFound, "the production catalogs have no such thumbnail")
+                throw ServerError(.notFound, "the production catalogs have no thumbnail \(request.uri.queryParameters.get("id") ?? "") of \(request.uri.queryParameters.get("team") ?? ""): reload the catalog page, whose images name the thumbnails there are")
             }
             var headers = HTTPFields()
             headers[.contentType] = thumbnail.mediaType
@@ -42,7 +42,7 @@ struct ClassCatalogRoutes: Sendable {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: thumbnail.bytes)))
         }
         router.post("/classes/:class/catalog/assignments") { request, context in
-            let (teacher, classID) = try await teachersClass(request, context)
+            let (teacher, classID) = try await Self.teacher(routes, request, context)
             let form = try await Self.form(of: request)
             let team = form.first { $0.0 == "team" }?.1 ?? ""
             let path = form.filter { $0.0 == "path" }.map(\.1)
@@ -97,19 +97,9 @@ struct ClassCatalogRoutes: Sendable {
         return page
     }
 
-    private func teachersClass<Context: RequestContext>(_ request: Request, _ context: Context) async throws -> (UUID, UUID) {
-        let caller = try await routes.authenticated(request, allowingTokenInAddress: true)
-        guard caller.role == .teacher else {
-            throw ServerError(.forbidden, "the catalog pages are a teacher's; a student's key cannot read them")
-        }
-        return (caller.accountID, try Self.classID(context))
-    }
-
-    private static func classID<Context: RequestContext>(_ context: Context) throws -> UUID {
-        guard let id = context.parameters.get("class").flatMap(UUID.init(uuidString:)) else {
-            throw ServerError(.invalidValue, "the address names no class id: GET /v1/classes lists yours")
-        }
-        return id
+    private static func teacher<Context: RequestContext>(_ routes: ServerRoutes, _ request: Request, _ context: Context) async throws -> (UUID, UUID) {
+        let (caller, classID) = try await routes.pageTeacher(request, context)
+        return (caller.accountID, classID)
     }
 
     private static func base(_ classID: UUID) -> String { "/classes/\(classID.uuidString.lowercased())" }

@@ -21,7 +21,7 @@ extension ServerDatabase {
         /// The contexts from the team's top down to the one shown (itself last); empty at the top.
         public var ancestors: [CatalogWire.Context]
         /// The children of the context shown (the team's top contexts at the top), by display
-        /// order and title, at most ``maximumEntries``.
+        /// order and title, at most ``ServerDatabase/maximumCatalogEntries``.
         public var entries: [Entry]
         /// Whether the level has more children than ``entries`` holds.
         public var isTruncated: Bool
