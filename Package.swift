@@ -73,7 +73,7 @@ let package = Package(
     targets: [
         .target(
             name: "OpenClassKit",
-            dependencies: ["CSQLite", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["CSQLite", "CInflate", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto"),
                            // Its lock is pthread's, which ThreadSanitizer sees; Synchronization's
@@ -236,6 +236,11 @@ let package = Package(
             dependencies: ["ClassServer", "ClassSync", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile", "clsfile-sync",
                            .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/CatalogBenchmark"
+        ),
+        .executableTarget(
+            name: "HistoryBenchmark",
+            dependencies: ["OpenClassKit"],
+            path: "Benchmarks/HistoryBenchmark"
         ),
         .executableTarget(
             name: "SessionBenchmark",

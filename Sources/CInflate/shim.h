@@ -9,4 +9,9 @@ static inline int clsfile_inflate_init_raw(z_stream *stream) {
     return inflateInit2(stream, -MAX_WBITS);
 }
 
+/// Starts deflating to raw DEFLATE data (no header or checksum) at a level 0–9.
+static inline int clsfile_deflate_init_raw(z_stream *stream, int level) {
+    return deflateInit2(stream, level, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+}
+
 #endif

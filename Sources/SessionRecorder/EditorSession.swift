@@ -146,6 +146,7 @@ public struct EditorSession: Sendable {
         let delivery = try await recorder.deliver(SessionEvent(
             kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened,
             input: .init(typed: relayTerminal ? evidence.typed : nil, pasted: relayTerminal ? evidence.pasted : nil,
+                         largestPaste: relayTerminal ? evidence.tally.largestPaste : nil,
                          largestGrowth: evidence.largestGrowth)), spool: spool)
         if let failure = delivery.failures.first(where: { $0.event.file == url }) { throw failure.error }
         if delivery.isSpooled {

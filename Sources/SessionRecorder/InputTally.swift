@@ -10,7 +10,11 @@ struct InputTally: Sendable {
 
     private(set) var typed = 0
     private(set) var pasted = 0
+    /// The most characters pasted at once: a bracketed paste, or bursts with no typing between.
+    private(set) var largestPaste = 0
     private var inPaste = false
+    /// The characters of the paste going on, until typing ends it.
+    private var currentPaste = 0
 
     mutating func add(_ bytes: some Collection<UInt8>) {
         let input = Array(bytes)
@@ -31,7 +35,15 @@ struct InputTally: Sendable {
             index += 1
         }
         pasted += pasteCharacters
-        if characters > Self.burstLimit { pasted += characters } else { typed += characters }
+        currentPaste += pasteCharacters
+        if characters > Self.burstLimit {
+            pasted += characters
+            currentPaste += characters
+        } else if characters > 0 {
+            typed += characters
+            if !inPaste { currentPaste = 0 }
+        }
+        largestPaste = max(largestPaste, currentPaste)
     }
 
     private static func isCharacter(_ byte: UInt8) -> Bool {

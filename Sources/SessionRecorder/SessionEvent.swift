@@ -49,13 +49,16 @@ public struct SessionEvent: Codable, Sendable, Equatable {
         /// without a terminal relay, which alone sees keystrokes.
         public var typed: Int?
         public var pasted: Int?
+        /// The most characters pasted at once; nil without a terminal relay.
+        public var largestPaste: Int?
         /// The largest growth of the file between two saved pulses, in bytes.
         public var largestGrowth: Int64
 
         /// Creates the figures.
-        public init(typed: Int?, pasted: Int?, largestGrowth: Int64) {
+        public init(typed: Int?, pasted: Int?, largestPaste: Int? = nil, largestGrowth: Int64) {
             self.typed = typed
             self.pasted = pasted
+            self.largestPaste = largestPaste
             self.largestGrowth = largestGrowth
         }
     }

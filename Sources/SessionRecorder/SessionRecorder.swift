@@ -192,6 +192,10 @@ public struct SessionRecorder: Sendable {
         if let pasted = input.pasted {
             activity.addToQuantity(Double(pasted), identifier: ItemIdentifier.pastedCharacters, title: "Pasted Characters")
         }
+        if let largestPaste = input.largestPaste, largestPaste > 0 {
+            activity.setQuantity(max(activity.quantity(of: ItemIdentifier.largestPaste) ?? 0, Double(largestPaste)),
+                                 identifier: ItemIdentifier.largestPaste, title: "Largest Paste (characters)")
+        }
         activity.setQuantity(max(activity.quantity(of: ItemIdentifier.largestGrowth) ?? 0, Double(input.largestGrowth)),
                              identifier: ItemIdentifier.largestGrowth, title: "Largest Growth Between Pulses (bytes)")
     }

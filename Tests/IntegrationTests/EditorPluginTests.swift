@@ -192,6 +192,22 @@ struct EditorPluginTests {
         #expect((object["durationSeconds"] as? Double ?? 0) > 0, "\(object)")
         #expect(object["progressBasis"] as? String == "none", "no target: no progress, whatever was viewed: \(object)")
         #expect(object["progress"] as? Double == 0, "\(object)")
+        try expectHistory(object, of: file, words: expected, scratch: scratch)
+    }
+
+    /// The session's close wrote a history row with its figures, and a snapshot that replays the
+    /// saved file byte for byte.
+    private func expectHistory(_ object: [String: Any], of file: URL, words: Double, scratch: Scratch) throws {
+        let history = try #require(object["history"] as? [[String: Any]], "\(object)")
+        let last = try #require(history.last, "no history row: \(object)")
+        #expect(last["sessionEnd"] is String, "the row of the session's end: \(last)")
+        #expect(last["words"] as? Double == words, "\(last)")
+        let saved = try Data(contentsOf: file)
+        #expect(last["snapshotBytes"] as? Double == Double(saved.count), "\(last)")
+        let replayed = try run(try builtExecutable("clsfile"),
+                               ["replay", "--store", scratch.storeURL.path, "--at", ISO8601DateFormatter().string(from: Date().addingTimeInterval(1)), file.path])
+        #expect(replayed.status == 0, "\(replayed.errorOutput)")
+        #expect(Data(replayed.output.utf8) == saved, "the replay of the last snapshot is the saved file")
     }
 
     /// Reads `clsfile show --json FILE` until `done` holds or 25 s pass; returns the last answer.

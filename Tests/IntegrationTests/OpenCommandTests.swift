@@ -243,6 +243,70 @@ struct OpenCommandInTerminalTests {
         #expect(typed > pasted, "keys sent one at a time count mostly as typed")
     }
 
+    @Test func aPasteInVimShowsInTheHistoryAndEachSessionReplaysByteForByte() throws {
+        let scratch = try Scratch()
+        let file = scratch.url.appendingPathComponent("history.txt")
+        let clsfile = try builtExecutable("clsfile")
+        let pasted = "A sentence pasted from somewhere else, much longer than anyone types between two reads."
+        var saved: [Data] = []
+        for session in 0..<2 {
+            let done = scratch.url.appendingPathComponent("done-\(session)")
+            let tmux = try Tmux(command: """
+                '\(clsfile.path)' open --editor 'vim -N -u NONE -i NONE' --store '\(scratch.storeURL.path)' \
+                '\(file.path)'; echo done > '\(done.path)'; sleep 60
+                """)
+            defer { tmux.kill() }
+            try tmux.waitFor("~", timeout: 10)
+            tmux.type(session == 0 ? "i" : "A")
+            tmux.type(session == 0 ? "Typed first. " : "Typed again. ", delay: 0.05)
+            if session == 1 {
+                tmux.paste(pasted)
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+            tmux.keys("Escape")
+            tmux.type(":wq")
+            tmux.keys("Enter")
+            try tmux.waitForFile(done, timeout: 15)
+            saved.append(try Data(contentsOf: file))
+        }
+        #expect(String(decoding: saved[1], as: UTF8.self) == "Typed first. Typed again. \(pasted)\n")
+
+        let shown = try run(clsfile, ["show", "--json", "--store", scratch.storeURL.path, file.path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any])
+        let history = try #require(object["history"] as? [[String: Any]], "\(object)")
+        try #require(history.count == 2, "a row per session: \(history)")
+        let typedBefore = history[0]["typedCharacters"] as? Double ?? -1
+        #expect(typedBefore >= 13 && history[0]["pastedCharacters"] as? Double == 0, "\(history[0])")
+        let pastedNow = (history[1]["pastedCharacters"] as? Double ?? 0) - (history[0]["pastedCharacters"] as? Double ?? 0)
+        #expect(pastedNow >= Double(pasted.count), "the paste is a paste: \(history[1])")
+        #expect(history[1]["largestPaste"] as? Double ?? 0 >= Double(pasted.count), "\(history[1])")
+        #expect(history[1]["words"] as? Double == 18, "\(history[1])")
+
+        // Each session's snapshot is the file as that session saved it.
+        for (row, expected) in zip(history, saved) {
+            let date = try #require(row["date"] as? String)
+            let version = try run(clsfile, ["replay", "--store", scratch.storeURL.path, "--at", date, file.path])
+            #expect(version.status == 0, "\(version.errorOutput)")
+            #expect(Data(version.output.utf8) == expected, "the version of \(date)")
+        }
+        let replay = try run(clsfile, ["replay", "--store", scratch.storeURL.path, file.path])
+        #expect(replay.status == 0, "\(replay.errorOutput)")
+        #expect(replay.output.contains("Step 1 of 2") && replay.output.contains("Step 2 of 2"), "\(replay.output)")
+        #expect(replay.output.contains("{+Typed first. +}"), "\(replay.output)")
+        #expect(replay.output.contains("Typed first. {+Typed again. \(pasted)+}"), "\(replay.output)")
+        let steps = replay.output.components(separatedBy: "── Step")
+        #expect(steps.count == 3 && !steps[1].contains("pasted:") && steps[2].contains("pasted:"), "the second step is marked pasted: \(replay.output)")
+        #expect(replay.output.contains("The file is now as the last snapshot holds it"), "\(replay.output)")
+
+        let tooEarly = try run(clsfile, ["replay", "--store", scratch.storeURL.path, "--at", "2001-01-01", file.path])
+        #expect(tooEarly.status == 66 && tooEarly.errorOutput.contains("no snapshot of"), "\(tooEarly.errorOutput)")
+        let badDate = try run(clsfile, ["replay", "--store", scratch.storeURL.path, "--at", "yesterday", file.path])
+        #expect(badDate.status == 64 && badDate.errorOutput.contains("--at takes a day"), "\(badDate.errorOutput)")
+        let unrecorded = try scratch.file("never.txt")
+        let nothing = try run(clsfile, ["replay", "--store", scratch.storeURL.path, unrecorded.path])
+        #expect(nothing.status == 66 && nothing.errorOutput.contains("nothing was recorded"), "\(nothing.errorOutput)")
+    }
+
     @Test func killingClsfileEndsTheSpanAtTheLastPulseAndRestoresTheTerminal() throws {
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("killed.txt")
@@ -308,6 +372,12 @@ struct Tmux {
 
     func keys(_ keys: String...) {
         tmux(["send-keys", "-t", name] + keys)
+    }
+
+    /// Pastes text as a terminal does: in bracketed-paste markers when the program asked for them.
+    func paste(_ text: String) {
+        tmux(["set-buffer", "-b", name, "--", text])
+        tmux(["paste-buffer", "-p", "-d", "-b", name, "-t", name])
     }
 
     func type(_ text: String, delay: TimeInterval = 0) {

@@ -32,6 +32,8 @@ public enum ItemIdentifier {
     public static let typedCharacters = "typed_characters"
     /// Characters pasted in `clsfile open`'s terminal (a quantity).
     public static let pastedCharacters = "pasted_characters"
+    /// The most characters pasted at once in `clsfile open`'s terminal (a quantity).
+    public static let largestPaste = "largest_paste"
     /// The most the file grew between two pulses, in bytes (a quantity).
     public static let largestGrowth = "largest_growth_between_pulses"
 

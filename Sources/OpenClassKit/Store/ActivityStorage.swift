@@ -2,7 +2,7 @@ import Foundation
 
 /// Where a data store keeps its activities. ``SQLiteStorage`` is the real one; the protocol leaves
 /// room for another backend, such as a class server.
-protocol ActivityStorage: AssignmentStorage, ContextStorage, SyncStorage {
+protocol ActivityStorage: AssignmentStorage, ContextStorage, SyncStorage, HistoryStorage {
     /// Reads the current activity of a file, creating its context and activity when it has none.
     /// A file that moved (same device and inode, old path gone) takes its history along.
     func activity(for file: FileIdentity) async throws -> ActivityRecord

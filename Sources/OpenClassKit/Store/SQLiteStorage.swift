@@ -569,10 +569,13 @@ actor SQLiteStorage: ActivityStorage {
         for id in change.discardedSpans {
             try db.execute(sql: "DELETE FROM time_span WHERE id = ? AND activity_id = ?", arguments: [id, activityID])
         }
+        // The sessions this save ends: their history rows are due.
+        var endedSpans: [(start: Double, end: Double)] = []
         for span in change.spans {
             let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(spanColumns) FROM time_span WHERE id = ?"),
                                           arguments: [span.id]).map(spanRecord(from:))
             let merged = stored?.merged(with: span) ?? span
+            if stored?.end == nil, let end = merged.end { endedSpans.append((merged.start, end)) }
             try db.cachedStatement(sql: """
                 INSERT INTO time_span (id, activity_id, started_at, ended_at, last_pulse_at,
                                        owner_host, owner_boot, owner_pid, owner_start)
@@ -604,6 +607,7 @@ actor SQLiteStorage: ActivityStorage {
         try db.cachedStatement(sql: "UPDATE activity SET modified_at = ? WHERE id = ?")
             .execute(arguments: [now, activityID])
         try OutboxTable.enqueue(change, at: now, in: db)
+        try HistoryTable.recordIfDue(activityID: activityID, endedSpans: endedSpans, at: now, in: db)
     }
 
     /// Writes a new progress basis and ranges: a new basis (or a restart) clears the stored ranges.

@@ -295,6 +295,34 @@ enum StoreSchema {
         ALTER TABLE assignment ADD COLUMN covers_context_tree INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE assignment ADD COLUMN class_id TEXT;
         """),
+        // 11: how each file grew (`HistoryTable`): a row at each session's end and every few
+        // minutes while one runs, with the figures then (cumulative, as the items hold them) and,
+        // for a text file, a snapshot of its content as a deflated delta from the row's before
+        // (`ContentDelta`; a keyframe is one from nothing). A save that ends sessions it did not
+        // see (spans ended together) writes rows of their time alone. Kept in this store only.
+        Migration(name: "writing history and content snapshots", sql: """
+        CREATE TABLE writing_history (
+            id             INTEGER PRIMARY KEY,
+            activity_id    INTEGER NOT NULL REFERENCES activity(id) ON DELETE CASCADE,
+            recorded_at    REAL    NOT NULL,
+            session_start  REAL    NOT NULL,
+            session_end    REAL,
+            active_seconds REAL    NOT NULL,
+            open_seconds   REAL,
+            words          REAL,
+            characters     REAL,
+            typed          REAL,
+            pasted         REAL,
+            largest_paste  REAL,
+            progress       REAL,
+            content_size   INTEGER,
+            content_digest BLOB,
+            content_delta  BLOB,
+            is_keyframe    INTEGER NOT NULL DEFAULT 0,
+            CHECK ((content_delta IS NULL) = (content_digest IS NULL))
+        );
+        CREATE INDEX writing_history_by_activity ON writing_history(activity_id, id);
+        """),
     ]
 
     /// Whether the store's schema is older than this code's.

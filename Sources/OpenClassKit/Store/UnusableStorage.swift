@@ -52,4 +52,6 @@ struct UnusableStorage: ActivityStorage {
     func currentActivityNow(ofContext contextID: Int64) throws -> ActivityRecord? { throw reason }
     func createAttempt(ofContext contextID: Int64) async throws -> ActivityRecord { throw reason }
     func currentActivities(below contextID: Int64) async throws -> [ActivityRecord] { throw reason }
+    func writingHistory(ofActivity activityID: Int64) async throws -> [WritingHistoryEntry] { throw reason }
+    func snapshotRows(ofActivity activityID: Int64, after id: Int64, limit: Int) async throws -> [SnapshotRow] { throw reason }
 }

@@ -29,14 +29,7 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     private func sinceDate() throws -> Date? {
-        guard let since else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd"
-        guard let date = formatter.date(from: since) else {
-            throw ValidationError("--since takes a day as YYYY-MM-DD, not '\(since)'.")
-        }
-        return date
+        try since.map { try DateArgument.date($0, option: "--since", day: .start) }
     }
 
     func run() async throws {

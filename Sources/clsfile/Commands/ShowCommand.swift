@@ -7,7 +7,12 @@ import OpenClassKit
 struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show the time, progress, items and sessions recorded for a file.")
+        abstract: "Show the time, progress, items, sessions and writing history recorded for a file.",
+        discussion: """
+            The history has a row for each session (and every 5 minutes of a long one): the time, \
+            the words it added, the characters typed and pasted in `clsfile open`'s terminal, and \
+            the progress after it. `clsfile replay FILE` shows how the text itself grew.
+            """)
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -20,8 +25,10 @@ struct ShowCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let url = FileArgument.url(for: file)
-            let activity = try await storeOptions.dataStore().existingActivity(for: url)
-            let summary = activity.map { ActivitySummary($0) } ?? ActivitySummary(unrecordedFile: url)
+            let store = storeOptions.dataStore()
+            let activity = try await store.existingActivity(for: url)
+            var summary = activity.map { ActivitySummary($0) } ?? ActivitySummary(unrecordedFile: url)
+            if activity != nil { summary.history = try await store.writingHistory(for: url) }
             print(json ? summary.json() : summary.text())
         }
     }

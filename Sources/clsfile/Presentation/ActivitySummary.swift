@@ -76,6 +76,8 @@ struct ActivitySummary: Sendable {
     var hasSpans = true
     var created: Date?
     var modified = Date.distantPast
+    /// How the document grew (``CLSDataStore/writingHistory(for:)``): `show` gives it, `list` does not.
+    var history: WritingHistory?
 
     /// - Parameter withSpans: False to count the sessions only, as `list` does.
     init(_ activity: CLSActivity, withSpans: Bool = true) {
@@ -161,7 +163,29 @@ struct ActivitySummary: Sendable {
             lines.append((index == 0 ? "Sessions:   " : "            ")
                          + "\(Formatting.timestamp(span.start)) – \(end)  \(Formatting.text(span.seconds))")
         }
+        if let history, !history.entries.isEmpty {
+            lines.append("History:    (each editor session's figures; `clsfile replay` shows the text)")
+            let showsProgress = progressBasis?.measuresProgress != false
+            lines += Formatting.columns(history.sessions.map { Self.historyColumns($0, showsProgress: showsProgress) })
+                .map { ("  " + $0).replacingOccurrences(of: " +$", with: "", options: .regularExpression) }
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// One session of the history as columns: when, how long, the words it added, the progress
+    /// after it (when the progress measures something), its typing and pasting.
+    static func historyColumns(_ session: WritingHistory.Session, showsProgress: Bool) -> [String] {
+        var input = ""
+        if let typed = session.typedCharacters, let pasted = session.pastedCharacters {
+            input = "typed \(typed), pasted \(pasted)"
+            if pasted > 0, let largest = session.entry.largestPaste { input += " (largest paste so far \(largest))" }
+        }
+        let words = session.words.map { words in
+            "\(words) words" + (session.addedWords.map { $0 >= 0 ? " (+\($0))" : " (\($0))" } ?? "")
+        } ?? ""
+        return [Formatting.timestamp(session.start) + (session.end == nil ? " (running)" : ""),
+                Formatting.text(session.activeTime), words,
+                showsProgress ? session.progress.map { "progress \(Formatting.percent($0))" } ?? "" : "", input]
     }
 
     // MARK: JSON
@@ -183,6 +207,12 @@ struct ActivitySummary: Sendable {
         json.member("contextPath", contextPath)
         json.member("created", created.map(Self.date))
         json.member("durationSeconds", durationSeconds)
+        if let history {
+            json.key("history")
+            json.beginArray()
+            history.entries.forEach { $0.write(to: &json) }
+            json.endArray()
+        }
         json.member("isStarted", isStarted)
         json.member("modified", Self.date(modified))
         json.member("path", path)
@@ -242,6 +272,26 @@ extension ActivitySummary.Span {
         json.member("lastPulse", Formatting.iso8601(lastPulse, milliseconds: true))
         json.member("seconds", seconds)
         json.member("start", Formatting.iso8601(start, milliseconds: true))
+        json.endObject()
+    }
+}
+
+extension WritingHistoryEntry {
+    /// The row as `show --json` gives it: the figures are the activity's whole up to the row.
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.member("activeSeconds", activeTime)
+        json.member("characters", characters.map(Double.init))
+        json.member("date", Formatting.iso8601(date, milliseconds: true))
+        json.member("largestPaste", largestPaste.map(Double.init))
+        json.member("openSeconds", openTime)
+        json.member("pastedCharacters", pastedCharacters.map(Double.init))
+        json.member("progress", progress)
+        json.member("sessionEnd", sessionEnd.map { Formatting.iso8601($0, milliseconds: true) })
+        json.member("sessionStart", Formatting.iso8601(sessionStart, milliseconds: true))
+        json.member("snapshotBytes", snapshotSize.map(Double.init))
+        json.member("typedCharacters", typedCharacters.map(Double.init))
+        json.member("words", words.map(Double.init))
         json.endObject()
     }
 }

@@ -72,15 +72,7 @@ struct AssignCommand: AsyncParsableCommand {
     }
 
     private func dueDate() throws -> Date? {
-        guard let due else { return nil }
-        if let date = try? Date(due, strategy: .iso8601) { return date }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        guard let date = formatter.date(from: "\(due) 23:59:59") else {
-            throw ValidationError("--due takes a day as YYYY-MM-DD or an ISO 8601 date and time, not '\(due)'.")
-        }
-        return date
+        try due.map { try DateArgument.date($0, option: "--due", day: .end) }
     }
 
     func run() async throws {

@@ -1,0 +1,140 @@
+import CommandSupport
+import Foundation
+import OpenClassKit
+
+/// One step of `clsfile replay`: a header with the snapshot's figures, then the lines it changed,
+/// with what it added marked.
+struct ReplayFrame {
+    let snapshot: WritingSnapshot
+    /// The row of the snapshot before, whose figures this one's are counted from.
+    let previous: WritingHistoryEntry?
+    let step: Int
+    let total: Int
+    /// Reverse video for added text; otherwise `{+` … `+}`.
+    let styled: Bool
+    /// False when the file's progress measures nothing (no target): the header leaves it out.
+    let showsProgress: Bool
+
+    /// The most changed lines one step shows.
+    static let shownLines = 40
+
+    init(snapshot: WritingSnapshot, previous: WritingHistoryEntry?, step: Int, of total: Int, styled: Bool, showsProgress: Bool) {
+        self.snapshot = snapshot
+        self.previous = previous
+        self.step = step
+        self.total = total
+        self.styled = styled
+        self.showsProgress = showsProgress
+    }
+
+    func text() -> String {
+        var lines = [header()]
+        let entry = snapshot.entry
+        if let pasted = entry.pastedCharacters, pasted > (previous?.pastedCharacters ?? 0) {
+            let largest = entry.largestPaste.map { ", the largest paste so far \($0)" } ?? ""
+            let count = previous == nil ? "\(pasted) characters arrived as pastes by this step" : "\(pasted - (previous?.pastedCharacters ?? 0)) characters arrived as pastes in this step"
+            lines.append("  pasted: \(count)\(largest)")
+        }
+        if snapshot.inserted.isEmpty && snapshot.removedBytes == 0 {
+            lines.append("  (the text did not change)")
+        } else {
+            if snapshot.removedBytes > 0 { lines.append("  \(snapshot.removedBytes) bytes removed") }
+            lines += changedLines()
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The step's figures, counted from the snapshot before; the first step gives its own
+    /// session's time and the figures as they stand, since what came before it is not known.
+    private func header() -> String {
+        let entry = snapshot.entry
+        var parts = ["Step \(step) of \(total)", Formatting.timestamp(entry.date)]
+        let session = Formatting.clock(entry.sessionStart) + "–" + (entry.sessionEnd.map(Formatting.clock) ?? "running")
+        let time = previous.map { entry.activeTime - $0.activeTime }
+            ?? (entry.sessionEnd ?? entry.date).timeIntervalSince(entry.sessionStart)
+        parts.append("session \(session), \(Formatting.text(max(0, time)))")
+        if let words = entry.words {
+            let added = previous?.words.map { words - $0 }
+            parts.append("\(words) words" + (added.map { " (\($0 >= 0 ? "+" : "")\($0))" } ?? ""))
+        }
+        if let typed = entry.typedCharacters, let before = previous?.typedCharacters {
+            parts.append("typed \(typed - min(typed, before))")
+        }
+        if showsProgress, let progress = entry.progress { parts.append("progress \(Formatting.percent(progress))") }
+        let line = "── " + parts.joined(separator: " · ")
+        return styled ? "\u{1B}[1m\(line)\u{1B}[0m" : line
+    }
+
+    /// The lines that hold added text, with one line around each run of them, added text marked.
+    private func changedLines() -> [String] {
+        let content = snapshot.content
+        let lineRanges = Self.lines(of: content)
+        guard !lineRanges.isEmpty else { return [] }
+        // The lines each insertion touches, widened by a line of context.
+        var shown = IndexSet()
+        for inserted in snapshot.inserted where !inserted.isEmpty {
+            let first = Self.line(containing: inserted.lowerBound, in: lineRanges)
+            let last = Self.line(containing: inserted.upperBound - 1, in: lineRanges)
+            shown.insert(integersIn: max(0, first - 1)...min(lineRanges.count - 1, last + 1))
+        }
+        var result: [String] = []
+        var previousLine = -1
+        for index in shown {
+            if result.count >= Self.shownLines {
+                result.append("  … and \(shown.count - Self.shownLines) more lines")
+                break
+            }
+            if previousLine >= 0, index > previousLine + 1 { result.append("  …") }
+            result.append("  " + render(lineRanges[index]))
+            previousLine = index
+        }
+        return result
+    }
+
+    /// A line with its added bytes marked, control characters escaped; cut at character boundaries.
+    private func render(_ line: Range<Int>) -> String {
+        let content = snapshot.content
+        var text = "", position = line.lowerBound
+        let end = content[line].last == 0x0A ? line.upperBound - 1 : line.upperBound
+        func piece(_ range: Range<Int>) -> String {
+            TerminalText.escaped(String(decoding: content[range], as: UTF8.self))
+        }
+        for inserted in snapshot.inserted where inserted.upperBound > position && inserted.lowerBound < end {
+            let start = Self.characterBoundary(max(position, inserted.lowerBound), in: content)
+            let stop = Self.characterBoundary(min(end, inserted.upperBound), in: content)
+            guard start < stop, start >= position else { continue }
+            text += piece(position..<start)
+            text += styled ? "\u{1B}[7m" + piece(start..<stop) + "\u{1B}[0m" : "{+" + piece(start..<stop) + "+}"
+            position = stop
+        }
+        if position < end { text += piece(position..<end) }
+        return text
+    }
+
+    /// The offset, moved forward past UTF-8 continuation bytes, so that no character is cut.
+    private static func characterBoundary(_ offset: Int, in content: [UInt8]) -> Int {
+        var offset = offset
+        while offset < content.count, content[offset] & 0xC0 == 0x80 { offset += 1 }
+        return offset
+    }
+
+    private static func lines(of content: [UInt8]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start = 0
+        for (index, byte) in content.enumerated() where byte == 0x0A {
+            result.append(start..<(index + 1))
+            start = index + 1
+        }
+        if start < content.count { result.append(start..<content.count) }
+        return result
+    }
+
+    private static func line(containing offset: Int, in lines: [Range<Int>]) -> Int {
+        var low = 0, high = lines.count - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if lines[mid].upperBound <= offset { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+}

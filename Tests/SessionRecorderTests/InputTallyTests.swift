@@ -1,0 +1,31 @@
+@testable import SessionRecorder
+import Testing
+
+struct InputTallyTests {
+    @Test func typingIsTypedAndBurstsAndBracketedPastesArePasted() {
+        var tally = InputTally()
+        for key in "Typed key by key." { tally.add(Array(String(key).utf8)) }
+        tally.add(Array("\u{1B}[200~a pasted line\u{1B}[201~".utf8))
+        tally.add(Array("a burst of text too fast to type".utf8))
+        #expect(tally.typed == 17)
+        #expect(tally.pasted == 13 + 32)
+    }
+
+    @Test func theLargestPasteJoinsReadsUntilTypingEndsIt() {
+        var tally = InputTally()
+        // A bracketed paste that arrives in three reads, then typing, then a smaller burst.
+        tally.add(Array("\u{1B}[200~first part of it, ".utf8))
+        tally.add(Array("then the second part, ".utf8))
+        tally.add(Array("and the end\u{1B}[201~".utf8))
+        tally.add(Array("x".utf8))
+        tally.add(Array("a small burst here".utf8))
+        #expect(tally.largestPaste == 18 + 22 + 11)
+        #expect(tally.pasted == 18 + 22 + 11 + 18)
+        // Typing inside a bracketed paste does not split it; typing after it does.
+        var split = InputTally()
+        split.add(Array("twelve chars".utf8))
+        split.add(Array("y".utf8))
+        split.add(Array("twelve chars".utf8))
+        #expect(split.largestPaste == 12)
+    }
+}
