@@ -90,6 +90,10 @@ let package = Package(
         ),
         .target(name: "CTerminal"),
         .target(
+            name: "HistoryPictures",
+            dependencies: ["OpenClassKit"]
+        ),
+        .target(
             name: "SessionRecorder",
             dependencies: ["OpenClassKit", "ContentDetectors", "CTerminal",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
@@ -102,6 +106,7 @@ let package = Package(
             name: "ClassDashboard",
             dependencies: [
                 "Classroom",
+                "HistoryPictures",
                 "OpenClassKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -176,6 +181,7 @@ let package = Package(
                 "CommandSupport",
                 "Classroom",
                 "ContentDetectors",
+                "HistoryPictures",
                 "SessionRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -295,7 +301,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "SessionRecorder",
+            dependencies: ["OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "HistoryPictures", "SessionRecorder",
                            "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync", "SeedSample", "ContextSample", "FuzzTargets", .product(name: "Crypto", package: "swift-crypto")],
             // Read from the source tree by GoldenOutputTests, which can also rewrite them.
             exclude: ["Golden"]

@@ -1,6 +1,7 @@
 import Classroom
 import Foundation
 import Hummingbird
+import OpenClassKit
 
 /// The teacher's pages, made from a ``ClassReport``: the one page code of `clsfile serve`, which
 /// reads the teacher's store, and of the class server, which reads PostgreSQL.
@@ -87,6 +88,24 @@ public struct DashboardPages: Sendable {
                     return PageResponse.notFound(links: links, what: "No work from this student has reached \(assignment.title).")
                 }
                 return PageResponse.html(StudentPage(assignment: assignment, student: student, links: links).render())
+            }
+        }
+        router.get("\(prefix)/assignments/:assignment/students/:student/replay") { request, requestContext in
+            let identifier = Self.parameter("assignment", of: requestContext), studentIdentifier = Self.parameter("student", of: requestContext)
+            let step = request.uri.queryParameters.get("step").flatMap { Int($0) } ?? 1
+            return try await Self.respond(request, requestContext, source: source, context: context) { report, links in
+                guard let assignment = report.assignments.first(where: { $0.identifier == identifier }),
+                      let student = assignment.students.first(where: { $0.studentIdentifier == studentIdentifier }) else {
+                    return PageResponse.notFound(links: links, what: "No work from this student has reached this assignment.")
+                }
+                do {
+                    guard let page = try ReplayPage(assignment: assignment, student: student, links: links, step: step).render() else {
+                        return PageResponse.notFound(links: links, what: "\(student.studentName)'s work on \(assignment.title) holds no snapshots of the text: the assignment did not ask for replay, or none was taken.")
+                    }
+                    return PageResponse.html(page)
+                } catch let error as CLSError {
+                    return PageResponse.notFound(links: links, what: "\(student.studentName)'s snapshots of \(assignment.title) cannot be replayed: \(error.message)")
+                }
             }
         }
         router.get("\(prefix)/api/class-report.json") { request, requestContext in

@@ -25,6 +25,11 @@ struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomString
 
     var description: String { rendered }
 
+    /// Markup made elsewhere that escapes its own text: the pictures of `HistoryCharts`.
+    init(escapedMarkup: String) {
+        rendered = escapedMarkup
+    }
+
     /// Text made safe for an element's content and for a quoted attribute value.
     static func escape(_ text: String) -> String {
         var escaped = ""

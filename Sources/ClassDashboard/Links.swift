@@ -39,6 +39,12 @@ struct Links: Sendable {
         "\(base)/assignments/\(Self.segment(assignmentIdentifier))/students/\(Self.segment(studentIdentifier))\(query)"
     }
 
+    /// The replay of a student's text, at a step (1 is the first snapshot).
+    func replay(_ studentIdentifier: String, of assignmentIdentifier: String, step: Int) -> String {
+        "\(base)/assignments/\(Self.segment(assignmentIdentifier))/students/\(Self.segment(studentIdentifier))/replay"
+            + Self.query([("step", String(step))] + (token.map { [("token", $0)] } ?? []))
+    }
+
     private var query: String {
         Self.query(token.map { [("token", $0)] } ?? [])
     }

@@ -46,5 +46,11 @@ enum Stylesheet {
         .not-assignable { color: var(--muted); font-style: italic; }
         form.assign input[name=title] { width: 14em; }
         form.assign label { display: block; margin-bottom: 4px; font-size: 13px; }
+        #writing-history figure { margin: 12px 0; }
+        svg.history-chart { max-width: 100%; height: auto; background: #fff; border: 1px solid var(--line); }
+        pre.replay { white-space: pre-wrap; background: #fff; border: 1px solid var(--line); padding: 16px; font: 15px/1.5 system-ui, sans-serif; }
+        pre.replay ins { text-decoration: underline 2px; background: #eee; }
+        nav.replay-steps a, nav.replay-steps span { margin-right: 12px; }
+        .muted { color: var(--muted); }
         """
 }

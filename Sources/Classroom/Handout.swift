@@ -86,17 +86,20 @@ public struct Handout: Sendable, Equatable, Codable {
     /// The assigned course context this handout's document belongs to; nil for a document
     /// assigned alone.
     public var course: Course?
+    /// What of the writing history the teacher asks to be handed in with the work; absent for
+    /// nothing. A clsfile from before it reads the handout and hands in no history.
+    public var processEvidence: ProcessEvidence?
 
     enum CodingKeys: String, CodingKey {
         case format, version, id, title, className = "class", due, targetWords, reading, instructions, document, teacherKey
-        case createdAt, course
+        case createdAt, course, processEvidence
     }
 
     /// Makes a new handout for a document, with a fresh identifier, for the teacher's identity.
     /// - Throws: ``ClassroomError`` `.fileAccess` when the document cannot be read.
     public init(document url: URL, title: String, className: String? = nil, due: Date? = nil,
                 targetWords: Int? = nil, isReading: Bool = false, instructions: String? = nil,
-                teacher: Identity, course: Course? = nil) throws {
+                teacher: Identity, course: Course? = nil, processEvidence: ProcessEvidence? = nil) throws {
         id = UUID().uuidString.lowercased()
         self.title = title
         self.className = className
@@ -108,6 +111,7 @@ public struct Handout: Sendable, Equatable, Codable {
         teacherKey = teacher.recipientPublicKey
         createdAt = Date()
         self.course = course
+        self.processEvidence = processEvidence
     }
 
     /// The handout of an assignment recorded in a store.
@@ -126,13 +130,15 @@ public struct Handout: Sendable, Equatable, Codable {
         document = Document(name: assignment.documentName, sha256: assignment.documentDigest)
         self.teacherKey = teacherKey
         createdAt = assignment.createdAt
+        processEvidence = assignment.processEvidence
     }
 
     /// The assignment this handout describes, to record or accept in a store.
     public var assignment: Assignment {
         Assignment(identifier: id, title: title, className: className, dueDate: due, targetWordCount: targetWords,
                       isReading: reading == true, instructions: instructions, documentName: document.name, documentDigest: document.sha256,
-                      teacherKey: teacherKey, createdAt: createdAt, contextPath: course?.assignedPath)
+                      teacherKey: teacherKey, createdAt: createdAt, contextPath: course?.assignedPath,
+                      processEvidence: processEvidence)
     }
 
     /// Accepts the handout for a student's copy of its document; for a handout of an assigned

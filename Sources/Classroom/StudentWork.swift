@@ -77,6 +77,10 @@ public struct StudentWork: Sendable, Equatable, Codable {
     public var additionalItems: [Item]
     /// When the student marked it done; nil while not done.
     public var completedAt: Date?
+    /// The writing history's rows, when the assignment asks for process evidence; nil otherwise.
+    public var history: [WritingHistoryEntry]?
+    /// The snapshots of the text, when the assignment asks for replay; nil otherwise.
+    public var snapshots: [WritingSnapshotRecord]?
 
     /// Whether the student marked it done.
     public var isDone: Bool { completedAt != nil }
@@ -159,6 +163,9 @@ public struct StudentWork: Sendable, Equatable, Codable {
     static let maximumTextLength = 1_024
     /// The earliest date a session may have: 2000-01-01.
     static let earliestDate = Date(timeIntervalSince1970: 946_684_800)
+    /// The most history rows, and the most bytes of snapshots, a submission may hold.
+    static let maximumHistoryRows = 100_000
+    static let maximumSnapshotBytes = 8 << 20
 
     /// Checks every value of work decrypted from another person's file before it is stored:
     /// finite, in range, not dated in the future beyond ``Submission/clockMargin``, with bounded
@@ -202,6 +209,20 @@ public struct StudentWork: Sendable, Equatable, Codable {
         }
         guard Handout.isPlainFileName(documentName), assignmentIdentifier.utf8.count <= Self.maximumTextLength else {
             throw refuse("the document name '\(documentName)', which is not a plain file name")
+        }
+        let rows = (history ?? []) + (snapshots ?? []).map(\.entry)
+        guard rows.count <= Self.maximumHistoryRows else { throw refuse("\(rows.count) history rows, more than \(Self.maximumHistoryRows)") }
+        for row in rows {
+            let figures = [row.activeTime, row.openTime ?? 0, row.progress ?? 0]
+                + [row.words, row.characters, row.typedCharacters, row.pastedCharacters, row.largestPaste, row.snapshotSize].map { Double($0 ?? 0) }
+            guard isValidDate(row.date), isValidDate(row.sessionStart), row.sessionEnd.map(isValidDate) ?? true,
+                  figures.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Self.maximumItemValue }), (row.progress ?? 0) <= 1 else {
+                throw refuse("a history row of \(row.date) whose dates or figures are out of range")
+            }
+        }
+        let snapshotBytes = (snapshots ?? []).reduce(0) { $0 + $1.delta.count + $1.digest.count }
+        guard snapshotBytes <= Self.maximumSnapshotBytes else {
+            throw refuse("\(snapshotBytes) bytes of snapshots, more than \(Self.maximumSnapshotBytes)")
         }
     }
 

@@ -30,12 +30,34 @@ public struct Submitter: Sendable {
         var result: [(Assignment, StudentWork)] = []
         for assignment in chosen {
             var activity: CLSActivity?
+            var work: StudentWork
             if let url = assignment.documentURL, FileManager.default.fileExists(atPath: url.path) {
                 activity = try await store.existingActivity(for: url)
+                work = StudentWork(assignment: assignment, activity: activity)
+                try await addProcessEvidence(to: &work, of: url, for: assignment, from: store)
+            } else {
+                work = StudentWork(assignment: assignment, activity: nil)
             }
-            result.append((assignment, StudentWork(assignment: assignment, activity: activity)))
+            result.append((assignment, work))
         }
         return result
+    }
+
+    /// Adds what the assignment asks of the writing history, and only that: nothing without
+    /// ``Assignment/processEvidence``, the rows for `.figures`, the rows and snapshots for `.replay`.
+    /// - Throws: ``ClassroomError`` `.invalidValue` when the snapshots are more than a submission
+    ///   holds (8 MiB).
+    private static func addProcessEvidence(to work: inout StudentWork, of url: URL, for assignment: Assignment,
+                                           from store: CLSDataStore) async throws {
+        guard let evidence = assignment.processEvidence else { return }
+        work.history = try await store.writingHistory(for: url).entries
+        guard evidence == .replay else { return }
+        let records = try await store.snapshotRecords(of: url)
+        let bytes = records.reduce(0) { $0 + $1.delta.count + $1.digest.count }
+        guard bytes <= StudentWork.maximumSnapshotBytes else {
+            throw ClassroomError(.invalidValue, "the snapshots of \(url.path) take \(bytes) bytes, more than a submission holds (\(StudentWork.maximumSnapshotBytes)); ask your teacher for an assignment with figures only, or to collect the file another way")
+        }
+        work.snapshots = records
     }
 
     /// Seals and writes the submissions into a folder, one file per assignment, readable only by

@@ -1,4 +1,6 @@
 import Classroom
+import HistoryPictures
+import OpenClassKit
 
 /// `/`: every assignment with its averages, how many are done, and its warning.
 struct ClassPage {
@@ -33,7 +35,8 @@ struct ClassPage {
                 \(students) \(students == 1 ? "student" : "students") · <a href="\(links.classReportJSON)">JSON</a>\(catalog)</p>
                 <table id="assignments">
                 <thead><tr><th>Assignment</th><th>Class</th><th>Due</th><th class="number">Done</th>\
-                <th class="number">Average time</th><th>Average primary item</th><th>Average progress</th></tr></thead>
+                <th class="number">Average time</th><th>Average primary item</th><th>Average progress</th>\
+                <th>Progress over time</th></tr></thead>
                 <tbody>
                 \(rows)
                 </tbody>
@@ -70,7 +73,19 @@ struct ClassPage {
         <td class="average-primary">\(Fragments.primaryAverages(assignment.primaryAverages))\
         \(Fragments.warning(assignment.warning, for: assignment.identifier))</td>
         <td class="average-progress">\(Fragments.averageProgress(assignment.averageProgress))</td>
+        <td class="progress-lines">\(progressLines(assignment))</td>
         </tr>
         """
+    }
+
+    /// A small line of each student's progress over time, for the students whose work holds its
+    /// writing history (the assignment asked for process evidence).
+    private func progressLines(_ assignment: ClassReport.AssignmentSummary) -> HTML {
+        let lines = assignment.students.compactMap { student -> HTML? in
+            guard let entries = student.work.history,
+                  let line = HistoryCharts(history: WritingHistory(entries: entries)).progressLine(name: student.studentName) else { return nil }
+            return HTML(escapedMarkup: line)
+        }
+        return lines.isEmpty ? "–" : HTML(joining: lines)
     }
 }

@@ -1,4 +1,5 @@
 import Classroom
+import HistoryPictures
 import OpenClassKit
 
 /// `/assignments/{id}/students/{studentID}`: one student's work in detail, every item and every session.
@@ -28,12 +29,36 @@ struct StudentPage {
             \(items)
             <h2>Sessions</h2>
             \(sessions)
+            \(writingHistory)
             """
         return PageLayout(title: "\(student.studentName) · \(assignment.title)", trail: [
             .init(label: "Class", link: links.home),
             .init(label: assignment.title, link: links.assignment(assignment.identifier)),
             .init(label: student.studentName, link: nil),
         ], content: content, source: links.source).render()
+    }
+
+    /// The writing history, when the assignment asked for it: its pictures, its table, and a
+    /// link to the replay when the snapshots came too.
+    private var writingHistory: HTML {
+        guard let entries = student.work.history else { return "" }
+        guard !entries.isEmpty else {
+            return "<h2>How it was written</h2><p class=\"empty\" id=\"no-history\">The assignment asks for the writing history; none was recorded when this was submitted.</p>"
+        }
+        let charts = HistoryCharts(history: WritingHistory(entries: entries),
+                                   showsProgress: student.work.progressBasis?.measuresProgress != false)
+        let pictures = [charts.wordsOverTime(), charts.sessionBars(), charts.typedAgainstPasted()].compactMap { $0 }
+            .map { HTML(escapedMarkup: "<figure>\($0)</figure>") }
+        let steps = student.work.snapshots?.count ?? 0
+        let replay: HTML = steps > 0
+            ? "<p id=\"replay-link\"><a href=\"\(links.replay(student.studentIdentifier, of: assignment.identifier, step: 1))\">Replay the text, \(steps) \(steps == 1 ? "step" : "steps")</a></p>"
+            : ""
+        return """
+            <h2>How it was written</h2>
+            <div id="writing-history">\(pictures)</div>
+            \(replay)
+            \(HTML(escapedMarkup: charts.table()))
+            """
     }
 
     private var completion: HTML {

@@ -54,12 +54,16 @@ public struct Assignment: Sendable, Hashable {
     /// and those derived from it): its work goes to that class only, not to the teacher's other
     /// classes. Nil for a handout, whose work goes to every class joined of its teacher.
     public var classIdentifier: UUID?
+    /// What of the writing history the teacher asks to be handed in with the work; nil for
+    /// nothing (the history stays on the student's machine).
+    public var processEvidence: ProcessEvidence?
 
     /// Creates an assignment as a teacher's handout describes it.
     public init(identifier: String, title: String, className: String? = nil, dueDate: Date? = nil,
                 targetWordCount: Int? = nil, isReading: Bool = false, instructions: String? = nil,
                 documentName: String, documentDigest: String, teacherKey: Data?, createdAt: Date = Date(),
-                contextPath: [String]? = nil, coversContextTree: Bool = false, classIdentifier: UUID? = nil) {
+                contextPath: [String]? = nil, coversContextTree: Bool = false, classIdentifier: UUID? = nil,
+                processEvidence: ProcessEvidence? = nil) {
         self.identifier = identifier
         self.title = title
         self.className = className
@@ -74,6 +78,7 @@ public struct Assignment: Sendable, Hashable {
         self.contextPath = contextPath
         self.coversContextTree = coversContextTree
         self.classIdentifier = classIdentifier
+        self.processEvidence = processEvidence
     }
 
     /// Whether the student marked the work done.

@@ -39,6 +39,21 @@ extension CLSDataStore {
         return found
     }
 
+    /// The stored snapshots of a file, as they are kept (compressed deltas), oldest first: what an
+    /// assignment that asks for replay hands in (see ``WritingSnapshotRecord/rebuild(_:_:)``).
+    /// - Throws: As ``snapshots(of:)``.
+    public func snapshotRecords(of url: URL) async throws -> [WritingSnapshotRecord] {
+        guard let activityID = try await activityID(of: url) else { return [] }
+        var records: [WritingSnapshotRecord] = []
+        var after: Int64 = 0
+        while true {
+            let rows = try await storage.snapshotRows(ofActivity: activityID, after: after, limit: 256)
+            guard let last = rows.last else { return records }
+            records += rows.map { WritingSnapshotRecord(entry: $0.entry, delta: $0.delta, digest: $0.digest, isKeyframe: $0.isKeyframe) }
+            after = last.id
+        }
+    }
+
     private func activityID(of url: URL) async throws -> Int64? {
         let file = try FileIdentity(resolving: url)
         return try await storage.existingActivity(atPath: file.path)?.activityID
@@ -63,7 +78,7 @@ public struct WritingSnapshots: AsyncSequence, Sendable {
         let activityID: Int64?
         private var lastRow: Int64 = 0
         private var batch: [SnapshotRow] = []
-        private var content: [UInt8] = []
+        private var rebuilder = SnapshotRebuilder()
         private var isDone = false
         private static let batchSize = 8
 
@@ -84,16 +99,64 @@ public struct WritingSnapshots: AsyncSequence, Sendable {
             }
             let row = batch.removeFirst()
             lastRow = row.id
-            let base = row.isKeyframe ? [] : content
-            let applied = try ContentDelta(decoding: row.delta).applied(to: base)
-            guard HistoryTable.digest(of: applied.content) == row.digest else {
+            do {
+                return try rebuilder.apply(WritingSnapshotRecord(entry: row.entry, delta: row.delta, digest: row.digest,
+                                                                 isKeyframe: row.isKeyframe))
+            } catch {
                 isDone = true
-                throw CLSError(.invalidArgument, "the snapshot of \(row.entry.date) does not rebuild the content it was taken of (its digest differs); the snapshots after it cannot be replayed until the next keyframe")
+                throw error
             }
-            content = applied.content
-            let kept = applied.content.count - applied.inserted.reduce(0) { $0 + $1.count }
-            return WritingSnapshot(entry: row.entry, content: applied.content, inserted: applied.inserted,
-                                   removedBytes: Swift.max(0, base.count - kept))
         }
+    }
+}
+
+/// One stored snapshot as it is kept: the row's figures, and the compressed delta from the
+/// snapshot before (from nothing for a keyframe) with the digest of the content it makes. Not
+/// part of ClassKit.
+public struct WritingSnapshotRecord: Sendable, Equatable, Codable {
+    /// The row the snapshot was taken at.
+    public var entry: WritingHistoryEntry
+    /// The delta, as ``ContentDelta`` encodes it.
+    public var delta: Data
+    /// The first 16 bytes of the SHA-256 of the content it makes.
+    public var digest: Data
+    /// True when it starts from nothing.
+    public var isKeyframe: Bool
+
+    /// Creates a record from its parts.
+    public init(entry: WritingHistoryEntry, delta: Data, digest: Data, isKeyframe: Bool) {
+        self.entry = entry
+        self.delta = delta
+        self.digest = digest
+        self.isKeyframe = isKeyframe
+    }
+
+    /// Rebuilds the content at each record, oldest first, one at a time.
+    /// - Throws: ``CLSError`` `.invalidArgument` when a record is damaged or does not make the
+    ///   content its digest names (the first record must be a keyframe); what `body` throws.
+    public static func rebuild(_ records: [WritingSnapshotRecord], _ body: (WritingSnapshot) throws -> Void) throws {
+        var rebuilder = SnapshotRebuilder()
+        for record in records { try body(try rebuilder.apply(record)) }
+    }
+}
+
+/// Applies snapshot records one after another, holding the content of the last.
+struct SnapshotRebuilder {
+    private var content: [UInt8]?
+
+    mutating func apply(_ record: WritingSnapshotRecord) throws -> WritingSnapshot {
+        guard record.isKeyframe || content != nil else {
+            throw CLSError(.invalidArgument, "the snapshots of the history start without a keyframe (at \(record.entry.date)): the text cannot be rebuilt")
+        }
+        let base = record.isKeyframe ? [] : content ?? []
+        let applied = try ContentDelta(decoding: record.delta).applied(to: base)
+        guard HistoryTable.digest(of: applied.content) == record.digest else {
+            content = nil
+            throw CLSError(.invalidArgument, "the snapshot of \(record.entry.date) does not rebuild the content it was taken of (its digest differs); the snapshots after it cannot be replayed until the next keyframe")
+        }
+        content = applied.content
+        let kept = applied.content.count - applied.inserted.reduce(0) { $0 + $1.count }
+        return WritingSnapshot(entry: record.entry, content: applied.content, inserted: applied.inserted,
+                               removedBytes: max(0, base.count - kept))
     }
 }

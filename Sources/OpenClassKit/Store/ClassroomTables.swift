@@ -207,15 +207,16 @@ enum ClassroomTables {
         try db.execute(sql: """
             INSERT INTO assignment (id, title, class_name, due_at, target_words, is_reading, instructions, document_name,
                                     document_digest, teacher_key, created_at, accepted_at, context_id, context_path,
-                                    covers_context_tree, class_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    covers_context_tree, class_id, process_evidence)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [assignment.identifier, assignment.title, assignment.className,
                              assignment.dueDate?.timeIntervalSince1970, assignment.targetWordCount, assignment.isReading,
                              assignment.instructions,
                              assignment.documentName, assignment.documentDigest, key,
                              assignment.createdAt.timeIntervalSince1970, acceptedAt, contextID,
                              try assignment.contextPath.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
-                             assignment.coversContextTree, assignment.classIdentifier?.uuidString])
+                             assignment.coversContextTree, assignment.classIdentifier?.uuidString,
+                             assignment.processEvidence?.rawValue])
     }
 
     private static func assignment(from row: Row) throws -> Assignment {
@@ -230,6 +231,7 @@ enum ClassroomTables {
         assignment.completedAt = (row["completed_at"] as Double?).map(Date.init(timeIntervalSince1970:))
         assignment.coversContextTree = row["covers_context_tree"] ?? false
         assignment.classIdentifier = (row["class_id"] as String?).flatMap(UUID.init(uuidString:))
+        assignment.processEvidence = (row["process_evidence"] as String?).flatMap(ProcessEvidence.init(rawValue:))
         if let path = row["context_path"] as String? {
             guard let identifiers = try? JSONDecoder().decode([String].self, from: Data(path.utf8)) else {
                 throw CLSError(.databaseInaccessible, "the assignment \(assignment.identifier) in the store has a damaged context path (\(path)); remove it (clsfile assignments remove \(assignment.identifier)) and hand the context out again")

@@ -299,7 +299,8 @@ enum StoreSchema {
         // minutes while one runs, with the figures then (cumulative, as the items hold them) and,
         // for a text file, a snapshot of its content as a deflated delta from the row's before
         // (`ContentDelta`; a keyframe is one from nothing). A save that ends sessions it did not
-        // see (spans ended together) writes rows of their time alone. Kept in this store only.
+        // see (spans ended together) writes rows of their time alone. Kept in this store only,
+        // unless an assignment asks for it (`assignment.process_evidence`, `ProcessEvidence`).
         Migration(name: "writing history and content snapshots", sql: """
         CREATE TABLE writing_history (
             id             INTEGER PRIMARY KEY,
@@ -322,6 +323,7 @@ enum StoreSchema {
             CHECK ((content_delta IS NULL) = (content_digest IS NULL))
         );
         CREATE INDEX writing_history_by_activity ON writing_history(activity_id, id);
+        ALTER TABLE assignment ADD COLUMN process_evidence TEXT CHECK (process_evidence IN ('figures', 'replay'));
         """),
     ]
 

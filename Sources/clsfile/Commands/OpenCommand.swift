@@ -51,7 +51,10 @@ struct OpenCommand: AsyncParsableCommand {
             let opening = try await Handout.assignment(opening: url, store: store, mode: mode)
             opening.warnings.forEach(Diagnostics.warn)
             if let assignment = opening.assignment {
-                if opening.accepted { Diagnostics.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned") }
+                if opening.accepted {
+                    Diagnostics.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned; "
+                                     + ProcessEvidence.statement(for: assignment.processEvidence))
+                }
                 if configuration.targetWords == nil { configuration.targetWords = assignment.targetWordCount }
                 if assignment.isReading { configuration.isReading = true }
             } else if mode.role == .off, let handout = Handout.lyingBeside(url) {

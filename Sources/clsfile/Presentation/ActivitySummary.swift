@@ -188,6 +188,15 @@ struct ActivitySummary: Sendable {
                 showsProgress ? session.progress.map { "progress \(Formatting.percent($0))" } ?? "" : "", input]
     }
 
+    /// The figures a history page shows above its pictures.
+    var figures: [(label: String, value: String)] {
+        guard recorded else { return [] }
+        var result = [("Time", Formatting.text(durationSeconds)), ("Sessions", "\(sessionCount)")]
+        if let words = primaryItem, words.identifier == ItemIdentifier.wordCount { result.append(("Words", words.displayValue)) }
+        if progressBasis?.measuresProgress == true { result.append(("Progress", Formatting.percent(progress))) }
+        return result
+    }
+
     // MARK: JSON
 
     func json() -> String {

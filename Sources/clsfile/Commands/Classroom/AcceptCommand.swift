@@ -37,6 +37,7 @@ struct AcceptCommand: AsyncParsableCommand {
             try await handout.accept(for: documentURL, in: storeOptions.dataStore())
             print("accepted '\(TerminalText.escaped(handout.title))' for \(TerminalText.escaped(documentURL.displayPath))"
                   + (handout.course.map { " in \(TerminalText.escaped($0.documentPath.joined(separator: " › ")))" } ?? ""))
+            print(ProcessEvidence.statement(for: handout.processEvidence))
         }
     }
 }

@@ -40,6 +40,11 @@ struct AssignCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "A reading assignment: students' progress is the share of the document they have viewed (through an editor plugin).")
     var reading = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Ask for process evidence with the work: 'figures' (each session's time, words, typed and pasted characters) or 'replay' (the figures and the snapshots of the text). Students are told on accepting; without it, no history leaves their machines.",
+        valueName: "figures|replay"))
+    var processEvidence: ProcessEvidence?
+
     @Option(name: .long, help: ArgumentHelp("What the students are asked to do.", valueName: "text"))
     var instructions: String?
 
@@ -85,7 +90,7 @@ struct AssignCommand: AsyncParsableCommand {
             }
             let handout = try Handout(document: document, title: title, className: className, due: try dueDate(),
                                       targetWords: targetWords, isReading: reading, instructions: instructions,
-                                      teacher: try RoleGate.identity(of: .teacher))
+                                      teacher: try RoleGate.identity(of: .teacher), processEvidence: processEvidence)
             let destination = output.map { URL(fileURLWithPath: $0) } ?? Handout.defaultURL(beside: document)
             try handout.write(to: destination)
             do {
@@ -136,7 +141,8 @@ struct AssignCommand: AsyncParsableCommand {
                                             contexts: entries)
                 let handout = try Handout(document: url, title: context === assigned ? title : "\(title): \(context.title)",
                                           className: className, due: try dueDate(), targetWords: targetWords, isReading: reading,
-                                          instructions: instructions, teacher: teacher, course: course)
+                                          instructions: instructions, teacher: teacher, course: course,
+                                          processEvidence: processEvidence)
                 let destination = Handout.defaultURL(beside: url)
                 try handout.write(to: destination)
                 written.append((destination, handout))
@@ -155,3 +161,5 @@ struct AssignCommand: AsyncParsableCommand {
         for (url, handout) in written { print("  \(handout.document.name): \(url.path)") }
     }
 }
+
+extension ProcessEvidence: ExpressibleByArgument {}

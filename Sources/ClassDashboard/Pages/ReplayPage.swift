@@ -1,0 +1,78 @@
+import Classroom
+import Foundation
+import OpenClassKit
+
+/// `/assignments/{id}/students/{studentID}/replay?step=N`: the student's text as one snapshot of
+/// the submitted history holds it, what that snapshot added underlined, with links to the steps
+/// around it (no script).
+struct ReplayPage {
+    var assignment: ClassReport.AssignmentSummary
+    var student: ClassReport.StudentRow
+    var links: Links
+    /// The step asked for, 1-based; out of range shows the nearest.
+    var step: Int
+
+    /// The page, or nil when the work holds no snapshots.
+    /// - Throws: ``CLSError`` when the snapshots do not rebuild (damaged).
+    func render() throws -> HTML? {
+        guard let records = student.work.snapshots, !records.isEmpty else { return nil }
+        let shown = min(max(1, step), records.count)
+        var snapshot: WritingSnapshot?
+        var previous: WritingHistoryEntry?
+        var index = 0
+        // One snapshot in memory at a time; stops at the one shown.
+        try WritingSnapshotRecord.rebuild(Array(records.prefix(shown))) { rebuilt in
+            index += 1
+            if index == shown { snapshot = rebuilt } else { previous = rebuilt.entry }
+        }
+        guard let snapshot else { return nil }
+        let entry = snapshot.entry
+        let navigation = [("First", 1), ("Previous", shown - 1), ("Next", shown + 1), ("Last", records.count)].map { label, target -> HTML in
+            target >= 1 && target <= records.count && target != shown
+                ? "<a href=\"\(links.replay(student.studentIdentifier, of: assignment.identifier, step: target))\" id=\"replay-\(label.lowercased())\">\(label)</a>"
+                : "<span class=\"muted\">\(label)</span>"
+        }
+        var figures = ["\(DisplayFormat.timestamp(entry.date))"]
+        if let words = entry.words {
+            figures.append("\(words) words" + (previous?.words.map { " (\(words - $0 >= 0 ? "+" : "")\(words - $0))" } ?? ""))
+        }
+        if let pasted = entry.pastedCharacters, pasted > (previous?.pastedCharacters ?? 0) {
+            figures.append("pasted \(pasted - (previous?.pastedCharacters ?? 0)) characters")
+        }
+        let content: HTML = """
+            <h1 id="replay-title">\(student.studentName): step \(shown) of \(records.count)</h1>
+            <p class="meta" id="replay-figures">\(figures.joined(separator: " · "))\
+            \(snapshot.removedBytes > 0 ? " · \(snapshot.removedBytes) bytes removed" : "")</p>
+            <nav class="replay-steps">\(navigation.map { HTML(stringLiteral: "\($0) ") })</nav>
+            <pre id="replay-text" class="replay">\(text(of: snapshot))</pre>
+            <p class="note">Underlined: what this step added. The text is rebuilt from the snapshots the student's clsfile took at the end of each session; each is checked against its digest.</p>
+            """
+        return PageLayout(title: "Replay · \(student.studentName) · \(assignment.title)", trail: [
+            .init(label: "Class", link: links.home),
+            .init(label: assignment.title, link: links.assignment(assignment.identifier)),
+            .init(label: student.studentName, link: links.student(student.studentIdentifier, of: assignment.identifier)),
+            .init(label: "Replay", link: nil),
+        ], content: content, source: links.source).render()
+    }
+
+    /// The snapshot's text, what it added in `<ins>`; cut at character boundaries.
+    private func text(of snapshot: WritingSnapshot) -> HTML {
+        let content = snapshot.content
+        var pieces: [HTML] = []
+        var position = 0
+        func boundary(_ offset: Int) -> Int {
+            var offset = offset
+            while offset < content.count, content[offset] & 0xC0 == 0x80 { offset += 1 }
+            return offset
+        }
+        func piece(_ range: Range<Int>) -> String { String(decoding: content[range], as: UTF8.self) }
+        for inserted in snapshot.inserted {
+            let start = boundary(max(position, inserted.lowerBound)), end = boundary(inserted.upperBound)
+            guard start < end else { continue }
+            pieces.append("\(piece(position..<start))<ins>\(piece(start..<end))</ins>")
+            position = end
+        }
+        pieces.append("\(piece(position..<content.count))")
+        return HTML(joining: pieces)
+    }
+}
