@@ -26,6 +26,23 @@ public struct ClassReport: Sendable, Equatable, Codable {
             self.keyFingerprint = keyFingerprint
             self.work = work
         }
+
+        enum CodingKeys: String, CodingKey {
+            case studentIdentifier, studentName, submittedAt, keyFingerprint, work
+        }
+
+        /// The row as the report's JSON gives it: the work without the snapshots of its text,
+        /// which only the replay reads (a report of figures stays one of figures).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(studentIdentifier, forKey: .studentIdentifier)
+            try container.encode(studentName, forKey: .studentName)
+            try container.encode(submittedAt, forKey: .submittedAt)
+            try container.encodeIfPresent(keyFingerprint, forKey: .keyFingerprint)
+            var figures = work
+            figures.snapshots = nil
+            try container.encode(figures, forKey: .work)
+        }
     }
 
     /// A submission kept aside as a conflict: signed with another key than the student's pinned

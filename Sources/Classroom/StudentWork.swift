@@ -163,8 +163,10 @@ public struct StudentWork: Sendable, Equatable, Codable {
     static let maximumTextLength = 1_024
     /// The earliest date a session may have: 2000-01-01.
     static let earliestDate = Date(timeIntervalSince1970: 946_684_800)
-    /// The most history rows, and the most bytes of snapshots, a submission may hold.
+    /// The most history rows, snapshots and bytes of snapshots a submission may hold: rebuilding
+    /// a snapshot for the dashboard copies at most that many contents of at most 2 MiB.
     static let maximumHistoryRows = 100_000
+    static let maximumSnapshots = 2_000
     static let maximumSnapshotBytes = 8 << 20
 
     /// Checks every value of work decrypted from another person's file before it is stored:
@@ -220,9 +222,40 @@ public struct StudentWork: Sendable, Equatable, Codable {
                 throw refuse("a history row of \(row.date) whose dates or figures are out of range")
             }
         }
-        let snapshotBytes = (snapshots ?? []).reduce(0) { $0 + $1.delta.count + $1.digest.count }
-        guard snapshotBytes <= Self.maximumSnapshotBytes else {
-            throw refuse("\(snapshotBytes) bytes of snapshots, more than \(Self.maximumSnapshotBytes)")
+        if let snapshots {
+            do { try Self.checkSnapshots(snapshots) } catch let error as CLSError { throw refuse("snapshots that \(error.message)") }
+        }
+    }
+
+    /// The most bytes of content one chain of snapshots (a keyframe and the deltas after it) may
+    /// make, and all of them together: what one step of the dashboard's replay, and checking a
+    /// submission, may cost at most. A store's own chains make at most 16 MiB and a keyframe.
+    static let longestChain = 18 << 20
+    static let mostRebuilt = 256 << 20
+
+    /// Checks snapshots as a submission carries them: at most ``maximumSnapshots`` of at most
+    /// ``maximumSnapshotBytes``, each rebuilding the content its digest names, within
+    /// ``longestChain`` a chain and ``mostRebuilt`` in all.
+    /// - Throws: ``CLSError`` `.invalidArgument` saying what is wrong, in words that follow "snapshots that".
+    static func checkSnapshots(_ snapshots: [WritingSnapshotRecord]) throws {
+        guard snapshots.count <= maximumSnapshots else {
+            throw CLSError(.invalidArgument, "are \(snapshots.count), more than \(maximumSnapshots)")
+        }
+        let bytes = snapshots.reduce(0) { $0 + $1.delta.count + $1.digest.count }
+        guard bytes <= maximumSnapshotBytes else {
+            throw CLSError(.invalidArgument, "take \(bytes) bytes, more than \(maximumSnapshotBytes)")
+        }
+        var chain = 0, total = 0
+        do {
+            try WritingSnapshotRecord.rebuild(snapshots) { snapshot in
+                chain = (snapshot.isKeyframe ? 0 : chain) + snapshot.content.count
+                total += snapshot.content.count
+                guard chain <= longestChain, total <= mostRebuilt else {
+                    throw CLSError(.invalidArgument, "make more text than any store keeps (\(chain) bytes in one chain, \(total) in all)")
+                }
+            }
+        } catch let error as CLSError where error.code == .invalidArgument && !error.message.hasPrefix("make more") {
+            throw CLSError(.invalidArgument, "do not rebuild: \(error.message)")
         }
     }
 

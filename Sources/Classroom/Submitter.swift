@@ -30,32 +30,29 @@ public struct Submitter: Sendable {
         var result: [(Assignment, StudentWork)] = []
         for assignment in chosen {
             var activity: CLSActivity?
-            var work: StudentWork
             if let url = assignment.documentURL, FileManager.default.fileExists(atPath: url.path) {
                 activity = try await store.existingActivity(for: url)
-                work = StudentWork(assignment: assignment, activity: activity)
-                try await addProcessEvidence(to: &work, of: url, for: assignment, from: store)
-            } else {
-                work = StudentWork(assignment: assignment, activity: nil)
             }
-            result.append((assignment, work))
+            result.append((assignment, StudentWork(assignment: assignment, activity: activity)))
         }
         return result
     }
 
     /// Adds what the assignment asks of the writing history, and only that: nothing without
-    /// ``Assignment/processEvidence``, the rows for `.figures`, the rows and snapshots for `.replay`.
+    /// ``Assignment/processEvidence``, the rows for `.figures`, the rows and snapshots for `.replay`,
+    /// the snapshots checked as the teacher's dashboard will check them.
     /// - Throws: ``ClassroomError`` `.invalidValue` when the snapshots are more than a submission
-    ///   holds (8 MiB).
-    private static func addProcessEvidence(to work: inout StudentWork, of url: URL, for assignment: Assignment,
-                                           from store: CLSDataStore) async throws {
-        guard let evidence = assignment.processEvidence else { return }
+    ///   holds or do not rebuild.
+    static func addProcessEvidence(to work: inout StudentWork, for assignment: Assignment, from store: CLSDataStore) async throws {
+        guard let evidence = assignment.processEvidence, let url = assignment.documentURL,
+              FileManager.default.fileExists(atPath: url.path) else { return }
         work.history = try await store.writingHistory(for: url).entries
         guard evidence == .replay else { return }
         let records = try await store.snapshotRecords(of: url)
-        let bytes = records.reduce(0) { $0 + $1.delta.count + $1.digest.count }
-        guard bytes <= StudentWork.maximumSnapshotBytes else {
-            throw ClassroomError(.invalidValue, "the snapshots of \(url.path) take \(bytes) bytes, more than a submission holds (\(StudentWork.maximumSnapshotBytes)); ask your teacher for an assignment with figures only, or to collect the file another way")
+        do {
+            try StudentWork.checkSnapshots(records)
+        } catch let error as CLSError {
+            throw ClassroomError(.invalidValue, "the snapshots of \(url.path) cannot go with the submission: \(error.message); ask your teacher for an assignment with figures only, or to collect the file another way")
         }
         work.snapshots = records
     }
@@ -67,7 +64,9 @@ public struct Submitter: Sendable {
             throw ClassroomError(.wrongRole, "a submission carries your display name, and none is set: clsfile role student --name \"Your Name\"")
         }
         var written: [URL] = []
-        for (assignment, work) in try await Self.assignedWork(in: store, key: key) {
+        for (assignment, found) in try await Self.assignedWork(in: store, key: key) {
+            var work = found
+            try await Self.addProcessEvidence(to: &work, for: assignment, from: store)
             let file = try SubmissionFile(work: work, handout: assignment, student: student.accountIdentifier,
                                           studentName: name, identity: identity, submittedAt: date)
             let url = folder.appendingPathComponent(Self.fileName(title: assignment.title, student: name,

@@ -38,7 +38,9 @@ public struct HistoryCharts: Sendable {
     /// The word count at every row, as a line over the time of the rows; nil without word counts.
     public func wordsOverTime(id: String = "words-over-time") -> String? {
         // At the moment the figures are of: the session's end, or the row's time while it ran.
-        let points = history.entries.compactMap { entry in entry.words.map { (date: entry.sessionEnd ?? entry.date, words: Double($0)) } }
+        let points = Self.thinned(history.entries.compactMap { entry in
+            entry.words.map { (date: entry.sessionEnd ?? entry.date, words: Double($0)) }
+        })
         guard let first = points.first, let last = points.last else { return nil }
         let top = SVG.niceMaximum(points.map(\.words).max() ?? 0)
         let span = max(1, last.date.timeIntervalSince(first.date))
@@ -111,7 +113,8 @@ public struct HistoryCharts: Sendable {
     /// The progress at every row as a small line (90 × 18), named for screen readers by `name`;
     /// nil when no row has a progress.
     public func progressLine(name: String) -> String? {
-        let points = history.entries.compactMap { entry in entry.progress.map { (date: entry.sessionEnd ?? entry.date, value: $0) } }
+        let points = Self.thinned(history.entries.compactMap { entry in entry.progress.map { (date: entry.sessionEnd ?? entry.date, value: $0) } },
+                                  to: 90)
         guard let first = points.first, let last = points.last else { return nil }
         let width = 90.0, height = 18.0
         let span = max(1, last.date.timeIntervalSince(first.date))
@@ -130,10 +133,15 @@ public struct HistoryCharts: Sendable {
             """
     }
 
-    /// Every session's numbers as an HTML table, the text the pictures show.
+    /// The most sessions the table lists, the newest.
+    public static let tabledSessions = 500
+
+    /// Every session's numbers as an HTML table (the newest ``tabledSessions``), the text the pictures show.
     public func table(id: String = "history-table") -> String {
-        var rows = ""
-        for session in history.sessions {
+        let all = history.sessions
+        var rows = all.count > Self.tabledSessions
+            ? "<tr><td colspan=\"8\">… \(all.count - Self.tabledSessions) earlier sessions not listed</td></tr>" : ""
+        for session in all.suffix(Self.tabledSessions) {
             func cell(_ value: Int?) -> String { value.map { "<td class=\"num\">\($0)</td>" } ?? "<td class=\"num\">–</td>" }
             rows += "<tr><td><time datetime=\"\(Self.machine(session.start))\">\(SVG.escape(Self.timestamp(session.start)))</time></td>"
                 + "<td class=\"num\">\(SVG.escape(Self.duration(session.activeTime)))</td>"
@@ -149,6 +157,13 @@ public struct HistoryCharts: Sendable {
     }
 
     // MARK: Pieces
+
+    /// At most `count` of the points, evenly spread, the first and the last kept: a line of a
+    /// hundred thousand rows draws as well with a point per pixel.
+    static func thinned<Point>(_ points: [Point], to count: Int = 600) -> [Point] {
+        guard points.count > count, count >= 2 else { return points }
+        return (0..<count).map { points[$0 * (points.count - 1) / (count - 1)] }
+    }
 
     /// The left axis with 0 and the top value, a light middle line, and the base line.
     private func axes(top: Double, unit: String) -> String {

@@ -31,7 +31,7 @@ public struct HistoryPage: Sendable {
             ? "<p id=\"no-history\">No writing history is recorded for this file yet: it begins at the end of its next session.</p>"
             : pictures.map { "<figure>\($0)</figure>" }.joined() + charts.table()
         let shown = history.sessions.count > HistoryCharts.shownSessions
-            ? "<p class=\"note\">The bars show the newest \(HistoryCharts.shownSessions) of \(history.sessions.count) sessions; the table has them all.</p>" : ""
+            ? "<p class=\"note\">The bars show the newest \(HistoryCharts.shownSessions) of \(history.sessions.count) sessions; the table the newest \(HistoryCharts.tabledSessions).</p>" : ""
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">

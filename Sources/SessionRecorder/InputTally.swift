@@ -39,11 +39,13 @@ struct InputTally: Sendable {
         if characters > Self.burstLimit {
             pasted += characters
             currentPaste += characters
-        } else if characters > 0 {
+        }
+        // Before typing ends it: a read may hold a paste's end and a key (Enter) after it.
+        largestPaste = max(largestPaste, currentPaste)
+        if characters > 0, characters <= Self.burstLimit {
             typed += characters
             if !inPaste { currentPaste = 0 }
         }
-        largestPaste = max(largestPaste, currentPaste)
     }
 
     private static func isCharacter(_ byte: UInt8) -> Bool {

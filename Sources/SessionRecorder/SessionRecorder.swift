@@ -113,6 +113,9 @@ public struct SessionRecorder: Sendable {
         case .open:
             keepRunning(activity, at: event.date)
             if let inputAt = event.inputAt { keepRunning(activity, at: inputAt) }
+            // A file never measured is measured as it opens: the text its history begins from
+            // (a handout's, a draft's) is then counted, and not taken for what the session added.
+            if activity.primaryActivityItem == nil, !isReading(activity) { return try measure(event.file, into: activity) }
             return nil
         case .edit:
             keepRunning(activity, at: event.workDate)

@@ -22,7 +22,7 @@ struct Clsfile: AsyncParsableCommand {
             locked when clsfile open ended (the session waits in the store's spool for the next call).
             """,
         version: "0.1.0",
-        subcommands: [OpenCommand.self, ShowCommand.self, ReplayCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,
+        subcommands: [OpenCommand.self, ShowCommand.self, ReplayCommand.self, ForgetCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,
                       RoleCommand.self, AssignCommand.self, AcceptCommand.self, AssignmentsCommand.self, DoneCommand.self,
                       SubmitCommand.self, CollectCommand.self, TrustKeyCommand.self, ClassReportCommand.self, ContextsCommand.self, ServeCommand.self, ForwardedCommand.Join.self, ForwardedCommand.Sync.self,
                       ForwardedCommand.Status.self, ForwardedCommand.Leave.self, ForwardedCommand.Catalog.self, ExportCommand.self, ResetCommand.self]

@@ -273,8 +273,11 @@ struct OpenCommandInTerminalTests {
 
         let shown = try run(clsfile, ["show", "--json", "--store", scratch.storeURL.path, file.path])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any])
-        let history = try #require(object["history"] as? [[String: Any]], "\(object)")
-        try #require(history.count == 2, "a row per session: \(history)")
+        let rows = try #require(object["history"] as? [[String: Any]], "\(object)")
+        // The first session's start, then a row at each session's end.
+        #expect(rows.first?["isSessionStart"] as? Bool == true, "\(rows)")
+        let history = rows.filter { $0["sessionEnd"] is String }
+        try #require(history.count == 2, "a row per session: \(rows)")
         let typedBefore = history[0]["typedCharacters"] as? Double ?? -1
         #expect(typedBefore >= 13 && history[0]["pastedCharacters"] as? Double == 0, "\(history[0])")
         let pastedNow = (history[1]["pastedCharacters"] as? Double ?? 0) - (history[0]["pastedCharacters"] as? Double ?? 0)
@@ -291,11 +294,13 @@ struct OpenCommandInTerminalTests {
         }
         let replay = try run(clsfile, ["replay", "--store", scratch.storeURL.path, file.path])
         #expect(replay.status == 0, "\(replay.errorOutput)")
-        #expect(replay.output.contains("Step 1 of 2") && replay.output.contains("Step 2 of 2"), "\(replay.output)")
+        // The empty file the first session began from, then each session's end.
+        #expect(replay.output.contains("Step 1 of 3") && replay.output.contains("Step 3 of 3"), "\(replay.output)")
+        #expect(replay.output.contains("the text the first session began from (0 bytes)"), "\(replay.output)")
         #expect(replay.output.contains("{+Typed first. +}"), "\(replay.output)")
         #expect(replay.output.contains("Typed first. {+Typed again. \(pasted)+}"), "\(replay.output)")
         let steps = replay.output.components(separatedBy: "── Step")
-        #expect(steps.count == 3 && !steps[1].contains("pasted:") && steps[2].contains("pasted:"), "the second step is marked pasted: \(replay.output)")
+        #expect(steps.count == 4 && !steps[2].contains("pasted:") && steps[3].contains("pasted:"), "the last step is marked pasted: \(replay.output)")
         #expect(replay.output.contains("The file is now as the last snapshot holds it"), "\(replay.output)")
 
         let tooEarly = try run(clsfile, ["replay", "--store", scratch.storeURL.path, "--at", "2001-01-01", file.path])
@@ -349,6 +354,9 @@ struct OpenCommandInTerminalTests {
         let end = try #require((span["end"] as? String).flatMap(parseDate))
         #expect(end <= lastTyping.addingTimeInterval(1), "idle time before the kill is not counted: \(span)")
         #expect(killed.timeIntervalSince(end) > 5, "\(span)")
+        // The ended session has its history row, ending where the span ends.
+        let history = try #require(activity["history"] as? [[String: Any]], "\(activity)").filter { $0["sessionEnd"] is String }
+        #expect(history.count == 1 && history.first?["sessionEnd"] as? String == span["end"] as? String, "\(history)")
     }
 }
 

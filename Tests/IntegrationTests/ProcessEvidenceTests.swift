@@ -19,7 +19,7 @@ struct ProcessEvidenceTests {
         for kind in kinds {
             let document = shared.appendingPathComponent("\(kind.name).txt")
             try Data("Title of the \(kind.name) essay\n".utf8).write(to: document)
-            try teacher.clsfile(arguments: ["assign", document.path, "--title", "Essay \(kind.name)"]
+            try teacher.clsfile(arguments: ["assign", document.path, "--title", "Essay \(kind.name)", "--target-words", "30"]
                                 + (kind.evidence.map { ["--process-evidence", $0] } ?? []))
             handouts[kind.name] = try Handout.read(from: Handout.defaultURL(beside: document))
             #expect(handouts[kind.name]?.processEvidence?.rawValue == kind.evidence)
@@ -65,12 +65,15 @@ struct ProcessEvidenceTests {
                 #expect(!plaintext.contains("history") && !plaintext.contains("snapshots"))
             case "figures":
                 let history = try #require(opened.work.history)
-                #expect(history.count == 2 && history.allSatisfy { $0.endsSession }, "\(history)")
+                // The first session's start (the handout's text), and each session's end.
+                #expect(history.map(\.isSessionStart) == [true, false, false], "\(history)")
+                #expect(history.filter(\.endsSession).count == 2, "\(history)")
+                #expect(WritingHistory(entries: history).sessions.map(\.addedWords) == [7, 6], "the handout's words are not Ada's (the stand-in editor joins the lines: 'river.nA')")
                 #expect(history.last?.words.map(Double.init) == opened.work.primaryItem?.value, "\(history)")
                 #expect(opened.work.snapshots == nil && !plaintext.contains("snapshots"))
             default:
                 let records = try #require(opened.work.snapshots)
-                #expect(records.count == 2 && opened.work.history?.count == 2)
+                #expect(records.count == 3 && opened.work.history?.count == 3)
                 // The snapshots rebuild the file as she saved it, byte for byte.
                 var last: [UInt8] = []
                 try WritingSnapshotRecord.rebuild(records) { last = $0.content }
@@ -93,18 +96,24 @@ struct ProcessEvidenceTests {
             let row = try #require(classPage.components(separatedBy: "data-assignment=\"\(identifier)\"").dropFirst().first?
                 .components(separatedBy: "</tr>").first)
             #expect(row.contains("class=\"progress-line\"") == (kind.evidence != nil), "\(kind.name): \(row)")
-            if kind.evidence != nil { #expect(row.contains("aria-label=\"Ada Lovelace: progress from 0% to 0% over 2 sessions\"")) }
+            if kind.evidence != nil {
+                // From the handout's 5 words of 30 at the start.
+                #expect(row.contains("aria-label=\"Ada Lovelace: progress from 17% to ") && row.contains("% over 2 sessions\""), "\(row)")
+            }
         }
         let plain = try await page("plain")
         #expect(plain.contains("Ada Lovelace") && !plain.contains("How it was written") && !plain.contains("id=\"writing-history\""))
         let figures = try await page("figures")
         #expect(figures.contains("How it was written") && figures.contains("id=\"session-bars\"") && !figures.contains("replay-link"))
         let replay = try await page("replay")
-        #expect(replay.contains("id=\"replay-link\"") && replay.contains("2 steps"))
-        let stepOne = try await page("replay", "/replay?step=1")
-        #expect(stepOne.contains("step 1 of 2") && stepOne.contains("<ins>") && stepOne.contains("first sentence about the replay river"))
-        #expect(!stepOne.contains("second sentence"))
-        let stepTwo = try await page("replay", "/replay?step=2")
+        #expect(replay.contains("id=\"replay-link\"") && replay.contains("3 steps"))
+        let start = try await page("replay", "/replay?step=1")
+        #expect(start.contains("step 1 of 3") && start.contains("Title of the replay essay") && !start.contains("<ins>"),
+                "the handout's text is where the history begins, not something Ada added")
+        let stepOne = try await page("replay", "/replay?step=2")
+        #expect(stepOne.contains("step 2 of 3") && stepOne.contains("<ins>") && stepOne.contains("first sentence about the replay river"))
+        #expect(!stepOne.contains("second sentence") && !stepOne.contains("<ins>Title"))
+        let stepTwo = try await page("replay", "/replay?step=3")
         #expect(stepTwo.contains("<ins>A second sentence, written in another session."), "the step's addition is marked: \(stepTwo)")
         #expect(!stepTwo.contains("<ins>Title"), "what the step before held is not marked")
         let none = try await page("figures", "/replay?step=1")

@@ -100,7 +100,7 @@ struct WritingHistoryTests {
         #expect(history.entries.map(\.progress) == [0.1, 0.2, 0.3, 0.4, 0.5])
         let sessions = history.sessions
         #expect(sessions.count == 5)
-        #expect(sessions.map(\.addedWords) == [10, 10, 10, 10, 10])
+        #expect(sessions.map(\.addedWords) == [nil, 10, 10, 10, 10], "the first session's start was not seen")
         #expect(sessions.allSatisfy { abs($0.activeTime - 60) < 0.01 })
 
         var rebuilt: [String] = []
@@ -121,22 +121,33 @@ struct WritingHistoryTests {
         let activity = try await store.fetchActivity(for: file)
         activity.start(at: Date(timeIntervalSinceNow: -WritingHistory.interval - 5), continuingWithin: 0)
         try await store.save()
-        #expect(try await store.writingHistory(for: file).entries.count == 1)
+        // The first save of the first session writes its start: the text it began from.
+        let started = try await store.writingHistory(for: file).entries
+        #expect(started.count == 1 && started.first?.isSessionStart == true && started.first?.snapshotSize == 6)
         try Data("first\nsecond\n".utf8).write(to: file)
         activity.progress = 0.2
         try await store.save()
-        let rows = try await store.writingHistory(for: file).entries
+        var rows = try await store.writingHistory(for: file).entries
         #expect(rows.count == 1, "a second row \(rows.count > 1 ? "came" : "did not come") within the interval")
-        #expect(rows.first?.sessionEnd == nil)
+        // Five minutes after the last row, a save of the running session writes one.
+        let database = try DatabaseQueue(path: scratch.storeURL.path)
+        try await database.write { db in
+            try db.execute(sql: "UPDATE writing_history SET recorded_at = recorded_at - ?", arguments: [WritingHistory.interval + 1])
+        }
+        activity.progress = 0.3
+        try await store.save()
+        rows = try await store.writingHistory(for: file).entries
+        #expect(rows.count == 2 && rows.last?.sessionEnd == nil && rows.last?.progress == 0.3, "\(rows)")
         activity.stop()
         try await store.save()
         let history = try await store.writingHistory(for: file)
-        #expect(history.entries.count == 2)
+        #expect(history.entries.count == 3)
         #expect(history.entries.last?.endsSession == true)
         #expect(history.sessions.count == 1, "the rows of one session are one session")
-        var last: [UInt8] = []
-        for try await snapshot in try await store.snapshots(of: file) { last = snapshot.content }
-        #expect(last == Array("first\nsecond\n".utf8))
+        #expect(history.sessions.first?.addedWords == nil, "no word count was measured")
+        var contents: [[UInt8]] = []
+        for try await snapshot in try await store.snapshots(of: file) { contents.append(snapshot.content) }
+        #expect(contents == [Array("first\n".utf8), Array("first\nsecond\n".utf8), Array("first\nsecond\n".utf8)])
     }
 
     @Test func binaryLargeAndMissingFilesGetFiguresWithoutSnapshots() async throws {
@@ -199,9 +210,51 @@ struct WritingHistoryTests {
             try Int.fetchOne(db, sql: "SELECT is_keyframe FROM writing_history ORDER BY id DESC LIMIT 1")
         }
         #expect(last == 1)
+        // The replay skips the damaged delta and goes on from the keyframe after it.
+        var snapshots: [WritingSnapshot] = []
+        for try await snapshot in try await scratch.store().snapshots(of: file) { snapshots.append(snapshot) }
+        #expect(snapshots.count == 60)
+        #expect(snapshots.last?.skippedBefore == 1 && snapshots.last.map { String(decoding: $0.content, as: UTF8.self) } == text)
+        // Damage after the last keyframe ends the replay with the error.
+        try await database.write { db in
+            try db.execute(sql: "UPDATE writing_history SET content_delta = x'0501' WHERE id = (SELECT max(id) FROM writing_history)")
+        }
         await #expect(throws: CLSError.self) {
             for try await _ in try await scratch.store().snapshots(of: file) {}
         }
+    }
+
+    @Test func theFirstSessionsGainsCountFromTheTextItBeganFrom() async throws {
+        let scratch = try Scratch()
+        // A handout's text, there before the student's first session.
+        let file = try scratch.file("essay.txt", "The teacher's opening paragraph, three hundred words long.\n")
+        let store = scratch.store()
+        let activity = try await store.fetchActivity(for: file)
+        activity.start(at: Date(timeIntervalSinceNow: -120), continuingWithin: 0)
+        let before = CLSQuantityItem(identifier: ItemIdentifier.wordCount, title: "Word Count")
+        before.quantity = 8
+        activity.primaryActivityItem = before
+        try await store.save()
+        try Data("The teacher's opening paragraph, three hundred words long.\nMy four words here.\n".utf8).write(to: file)
+        let after = CLSQuantityItem(identifier: ItemIdentifier.wordCount, title: "Word Count")
+        after.quantity = 12
+        activity.primaryActivityItem = after
+        activity.stop()
+        try await store.save()
+        let history = try await store.writingHistory(for: file)
+        #expect(history.entries.map(\.isSessionStart) == [true, false])
+        #expect(history.sessions.count == 1)
+        #expect(history.sessions.first?.addedWords == 4, "the handout's words are not the student's")
+        var steps: [WritingSnapshot] = []
+        for try await snapshot in try await store.snapshots(of: file) { steps.append(snapshot) }
+        #expect(steps.count == 2 && steps[0].entry.isSessionStart)
+        #expect(steps[1].inserted.map { String(decoding: steps[1].content[$0], as: UTF8.self) } == ["My four words here.\n"])
+        // Forgetting the snapshots keeps the figures; forgetting the history deletes it.
+        #expect(try await store.forgetWritingHistory(for: file, keepingFigures: true) == 2)
+        #expect(try await store.writingHistory(for: file).entries.map(\.snapshotSize) == [nil, nil])
+        #expect(try await store.forgetWritingHistory(for: file) == 2)
+        #expect(try await store.writingHistory(for: file).entries.isEmpty)
+        #expect(try await store.fetchActivity(for: file).primaryActivityItem != nil, "the activity is untouched")
     }
 
     @Test func sessionsEndedTogetherGetTheirTimeAndWorkFromBeforeTheHistoryIsNotCountedAsNew() async throws {

@@ -28,4 +28,11 @@ struct InputTallyTests {
         split.add(Array("twelve chars".utf8))
         #expect(split.largestPaste == 12)
     }
+
+    @Test func aPasteEndingInTheSameReadAsAKeyStillCounts() {
+        var tally = InputTally()
+        tally.add(Array("\u{1B}[200~a whole paragraph pasted at once\u{1B}[201~\r".utf8))
+        #expect(tally.largestPaste == 32)
+        #expect(tally.typed == 1, "the Enter after it is typed")
+    }
 }

@@ -79,10 +79,10 @@ struct ClassPage {
     }
 
     /// A small line of each student's progress over time, for the students whose work holds its
-    /// writing history (the assignment asked for process evidence).
+    /// writing history (the assignment asked for process evidence) and whose progress measures something.
     private func progressLines(_ assignment: ClassReport.AssignmentSummary) -> HTML {
         let lines = assignment.students.compactMap { student -> HTML? in
-            guard let entries = student.work.history,
+            guard let entries = student.work.history, student.work.progressBasis?.measuresProgress != false,
                   let line = HistoryCharts(history: WritingHistory(entries: entries)).progressLine(name: student.studentName) else { return nil }
             return HTML(escapedMarkup: line)
         }

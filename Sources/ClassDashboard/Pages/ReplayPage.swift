@@ -17,15 +17,12 @@ struct ReplayPage {
     func render() throws -> HTML? {
         guard let records = student.work.snapshots, !records.isEmpty else { return nil }
         let shown = min(max(1, step), records.count)
+        // From the last keyframe at or before the step, one snapshot in memory at a time.
+        let start = records[..<shown].lastIndex(where: \.isKeyframe) ?? 0
         var snapshot: WritingSnapshot?
-        var previous: WritingHistoryEntry?
-        var index = 0
-        // One snapshot in memory at a time; stops at the one shown.
-        try WritingSnapshotRecord.rebuild(Array(records.prefix(shown))) { rebuilt in
-            index += 1
-            if index == shown { snapshot = rebuilt } else { previous = rebuilt.entry }
-        }
+        try WritingSnapshotRecord.rebuild(Array(records[start..<shown])) { snapshot = $0 }
         guard let snapshot else { return nil }
+        let previous = shown >= 2 ? records[shown - 2].entry : nil
         let entry = snapshot.entry
         let navigation = [("First", 1), ("Previous", shown - 1), ("Next", shown + 1), ("Last", records.count)].map { label, target -> HTML in
             target >= 1 && target <= records.count && target != shown
@@ -45,7 +42,8 @@ struct ReplayPage {
             \(snapshot.removedBytes > 0 ? " · \(snapshot.removedBytes) bytes removed" : "")</p>
             <nav class="replay-steps">\(navigation.map { HTML(stringLiteral: "\($0) ") })</nav>
             <pre id="replay-text" class="replay">\(text(of: snapshot))</pre>
-            <p class="note">Underlined: what this step added. The text is rebuilt from the snapshots the student's clsfile took at the end of each session; each is checked against its digest.</p>
+            <p class="note">\(entry.isSessionStart ? "The text the first session began from." : "Underlined: what this step added.") \
+            The text is rebuilt from the snapshots the student's clsfile took at the end of each session; each is checked against its digest.</p>
             """
         return PageLayout(title: "Replay · \(student.studentName) · \(assignment.title)", trail: [
             .init(label: "Class", link: links.home),
@@ -66,7 +64,8 @@ struct ReplayPage {
             return offset
         }
         func piece(_ range: Range<Int>) -> String { String(decoding: content[range], as: UTF8.self) }
-        for inserted in snapshot.inserted {
+        // The text a history begins from was not added by the student in it: nothing is marked.
+        for inserted in snapshot.entry.isSessionStart ? [] : snapshot.inserted {
             let start = boundary(max(position, inserted.lowerBound)), end = boundary(inserted.upperBound)
             guard start < end else { continue }
             pieces.append("\(piece(position..<start))<ins>\(piece(start..<end))</ins>")

@@ -13,7 +13,9 @@ extension CLSDataStore {
     }
 
     /// The file's content at each snapshot of its history, oldest first, rebuilt one at a time:
-    /// memory holds one snapshot's content, however long the history.
+    /// memory holds one snapshot's content, however long the history. A damaged snapshot, and the
+    /// deltas after it up to the next keyframe, are skipped (``WritingSnapshot/skippedBefore``
+    /// counts them); damage after the last keyframe ends the iteration with the error.
     ///
     /// ```swift
     /// for try await snapshot in try await store.snapshots(of: essayURL) {
@@ -54,6 +56,20 @@ extension CLSDataStore {
         }
     }
 
+    /// Deletes a file's writing history, or only the snapshots of its text (the figures stay); its
+    /// activity (time, progress, items) is untouched, and the history starts again at the next
+    /// session. Snapshots already sent with a submission are not recalled.
+    /// - Parameters:
+    ///   - url: A file URL naming an existing regular file.
+    ///   - keepingFigures: True to delete only the snapshots.
+    /// - Returns: How many rows were deleted or emptied.
+    /// - Throws: ``CLSError`` as ``existingActivity(for:)`` does.
+    @discardableResult
+    public func forgetWritingHistory(for url: URL, keepingFigures: Bool = false) async throws -> Int {
+        guard let activityID = try await activityID(of: url) else { return 0 }
+        return try await storage.forgetHistory(ofActivity: activityID, keepingFigures: keepingFigures)
+    }
+
     private func activityID(of url: URL) async throws -> Int64? {
         let file = try FileIdentity(resolving: url)
         return try await storage.existingActivity(atPath: file.path)?.activityID
@@ -80,6 +96,8 @@ public struct WritingSnapshots: AsyncSequence, Sendable {
         private var batch: [SnapshotRow] = []
         private var rebuilder = SnapshotRebuilder()
         private var isDone = false
+        /// The failure of the last snapshot tried, until a keyframe starts the text again.
+        private var damage: CLSError?
         private static let batchSize = 8
 
         init(storage: any ActivityStorage, activityID: Int64?) {
@@ -90,21 +108,35 @@ public struct WritingSnapshots: AsyncSequence, Sendable {
 
         public mutating func next() async throws -> WritingSnapshot? {
             guard !isDone, let activityID else { return nil }
-            if batch.isEmpty {
-                batch = try await storage.snapshotRows(ofActivity: activityID, after: lastRow, limit: Self.batchSize)
-                guard !batch.isEmpty else {
-                    isDone = true
-                    return nil
+            var skipped = 0
+            while true {
+                if batch.isEmpty {
+                    batch = try await storage.snapshotRows(ofActivity: activityID, after: lastRow, limit: Self.batchSize)
+                    guard !batch.isEmpty else {
+                        isDone = true
+                        if let damage, skipped > 0 {
+                            throw CLSError(.invalidArgument, "the last \(skipped) snapshots of the history cannot be replayed: \(damage.message) (the history's figures are unaffected)")
+                        }
+                        return nil
+                    }
                 }
-            }
-            let row = batch.removeFirst()
-            lastRow = row.id
-            do {
-                return try rebuilder.apply(WritingSnapshotRecord(entry: row.entry, delta: row.delta, digest: row.digest,
-                                                                 isKeyframe: row.isKeyframe))
-            } catch {
-                isDone = true
-                throw error
+                let row = batch.removeFirst()
+                lastRow = row.id
+                // After damage, only a keyframe starts the text again.
+                if damage != nil, !row.isKeyframe {
+                    skipped += 1
+                    continue
+                }
+                do {
+                    var snapshot = try rebuilder.apply(WritingSnapshotRecord(entry: row.entry, delta: row.delta, digest: row.digest,
+                                                                             isKeyframe: row.isKeyframe))
+                    snapshot.skippedBefore = skipped
+                    damage = nil
+                    return snapshot
+                } catch let error as CLSError {
+                    damage = error
+                    skipped += 1
+                }
             }
         }
     }
@@ -131,6 +163,12 @@ public struct WritingSnapshotRecord: Sendable, Equatable, Codable {
         self.isKeyframe = isKeyframe
     }
 
+    /// A keyframe of some content: the record that starts a history from nothing.
+    public init(keyframeOf content: [UInt8], entry: WritingHistoryEntry) {
+        self.init(entry: entry, delta: ContentDelta(from: [], to: content).encoded(), digest: HistoryTable.digest(of: content),
+                  isKeyframe: true)
+    }
+
     /// Rebuilds the content at each record, oldest first, one at a time.
     /// - Throws: ``CLSError`` `.invalidArgument` when a record is damaged or does not make the
     ///   content its digest names (the first record must be a keyframe); what `body` throws.
@@ -152,11 +190,11 @@ struct SnapshotRebuilder {
         let applied = try ContentDelta(decoding: record.delta).applied(to: base)
         guard HistoryTable.digest(of: applied.content) == record.digest else {
             content = nil
-            throw CLSError(.invalidArgument, "the snapshot of \(record.entry.date) does not rebuild the content it was taken of (its digest differs); the snapshots after it cannot be replayed until the next keyframe")
+            throw CLSError(.invalidArgument, "the snapshot of \(record.entry.date) does not rebuild the content it was taken of (its digest differs)")
         }
         content = applied.content
         let kept = applied.content.count - applied.inserted.reduce(0) { $0 + $1.count }
         return WritingSnapshot(entry: record.entry, content: applied.content, inserted: applied.inserted,
-                               removedBytes: max(0, base.count - kept))
+                               removedBytes: max(0, base.count - kept), isKeyframe: record.isKeyframe)
     }
 }

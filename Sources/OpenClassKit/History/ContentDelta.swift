@@ -29,10 +29,11 @@ struct ContentDelta: Equatable {
     /// The delta that makes `target` from `base`.
     init(from base: [UInt8], to target: [UInt8]) {
         let baseLines = Self.lines(of: base)
-        var firstLine: [LineKey: [Int]] = [:]
+        // The first place of each line long enough to start a copy.
+        var firstLine: [LineKey: Int] = [:]
         for (index, line) in baseLines.enumerated() where line.count >= Self.shortestAnchor {
             let key = LineKey(base[line])
-            if firstLine[key, default: []].count < 4 { firstLine[key, default: []].append(index) }
+            if firstLine[key] == nil { firstLine[key] = index }
         }
         // Copies as base line ranges, insertions as target byte ranges, in target order.
         var pieces: [Piece] = []
@@ -43,9 +44,7 @@ struct ContentDelta: Equatable {
                case .copy(let lines)? = pieces.last {
                 pieces[pieces.count - 1] = .copy(lines: lines.lowerBound..<(nextBaseLine + 1))
                 nextBaseLine += 1
-            } else if bytes.count >= Self.shortestAnchor,
-                      let candidates = firstLine[LineKey(bytes)],
-                      let match = candidates.first(where: { base[baseLines[$0]].elementsEqual(bytes) }) {
+            } else if bytes.count >= Self.shortestAnchor, let match = firstLine[LineKey(bytes)] {
                 pieces.append(.copy(lines: match..<(match + 1)))
                 nextBaseLine = match + 1
             } else if case .insert(let run)? = pieces.last {
@@ -141,16 +140,25 @@ struct ContentDelta: Equatable {
     // MARK: Applying
 
     /// The content the delta makes from `base`, and the ranges of it that were inserted.
-    /// - Throws: ``CLSError`` `.invalidArgument` when a copy reaches past the end of `base`: the
-    ///   delta was made from other content.
+    /// - Throws: ``CLSError`` `.invalidArgument` when a copy reaches past the end of `base` (the
+    ///   delta was made from other content), or the content would be larger than any snapshot
+    ///   (``WritingHistory/largestSnapshot``): a delta from someone else's file may claim anything.
     func applied(to base: [UInt8]) throws -> (content: [UInt8], inserted: [Range<Int>]) {
         var content: [UInt8] = []
         var inserted: [Range<Int>] = []
         for operation in operations {
+            let count: Int
+            switch operation {
+            case .copy(_, let copied): count = copied
+            case .insert(let bytes): count = bytes.count
+            }
+            guard count <= WritingHistory.largestSnapshot - content.count else {
+                throw CLSError(.invalidArgument, "a snapshot makes content of more than \(WritingHistory.largestSnapshot) bytes, more than any snapshot holds: it is damaged")
+            }
             switch operation {
             case .copy(let offset, let count):
                 guard offset >= 0, count >= 0, offset <= base.count - count else {
-                    throw CLSError(.invalidArgument, "a snapshot copies bytes \(offset)..<\(offset + count) of content that has \(base.count): it was made from other content")
+                    throw CLSError(.invalidArgument, "a snapshot copies \(count) bytes from offset \(offset) of content that has \(base.count): it was made from other content")
                 }
                 content.append(contentsOf: base[offset..<(offset + count)])
             case .insert(let bytes):
@@ -239,7 +247,8 @@ struct ContentDelta: Equatable {
             raw = Array(bytes[1...])
         case 1:
             let size = try Self.readVarint(bytes, at: &position)
-            guard size <= 1 << 28 else { throw Self.damaged("it claims \(size) bytes") }
+            // The operations of the largest snapshot, with room for their tags and numbers.
+            guard size <= 2 * WritingHistory.largestSnapshot else { throw Self.damaged("it claims \(size) bytes") }
             guard let inflated = Self.inflated(bytes[position...], size: size) else { throw Self.damaged("it does not inflate") }
             raw = inflated
         default:
@@ -285,10 +294,8 @@ struct ContentDelta: Equatable {
             let byte = bytes[position]
             position += 1
             value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 {
-                guard value <= UInt64(Int.max) else { break }
-                return Int(value)
-            }
+            // At most nine groups of seven bits: never past Int.max.
+            if byte & 0x80 == 0 { return Int(value) }
             shift += 7
         }
         throw damaged("a number is cut short")

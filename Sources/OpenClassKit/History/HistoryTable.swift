@@ -9,47 +9,59 @@ import Glibc
 /// The rows of `writing_history`: written in the transaction of the save that makes them due, so
 /// that the wrapper, every plugin and every program using the library write them alike.
 enum HistoryTable {
-    /// When the next snapshot is a keyframe again: once rebuilding the content from the last one
-    /// would copy more than this many bytes (deltas × content size: 64 MiB, some 20 ms, which a
-    /// 2 MiB file reaches after 32 deltas and an essay of 30 KB after 2,000) …
-    static let longestRebuild = 64 << 20
+    /// When the next snapshot is a keyframe again, so that the save that takes it (a session's
+    /// end, which an editor's hook may wait for) rebuilds the content before it in a few
+    /// milliseconds: once that would apply this many deltas …
+    static let longestChain = 256
+    /// … or make more than this many bytes of content in all (16 MiB: 8 snapshots of a 2 MiB
+    /// file, 500 of an essay of 30 KB; the dashboard refuses a submitted chain that makes more) …
+    static let longestRebuild = 16 << 20
     /// … or once the deltas since it take this many times its own size (and 4 KiB at least):
     /// keyframes then grow geometrically, and all of them together take about a third of the
     /// deltas' bytes more.
     static let chainToKeyframe = 4
 
-    /// Writes a row when one is due: the save ended a session (`endedSpans`), or a session runs
-    /// and the last row is ``WritingHistory/interval`` old or more. Of sessions ended together,
-    /// the last gets the figures and the snapshot; the others, whose figures were not seen, their time.
-    static func recordIfDue(activityID: Int64, endedSpans: [(start: Double, end: Double)], at now: Double, in db: Database) throws {
-        var sessions = endedSpans.sorted { $0.end < $1.end }.map { (start: $0.start, end: Optional($0.end)) }
+    /// Writes a row when one is due: the save ended a session (`endedSpans`); or a session runs
+    /// and the activity has no row yet (its start: the text and figures it began from), or its
+    /// last row is ``WritingHistory/interval`` old or more. Of sessions ended together, the last
+    /// gets the figures and the snapshot; the others, whose figures were not seen, their time.
+    static func recordIfDue(activityID: Int64, endedSpans: [(id: String, start: Double, end: Double)], at now: Double,
+                            in db: Database) throws {
+        var sessions = endedSpans.sorted { $0.end < $1.end }.map { (id: $0.id, start: $0.start, end: Optional($0.end)) }
+        var isStart = false
         if sessions.isEmpty {
-            guard let start = try Double.fetchOne(db.cachedStatement(sql: """
-                SELECT min(started_at) FROM time_span WHERE activity_id = ? AND ended_at IS NULL
+            guard let running = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT id, started_at FROM time_span WHERE activity_id = ? AND ended_at IS NULL ORDER BY started_at LIMIT 1
                 """), arguments: [activityID]) else { return }
-            let last = try Double.fetchOne(db.cachedStatement(sql: """
-                SELECT max(recorded_at) FROM writing_history WHERE activity_id = ?
-                """), arguments: [activityID]) ?? start
-            guard now - max(last, start) >= WritingHistory.interval else { return }
-            sessions = [(start, nil)]
+            let start: Double = running[1]
+            if let last = try Double.fetchOne(db.cachedStatement(sql: """
+                SELECT recorded_at FROM writing_history WHERE activity_id = ? ORDER BY id DESC LIMIT 1
+                """), arguments: [activityID]) {
+                guard now - max(last, start) >= WritingHistory.interval else { return }
+            } else {
+                isStart = true
+            }
+            sessions = [(running[0], start, nil)]
         }
         let spans = try Array(Row.fetchCursor(db.cachedStatement(sql: """
             SELECT started_at, ended_at, last_pulse_at FROM time_span WHERE activity_id = ?
             """), arguments: [activityID]).map { row in
             SpanRecord(id: "", start: row[0], end: row[1], lastPulse: row[2], owner: nil)
         })
-        for session in sessions.dropLast() {
-            // The time up to that session's end: later spans, and later parts of spans, left out.
-            let until = session.end ?? now
-            let earlier = spans.filter { $0.start < until }.map { span in
+        /// The activity's time up to a moment: later spans, and later parts of spans, left out.
+        func time(until: Double) -> Double {
+            SpanRecord.measure(of: spans.filter { $0.start < until }.map { span in
                 var clipped = span
                 clipped.end = min(span.end ?? span.lastPulse, until)
                 return clipped
-            }
+            })
+        }
+        for session in sessions.dropLast() {
+            let until = session.end ?? now
             try db.cachedStatement(sql: """
-                INSERT INTO writing_history (activity_id, recorded_at, session_start, session_end, active_seconds)
-                VALUES (?, ?, ?, ?, ?)
-                """).execute(arguments: [activityID, until, session.start, session.end, SpanRecord.measure(of: earlier)])
+                INSERT INTO writing_history (activity_id, recorded_at, session_id, session_start, session_end, active_seconds)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [activityID, until, session.id, session.start, session.end, time(until: until)])
         }
         let session = sessions[sessions.count - 1]
         let ranges = try Array(Row.fetchCursor(db.cachedStatement(sql: """
@@ -65,13 +77,17 @@ enum HistoryTable {
             if let quantity = row[1] as Double? { quantities[row[0]] = quantity }
         }
         let snapshot = try takeSnapshot(ofActivity: activityID, in: db)
+        // An empty file has no words, whether or not anything counted them yet.
+        let words = quantities[ItemIdentifier.wordCount] ?? (snapshot?.size == 0 ? 0 : nil)
+        let characters = quantities[ItemIdentifier.characters] ?? (snapshot?.size == 0 ? 0 : nil)
         try db.cachedStatement(sql: """
-            INSERT INTO writing_history (activity_id, recorded_at, session_start, session_end, active_seconds, open_seconds,
-                words, characters, typed, pasted, largest_paste, progress, content_size, content_digest, content_delta, is_keyframe)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO writing_history (activity_id, recorded_at, session_id, session_start, session_end, is_start, active_seconds,
+                open_seconds, words, characters, typed, pasted, largest_paste, progress, content_size, content_digest, content_delta,
+                is_keyframe)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-                activityID, now, session.start, session.end, SpanRecord.measure(of: spans),
-                quantities[ItemIdentifier.openTime], quantities[ItemIdentifier.wordCount], quantities[ItemIdentifier.characters],
+                activityID, now, session.id, session.start, session.end, isStart, time(until: session.end ?? now),
+                quantities[ItemIdentifier.openTime], words, characters,
                 quantities[ItemIdentifier.typedCharacters], quantities[ItemIdentifier.pastedCharacters],
                 quantities[ItemIdentifier.largestPaste], min(1, max(0, IntervalSet(ranges).measure)),
                 snapshot?.size, snapshot?.digest, snapshot?.delta, snapshot?.isKeyframe ?? false,
@@ -84,42 +100,72 @@ enum HistoryTable {
     /// has no file, or its file is gone, unreadable, too large or not text.
     private static func takeSnapshot(ofActivity activityID: Int64, in db: Database)
         throws -> (size: Int, digest: Data, delta: Data, isKeyframe: Bool)? {
-        guard let path = try Data.fetchOne(db.cachedStatement(sql: """
+        guard keepsSnapshots, let path = try Data.fetchOne(db.cachedStatement(sql: """
             SELECT c.path FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
             """), arguments: [activityID]),
               let content = readText(at: [UInt8](path)) else { return nil }
         let digest = Self.digest(of: content)
+        // The file as the last snapshot holds it (most session ends change nothing: a buffer left
+        // and entered again): a delta that copies it all, without rebuilding anything.
+        let last = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT content_digest, content_size FROM writing_history
+            WHERE activity_id = ? AND content_delta IS NOT NULL ORDER BY id DESC LIMIT 1
+            """), arguments: [activityID])
+        if let last, last[0] as Data == digest, last[1] as Int == content.count {
+            return (content.count, digest, ContentDelta(operations: content.isEmpty ? [] : [.copy(offset: 0, count: content.count)]).encoded(), false)
+        }
         var base: [UInt8] = [], isKeyframe = true
-        if let earlier = try lastContent(ofActivity: activityID, in: db),
-           earlier.deltas * max(1, earlier.content.count) < longestRebuild,
+        if let earlier = try lastContent(ofActivity: activityID, in: db), earlier.deltas < longestChain,
+           earlier.rebuiltBytes + content.count <= longestRebuild,
            earlier.deltaBytes < chainToKeyframe * max(earlier.keyframeBytes, 4096) {
             (base, isKeyframe) = (earlier.content, false)
         }
         return (content.count, digest, ContentDelta(from: base, to: content).encoded(), isKeyframe)
     }
 
-    /// The content of the last snapshot, and how many deltas of how many bytes follow the
-    /// keyframe of how many; nil when there is none, or the snapshots cannot rebuild it (the next
-    /// one is then a keyframe).
+    /// The content of the last snapshot; how many deltas of how many bytes follow the keyframe of
+    /// how many, and the bytes of content the chain makes; nil when there is none, or the
+    /// snapshots cannot rebuild it (the next one is then a keyframe).
     private static func lastContent(ofActivity activityID: Int64, in db: Database)
-        throws -> (content: [UInt8], deltas: Int, deltaBytes: Int, keyframeBytes: Int)? {
+        throws -> (content: [UInt8], deltas: Int, deltaBytes: Int, keyframeBytes: Int, rebuiltBytes: Int)? {
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT content_delta, content_digest, is_keyframe FROM writing_history
             WHERE activity_id = ? AND content_delta IS NOT NULL
               AND id >= coalesce((SELECT max(id) FROM writing_history WHERE activity_id = ? AND is_keyframe = 1), 0)
             ORDER BY id
             """), arguments: [activityID, activityID])
-        var content: [UInt8]?, digest = Data(), deltas = 0, deltaBytes = 0, keyframeBytes = 0
+        var content: [UInt8]?, digest = Data(), deltas = 0, deltaBytes = 0, keyframeBytes = 0, rebuiltBytes = 0
         while let row = try rows.next() {
             let isKeyframe: Bool = row[2], encoded: Data = row[0]
             if isKeyframe { keyframeBytes = encoded.count } else { (deltas, deltaBytes) = (deltas + 1, deltaBytes + encoded.count) }
             guard let delta = try? ContentDelta(decoding: encoded),
                   let applied = try? delta.applied(to: isKeyframe ? [] : content ?? []) else { return nil }
             content = applied.content
+            rebuiltBytes += applied.content.count
             digest = row[1]
         }
         guard let content, Self.digest(of: content) == digest else { return nil }
-        return (content, deltas, deltaBytes, keyframeBytes)
+        return (content, deltas, deltaBytes, keyframeBytes, rebuiltBytes)
+    }
+
+    /// False when `CLSFILE_SNAPSHOTS` is `off` (or `0`, `no`, `false`): the history keeps its
+    /// figures, and no text.
+    static var keepsSnapshots: Bool {
+        guard let value = getenv("CLSFILE_SNAPSHOTS") else { return true }
+        return !["off", "0", "no", "false"].contains(String(cString: value).lowercased())
+    }
+
+    /// Deletes an activity's history, or only the snapshots of its text; returns how many rows it changed.
+    static func forget(ofActivity activityID: Int64, keepingFigures: Bool, in db: Database) throws -> Int {
+        if keepingFigures {
+            try db.execute(sql: """
+                UPDATE writing_history SET content_size = NULL, content_digest = NULL, content_delta = NULL, is_keyframe = 0
+                WHERE activity_id = ? AND content_delta IS NOT NULL
+                """, arguments: [activityID])
+        } else {
+            try db.execute(sql: "DELETE FROM writing_history WHERE activity_id = ?", arguments: [activityID])
+        }
+        return db.changesCount
     }
 
     /// The first 16 bytes of the content's SHA-256: enough to tell a rebuilt snapshot from a wrong one.
@@ -157,7 +203,7 @@ enum HistoryTable {
     /// The columns ``entry(from:)`` reads.
     static let entryColumns = """
         recorded_at, session_start, session_end, active_seconds, open_seconds, words, characters, typed, pasted,
-        largest_paste, progress, content_size
+        largest_paste, progress, content_size, session_id, is_start
         """
 
     /// Reads ``entryColumns``, the first at `offset`.
@@ -170,7 +216,8 @@ enum HistoryTable {
             sessionEnd: (row[offset + 2] as Double?).map(Date.init(timeIntervalSince1970:)),
             activeTime: row[offset + 3], openTime: row[offset + 4], words: count(5), characters: count(6),
             typedCharacters: count(7), pastedCharacters: count(8), largestPaste: count(9),
-            progress: row[offset + 10], snapshotSize: row[offset + 11])
+            progress: row[offset + 10], snapshotSize: row[offset + 11], sessionIdentifier: row[offset + 12],
+            isSessionStart: row[offset + 13])
     }
 
     /// Every row of an activity, oldest first.

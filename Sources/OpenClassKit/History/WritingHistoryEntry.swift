@@ -31,9 +31,35 @@ public struct WritingHistoryEntry: Sendable, Equatable, Codable {
     /// The size in bytes of the content snapshot taken then; nil when none was (the file is not
     /// text, is larger than ``WritingHistory/largestSnapshot``, or could not be read).
     public var snapshotSize: Int?
+    /// The session the row belongs to (its time span's identifier); rows of one session share it.
+    public var sessionIdentifier: String?
+    /// True for the row of the history's first session's start: the text and figures it began
+    /// from, which that session's gains are counted from.
+    public var isSessionStart: Bool
 
     /// Whether the row was written at the end of its session.
     public var endsSession: Bool { sessionEnd != nil }
+
+    /// Creates a row from its figures.
+    public init(date: Date, sessionStart: Date, sessionEnd: Date? = nil, activeTime: TimeInterval, openTime: TimeInterval? = nil,
+                words: Int? = nil, characters: Int? = nil, typedCharacters: Int? = nil, pastedCharacters: Int? = nil,
+                largestPaste: Int? = nil, progress: Double? = nil, snapshotSize: Int? = nil, sessionIdentifier: String? = nil,
+                isSessionStart: Bool = false) {
+        self.date = date
+        self.sessionStart = sessionStart
+        self.sessionEnd = sessionEnd
+        self.activeTime = activeTime
+        self.openTime = openTime
+        self.words = words
+        self.characters = characters
+        self.typedCharacters = typedCharacters
+        self.pastedCharacters = pastedCharacters
+        self.largestPaste = largestPaste
+        self.progress = progress
+        self.snapshotSize = snapshotSize
+        self.sessionIdentifier = sessionIdentifier
+        self.isSessionStart = isSessionStart
+    }
 }
 
 /// The writing history of one document: its rows, oldest first, and each session's share of
@@ -81,42 +107,47 @@ public struct WritingHistory: Sendable, Equatable {
         public var entry: WritingHistoryEntry
     }
 
-    /// The sessions, oldest first: rows of one session (written every few minutes) are one, whose
-    /// figures are those of its last row, counted from the last row before it that has each.
-    /// The first session of an activity that has time from before the history began counts only
-    /// its own time, and no gains: what came before it is not known.
+    /// The sessions, in the order they began: the rows of one session (its start, every few
+    /// minutes, its end) are one, whose figures are those of its last row. Its gains are counted
+    /// from its start row when it has one, else from the rows before its first: the last that has
+    /// each figure. The first session of work with no start row counts only its own time, and
+    /// adds no words: what it began from is not known.
     public var sessions: [Session] {
-        var result: [Session] = []
-        var time: TimeInterval?, open: TimeInterval?, words: Int?, typed: Int?, pasted: Int?
-        var index = 0
-        while index < entries.count {
-            var last = index
-            while last + 1 < entries.count, entries[last + 1].sessionStart == entries[index].sessionStart { last += 1 }
-            let entry = entries[last]
+        var groups: [(key: String, rows: [Int])] = []
+        var place: [String: Int] = [:]
+        for (index, entry) in entries.enumerated() {
+            let key = entry.sessionIdentifier ?? "start \(entry.sessionStart.timeIntervalSince1970)"
+            if let at = place[key] { groups[at].rows.append(index) } else {
+                place[key] = groups.count
+                groups.append((key, [index]))
+            }
+        }
+        return groups.map { group in
+            let first = group.rows[0], entry = entries[group.rows[group.rows.count - 1]]
+            let start = entries[first].isSessionStart && group.rows.count > 1 ? entries[first] : nil
+            let earlier = entries[..<first]
+            func before<Value>(_ figure: (WritingHistoryEntry) -> Value?) -> Value? {
+                start.flatMap(figure) ?? earlier.last(where: { figure($0) != nil }).flatMap(figure)
+            }
             let ownTime = max(0, (entry.sessionEnd ?? entry.date).timeIntervalSince(entry.sessionStart))
-            let knowsBefore = time != nil || entry.activeTime <= ownTime + 1
-            func gain<Value: Numeric & Comparable>(_ value: Value?, over earlier: Value?) -> Value? {
+            let timeBefore = start?.activeTime ?? earlier.last?.activeTime
+            // Whether anything was recorded before the session: when not, its gains are all it did.
+            let knowsBefore = timeBefore != nil || entry.activeTime <= ownTime + 1
+            func gain(_ value: Int?, over earlier: Int?) -> Int? {
                 guard let value, knowsBefore else { return nil }
                 return value - min(value, earlier ?? 0)
             }
-            result.append(Session(
+            let openBefore = before(\.openTime)
+            return Session(
                 start: entry.sessionStart, end: entry.sessionEnd,
-                activeTime: time.map { max(0, entry.activeTime - $0) } ?? min(entry.activeTime, ownTime),
-                openTime: gain(entry.openTime, over: open),
+                activeTime: timeBefore.map { max(0, entry.activeTime - $0) } ?? min(entry.activeTime, ownTime),
+                openTime: entry.openTime.flatMap { open in knowsBefore ? open - min(open, openBefore ?? 0) : nil },
                 words: entry.words,
-                // From the last count seen; or from nothing for the first session of new work.
-                addedWords: entry.words.flatMap { now in words.map { now - $0 } ?? (time == nil && knowsBefore ? now : nil) },
-                typedCharacters: gain(entry.typedCharacters, over: typed),
-                pastedCharacters: gain(entry.pastedCharacters, over: pasted),
-                progress: entry.progress, entry: entry))
-            time = entry.activeTime
-            open = entry.openTime ?? open
-            words = entry.words ?? words
-            typed = entry.typedCharacters ?? typed
-            pasted = entry.pastedCharacters ?? pasted
-            index = last + 1
+                addedWords: entry.words.flatMap { now in before(\.words).map { now - $0 } },
+                typedCharacters: gain(entry.typedCharacters, over: before(\.typedCharacters)),
+                pastedCharacters: gain(entry.pastedCharacters, over: before(\.pastedCharacters)),
+                progress: entry.progress, entry: entry)
         }
-        return result
     }
 }
 
@@ -130,4 +161,8 @@ public struct WritingSnapshot: Sendable {
     public var inserted: [Range<Int>]
     /// How many bytes of the snapshot before are gone.
     public var removedBytes: Int
+    /// True when it starts from nothing (``inserted`` is then all of it).
+    public var isKeyframe: Bool
+    /// How many damaged snapshots were skipped just before this one (see ``CLSDataStore/snapshots(of:)``).
+    public var skippedBefore = 0
 }

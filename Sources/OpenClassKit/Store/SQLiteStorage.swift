@@ -189,11 +189,18 @@ actor SQLiteStorage: ActivityStorage {
                         owner_host = NULL, owner_boot = NULL, owner_pid = NULL, owner_start = NULL
                     WHERE id = ? AND ended_at IS NULL
                     """, arguments: [id])
-                if db.changesCount > 0 { try OutboxTable.enqueueEndedSpan(id, at: Date().timeIntervalSince1970, in: db) }
+                let ended = db.changesCount > 0
+                if ended { try OutboxTable.enqueueEndedSpan(id, at: Date().timeIntervalSince1970, in: db) }
                 // Every change of an activity moves its modified_at: other views know to read it again.
                 try db.execute(sql: """
                     UPDATE activity SET modified_at = ? WHERE id = (SELECT activity_id FROM time_span WHERE id = ?)
                     """, arguments: [Date().timeIntervalSince1970, id])
+                // The session a dead process left ended: its history row, with the file as it was left.
+                if ended, let span = try Row.fetchOne(db, sql: "SELECT activity_id, started_at, ended_at FROM time_span WHERE id = ?",
+                                                      arguments: [id]) {
+                    try HistoryTable.recordIfDue(activityID: span[0], endedSpans: [(id, span[1], span[2])],
+                                                 at: Date().timeIntervalSince1970, in: db)
+                }
             }
         }
     }
@@ -570,12 +577,12 @@ actor SQLiteStorage: ActivityStorage {
             try db.execute(sql: "DELETE FROM time_span WHERE id = ? AND activity_id = ?", arguments: [id, activityID])
         }
         // The sessions this save ends: their history rows are due.
-        var endedSpans: [(start: Double, end: Double)] = []
+        var endedSpans: [(id: String, start: Double, end: Double)] = []
         for span in change.spans {
             let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(spanColumns) FROM time_span WHERE id = ?"),
                                           arguments: [span.id]).map(spanRecord(from:))
             let merged = stored?.merged(with: span) ?? span
-            if stored?.end == nil, let end = merged.end { endedSpans.append((merged.start, end)) }
+            if stored?.end == nil, let end = merged.end { endedSpans.append((merged.id, merged.start, end)) }
             try db.cachedStatement(sql: """
                 INSERT INTO time_span (id, activity_id, started_at, ended_at, last_pulse_at,
                                        owner_host, owner_boot, owner_pid, owner_start)

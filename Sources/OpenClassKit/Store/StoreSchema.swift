@@ -299,15 +299,19 @@ enum StoreSchema {
         // minutes while one runs, with the figures then (cumulative, as the items hold them) and,
         // for a text file, a snapshot of its content as a deflated delta from the row's before
         // (`ContentDelta`; a keyframe is one from nothing). A save that ends sessions it did not
-        // see (spans ended together) writes rows of their time alone. Kept in this store only,
+        // see (spans ended together) writes rows of their time alone. The first save of an
+        // activity's first session with no rows writes its start (`is_start`): the text and figures
+        // the session began from. A row's session is its time span (`session_id`). Kept in this store only,
         // unless an assignment asks for it (`assignment.process_evidence`, `ProcessEvidence`).
         Migration(name: "writing history and content snapshots", sql: """
         CREATE TABLE writing_history (
             id             INTEGER PRIMARY KEY,
             activity_id    INTEGER NOT NULL REFERENCES activity(id) ON DELETE CASCADE,
             recorded_at    REAL    NOT NULL,
+            session_id     TEXT,
             session_start  REAL    NOT NULL,
             session_end    REAL,
+            is_start       INTEGER NOT NULL DEFAULT 0,
             active_seconds REAL    NOT NULL,
             open_seconds   REAL,
             words          REAL,

@@ -54,4 +54,5 @@ struct UnusableStorage: ActivityStorage {
     func currentActivities(below contextID: Int64) async throws -> [ActivityRecord] { throw reason }
     func writingHistory(ofActivity activityID: Int64) async throws -> [WritingHistoryEntry] { throw reason }
     func snapshotRows(ofActivity activityID: Int64, after id: Int64, limit: Int) async throws -> [SnapshotRow] { throw reason }
+    func forgetHistory(ofActivity activityID: Int64, keepingFigures: Bool) async throws -> Int { throw reason }
 }

@@ -44,8 +44,9 @@ enum DateArgument {
         if let dot = clock.firstIndex(of: ".") {
             unit = pow(10, -Double(clock.distance(from: clock.index(after: dot), to: clock.endIndex)))
         } else {
-            unit = clock.isEmpty ? 0 : clock.split(separator: ":").count == 2 ? 60 : 1
+            // A day alone ends at 23:59:59, whose second runs on to the next day.
+            unit = clock.isEmpty || clock.split(separator: ":").count == 3 ? 1 : 60
         }
-        return date.addingTimeInterval(unit > 0 ? unit - 1e-6 : 0)
+        return date.addingTimeInterval(unit - 1e-6)
     }
 }

@@ -14,7 +14,8 @@ struct ReplayCommand: AsyncParsableCommand {
         abstract: "Show how a file's text grew, session by session, or print it as it was at a date.",
         discussion: """
             clsfile keeps a snapshot of a text file (up to 2 MiB) at the end of each session and \
-            every 5 minutes of a long one, in your own store only. Each step shows what the \
+            every 5 minutes of a long one, in your own store; only an assignment that asks for \
+            replay sends that document's snapshots with its submission. Each step shows what the \
             snapshot added (in reverse video, or between {+ and +} when not on a terminal) with a \
             line around it, and the session's figures; a session in which text was pasted in \
             `clsfile open`'s terminal is marked "pasted". On a terminal, Enter shows the next \

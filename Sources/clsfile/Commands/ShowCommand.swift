@@ -41,7 +41,7 @@ struct ShowCommand: AsyncParsableCommand {
             if html {
                 print(HistoryPage(title: url.lastPathComponent, figures: summary.figures,
                                   history: summary.history ?? WritingHistory(entries: []),
-                                  showsProgress: summary.progressBasis?.measuresProgress == true).render())
+                                  showsProgress: summary.progressBasis?.measuresProgress != false).render())
             } else {
                 print(json ? summary.json() : summary.text())
             }

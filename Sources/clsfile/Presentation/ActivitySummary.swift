@@ -193,7 +193,7 @@ struct ActivitySummary: Sendable {
         guard recorded else { return [] }
         var result = [("Time", Formatting.text(durationSeconds)), ("Sessions", "\(sessionCount)")]
         if let words = primaryItem, words.identifier == ItemIdentifier.wordCount { result.append(("Words", words.displayValue)) }
-        if progressBasis?.measuresProgress == true { result.append(("Progress", Formatting.percent(progress))) }
+        if progressBasis?.measuresProgress != false { result.append(("Progress", Formatting.percent(progress))) }
         return result
     }
 
@@ -292,6 +292,7 @@ extension WritingHistoryEntry {
         json.member("activeSeconds", activeTime)
         json.member("characters", characters.map(Double.init))
         json.member("date", Formatting.iso8601(date, milliseconds: true))
+        json.member("isSessionStart", isSessionStart)
         json.member("largestPaste", largestPaste.map(Double.init))
         json.member("openSeconds", openTime)
         json.member("pastedCharacters", pastedCharacters.map(Double.init))

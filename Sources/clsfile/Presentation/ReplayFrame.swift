@@ -30,6 +30,13 @@ struct ReplayFrame {
     func text() -> String {
         var lines = [header()]
         let entry = snapshot.entry
+        if snapshot.skippedBefore > 0 {
+            lines.append("  (\(snapshot.skippedBefore) damaged snapshots before this step were skipped: what they added shows here)")
+        }
+        if entry.isSessionStart {
+            lines.append("  the text the first session began from (\(snapshot.content.count) bytes)")
+            return lines.joined(separator: "\n")
+        }
         if let pasted = entry.pastedCharacters, pasted > (previous?.pastedCharacters ?? 0) {
             let largest = entry.largestPaste.map { ", the largest paste so far \($0)" } ?? ""
             let count = previous == nil ? "\(pasted) characters arrived as pastes by this step" : "\(pasted - (previous?.pastedCharacters ?? 0)) characters arrived as pastes in this step"
