@@ -245,7 +245,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "HistoryBenchmark",
-            dependencies: ["OpenClassKit"],
+            dependencies: ["OpenClassKit", "TestSupport"],
             path: "Benchmarks/HistoryBenchmark"
         ),
         .executableTarget(

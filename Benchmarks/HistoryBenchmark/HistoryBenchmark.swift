@@ -1,5 +1,6 @@
 import Foundation
 import OpenClassKit
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -175,6 +176,7 @@ struct Essay {
     /// The paragraphs written so far.
     private(set) var paragraphs: [[String]] = []
     private var taken = 0
+    /// Seeded: every run revises the same words.
     private var random = SplitMix(seed: 21)
 
     init(source: [[String]]) { self.source = source }
@@ -231,19 +233,6 @@ struct Essay {
         }
         guard left == 0 else { throw BenchmarkError("\(path) has fewer than \(words) words") }
         return result
-    }
-}
-
-/// A small deterministic generator, so that every run revises the same words.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,3 +1,5 @@
+import HistoryPictures
+
 /// A piece of HTML in which every interpolated string has been escaped.
 ///
 /// Literal text is markup; an interpolated `String` is text and is escaped, so a student's name or a
@@ -32,19 +34,7 @@ struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomString
 
     /// Text made safe for an element's content and for a quoted attribute value.
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return escaped
+        Markup.escaped(text)
     }
 
     struct Interpolation: StringInterpolationProtocol {

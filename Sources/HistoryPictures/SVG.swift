@@ -5,18 +5,7 @@ import Foundation
 enum SVG {
     /// Text made safe for element content and quoted attributes.
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
+        Markup.escaped(text)
     }
 
     /// A coordinate with at most one decimal.

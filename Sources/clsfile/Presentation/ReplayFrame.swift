@@ -35,6 +35,9 @@ struct ReplayFrame {
         }
         if entry.isSessionStart {
             lines.append("  the text the first session began from (\(snapshot.content.count) bytes)")
+            let text = Self.lines(of: snapshot.content)
+            lines += text.prefix(Self.shownLines).map { "  " + render($0, marking: false) }
+            if text.count > Self.shownLines { lines.append("  … and \(text.count - Self.shownLines) more lines") }
             return lines.joined(separator: "\n")
         }
         if let pasted = entry.pastedCharacters, pasted > (previous?.pastedCharacters ?? 0) {
@@ -98,15 +101,16 @@ struct ReplayFrame {
         return result
     }
 
-    /// A line with its added bytes marked, control characters escaped; cut at character boundaries.
-    private func render(_ line: Range<Int>) -> String {
+    /// A line with its added bytes marked (unless `marking` is false), control characters
+    /// escaped; cut at character boundaries.
+    private func render(_ line: Range<Int>, marking: Bool = true) -> String {
         let content = snapshot.content
         var text = "", position = line.lowerBound
         let end = content[line].last == 0x0A ? line.upperBound - 1 : line.upperBound
         func piece(_ range: Range<Int>) -> String {
             TerminalText.escaped(String(decoding: content[range], as: UTF8.self))
         }
-        for inserted in snapshot.inserted where inserted.upperBound > position && inserted.lowerBound < end {
+        for inserted in marking ? snapshot.inserted : [] where inserted.upperBound > position && inserted.lowerBound < end {
             let start = Self.characterBoundary(max(position, inserted.lowerBound), in: content)
             let stop = Self.characterBoundary(min(end, inserted.upperBound), in: content)
             guard start < stop, start >= position else { continue }
