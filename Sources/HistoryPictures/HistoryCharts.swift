@@ -51,10 +51,11 @@ public struct HistoryCharts: Sendable {
         let dots = points.map {
             "<circle cx=\"\(SVG.number(x($0.date)))\" cy=\"\(SVG.number(y($0.words)))\" r=\"2.5\" fill=\"black\"/>"
         }.joined()
+        let ends = Self.axisLabels(first.date, last.date)
         let content = axes(top: top, unit: "words")
             + "<polyline points=\"\(line)\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>" + dots
-            + label(Self.day(first.date), x: Self.margin.left, anchor: "start")
-            + (points.count > 1 ? label(Self.day(last.date), x: Self.margin.left + plot.width, anchor: "end") : "")
+            + label(ends.first, x: Self.margin.left, anchor: "start")
+            + (points.count > 1 ? label(ends.last, x: Self.margin.left + plot.width, anchor: "end") : "")
         let description = "\(points.count) measurements from \(Self.day(first.date)) to \(Self.day(last.date)): from \(Int(first.words)) to \(Int(last.words)) words, the most \(Int(points.map(\.words).max() ?? 0))."
         return SVG.frame(id: id, width: Self.width, height: Self.height, title: "Words over time",
                          description: description, content: content)
@@ -200,8 +201,9 @@ public struct HistoryCharts: Sendable {
 
     private func firstAndLastSession() -> String {
         guard let first = sessions.first, let last = sessions.last else { return "" }
-        return label(Self.day(first.start), x: Self.margin.left, anchor: "start")
-            + (sessions.count > 1 ? label(Self.day(last.start), x: Self.margin.left + Self.plot.width, anchor: "end") : "")
+        let ends = Self.axisLabels(first.start, last.start)
+        return label(ends.first, x: Self.margin.left, anchor: "start")
+            + (sessions.count > 1 ? label(ends.last, x: Self.margin.left + Self.plot.width, anchor: "end") : "")
     }
 
     private func label(_ text: String, x: Double, anchor: String) -> String {
@@ -222,6 +224,11 @@ public struct HistoryCharts: Sendable {
     }
 
     static func day(_ date: Date) -> String { format(date, "%Y-%m-%d") }
+
+    /// The labels of an axis's ends: their days, or with their times when both are on one day.
+    static func axisLabels(_ first: Date, _ last: Date) -> (first: String, last: String) {
+        day(first) == day(last) ? (timestamp(first), format(last, "%H:%M")) : (day(first), day(last))
+    }
     static func timestamp(_ date: Date) -> String { format(date, "%Y-%m-%d %H:%M") }
 
     static func machine(_ date: Date) -> String {

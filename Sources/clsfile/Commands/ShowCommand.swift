@@ -39,7 +39,7 @@ struct ShowCommand: AsyncParsableCommand {
             var summary = activity.map { ActivitySummary($0) } ?? ActivitySummary(unrecordedFile: url)
             if activity != nil { summary.history = try await store.writingHistory(for: url) }
             if html {
-                print(HistoryPage(title: url.lastPathComponent, figures: summary.figures,
+                print(HistoryPage(title: url.lastPathComponent, figures: summary.historyFigures,
                                   history: summary.history ?? WritingHistory(entries: []),
                                   showsProgress: summary.progressBasis?.measuresProgress != false).render())
             } else {

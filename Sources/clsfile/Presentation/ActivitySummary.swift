@@ -188,10 +188,11 @@ struct ActivitySummary: Sendable {
                 showsProgress ? session.progress.map { "progress \(Formatting.percent($0))" } ?? "" : "", input]
     }
 
-    /// The figures a history page shows above its pictures.
-    var figures: [(label: String, value: String)] {
+    /// The figures a history page shows above its pictures; its sessions are the history's, one
+    /// per editor session, as the page's table lists them.
+    var historyFigures: [(label: String, value: String)] {
         guard recorded else { return [] }
-        var result = [("Time", Formatting.text(durationSeconds)), ("Sessions", "\(sessionCount)")]
+        var result = [("Time", Formatting.text(durationSeconds)), ("Sessions", "\(history?.sessions.count ?? sessionCount)")]
         if let words = primaryItem, words.identifier == ItemIdentifier.wordCount { result.append(("Words", words.displayValue)) }
         if progressBasis?.measuresProgress != false { result.append(("Progress", Formatting.percent(progress))) }
         return result
