@@ -8,7 +8,7 @@ enum OutboxTable {
     /// Writes the operation of one save of an activity, when the activity's document is assigned
     /// and the store joined a class of the teacher who handed it out; does nothing otherwise.
     static func enqueue(_ change: ActivityChanges, at now: Double, in db: Database) throws {
-        guard case var (operation, classes)? = try emptyOperation(forActivity: change.activityID, at: now, in: db) else { return }
+        guard case (var operation, let classes)? = try emptyOperation(forActivity: change.activityID, at: now, in: db) else { return }
         operation.spans = change.spans.map(SyncOperation.Span.init)
         operation.discardedSpans = change.discardedSpans
         operation.progressBasisChange = change.progressBasis.map {
@@ -52,7 +52,7 @@ enum OutboxTable {
 
     /// Writes the done date of an activity.
     static func enqueueCompletion(ofActivity activityID: Int64, at date: Double, in db: Database) throws {
-        guard case var (operation, classes)? = try emptyOperation(forActivity: activityID, at: date, in: db) else { return }
+        guard case (var operation, let classes)? = try emptyOperation(forActivity: activityID, at: date, in: db) else { return }
         operation.completedAt = date
         try insert(operation, for: classes, in: db)
     }
@@ -62,7 +62,7 @@ enum OutboxTable {
         guard let row = try Row.fetchOne(db, sql: """
             SELECT activity_id, started_at, ended_at, last_pulse_at FROM time_span WHERE id = ?
             """, arguments: [spanID]),
-              case var (operation, classes)? = try emptyOperation(forActivity: row[0], at: now, in: db) else { return }
+              case (var operation, let classes)? = try emptyOperation(forActivity: row[0], at: now, in: db) else { return }
         operation.spans = [SyncOperation.Span(id: spanID, start: row[1], end: row[2], lastPulse: row[3])]
         try insert(operation, for: classes, in: db)
     }
