@@ -127,7 +127,26 @@ struct SubmissionFileTests {
         ("done in the future", { $0.completedAt = Date().addingTimeInterval(86_400) }),
         ("too many sessions", { $0.sessions = Array(repeating: $0.sessions[0], count: 100_001) }),
         ("document in a folder", { $0.documentName = "../diary.txt" }),
+        ("history progress above 1", { $0.history = [historyRow(progress: 2)] }),
+        ("history row in the future", { $0.history = [historyRow(date: Date().addingTimeInterval(86_400))] }),
+        ("snapshot with another digest", { $0.snapshots = [snapshot(digest: Data(repeating: 0, count: 16))] }),
+        ("snapshots without a keyframe", { $0.snapshots = [snapshot(keyframe: false)] }),
+        ("too many snapshots", { $0.snapshots = Array(repeating: snapshot(), count: 2001) }),
+        ("damaged snapshot", { $0.snapshots = [WritingSnapshotRecord(entry: historyRow(), delta: Data([5, 1]), digest: Data(), isKeyframe: true)] }),
     ]
+
+    static func historyRow(date: Date = Date(timeIntervalSinceNow: -60), progress: Double = 0.5) -> WritingHistoryEntry {
+        WritingHistoryEntry(date: date, sessionStart: date.addingTimeInterval(-60), sessionEnd: date, activeTime: 60, words: 12,
+                            progress: progress)
+    }
+
+    /// A keyframe of a sentence, its digest or its flag changed as asked.
+    static func snapshot(digest: Data? = nil, keyframe: Bool = true) -> WritingSnapshotRecord {
+        var record = WritingSnapshotRecord(keyframeOf: Array("A sentence about rivers.\n".utf8), entry: historyRow())
+        if let digest { record.digest = digest }
+        record.isKeyframe = keyframe
+        return record
+    }
 
     @Test(arguments: invalid.indices)
     func outOfRangeWorkIsRefused(_ index: Int) throws {
@@ -146,6 +165,8 @@ struct SubmissionFileTests {
         edge.activeSeconds = 0
         edge.sessions = []
         edge.completedAt = Date().addingTimeInterval(Submission.clockMargin - 5)
+        edge.history = [Self.historyRow(progress: 1)]
+        edge.snapshots = [Self.snapshot()]
         try edge.validate(file: URL(fileURLWithPath: "/inbox/ada.clssubmission"))
     }
 }

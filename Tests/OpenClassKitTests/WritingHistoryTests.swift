@@ -54,6 +54,21 @@ struct ContentDeltaTests {
         #expect(size < 60, "a delta of \(size) bytes for 24 bytes added to a 2.3 KB line")
     }
 
+    @Test func anAdditionInsideACharacterIsShownAsWholeCharacters() throws {
+        // "café" to "cafè": the two accents share their first byte, which the delta keeps as a copy.
+        let entry = WritingHistoryEntry(date: Date(), sessionStart: Date(), activeTime: 0)
+        let before = Array("café au lait\n".utf8), after = Array("cafè au lait\n".utf8)
+        var steps: [WritingSnapshot] = []
+        try WritingSnapshotRecord.rebuild([
+            WritingSnapshotRecord(keyframeOf: before, entry: entry),
+            WritingSnapshotRecord(entry: entry, delta: ContentDelta(from: before, to: after).encoded(),
+                                  digest: HistoryTable.digest(of: after), isKeyframe: false),
+        ]) { steps.append($0) }
+        #expect(steps[1].content == after)
+        #expect(steps[1].pieces() == [.init(text: "caf", isInserted: false), .init(text: "è", isInserted: true),
+                                       .init(text: " au lait\n", isInserted: false)])
+    }
+
     @Test func aDamagedDeltaIsRefusedNotApplied() throws {
         let encoded = ContentDelta(from: Array("abc\n".utf8), to: Array("abc\ndef\n".utf8)).encoded()
         #expect(throws: CLSError.self) { try ContentDelta(decoding: encoded.prefix(encoded.count - 3)) }
@@ -249,6 +264,11 @@ struct WritingHistoryTests {
         for try await snapshot in try await store.snapshots(of: file) { steps.append(snapshot) }
         #expect(steps.count == 2 && steps[0].entry.isSessionStart)
         #expect(steps[1].inserted.map { String(decoding: steps[1].content[$0], as: UTF8.self) } == ["My four words here.\n"])
+        // What a replay shows: the start's text unmarked, then the step's addition apart.
+        #expect(steps[0].pieces().map(\.isInserted) == [false])
+        #expect(steps[1].pieces() == [.init(text: "The teacher's opening paragraph, three hundred words long.\n", isInserted: false),
+                                       .init(text: "My four words here.\n", isInserted: true)])
+        #expect(steps[1].lines.count == 2)
         // Forgetting the snapshots keeps the figures; forgetting the history deletes it.
         #expect(try await store.forgetWritingHistory(for: file, keepingFigures: true) == 2)
         #expect(try await store.writingHistory(for: file).entries.map(\.snapshotSize) == [nil, nil])

@@ -53,25 +53,8 @@ struct ReplayPage {
         ], content: content, source: links.source).render()
     }
 
-    /// The snapshot's text, what it added in `<ins>`; cut at character boundaries.
+    /// The snapshot's text, what it added in `<ins>`.
     private func text(of snapshot: WritingSnapshot) -> HTML {
-        let content = snapshot.content
-        var pieces: [HTML] = []
-        var position = 0
-        func boundary(_ offset: Int) -> Int {
-            var offset = offset
-            while offset < content.count, content[offset] & 0xC0 == 0x80 { offset += 1 }
-            return offset
-        }
-        func piece(_ range: Range<Int>) -> String { String(decoding: content[range], as: UTF8.self) }
-        // The text a history begins from was not added by the student in it: nothing is marked.
-        for inserted in snapshot.entry.isSessionStart ? [] : snapshot.inserted {
-            let start = boundary(max(position, inserted.lowerBound)), end = boundary(inserted.upperBound)
-            guard start < end else { continue }
-            pieces.append("\(piece(position..<start))<ins>\(piece(start..<end))</ins>")
-            position = end
-        }
-        pieces.append("\(piece(position..<content.count))")
-        return HTML(joining: pieces)
+        HTML(joining: snapshot.pieces().map { piece in piece.isInserted ? "<ins>\(piece.text)</ins>" : "\(piece.text)" })
     }
 }

@@ -112,7 +112,7 @@ struct ContentDelta: Equatable {
     }
 
     /// The byte ranges of the lines of some content, each with its line feed.
-    private static func lines(of content: [UInt8]) -> [Range<Int>] {
+    static func lines(of content: [UInt8]) -> [Range<Int>] {
         var result: [Range<Int>] = []
         var start = 0
         content.withUnsafeBufferPointer { buffer in

@@ -166,3 +166,37 @@ public struct WritingSnapshot: Sendable {
     /// How many damaged snapshots were skipped just before this one (see ``CLSDataStore/snapshots(of:)``).
     public var skippedBefore = 0
 }
+
+extension WritingSnapshot {
+    /// A stretch of a snapshot's text: added by its step, or there before.
+    public struct Piece: Sendable, Equatable {
+        public var text: String
+        public var isInserted: Bool
+    }
+
+    /// The byte ranges of the text's lines, each with its line feed.
+    public var lines: [Range<Int>] { ContentDelta.lines(of: content) }
+
+    /// The text of a byte range (all of it by default) in pieces, what the step added apart from
+    /// the rest. An addition that begins or ends inside a character (`é` made `è` shares a byte)
+    /// is widened to whole characters. The start row's text was there before the history began:
+    /// nothing of it is marked added.
+    public func pieces(of range: Range<Int>? = nil) -> [Piece] {
+        let range = range ?? 0..<content.count
+        func isContinuation(_ offset: Int) -> Bool { offset < content.count && content[offset] & 0xC0 == 0x80 }
+        func text(_ bytes: Range<Int>) -> String { String(decoding: content[bytes], as: UTF8.self) }
+        var result: [Piece] = []
+        var position = range.lowerBound
+        for added in entry.isSessionStart ? [] : inserted where added.upperBound > position && added.lowerBound < range.upperBound {
+            var start = max(position, added.lowerBound), stop = min(range.upperBound, added.upperBound)
+            while start > position, isContinuation(start) { start -= 1 }
+            while stop < range.upperBound, isContinuation(stop) { stop += 1 }
+            guard start < stop else { continue }
+            if position < start { result.append(Piece(text: text(position..<start), isInserted: false)) }
+            result.append(Piece(text: text(start..<stop), isInserted: true))
+            position = stop
+        }
+        if position < range.upperBound { result.append(Piece(text: text(position..<range.upperBound), isInserted: false)) }
+        return result
+    }
+}

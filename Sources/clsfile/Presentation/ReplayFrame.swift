@@ -35,8 +35,8 @@ struct ReplayFrame {
         }
         if entry.isSessionStart {
             lines.append("  the text the first session began from (\(snapshot.content.count) bytes)")
-            let text = Self.lines(of: snapshot.content)
-            lines += text.prefix(Self.shownLines).map { "  " + render($0, marking: false) }
+            let text = snapshot.lines
+            lines += text.prefix(Self.shownLines).map { "  " + render($0) }
             if text.count > Self.shownLines { lines.append("  … and \(text.count - Self.shownLines) more lines") }
             return lines.joined(separator: "\n")
         }
@@ -77,8 +77,7 @@ struct ReplayFrame {
 
     /// The lines that hold added text, with one line around each run of them, added text marked.
     private func changedLines() -> [String] {
-        let content = snapshot.content
-        let lineRanges = Self.lines(of: content)
+        let lineRanges = snapshot.lines
         guard !lineRanges.isEmpty else { return [] }
         // The lines each insertion touches, widened by a line of context.
         var shown = IndexSet()
@@ -101,43 +100,14 @@ struct ReplayFrame {
         return result
     }
 
-    /// A line with its added bytes marked (unless `marking` is false), control characters
-    /// escaped; cut at character boundaries.
-    private func render(_ line: Range<Int>, marking: Bool = true) -> String {
-        let content = snapshot.content
-        var text = "", position = line.lowerBound
-        let end = content[line].last == 0x0A ? line.upperBound - 1 : line.upperBound
-        func piece(_ range: Range<Int>) -> String {
-            TerminalText.escaped(String(decoding: content[range], as: UTF8.self))
-        }
-        for inserted in marking ? snapshot.inserted : [] where inserted.upperBound > position && inserted.lowerBound < end {
-            let start = Self.characterBoundary(max(position, inserted.lowerBound), in: content)
-            let stop = Self.characterBoundary(min(end, inserted.upperBound), in: content)
-            guard start < stop, start >= position else { continue }
-            text += piece(position..<start)
-            text += styled ? "\u{1B}[7m" + piece(start..<stop) + "\u{1B}[0m" : "{+" + piece(start..<stop) + "+}"
-            position = stop
-        }
-        if position < end { text += piece(position..<end) }
-        return text
-    }
-
-    /// The offset, moved forward past UTF-8 continuation bytes, so that no character is cut.
-    private static func characterBoundary(_ offset: Int, in content: [UInt8]) -> Int {
-        var offset = offset
-        while offset < content.count, content[offset] & 0xC0 == 0x80 { offset += 1 }
-        return offset
-    }
-
-    private static func lines(of content: [UInt8]) -> [Range<Int>] {
-        var result: [Range<Int>] = []
-        var start = 0
-        for (index, byte) in content.enumerated() where byte == 0x0A {
-            result.append(start..<(index + 1))
-            start = index + 1
-        }
-        if start < content.count { result.append(start..<content.count) }
-        return result
+    /// A line without its line feed, what the step added marked, control characters escaped.
+    private func render(_ line: Range<Int>) -> String {
+        let end = snapshot.content[line].last == 0x0A ? line.upperBound - 1 : line.upperBound
+        return snapshot.pieces(of: line.lowerBound..<end).map { piece in
+            let text = TerminalText.escaped(piece.text)
+            guard piece.isInserted else { return text }
+            return styled ? "\u{1B}[7m" + text + "\u{1B}[0m" : "{+" + text + "+}"
+        }.joined()
     }
 
     private static func line(containing offset: Int, in lines: [Range<Int>]) -> Int {
