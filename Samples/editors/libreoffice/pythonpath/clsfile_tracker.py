@@ -239,8 +239,10 @@ class Channel:
 class Session:
     """One file from its open to its close, with its throttles and its input figures."""
 
-    def __init__(self, path, opened_at, figures):
+    def __init__(self, path, opened_at, figures, is_session_file):
         self.path = path
+        # The file `clsfile open` runs LibreOffice on: clsfile times it itself.
+        self.is_session_file = is_session_file
         self.opened_at = opened_at
         self.input_at = None      # the latest input in the document
         self.last_edit = -1e18    # when the last edit event was queued
@@ -276,7 +278,7 @@ class Tracker:
         self._lock = threading.RLock()
 
     def is_session_file(self, path):
-        """True for the file `clsfile open` runs LibreOffice on: clsfile times it itself."""
+        """True for the file `clsfile open` runs LibreOffice on."""
         return self.settings.session_file is not None and os.path.realpath(path) == self.settings.session_file
 
     def open(self, path, figures=None):
@@ -284,7 +286,7 @@ class Tracker:
         with self._lock:
             if path in self.sessions:
                 return self.sessions[path]
-            session = Session(path, self.clock(), figures or Figures())
+            session = Session(path, self.clock(), figures or Figures(), self.is_session_file(path))
             self.sessions[path] = session
             self._send("open", session, self.settings.goal())
             return session
@@ -340,7 +342,7 @@ class Tracker:
                 return None
             self.channel.cancel(("trail", path))
             self.channel.cancel(("input", path))
-            if self.is_session_file(path):
+            if session.is_session_file:
                 self._write_session_input(session)
             else:
                 extra = {"openedAt": round(session.opened_at, 3)}
@@ -357,7 +359,7 @@ class Tracker:
 
     def _send(self, event, session, extra=None):
         # `clsfile open` times its file itself; only what the window shows is the plugin's to tell.
-        if not self.settings.enabled or (event != "view" and self.is_session_file(session.path)):
+        if not self.settings.enabled or (event != "view" and session.is_session_file):
             return
         message = {"event": event, "file": session.path, "editor": EDITOR}
         if event != "open" and session.input_at is not None:
@@ -378,7 +380,7 @@ class Tracker:
     def _figures_changed(self, session):
         # For the file of `clsfile open`, the running totals go to CLSFILE_SESSION_INPUT at most
         # every few seconds (written by the writer thread, off LibreOffice's thread).
-        if self.settings.session_input and self.is_session_file(session.path):
+        if self.settings.session_input and session.is_session_file:
             self.channel.call_at(("input", session.path), self.clock() + self.SESSION_INPUT_INTERVAL,
                                  lambda: self._write_session_input(session), replace=False)
 
