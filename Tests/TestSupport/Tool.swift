@@ -14,11 +14,23 @@ public struct Tool: Sendable, CustomStringConvertible {
     public let package: String
     /// Folders to look in after `PATH`, for programs a package keeps off it.
     public let folders: @Sendable () -> [String]
+    /// False for a file that is not a program (a library, a script another program loads).
+    public let isProgram: Bool
 
     public init(_ names: String..., package: String, folders: @escaping @Sendable () -> [String] = { [] }) {
         self.names = names
         self.package = package
         self.folders = folders
+        self.isProgram = true
+    }
+
+    /// A file a package installs that no test runs itself, at a fixed path.
+    public init(file path: String, package: String) {
+        let url = URL(fileURLWithPath: path)
+        self.names = [url.lastPathComponent]
+        self.package = package
+        self.folders = { [url.deletingLastPathComponent().path] }
+        self.isProgram = false
     }
 
     public static let vim = Tool("vim", package: "vim")
@@ -29,6 +41,15 @@ public struct Tool: Sendable, CustomStringConvertible {
     public static let sqlite3 = Tool("sqlite3", package: "sqlite3")
     public static let openssl = Tool("openssl", package: "openssl")
     public static let chromium = Tool("chromium", "chromium-browser", "google-chrome", package: "chromium")
+    public static let soffice = Tool("soffice", package: "libreoffice-writer")
+    public static let unopkg = Tool("unopkg", package: "libreoffice-common")
+    /// LibreOffice's loader of Python-UNO components, which Python extensions need.
+    public static let pythonUNO = Tool(file: "/usr/lib/libreoffice/program/pythonloader.py",
+                                       package: "libreoffice-script-provider-python")
+    public static let xvfb = Tool("Xvfb", package: "xvfb")
+    public static let openbox = Tool("openbox", package: "openbox")
+    public static let xdotool = Tool("xdotool", package: "xdotool")
+    public static let xclip = Tool("xclip", package: "xclip")
     /// PostgreSQL's server programs, which Debian keeps in /usr/lib/postgresql/VERSION/bin.
     public static let initdb = Tool("initdb", package: "postgresql") {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
@@ -41,9 +62,10 @@ public struct Tool: Sendable, CustomStringConvertible {
     public var url: URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for name in names {
-            for folder in path.split(separator: ":").map(String.init) + folders() {
+            for folder in (isProgram ? path.split(separator: ":").map(String.init) : []) + folders() {
                 let candidate = URL(fileURLWithPath: folder).appendingPathComponent(name)
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+                if isProgram ? FileManager.default.isExecutableFile(atPath: candidate.path)
+                    : FileManager.default.fileExists(atPath: candidate.path) { return candidate }
             }
         }
         return nil

@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The LibreOffice extension in Samples/editors/libreoffice, installed into a private profile of
+/// the real Writer, which runs under Xvfb with openbox and gets real X keystrokes (xdotool) and a
+/// paste from the clipboard (xclip, Ctrl+V); the session is read back from the store, and the
+/// events the extension wrote to `clsfile hook --stdio` from a copy of them.
+@Suite(.serialized)
+struct WriterExtensionTests {
+    static let extensionFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Samples/editors/libreoffice")
+
+    @Test func typingAndAPasteMakeOneSessionWithTheirFigures() async throws {
+        let writer = try await Writer(environment: [:])
+        let typedWords = ["alpha ", "beta ", "gamma ", "delta "]
+        let pasted = "pasted words from the clipboard"
+        let ending = [" epsilon", " zeta"]
+
+        let firstKey = Date()
+        for word in typedWords { try await writer.type(word) }
+        try await writer.paste(pasted)
+        for word in ending { try await writer.type(word) }
+        let lastKey = Date()
+        try await Task.sleep(for: .seconds(4))
+        try await writer.saveAndQuit()
+        let quit = Date()
+
+        let session = try await writer.closedSession()
+        #expect(session["primaryItem"].flatMap { ($0 as? [String: Any])?["quantity"] as? Double } == 11, "\(session)")
+        #expect((session["spans"] as? [Any])?.count == 1, "one session: \(session)")
+        let duration = try #require(session["durationSeconds"] as? Double, "\(session)")
+        // clsfile counts a pause shorter than the idle timeout (300 s here) as work, up to the close.
+        let typing = lastKey.timeIntervalSince(firstKey)
+        let open = quit.timeIntervalSince(writer.launched)
+        #expect(duration >= typing - 0.5 && duration <= open + 0.5,
+                "active from the open to the close (\(typing) s typing, \(open) s from Writer's start to its end): \(duration) s")
+
+        let close = try #require(try writer.events().last { $0["event"] as? String == "close" }, "no close event")
+        let typed = (typedWords + ending).joined().count
+        let typedCount = try #require(close["typed"] as? Int, "\(close)")
+        #expect(abs(typedCount - typed) <= 2, "about the \(typed) characters typed: \(close)")
+        #expect((close["pasted"] as? Int ?? 0) >= pasted.count, "\(close)")
+        #expect((close["pasted"] as? Int ?? 0) <= pasted.count + 2, "\(close)")
+        #expect((close["largestPaste"] as? Int ?? 0) >= pasted.count, "\(close)")
+        #expect(close["openedAt"] is Double && close["inputAt"] is Double, "\(close)")
+    }
+
+    @Test func aPauseLongerThanTheIdleTimeoutIsNotCounted() async throws {
+        let writer = try await Writer(environment: ["CLSFILE_IDLE_TIMEOUT": "8"])
+        var typing = 0.0
+        for words in [["one ", "two ", "three "], ["four ", "five"]] {
+            if typing > 0 { try await Task.sleep(for: .seconds(15)) }
+            let start = Date()
+            for word in words { try await writer.type(word) }
+            typing += Date().timeIntervalSince(start)
+        }
+        try await Task.sleep(for: .seconds(3))
+        try await writer.saveAndQuit()
+        let open = Date().timeIntervalSince(writer.launched)
+
+        let session = try await writer.closedSession()
+        #expect(session["primaryItem"].flatMap { ($0 as? [String: Any])?["quantity"] as? Double } == 5, "\(session)")
+        let duration = try #require(session["durationSeconds"] as? Double, "\(session)")
+        #expect(duration >= typing - 0.5, "the typing counts: \(duration) s of \(typing) s typing")
+        // The pauses shorter than the 8 s idle timeout count (the start, the 3 s before the save).
+        #expect(duration <= open - 15 + 0.5,
+                "the 15 s pause does not count: \(duration) s of \(open) s from Writer's start to its end")
+    }
+}
+
+/// One Writer on a new, empty essay.odt, with its own display, window manager, profile (the
+/// extension installed into it), store and copy of the events the extension sent.
+private final class Writer {
+    let scratch: Scratch
+    let file: URL
+    let eventsLog: URL
+    let launched: Date
+    private let display: String
+    private var processes: [SpawnedProcess] = []
+    private var soffice: SpawnedProcess?
+
+    init(environment: [String: String]) async throws {
+        try Tool.require(.soffice, .unopkg, .pythonUNO, .xvfb, .openbox, .xdotool, .xclip)
+        scratch = try Scratch()
+        let clsfile = try builtExecutable("clsfile")
+        let folder = WriterExtensionTests.extensionFolder
+
+        // A display of our own: Xvfb picks a free number and writes it on standard output.
+        let xvfb = try SpawnedProcess(Tool.xvfb.path, ["-displayfd", "1", "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
+                                      in: scratch.url, name: "xvfb")
+        processes.append(xvfb)
+        var number = ""
+        for _ in 0..<100 where number.isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+            number = xvfb.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        try #require(!number.isEmpty, "Xvfb did not start: \(xvfb.errorOutput)")
+        display = ":\(number)"
+        // xdotool activates windows through the window manager (_NET_ACTIVE_WINDOW).
+        processes.append(try SpawnedProcess(Tool.openbox.path, [], environment: ["DISPLAY": display], in: nil))
+
+        // The profile, seeded so that no first-start dialog takes the shortcuts, and the extension.
+        let profile = scratch.url.appendingPathComponent("profile")
+        try #require(runQuietly(folder.appendingPathComponent("test/seed-profile.sh").path, [profile.path]) == 0)
+        try #require(runQuietly(folder.appendingPathComponent("build-oxt.sh").path, [scratch.url.path]) == 0)
+        let userInstallation = "-env:UserInstallation=\(profile.absoluteURL.absoluteString)"
+        let add = [Tool.unopkg.path, "add", "--force", userInstallation, scratch.url.appendingPathComponent("clsfile.oxt").path]
+        // unopkg refuses to install for a user as root: run it as another user id in a user namespace.
+        let installed = geteuid() == 0
+            ? runBounded("/usr/bin/unshare", ["--user", "--map-user=1000", "--map-group=1000"] + add, timeout: 60, capturingIn: scratch.url)
+            : runBounded(add[0], Array(add.dropFirst()), timeout: 60, capturingIn: scratch.url)
+        try #require(installed.status == 0, "unopkg add failed: \(installed.output)\(installed.errorOutput)")
+
+        // clsfile, behind a copy of every line the extension writes to it.
+        eventsLog = scratch.url.appendingPathComponent("events.jsonl")
+        let command = scratch.url.appendingPathComponent("clsfile-tee")
+        try "#!/bin/sh\ntee -a '\(eventsLog.path)' | '\(clsfile.path)' \"$@\"\n".write(to: command, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: command.path)
+
+        file = scratch.url.appendingPathComponent("essay.odt")
+        try #require(runQuietly(folder.appendingPathComponent("test/empty-odt.py").path, [file.path]) == 0)
+        launched = Date()
+        soffice = try SpawnedProcess(Tool.soffice.path, [userInstallation, "--norestore", "--nologo", file.path],
+                                     environment: environment.merging([
+                                         "DISPLAY": display, "HOME": scratch.url.path,
+                                         "CLSFILE_STORE": scratch.storeURL.path, "CLSFILE_COMMAND": command.path,
+                                     ]) { $1 }, in: scratch.url, name: "soffice")
+        let found = xdotool(["search", "--sync", "--onlyvisible", "--name", "^essay\\.odt"], timeout: 60)
+        try #require(found.status == 0, "Writer showed no window: \(soffice?.errorOutput ?? "")")
+        let window = found.output.split(separator: "\n").first.map(String.init) ?? ""
+        try #require(xdotool(["windowactivate", "--sync", window]).status == 0, "could not activate Writer's window")
+        // The open event comes from the extension's job on load.
+        var opened = false
+        for _ in 0..<100 where !opened {
+            opened = try events().contains { $0["event"] as? String == "open" }
+            if !opened { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try #require(opened, "the extension sent no open event")
+    }
+
+    // When a test fails before quitting Writer, the processes are killed as they go (SpawnedProcess),
+    // and Writer ends with its display.
+
+    /// Types a few words as real keystrokes, then lets Writer take them.
+    func type(_ text: String) async throws {
+        #expect(xdotool(["type", "--delay", "40", text]).status == 0)
+        try await Task.sleep(for: .milliseconds(300))
+    }
+
+    /// Puts `text` on the clipboard and pastes it with Ctrl+V.
+    func paste(_ text: String) async throws {
+        let source = scratch.url.appendingPathComponent("clipboard.txt")
+        try text.write(to: source, atomically: true, encoding: .utf8)
+        // xclip forks a process that owns the clipboard until the display ends.
+        let copied = runBounded(Tool.xclip.path, ["-selection", "clipboard", source.path],
+                                environment: ["DISPLAY": display])
+        #expect(copied.status == 0, "\(copied.errorOutput)")
+        #expect(xdotool(["key", "ctrl+v"]).status == 0)
+        try await Task.sleep(for: .milliseconds(500))
+    }
+
+    /// Saves with Ctrl+S (an .odt: no "Keep current format" question), waits for the file, quits
+    /// with Ctrl+Q and waits for Writer to end.
+    func saveAndQuit() async throws {
+        let size = { (try? FileManager.default.attributesOfItem(atPath: self.file.path)[.size]) as? Int }
+        let before = size()
+        #expect(xdotool(["key", "ctrl+s"]).status == 0)
+        for _ in 0..<100 where size() == before {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(xdotool(["key", "ctrl+q"]).status == 0)
+        let status = await soffice?.wait(timeout: 20)
+        #expect(status == 0, "Writer did not quit: \(soffice?.errorOutput ?? "")")
+    }
+
+    /// The lines the extension wrote to `clsfile hook --stdio`, decoded.
+    func events() throws -> [[String: Any]] {
+        guard FileManager.default.fileExists(atPath: eventsLog.path) else { return [] }
+        return try String(contentsOf: eventsLog, encoding: .utf8).split(separator: "\n").compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// `clsfile show --json` of the file once its session is closed (at most 20 s after Writer quit).
+    func closedSession() async throws -> [String: Any] {
+        let clsfile = try builtExecutable("clsfile")
+        var last: [String: Any] = [:]
+        for _ in 0..<80 {
+            let shown = try run(clsfile, ["show", "--json", file.path, "--store", scratch.storeURL.path])
+            if shown.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any] {
+                last = object
+                if object["isStarted"] as? Bool == false { return object }
+            }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        Issue.record("the session was not closed: \(last)")
+        return last
+    }
+
+    private func xdotool(_ arguments: [String], timeout: TimeInterval = 30) -> ProcessResult {
+        runBounded(Tool.xdotool.path, arguments, environment: ["DISPLAY": display], timeout: timeout,
+                   capturingIn: scratch.url)
+    }
+}
