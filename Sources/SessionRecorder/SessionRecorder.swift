@@ -111,10 +111,13 @@ public struct SessionRecorder: Sendable {
                  on: activity)
         switch event.kind {
         case .open:
-            // A session is one run of one editor: an open never goes on with an earlier session.
-            // A session still running here lost its close (its editor died): it ended at its last
-            // sign of work, and the time since is not counted.
-            if activity.isStarted { activity.stop(at: event.date, idleTimeout: 0) }
+            // A session is one run of one editor: an open never goes on with another run's session.
+            // One still running here lost its close (its editor died): it ended at its last sign
+            // of work, and the time since is not counted. An open again from the run that has the
+            // session (or from no named run) changes nothing.
+            if let run = event.editorRun, activity.isStarted, !activity.runningEditorRuns.contains(run) {
+                activity.stop(at: event.date, idleTimeout: 0)
+            }
             keepRunning(activity, at: event.date, editorRun: event.editorRun)
             if let inputAt = event.inputAt { keepRunning(activity, at: inputAt, editorRun: event.editorRun) }
             guard activity.primaryActivityItem == nil, !isReading(activity) else { return nil }

@@ -215,6 +215,12 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         }
     }
 
+    /// The editor runs of the running spans (nil for a span no editor run began), for a recorder
+    /// that tells an open of another run from one of the run that has the session. Not part of ClassKit.
+    package var runningEditorRuns: [String?] {
+        state.withLockedValue { $0.spans.filter { $0.end == nil }.map(\.editorRun) }
+    }
+
     /// Every time span, oldest first.
     public var timeSpans: [TimeSpan] {
         state.withLockedValue { state in
