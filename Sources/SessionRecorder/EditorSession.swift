@@ -34,6 +34,9 @@ public struct EditorSession: Sendable {
         /// Characters typed and pasted through the relay (zero without one).
         public var typedCharacters: Int
         public var pastedCharacters: Int
+        /// What the session's pulses came from; ``TimingSource/fileChanges`` when typing between
+        /// saves could not be seen.
+        public var timingSource: TimingSource = .fileChanges
     }
 
     /// The environment variable that tells editor plugins which file `clsfile open` records, so
@@ -110,8 +113,10 @@ public struct EditorSession: Sendable {
         }
 
         let pulses = PulseLog(size: Self.fileSize(pathBytes))
+        // The relay sees every keystroke; without it a GUI editor's typing shows on the desktop.
         let loop = SessionLoop(editor: process, master: master, watchedFile: relayTerminal ? nil : pathBytes,
-                               pulses: pulses, signals: signals)
+                               pulses: pulses, signals: signals,
+                               desktop: relayTerminal ? nil : DesktopActivity.start(editor: process.pid))
         let flusher = Task {
             while true {
                 try? await Task.sleep(for: Self.flushInterval)
@@ -139,6 +144,7 @@ public struct EditorSession: Sendable {
         // The close carries the session's own figures, so each item has one writer: the recorder.
         let lastInput = pulses.takePulse(size: Self.fileSize(pathBytes))
         let evidence = pulses.evidence
+        let timing: TimingSource = relayTerminal ? .terminal : loop.desktop?.sawEditorWindow == true ? .desktop : .fileChanges
         let closed = Date()
         // Delivered, not just recorded: events that waited in the spool for a busy store (views the
         // editor's plugin sent, say) go in first, and a store that stays busy keeps the close.
@@ -147,7 +153,7 @@ public struct EditorSession: Sendable {
             kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened,
             input: .init(typed: relayTerminal ? evidence.typed : nil, pasted: relayTerminal ? evidence.pasted : nil,
                          largestPaste: relayTerminal ? evidence.tally.largestPaste : nil,
-                         largestGrowth: evidence.largestGrowth)), spool: spool)
+                         largestGrowth: evidence.largestGrowth), timing: timing), spool: spool)
         if let failure = delivery.failures.first(where: { $0.event.file == url }) { throw failure.error }
         if delivery.isSpooled {
             throw RecorderError(.storeBusy, "the store \(recorder.store.storeURL.path) stayed locked by another process: the session of \(path) waits in \(spool.url.path) and is recorded by the next clsfile call (run `clsfile list` once the other process is done)")
@@ -158,7 +164,7 @@ public struct EditorSession: Sendable {
                        openTime: closed.timeIntervalSince(opened), measurement: measurement,
                        progress: activity.progress, progressBasis: activity.progressBasis,
                        targetWords: activity.targetWordCount,
-                       typedCharacters: evidence.typed, pastedCharacters: evidence.pasted)
+                       typedCharacters: evidence.typed, pastedCharacters: evidence.pasted, timingSource: timing)
     }
 
     /// Creates the file when missing and returns its canonical path.
@@ -216,6 +222,13 @@ final class PulseLog: Sendable {
         state.withLockedValue { state in
             if let input { state.tally.add(input) }
             state.lastPulse = Date()
+        }
+    }
+
+    /// A pulse at a moment just past, such as the desktop's last input; an earlier one is kept if later.
+    func pulse(at date: Date) {
+        state.withLockedValue { state in
+            state.lastPulse = max(state.lastPulse ?? date, date)
         }
     }
 

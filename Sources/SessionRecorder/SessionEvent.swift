@@ -42,6 +42,8 @@ public struct SessionEvent: Codable, Sendable, Equatable {
     public var isReading: Bool?
     /// For `close`: what a terminal relay counted during the session.
     public var input: InputFigures?
+    /// For `close`: what the session's pulses came from, recorded as the "Timing Source" item.
+    public var timing: TimingSource?
 
     /// What a session's terminal relay and file watch counted.
     public struct InputFigures: Codable, Sendable, Equatable {
@@ -67,7 +69,7 @@ public struct SessionEvent: Codable, Sendable, Equatable {
     public init(kind: Kind, file: URL, date: Date = Date(), line: Int? = nil,
                 visibleLines: ClosedRange<Int>? = nil, totalLines: Int? = nil, editor: String? = nil,
                 inputAt: Date? = nil, openedAt: Date? = nil, targetWords: Int? = nil, isReading: Bool? = nil,
-                input: InputFigures? = nil) {
+                input: InputFigures? = nil, timing: TimingSource? = nil) {
         self.kind = kind
         self.file = file
         self.date = date
@@ -80,6 +82,7 @@ public struct SessionEvent: Codable, Sendable, Equatable {
         self.targetWords = targetWords
         self.isReading = isReading
         self.input = input
+        self.timing = timing
     }
 
     /// When the work this event reports happened: the last input, else the event's date.

@@ -29,6 +29,13 @@ public struct Tool: Sendable, CustomStringConvertible {
     public static let sqlite3 = Tool("sqlite3", package: "sqlite3")
     public static let openssl = Tool("openssl", package: "openssl")
     public static let chromium = Tool("chromium", "chromium-browser", "google-chrome", package: "chromium")
+    /// An X server without a screen, a window manager, and a program that types into windows:
+    /// the desktop of the GUI editor tests (``VirtualDesktop``).
+    public static let xvfb = Tool("Xvfb", package: "xvfb")
+    public static let openbox = Tool("openbox", package: "openbox")
+    public static let xdotool = Tool("xdotool", package: "xdotool")
+    public static let xprop = Tool("xprop", package: "x11-utils")
+    public static let soffice = Tool("soffice", "libreoffice", package: "libreoffice-writer")
     /// PostgreSQL's server programs, which Debian keeps in /usr/lib/postgresql/VERSION/bin.
     public static let initdb = Tool("initdb", package: "postgresql") {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
