@@ -49,6 +49,6 @@ public enum TimingSource: String, Codable, Sendable, CaseIterable {
     /// saves could not be seen; nil for the sources that see it.
     public var statement: String? {
         guard self == .fileChanges else { return nil }
-        return "time from file changes only: no terminal relay and no desktop input to the editor's windows, so typing between saves is not counted"
+        return "time from file changes only (no terminal relay or desktop input seen)"
     }
 }

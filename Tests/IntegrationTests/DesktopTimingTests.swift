@@ -128,7 +128,9 @@ struct DesktopTimingTests {
             """)
         #expect(active >= 15, "the typing counts: \(active) s recorded for \(typing) s of typing")
         #expect(active <= openTime - 13, "the 15 s pause does not count: \(active) s active of \(openTime) s open")
-        #expect(abs(active - truth) <= 4, "recorded \(active) s, a person counts \(truth) s")
+        // Pulses reach the store every EditorSession.flushInterval (5 s), the last one only: the span
+        // after the pause starts at the pulse taken, up to that much after the typing resumed.
+        #expect(active >= truth - 7 && active <= truth + 2, "recorded \(active) s, a person counts \(truth) s")
         let gaps = zip(spans, spans.dropFirst()).map { $1.0.timeIntervalSince($0.1) }
         #expect(gaps.contains { $0 >= 13 }, "a span ends before the pause and another starts after it: \(spans)")
         #expect(item("timing_source", in: recorded) == 2, "timed by the desktop")
