@@ -16,8 +16,9 @@ struct OpenCommand: AsyncParsableCommand {
             created (its folder must exist). In a terminal, clsfile relays it through a \
             pseudo-terminal, so keystrokes count as work; with --no-pty, or outside a terminal, \
             changes to the file count, and on an X11 desktop (DISPLAY) so does input while one of \
-            the editor's windows has the focus; a session timed by file changes alone says so. When the editor exits, clsfile records the word count and \
-            progress, prints one summary line, and exits with the editor's exit code. The editor \
+            the editor's windows has the focus; a session timed by file changes alone says so. \
+            When the editor exits, clsfile records the word count and progress, prints one \
+            summary line, and exits with the editor's exit code. The editor \
             runs with CLSFILE_SESSION_FILE set to the file's path, and the editor plugins in \
             Samples/editors send no events for that file, so nothing is counted twice. Progress is \
             measured toward --target-words (or a handout's target), else as the share of lines \
