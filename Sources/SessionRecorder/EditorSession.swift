@@ -34,6 +34,9 @@ public struct EditorSession: Sendable {
         /// What reached the text: a plugin's count of characters typed and pasted, else the
         /// relay's keys pressed and pastes; nil where nothing counted them.
         public var input: SessionEvent.InputFigures
+        /// What the session's pulses came from; ``TimingSource/fileChanges`` when typing between
+        /// saves could not be seen.
+        public var timingSource: TimingSource = .fileChanges
     }
 
     /// The environment variable that tells editor plugins which file `clsfile open` records, so
@@ -119,8 +122,10 @@ public struct EditorSession: Sendable {
         }
 
         let pulses = PulseLog(file: FileStamp(pathBytes))
+        // The relay sees every keystroke; without it a GUI editor's typing shows on the desktop.
         let loop = SessionLoop(editor: process, master: master, watchedFile: relayTerminal ? nil : pathBytes,
-                               pulses: pulses, signals: signals)
+                               pulses: pulses, signals: signals,
+                               desktop: relayTerminal ? nil : DesktopActivity.start(editor: process.pid))
         let flusher = Task {
             while true {
                 try? await Task.sleep(for: Self.flushInterval)
@@ -129,12 +134,15 @@ public struct EditorSession: Sendable {
                 // A pulse that fails to save (busy store) is superseded by the next one; the final
                 // pulse and the close below are saved or reported.
                 if let pulse = pulses.takePulse(file: FileStamp(pathBytes)) {
-                    // A file written since the last pulse was saved by the editor: its text is
-                    // measured and kept in the history, as a plugin's save event does.
-                    let event = SessionEvent(kind: pulse.fileChanged ? .save : .edit, file: url, date: pulse.date, inputAt: pulse.date)
+                    // The first input since the last save of a pulse is kept too: after a pause
+                    // past the idle timeout, the work starts again there, not at the flush.
+                    // A file written since then was saved by the editor: its text is measured and
+                    // kept in the history, as a plugin's save event does.
+                    let events = (pulse.first < pulse.date ? [SessionEvent(kind: .edit, file: url, date: pulse.first, inputAt: pulse.first)] : [])
+                        + [SessionEvent(kind: pulse.fileChanged ? .save : .edit, file: url, date: pulse.date, inputAt: pulse.date)]
                     // In a task of its own, which the flusher's cancellation does not reach: a
                     // save cut short would lose a pulse that was already taken.
-                    _ = await Task { try? await recorder.record(event) }.value
+                    _ = await Task { try? await recorder.record(events) }.value
                 }
             }
         }
@@ -151,6 +159,7 @@ public struct EditorSession: Sendable {
         // The close carries the session's own figures, so each item has one writer: the recorder.
         let lastInput = pulses.takePulse(file: FileStamp(pathBytes))?.date
         let evidence = pulses.evidence
+        let timing: TimingSource = relayTerminal ? .terminal : loop.desktop?.sawEditorWindow == true ? .desktop : .fileChanges
         let closed = Date()
         // Delivered, not just recorded: events that waited in the spool for a busy store (views the
         // editor's plugin sent, say) go in first, and a store that stays busy keeps the close.
@@ -162,7 +171,8 @@ public struct EditorSession: Sendable {
             (input.keysPressed, input.pasted, input.largestPaste) = (evidence.typed, evidence.pasted, evidence.tally.largestPaste)
         }
         let delivery = try await recorder.deliver(SessionEvent(
-            kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened, input: input), spool: spool)
+            kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened, input: input, timing: timing),
+            spool: spool)
         if let failure = delivery.failures.first(where: { $0.event.file == url }) { throw failure.error }
         if delivery.isSpooled {
             throw RecorderError(.storeBusy, "the store \(recorder.store.storeURL.path) stayed locked by another process: the session of \(path) waits in \(spool.url.path) and is recorded by the next clsfile call (run `clsfile list` once the other process is done)")
@@ -172,7 +182,7 @@ public struct EditorSession: Sendable {
         return Outcome(exitStatus: status, activeTime: max(0, activity.duration - before),
                        openTime: closed.timeIntervalSince(opened), measurement: measurement,
                        progress: activity.progress, progressBasis: activity.progressBasis,
-                       targetWords: activity.targetWordCount, input: input)
+                       targetWords: activity.targetWordCount, input: input, timingSource: timing)
     }
 
     /// Creates the file when missing and returns its canonical path.
@@ -208,6 +218,8 @@ public struct EditorSession: Sendable {
 final class PulseLog: Sendable {
     struct Evidence {
         var tally = InputTally()
+        /// The first and last pulse not saved yet.
+        var firstPulse: Date?
         var lastPulse: Date?
         var lastFile: FileStamp
         var largestGrowth: Int64 = 0
@@ -224,19 +236,29 @@ final class PulseLog: Sendable {
     func pulse(input: ArraySlice<UInt8>? = nil) {
         state.withLockedValue { state in
             if let input { state.tally.add(input) }
-            state.lastPulse = Date()
+            let now = Date()
+            state.firstPulse = state.firstPulse ?? now
+            state.lastPulse = now
         }
     }
 
-    /// The time of the last pulse not yet saved, if any, and whether the file was written since
-    /// the pulse saved before; also measures the file's growth since then.
-    func takePulse(file: FileStamp) -> (date: Date, fileChanged: Bool)? {
+    /// A pulse at a moment just past, such as the desktop's last input; an earlier one is kept if later.
+    func pulse(at date: Date) {
         state.withLockedValue { state in
-            defer { state.lastPulse = nil }
+            state.firstPulse = min(state.firstPulse ?? date, date)
+            state.lastPulse = max(state.lastPulse ?? date, date)
+        }
+    }
+
+    /// The times of the first and the last pulse not yet saved, if any, and whether the file was
+    /// written since the pulse saved before; also measures the file's growth since then.
+    func takePulse(file: FileStamp) -> (first: Date, date: Date, fileChanged: Bool)? {
+        state.withLockedValue { state in
+            defer { (state.firstPulse, state.lastPulse) = (nil, nil) }
             guard let date = state.lastPulse else { return nil }
             state.largestGrowth = max(state.largestGrowth, file.size - state.lastFile.size)
             defer { state.lastFile = file }
-            return (date, file != state.lastFile)
+            return (min(state.firstPulse ?? date, date), date, file != state.lastFile)
         }
     }
 

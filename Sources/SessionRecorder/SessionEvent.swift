@@ -49,6 +49,8 @@ public struct SessionEvent: Codable, Sendable, Equatable {
     public var fileWasMissing: Bool?
     /// For `close`: what reached the text during the session, as a plugin or a terminal relay counted it.
     public var input: InputFigures?
+    /// For `close`: what the session's pulses came from, recorded as the "Timing Source" item.
+    public var timing: TimingSource?
 
     /// What reached the text during one session: counted by an editor plugin, which sees what
     /// the editor inserts, or by `clsfile open`'s terminal relay, which sees only keys.
@@ -97,7 +99,7 @@ public struct SessionEvent: Codable, Sendable, Equatable {
     public init(kind: Kind, file: URL, date: Date = Date(), line: Int? = nil,
                 visibleLines: ClosedRange<Int>? = nil, totalLines: Int? = nil, editor: String? = nil,
                 inputAt: Date? = nil, openedAt: Date? = nil, targetWords: Int? = nil, isReading: Bool? = nil,
-                input: InputFigures? = nil) {
+                input: InputFigures? = nil, timing: TimingSource? = nil) {
         self.kind = kind
         self.file = file
         self.date = date
@@ -110,6 +112,7 @@ public struct SessionEvent: Codable, Sendable, Equatable {
         self.targetWords = targetWords
         self.isReading = isReading
         self.input = input
+        self.timing = timing
     }
 
     /// When the work this event reports happened: the last input, else the event's date.

@@ -17,11 +17,16 @@ struct SessionLoop: @unchecked Sendable {
     let pulses: PulseLog
     /// The read end of ``SignalRelay``'s pipe, installed before the editor started.
     let signals: Int32
+    /// The desktop's input to the editor's windows, for a GUI editor without a relay.
+    let desktop: DesktopActivity?
 
     /// Runs until the editor exits; returns its status as a shell reports it.
     func run() -> Int32 {
         let watcher = watchedFile.flatMap(FileWatcher.init(path:))
-        defer { watcher?.stop() }
+        defer {
+            watcher?.stop()
+            desktop?.stop()
+        }
         var input: Int32 = master >= 0 ? STDIN_FILENO : -1
         var output = master
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -34,6 +39,7 @@ struct SessionLoop: @unchecked Sendable {
                 pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
             }
             let ready = poll(&descriptors, nfds_t(descriptors.count), 250)
+            if let inputAt = desktop?.poll() { pulses.pulse(at: inputAt) }
             guard ready > 0 else { continue }
             if descriptors[0].revents != 0 {
                 let count = read(input, &buffer, buffer.count)

@@ -162,6 +162,9 @@ public struct SessionRecorder: Sendable {
             activity.stop(at: event.date, idleTimeout: configuration.idleTimeout)
             if let opened { addOpenTime(event.date.timeIntervalSince(opened), to: activity) }
             if let input = event.input { record(input, on: activity) }
+            if let timing = event.timing {
+                activity.setQuantity(timing.code, identifier: ItemIdentifier.timingSource, title: "Timing Source")
+            }
             return try measure(event.file, into: activity)
         }
     }

@@ -92,7 +92,8 @@ struct CommandLineTests {
         let missing = scratch.url.appendingPathComponent("gone.txt").path
         let result = try clsfile(["show", missing], store: scratch.storeURL)
         #expect(result.status == 66)
-        #expect(result.errorOutput.hasPrefix("clsfile: cannot open \(missing)"))
+        #expect(result.errorOutput.hasPrefix("clsfile: \(missing) does not exist and nothing was recorded at that path"),
+                "a missing path is not advice to create it: \(result.errorOutput)")
     }
 
     @Test func anUnusableStoreExitsWith74AndNamesIt() throws {

@@ -70,11 +70,12 @@ struct HistoryPageTests {
         }
     }
 
-    @Test func aFileWithoutHistorySaysSoAndHtmlAndJsonAreOneChoice() async throws {
+    @Test func aFileWithoutActivitySaysSoAndHtmlAndJsonAreOneChoice() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("new.txt", "nothing yet\n")
+        // No page of nothing: as `show` says, nothing is recorded.
         let page = try run(try builtExecutable("clsfile"), ["show", "--html", "--store", scratch.storeURL.path, file.path])
-        #expect(page.status == 0 && page.output.contains("id=\"no-history\""), "\(page.errorOutput)")
+        #expect(page.status == 66 && page.output.isEmpty && page.errorOutput.contains("no activity recorded for"), "\(page.errorOutput)")
         let both = try run(try builtExecutable("clsfile"), ["show", "--html", "--json", "--store", scratch.storeURL.path, file.path])
         #expect(both.status == 64 && both.errorOutput.contains("Choose one of --json and --html"))
     }

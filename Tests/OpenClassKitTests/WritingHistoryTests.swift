@@ -197,7 +197,7 @@ struct WritingHistoryTests {
             try await session(store, file, text: text, words: index, seconds: 10, end: start.addingTimeInterval(Double(index) * 100))
         }
         let database = try DatabaseQueue(path: scratch.storeURL.path)
-        let rows = try await database.read { db in
+        let rows = try database.read { db in
             try Row.fetchAll(db, sql: "SELECT is_keyframe, length(content_delta) AS bytes FROM writing_history ORDER BY id")
         }
         let keyframes = rows.enumerated().filter { $0.element["is_keyframe"] == 1 }.map(\.offset)
@@ -332,7 +332,7 @@ struct WritingHistoryTests {
         activity.stop()
         try await store.save()
         let database = try DatabaseQueue(path: scratch.storeURL.path)
-        let rows = try await database.read { db in
+        let rows = try database.read { db in
             try Row.fetchAll(db, sql: "SELECT progress, content_delta FROM writing_history")
         }
         #expect(rows.count == 1)

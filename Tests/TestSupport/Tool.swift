@@ -41,15 +41,18 @@ public struct Tool: Sendable, CustomStringConvertible {
     public static let sqlite3 = Tool("sqlite3", package: "sqlite3")
     public static let openssl = Tool("openssl", package: "openssl")
     public static let chromium = Tool("chromium", "chromium-browser", "google-chrome", package: "chromium")
-    public static let soffice = Tool("soffice", package: "libreoffice-writer")
+    /// An X server without a screen, a window manager, a program that types into windows and one
+    /// that reads their properties: the desktop of the GUI editor tests (``VirtualDesktop``).
+    public static let xvfb = Tool("Xvfb", package: "xvfb")
+    public static let openbox = Tool("openbox", package: "openbox")
+    public static let xdotool = Tool("xdotool", package: "xdotool")
+    public static let xprop = Tool("xprop", package: "x11-utils")
+    public static let xclip = Tool("xclip", package: "xclip")
+    public static let soffice = Tool("soffice", "libreoffice", package: "libreoffice-writer")
     public static let unopkg = Tool("unopkg", package: "libreoffice-common")
     /// LibreOffice's loader of Python-UNO components, which Python extensions need.
     public static let pythonUNO = Tool(file: "/usr/lib/libreoffice/program/pythonloader.py",
                                        package: "libreoffice-script-provider-python")
-    public static let xvfb = Tool("Xvfb", package: "xvfb")
-    public static let openbox = Tool("openbox", package: "openbox")
-    public static let xdotool = Tool("xdotool", package: "xdotool")
-    public static let xclip = Tool("xclip", package: "xclip")
     /// PostgreSQL's server programs, which Debian keeps in /usr/lib/postgresql/VERSION/bin.
     public static let initdb = Tool("initdb", package: "postgresql") {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []

@@ -41,6 +41,10 @@ public enum ItemIdentifier {
     public static let keysPressed = "keys_pressed"
     /// The most the file grew between two pulses, in bytes (a quantity).
     public static let largestGrowth = "largest_growth_between_pulses"
+    /// What timed the last `clsfile open` session (a quantity, a code of SessionRecorder's
+    /// `TimingSource`: 1 keystrokes in the terminal, 2 desktop input to the editor's windows,
+    /// 3 file changes only).
+    public static let timingSource = "timing_source"
 
     /// The items whose quantity is a number of seconds, shown as durations.
     public static let durations: Set<String> = [openTime]

@@ -197,7 +197,7 @@ actor SQLiteStorage: ActivityStorage {
                     """, arguments: [Date().timeIntervalSince1970, id])
                 // The session a dead process left ended: its figures and its history row, with the
                 // file as it was left.
-                if ended { try Self.measureAbandonedFile(ofSpan: id, in: db) }
+                if ended { try Self.recordAbandonedSession(ofSpan: id, in: db) }
                 if ended, let span = try Row.fetchOne(db, sql: """
                     SELECT activity_id, started_at, ended_at, coalesce(session_id, id) FROM time_span WHERE id = ?
                     """, arguments: [id]) {
@@ -209,25 +209,35 @@ actor SQLiteStorage: ActivityStorage {
         }
     }
 
-    /// Records the word and character counts of the file of a span's activity, as the measurer
-    /// set with ``CLSDataStore/measureFilesOfAbandonedSessions(with:)`` gives them.
-    private static func measureAbandonedFile(ofSpan id: String, in db: Database) throws {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT a.id, c.path, (SELECT identifier FROM activity_item WHERE activity_id = a.id AND role = 'primary')
+    /// Records what the session of a span a dead process left had not, in a program that records
+    /// editor sessions (one that set ``CLSDataStore/measureFilesOfAbandonedSessions(with:)``): the
+    /// open time from the session's start to the span's end, and the word and character counts
+    /// of its file as the measurer gives them.
+    private static func recordAbandonedSession(ofSpan id: String, in db: Database) throws {
+        guard AbandonedSessions.isRecorded, let row = try Row.fetchOne(db, sql: """
+            SELECT a.id, c.path, (SELECT identifier FROM activity_item WHERE activity_id = a.id AND role = 'primary'),
+                s.ended_at - (SELECT min(started_at) FROM time_span WHERE activity_id = a.id AND (id = coalesce(s.session_id, s.id) OR session_id = coalesce(s.session_id, s.id))),
+                (SELECT quantity FROM activity_item WHERE activity_id = a.id AND identifier = ?)
             FROM time_span s JOIN activity a ON a.id = s.activity_id JOIN context c ON c.id = a.context_id WHERE s.id = ?
-            """, arguments: [id]), let path = row[1] as Data?,
-              let figures = AbandonedSessions.figures(of: URL(fileSystemPathBytes: [UInt8](path))) else { return }
-        let activityID: Int64 = row[0], primary: String? = row[2]
+            """, arguments: [ItemIdentifier.openTime, id]) else { return }
+        let activityID: Int64 = row[0], primary: String? = row[2], opened: Double? = row[3], openTime: Double? = row[4]
         let now = Date().timeIntervalSince1970
         var change = ActivityChanges(activityID: activityID)
-        func item(_ identifier: String, _ title: String, _ value: Int, role: ItemRole) -> ItemRecord {
-            ItemRecord(identifier: identifier, title: title, role: role, value: .quantity(Double(value)), createdAt: now, modifiedAt: now)
+        func item(_ identifier: String, _ title: String, _ value: Double, role: ItemRole) -> ItemRecord {
+            ItemRecord(identifier: identifier, title: title, role: role, value: .quantity(value), createdAt: now, modifiedAt: now)
         }
-        // A primary item of another identifier is the program's own: only clsfile's word count is set.
-        if primary == nil || primary == ItemIdentifier.wordCount {
-            change.upserts.append(item(ItemIdentifier.wordCount, "Word Count", figures.words, role: .primary))
+        // Its editor was open at least until the session's last sign of work.
+        if let opened, opened > 0 {
+            change.upserts.append(item(ItemIdentifier.openTime, "Open Time", (openTime ?? 0) + opened, role: .additional))
         }
-        change.upserts.append(item(ItemIdentifier.characters, "Characters", figures.characters, role: .additional))
+        if let path = row[1] as Data?, let figures = AbandonedSessions.figures(of: URL(fileSystemPathBytes: [UInt8](path))) {
+            // A primary item of another identifier is the program's own: only clsfile's word count is set.
+            if primary == nil || primary == ItemIdentifier.wordCount {
+                change.upserts.append(item(ItemIdentifier.wordCount, "Word Count", Double(figures.words), role: .primary))
+            }
+            change.upserts.append(item(ItemIdentifier.characters, "Characters", Double(figures.characters), role: .additional))
+        }
+        guard !change.upserts.isEmpty else { return }
         for record in change.upserts {
             if record.role == .primary { try replacePrimary(with: record, of: activityID, in: db) }
             try upsert(record, into: activityID, in: db)

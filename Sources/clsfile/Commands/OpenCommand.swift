@@ -16,8 +16,10 @@ struct OpenCommand: AsyncParsableCommand {
             vi; a command with arguments works ("code --wait", "emacs -nw"). A missing file is \
             created (its folder must exist). In a terminal, clsfile relays it through a \
             pseudo-terminal, so keystrokes count as work; with --no-pty, or outside a terminal, \
-            changes to the file count. When the editor exits, clsfile records the word count and \
-            progress, prints one summary line, and exits with the editor's exit code. The editor \
+            changes to the file count, and on an X11 desktop (DISPLAY) so does input while one of \
+            the editor's windows has the focus; a session timed by file changes alone says so. \
+            When the editor exits, clsfile records the word count and progress, prints one \
+            summary line, and exits with the editor's exit code. The editor \
             runs with CLSFILE_SESSION_FILE set to the file's path, and the editor plugins in \
             Samples/editors send no events for that file, so nothing is counted twice. Progress is \
             measured toward --target-words (or a handout's target), else as the share of lines \
@@ -83,6 +85,7 @@ struct OpenCommand: AsyncParsableCommand {
         } else if let keys = input.keysPressed, keys + (input.pasted ?? 0) > 0 {
             parts.append("\(keys) keys pressed (commands included), \(input.pasted ?? 0) pasted characters")
         }
+        if let statement = outcome.timingSource.statement { parts.append(statement) }
         return "\((file as NSString).lastPathComponent): " + parts.joined(separator: ", ") + " (\(rule))"
     }
 

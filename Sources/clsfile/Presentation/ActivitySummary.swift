@@ -37,6 +37,7 @@ struct ActivitySummary: Sendable {
         /// The value as people read it: `558`, `7.2 / 18`, `yes`; open time as a duration.
         var displayValue: String {
             if ItemIdentifier.durations.contains(identifier), let quantity { return Formatting.text(quantity) }
+            if identifier == ItemIdentifier.timingSource, let source = quantity.flatMap(TimingSource.init(code:)) { return source.name }
             if let quantity { return Formatting.number(quantity) }
             if let score, let maxScore { return "\(Formatting.number(score)) / \(Formatting.number(maxScore))" }
             if let value, let valueType,
@@ -133,6 +134,11 @@ struct ActivitySummary: Sendable {
         url.path(percentEncoded: false)
     }
 
+    /// What timed the last `clsfile open` session, if one recorded it.
+    var timingSource: TimingSource? {
+        additionalItems.first { $0.identifier == ItemIdentifier.timingSource }?.quantity.flatMap(TimingSource.init(code:))
+    }
+
     // MARK: Text
 
     private var progressSummary: ProgressSummary {
@@ -148,6 +154,7 @@ struct ActivitySummary: Sendable {
         }
         let count = sessionCount == 1 ? "1 session" : "\(sessionCount) sessions"
         lines.append("Time:       \(Formatting.text(durationSeconds)) in \(count)\(isStarted ? ", running" : "")")
+        if let statement = timingSource?.statement { lines.append("            last session: \(statement)") }
         let ranges = progressRanges.count > 1 || progressRanges.first?.first ?? 0 > 0
             ? " (" + progressRanges.map { "\(Formatting.percent($0[0]))–\(Formatting.percent($0[1]))" }.joined(separator: ", ") + ")"
             : ""
