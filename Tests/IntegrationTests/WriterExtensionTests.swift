@@ -49,6 +49,14 @@ struct WriterExtensionTests {
         #expect((close["pasted"] as? Int ?? 0) <= pasted.count + 2, "\(close)")
         #expect((close["largestPaste"] as? Int ?? 0) >= pasted.count, "\(close)")
         #expect(close["openedAt"] is Double && close["inputAt"] is Double, "\(close)")
+        // What the extension sent is what the store keeps.
+        let items = session["additionalItems"] as? [[String: Any]] ?? []
+        func quantity(_ identifier: String) -> Int? {
+            (items.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double).map { Int($0) }
+        }
+        #expect(quantity("typed_characters") == typedCount, "\(items)")
+        #expect(quantity("pasted_characters") == close["pasted"] as? Int, "\(items)")
+        #expect(quantity("largest_paste") == close["largestPaste"] as? Int, "\(items)")
     }
 
     @Test func aPauseLongerThanTheIdleTimeoutIsNotCounted() async throws {
