@@ -305,9 +305,11 @@ endfunction
 " Each keystroke costs a few dictionary updates; the text is only read when
 " more arrived than was typed.
 
-" The buffer's size in bytes: cheap, unlike its characters.
+" The buffer's size in bytes: cheap, unlike its characters. line2byte() says
+" -1 for an empty buffer, which has one line and its line break.
 function! s:Size() abort
-  return max([0, line2byte(line('$') + 1) - 1])
+  let bytes = line2byte(line('$') + 1)
+  return bytes < 0 ? 1 : bytes - 1
 endfunction
 
 " Starts counting the current buffer's changes from its text as it is now.
@@ -364,7 +366,7 @@ function! s:Count(event) abort
   elseif grown > len(typed)
     let text = s:BeforeCursor(grown)
     let more = strchars(text) - strchars(typed)
-    if typed ==# '' && more > 1 && text =~# '\S' && a:event ==# 'TextChangedI' && mode(1) !~# '^i[cx]'
+    if typed ==# '' && more > 1 && text =~# '[^ \t\n]' && a:event ==# 'TextChangedI' && mode(1) !~# '^i[cx]'
       call s:Pasted(counts, more)
     else
       let counts.typed += more

@@ -277,9 +277,11 @@ end
 -- Each keystroke costs a few table updates; the text is only read when more arrived
 -- than was typed.
 
--- The buffer's size in bytes: cheap, unlike its characters.
+-- The buffer's size in bytes: cheap, unlike its characters. An empty buffer, one line
+-- and its line break, says -1.
 local function size(buf)
-  return vim.api.nvim_buf_get_offset(buf, vim.api.nvim_buf_line_count(buf))
+  local bytes = vim.api.nvim_buf_get_offset(buf, vim.api.nvim_buf_line_count(buf))
+  return bytes < 0 and 1 or bytes
 end
 
 -- Counts the buffer's changes from its text as it is now.
