@@ -23,8 +23,9 @@ struct PluginInputTests {
     private static let lastLine = "second line"
 
     /// Characters counted as pasted after the bracketed paste: Vim and Neovim then yank the last
-    /// line and put it (`yy p`), then insert it with CTRL-R 0 (each the line and its newline);
-    /// Emacs kills it and yanks it twice (the line alone).
+    /// line and put it (`yy p`; an undo and a redo of the put count for nothing), then insert it
+    /// with CTRL-R 0 (each the line and its newline); Emacs kills it and yanks it twice (the line
+    /// alone).
     private static func pastedAfterPuts(_ editor: Editor) -> Int {
         let line = lastLine.unicodeScalars.count
         return pasted.unicodeScalars.count + (editor == .emacs ? 2 * line : 2 * (line + 1))
@@ -147,7 +148,7 @@ struct PluginInputTests {
             session.keys(["Escape"])
             // Vim takes an Escape followed at once by a key for the start of a key code.
             try await Task.sleep(for: .seconds(1))
-            session.keys(["yy", "p", "A", "C-r", "0", "Escape"])
+            session.keys(["yy", "p", "u", "C-r", "A", "C-r", "0", "Escape"])
             try await Task.sleep(for: .seconds(1))
         }
     }
