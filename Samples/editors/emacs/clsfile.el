@@ -116,7 +116,10 @@ A buffer-local value (e.g. a file-local variable) overrides the global one."
 (defvar clsfile--session-opened nil
   "Non-nil once $CLSFILE_SESSION_FILE was visited, so its input is ours to tell.")
 (defvar clsfile--input-timer nil "The pending write of $CLSFILE_SESSION_INPUT.")
-(defvar clsfile--inserted 0 "Characters the last text change inserted.")
+(defvar clsfile--inserted 1
+  "Characters the last text change of the current command inserted.
+Reset after each command, so that a buffer whose `after-change-functions'
+leave ours out counts one character a key, not a stale length.")
 (defvar-local clsfile--buffer-counts nil
   "The input counts of this buffer's session, so a keystroke needs no lookup.")
 
@@ -412,7 +415,8 @@ not input."
                (not (equal position clsfile--position)))
       (clsfile--input path))
     (setq clsfile--position position
-          clsfile--changed nil)
+          clsfile--changed nil
+          clsfile--inserted 1)
     (clsfile--view window)))
 
 (defun clsfile--forget (path)
