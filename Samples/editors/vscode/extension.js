@@ -451,8 +451,10 @@ function activate(context) {
 // open, then let the running and waiting calls end.
 async function deactivate() {
   // A paste's clipboard read takes a moment: its count goes with the close.
+  let timer;
   await Promise.race([Promise.all([...sessions.values()].map((state) => state.counting)),
-    new Promise((resolve) => setTimeout(resolve, 1000))]);
+    new Promise((resolve) => { timer = setTimeout(resolve, 1000); })]);
+  clearTimeout(timer);
   for (const file of [...sessions.keys()]) end(file);
   writeInput(true);
   await whenIdle(4000);
