@@ -138,6 +138,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -308,3 +310,11 @@ let package = Package(
         ),
     ]
 )
+
+// Every Swift target of the package sees a module's extensions only in the files that import the
+// module (Swift 6.1's `MemberImportVisibility`): without it, a string interpolation in
+// HistoryPictures became GRDB's `SQL` through an import of another file, and drew nothing.
+let cTargets: Set<String> = ["CSQLite", "CTextScan", "CTerminal"]
+for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -1,17 +1,11 @@
 import Foundation
+import OpenClassKit
 
 /// How the dashboard writes times, shares and numbers: the same way the `clsfile` command does.
 enum DisplayFormat {
     /// `2h 05m`, `41m 12s`, `9s`.
     static func duration(_ seconds: Double) -> String {
-        // Imported work can hold anything: never trap on it.
-        guard seconds.isFinite else { return "-" }
-        guard seconds < 1e15 else { return String(format: "%gh", seconds / 3600) }
-        let total = Int(max(0, seconds).rounded(.down))
-        let (hours, minutes, rest) = (total / 3600, total % 3600 / 60, total % 60)
-        if hours > 0 { return String(format: "%dh %02dm", hours, minutes) }
-        if minutes > 0 { return String(format: "%dm %02ds", minutes, rest) }
-        return "\(rest)s"
+        DurationText.text(max(0, seconds))
     }
 
     /// `80%`, `12.5%`.

@@ -1,5 +1,5 @@
-import Classroom
 import ClassDashboard
+import Classroom
 import ClassSync
 import Crypto
 import Foundation
@@ -7,6 +7,7 @@ import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOFoundationCompat
 import OpenClassKit
 
 /// The class server's API. Every route but none is signed: the caller is the account whose

@@ -1,3 +1,4 @@
+import Foundation
 /// The class server's tables in PostgreSQL, and the row-level security that keeps each account to
 /// its own rows whatever the request handlers do.
 ///

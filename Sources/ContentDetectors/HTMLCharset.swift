@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Foundation
 import Glibc
 #endif
 

@@ -119,7 +119,7 @@ public struct HistoryCharts: Sendable {
         guard let first = points.first, let last = points.last else { return nil }
         let width = 90.0, height = 18.0
         let span = max(1, last.date.timeIntervalSince(first.date))
-        let line = points.map { point in
+        let line = points.map { point -> String in
             let x = points.count == 1 ? width / 2 : 2 + point.date.timeIntervalSince(first.date) / span * (width - 4)
             return "\(SVG.number(x)),\(SVG.number(height - 2 - point.value * (height - 4)))"
         }.joined(separator: " ")
@@ -217,10 +217,7 @@ public struct HistoryCharts: Sendable {
     }
 
     static func duration(_ seconds: TimeInterval) -> String {
-        let whole = Int(seconds.rounded())
-        if whole < 60 { return "\(whole) s" }
-        if whole < 3600 { return whole % 60 == 0 ? "\(whole / 60) min" : "\(whole / 60) min \(whole % 60) s" }
-        return "\(whole / 3600) h \(whole % 3600 / 60) min"
+        DurationText.text(seconds)
     }
 
     static func day(_ date: Date) -> String { format(date, "%Y-%m-%d") }

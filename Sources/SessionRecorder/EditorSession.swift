@@ -31,9 +31,9 @@ public struct EditorSession: Sendable {
         public var progressBasis: ProgressBasis?
         /// The file's target word count, if it has one.
         public var targetWords: Int?
-        /// Characters typed and pasted through the relay (zero without one).
-        public var typedCharacters: Int
-        public var pastedCharacters: Int
+        /// What reached the text: a plugin's count of characters typed and pasted, else the
+        /// relay's keys pressed and pastes; nil where nothing counted them.
+        public var input: SessionEvent.InputFigures
     }
 
     /// The environment variable that tells editor plugins which file `clsfile open` records, so
@@ -41,8 +41,14 @@ public struct EditorSession: Sendable {
     /// canonical path.
     public static let sessionFileVariable = "CLSFILE_SESSION_FILE"
 
+    /// The environment variable that names the file in which an editor's plugin keeps what it
+    /// counted for the session's file, as one JSON object `{"typed": N, "pasted": N,
+    /// "largestPaste": N}`: the plugin sees which characters reach the text, which the terminal
+    /// relay cannot (it sees keys, commands included), so its figures are the ones recorded.
+    public static let sessionInputVariable = "CLSFILE_SESSION_INPUT"
+
     /// Pulses reach the store at most this often, so a killed session loses at most this much.
-    static let flushInterval: Duration = .seconds(5)
+    static let flushInterval: Duration = .seconds(1)
 
     let recorder: SessionRecorder
 
@@ -89,6 +95,9 @@ public struct EditorSession: Sendable {
         let signals = SignalRelay.install()
         defer { SignalRelay.restore() }
         _ = FileSystemPath.withCString(pathBytes) { setenv(Self.sessionFileVariable, $0, 1) }
+        let pluginInput = PluginInputFile()
+        defer { pluginInput?.remove() }
+        if let pluginInput { setenv(Self.sessionInputVariable, pluginInput.path, 1) } else { unsetenv(Self.sessionInputVariable) }
         let relayTerminal = usePTY && isatty(STDIN_FILENO) == 1
         var master: Int32 = -1
         var terminal: TerminalState?
@@ -109,7 +118,7 @@ public struct EditorSession: Sendable {
             process = try EditorProcess(command: editor, file: pathBytes, terminal: nil)
         }
 
-        let pulses = PulseLog(size: Self.fileSize(pathBytes))
+        let pulses = PulseLog(file: FileStamp(pathBytes))
         let loop = SessionLoop(editor: process, master: master, watchedFile: relayTerminal ? nil : pathBytes,
                                pulses: pulses, signals: signals)
         let flusher = Task {
@@ -119,10 +128,13 @@ public struct EditorSession: Sendable {
                 guard !Task.isCancelled else { return }
                 // A pulse that fails to save (busy store) is superseded by the next one; the final
                 // pulse and the close below are saved or reported.
-                if let date = pulses.takePulse(size: Self.fileSize(pathBytes)) {
+                if let pulse = pulses.takePulse(file: FileStamp(pathBytes)) {
+                    // A file written since the last pulse was saved by the editor: its text is
+                    // measured and kept in the history, as a plugin's save event does.
+                    let event = SessionEvent(kind: pulse.fileChanged ? .save : .edit, file: url, date: pulse.date, inputAt: pulse.date)
                     // In a task of its own, which the flusher's cancellation does not reach: a
                     // save cut short would lose a pulse that was already taken.
-                    _ = await Task { try? await recorder.record(SessionEvent(kind: .edit, file: url, date: date)) }.value
+                    _ = await Task { try? await recorder.record(event) }.value
                 }
             }
         }
@@ -137,17 +149,20 @@ public struct EditorSession: Sendable {
         await flusher.value
 
         // The close carries the session's own figures, so each item has one writer: the recorder.
-        let lastInput = pulses.takePulse(size: Self.fileSize(pathBytes))
+        let lastInput = pulses.takePulse(file: FileStamp(pathBytes))?.date
         let evidence = pulses.evidence
         let closed = Date()
         // Delivered, not just recorded: events that waited in the spool for a busy store (views the
         // editor's plugin sent, say) go in first, and a store that stays busy keeps the close.
         let spool = EventSpool(storeURL: recorder.store.storeURL)
+        var input = SessionEvent.InputFigures(largestGrowth: evidence.largestGrowth)
+        if let counted = pluginInput?.figures() {
+            (input.typed, input.pasted, input.largestPaste) = (counted.typed, counted.pasted, counted.largestPaste)
+        } else if relayTerminal {
+            (input.keysPressed, input.pasted, input.largestPaste) = (evidence.typed, evidence.pasted, evidence.tally.largestPaste)
+        }
         let delivery = try await recorder.deliver(SessionEvent(
-            kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened,
-            input: .init(typed: relayTerminal ? evidence.typed : nil, pasted: relayTerminal ? evidence.pasted : nil,
-                         largestPaste: relayTerminal ? evidence.tally.largestPaste : nil,
-                         largestGrowth: evidence.largestGrowth)), spool: spool)
+            kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened, input: input), spool: spool)
         if let failure = delivery.failures.first(where: { $0.event.file == url }) { throw failure.error }
         if delivery.isSpooled {
             throw RecorderError(.storeBusy, "the store \(recorder.store.storeURL.path) stayed locked by another process: the session of \(path) waits in \(spool.url.path) and is recorded by the next clsfile call (run `clsfile list` once the other process is done)")
@@ -157,8 +172,7 @@ public struct EditorSession: Sendable {
         return Outcome(exitStatus: status, activeTime: max(0, activity.duration - before),
                        openTime: closed.timeIntervalSince(opened), measurement: measurement,
                        progress: activity.progress, progressBasis: activity.progressBasis,
-                       targetWords: activity.targetWordCount,
-                       typedCharacters: evidence.typed, pastedCharacters: evidence.pasted)
+                       targetWords: activity.targetWordCount, input: input)
     }
 
     /// Creates the file when missing and returns its canonical path.
@@ -188,11 +202,6 @@ public struct EditorSession: Sendable {
         return Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
     }
 
-    private static func fileSize(_ path: [UInt8]) -> Int64 {
-        var info = stat()
-        return FileSystemPath.withCString(path, { stat($0, &info) }) == 0 ? Int64(info.st_size) : 0
-    }
-
 }
 
 /// Pulses and input counts, shared by the relay thread and the task that saves pulses.
@@ -200,7 +209,7 @@ final class PulseLog: Sendable {
     struct Evidence {
         var tally = InputTally()
         var lastPulse: Date?
-        var lastSize: Int64
+        var lastFile: FileStamp
         var largestGrowth: Int64 = 0
         var typed: Int { tally.typed }
         var pasted: Int { tally.pasted }
@@ -208,8 +217,8 @@ final class PulseLog: Sendable {
 
     private let state: NIOLockedValueBox<Evidence>
 
-    init(size: Int64) {
-        state = NIOLockedValueBox(Evidence(lastSize: size))
+    init(file: FileStamp) {
+        state = NIOLockedValueBox(Evidence(lastFile: file))
     }
 
     func pulse(input: ArraySlice<UInt8>? = nil) {
@@ -219,17 +228,34 @@ final class PulseLog: Sendable {
         }
     }
 
-    /// The time of the last pulse not yet saved, if any; also measures the file's growth since the
-    /// previous save of a pulse.
-    func takePulse(size: Int64) -> Date? {
+    /// The time of the last pulse not yet saved, if any, and whether the file was written since
+    /// the pulse saved before; also measures the file's growth since then.
+    func takePulse(file: FileStamp) -> (date: Date, fileChanged: Bool)? {
         state.withLockedValue { state in
             defer { state.lastPulse = nil }
             guard let date = state.lastPulse else { return nil }
-            state.largestGrowth = max(state.largestGrowth, size - state.lastSize)
-            state.lastSize = size
-            return date
+            state.largestGrowth = max(state.largestGrowth, file.size - state.lastFile.size)
+            defer { state.lastFile = file }
+            return (date, file != state.lastFile)
         }
     }
 
     var evidence: Evidence { state.withLockedValue { $0 } }
+}
+
+/// A file's size and time of last change, to tell when an editor wrote it.
+struct FileStamp: Sendable, Equatable {
+    var size: Int64
+    /// Nanoseconds since 1970 of the last change; 0 for a file that cannot be read.
+    var modified: Int64
+
+    init(_ path: [UInt8]) {
+        var info = stat()
+        guard FileSystemPath.withCString(path, { stat($0, &info) }) == 0 else {
+            (size, modified) = (0, 0)
+            return
+        }
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
 }

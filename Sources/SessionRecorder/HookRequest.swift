@@ -30,6 +30,11 @@ public struct HookRequest: Decodable, Sendable, Equatable {
     public var targetWords: Int?
     /// True when the file is being read.
     public var reading: Bool?
+    /// With `close`: characters the session typed and pasted, and its largest paste, as the
+    /// plugin counted them.
+    public var typed: Int?
+    public var pasted: Int?
+    public var largestPaste: Int?
 
     /// Reads one line.
     /// - Parameter decoder: The decoder, which a reader of many lines makes once.
@@ -55,7 +60,22 @@ public struct HookRequest: Decodable, Sendable, Equatable {
                             inputAt: try Self.date(inputAt, option: "inputAt"),
                             openedAt: try Self.date(openedAt, option: "openedAt"),
                             targetWords: try Self.targetWords(targetWords, reading: isReading),
-                            isReading: isReading ? true : nil)
+                            isReading: isReading ? true : nil,
+                            input: try Self.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event))
+    }
+
+    /// Checks the input figures a plugin sends with a close (see ``SessionEvent/InputFigures``).
+    /// - Throws: ``RecorderError/Code/invalidRequest`` for a negative count, a paste larger than
+    ///   the pasted characters, or figures sent with another event.
+    public static func input(typed: Int?, pasted: Int?, largestPaste: Int?,
+                             event: SessionEvent.Kind) throws(RecorderError) -> SessionEvent.InputFigures? {
+        guard let figures = try SessionEvent.InputFigures.checked(typed: typed, pasted: pasted, largestPaste: largestPaste) else {
+            return nil
+        }
+        guard event == .close else {
+            throw RecorderError(.invalidRequest, "typed, pasted and largest-paste figures are a session's totals: send them with close, not \(event.rawValue).")
+        }
+        return figures
     }
 
     /// Checks a time given in seconds since 1970, named `option` in messages; a time in the future

@@ -40,26 +40,56 @@ public struct SessionEvent: Codable, Sendable, Equatable {
     public var targetWords: Int?
     /// True when the file is being read: its progress is then the share of its lines viewed.
     public var isReading: Bool?
-    /// For `close`: what a terminal relay counted during the session.
+    /// The editor run that sent the event (``CLSDataStore/parentEditorRun``), when a plugin's hook
+    /// named it: an open from the run whose session on the file was the last goes on with it (a
+    /// buffer left and entered again), one from another run starts a session of its own.
+    public var editorRun: String?
+    /// True for an event that waited for its file to be first written (an editor's new file):
+    /// an open then begins from no text.
+    public var fileWasMissing: Bool?
+    /// For `close`: what reached the text during the session, as a plugin or a terminal relay counted it.
     public var input: InputFigures?
 
-    /// What a session's terminal relay and file watch counted.
+    /// What reached the text during one session: counted by an editor plugin, which sees what
+    /// the editor inserts, or by `clsfile open`'s terminal relay, which sees only keys.
     public struct InputFigures: Codable, Sendable, Equatable {
-        /// Characters typed, and characters that arrived in bursts too fast for typing; nil
-        /// without a terminal relay, which alone sees keystrokes.
+        /// Characters that reached the text by typing (input methods and dictation included); nil
+        /// when no plugin counted them.
         public var typed: Int?
+        /// Characters that arrived as pastes; nil when nothing told pastes apart.
         public var pasted: Int?
-        /// The most characters pasted at once; nil without a terminal relay.
+        /// The most characters pasted at once; nil when not counted.
         public var largestPaste: Int?
-        /// The largest growth of the file between two saved pulses, in bytes.
-        public var largestGrowth: Int64
+        /// Keys pressed in a terminal relay that no plugin's figures replaced: editing commands
+        /// included, so not characters typed; nil otherwise.
+        public var keysPressed: Int?
+        /// The largest growth of the file between two saved pulses, in bytes; nil when not watched.
+        public var largestGrowth: Int64?
 
         /// Creates the figures.
-        public init(typed: Int?, pasted: Int?, largestPaste: Int? = nil, largestGrowth: Int64) {
+        public init(typed: Int? = nil, pasted: Int? = nil, largestPaste: Int? = nil, keysPressed: Int? = nil,
+                    largestGrowth: Int64? = nil) {
             self.typed = typed
             self.pasted = pasted
             self.largestPaste = largestPaste
+            self.keysPressed = keysPressed
             self.largestGrowth = largestGrowth
+        }
+
+        /// Checks figures a plugin sent: counts are never negative, and no paste is larger than
+        /// all of them together.
+        /// - Throws: ``RecorderError/Code/invalidRequest`` naming the value.
+        public static func checked(typed: Int?, pasted: Int?, largestPaste: Int?) throws(RecorderError) -> InputFigures? {
+            guard typed != nil || pasted != nil || largestPaste != nil else { return nil }
+            for (name, value) in [("typed", typed), ("pasted", pasted), ("largest paste", largestPaste)] {
+                if let value, value < 0 {
+                    throw RecorderError(.invalidRequest, "the \(name) count must be 0 or more characters, not \(value).")
+                }
+            }
+            if let largestPaste, largestPaste > (pasted ?? 0) {
+                throw RecorderError(.invalidRequest, "the largest paste (\(largestPaste) characters) cannot exceed the characters pasted (\(pasted ?? 0)).")
+            }
+            return InputFigures(typed: typed, pasted: pasted, largestPaste: largestPaste)
         }
     }
 

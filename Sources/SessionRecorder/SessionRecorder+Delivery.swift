@@ -91,7 +91,9 @@ extension SessionRecorder {
                 delivery.neverWritten.append((event.file, held.filter { $0.file.path == path } + [event]))
                 held.removeAll { $0.file.path == path }
             } else {
-                held.append(event)
+                var waiting = event
+                waiting.fileWasMissing = true
+                held.append(waiting)
             }
         }
         try spool.append(held)

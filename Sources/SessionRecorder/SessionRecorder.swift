@@ -111,26 +111,41 @@ public struct SessionRecorder: Sendable {
                  on: activity)
         switch event.kind {
         case .open:
-            keepRunning(activity, at: event.date)
-            if let inputAt = event.inputAt { keepRunning(activity, at: inputAt) }
+            // A session is one run of one editor: an open never goes on with an earlier session.
+            // A session still running here lost its close (its editor died): it ended at its last
+            // sign of work, and the time since is not counted.
+            if activity.isStarted { activity.stop(at: event.date, idleTimeout: 0) }
+            keepRunning(activity, at: event.date, editorRun: event.editorRun)
+            if let inputAt = event.inputAt { keepRunning(activity, at: inputAt, editorRun: event.editorRun) }
+            guard activity.primaryActivityItem == nil, !isReading(activity) else { return nil }
+            if event.fileWasMissing == true {
+                // A new file, recorded once first written: its history begins from nothing, and
+                // all its text is what this session added.
+                activity.beginHistoryFromNothing()
+                activity.primaryActivityItem = CLSQuantityItem(identifier: ItemIdentifier.wordCount, title: "Word Count")
+                activity.setQuantity(0, identifier: ItemIdentifier.characters, title: "Characters")
+                return nil
+            }
             // A file never measured is measured as it opens: the text its history begins from
             // (a handout's, a draft's) is then counted, and not taken for what the session added.
-            if activity.primaryActivityItem == nil, !isReading(activity) { return try measure(event.file, into: activity) }
-            return nil
+            return try measure(event.file, into: activity)
         case .edit:
-            keepRunning(activity, at: event.workDate)
+            keepRunning(activity, at: event.workDate, editorRun: event.editorRun)
             return nil
         case .view:
             // A view goes on with a session but starts none: an editor run by `clsfile open` sends
             // views of its file, which that command times, and a view can come in after a close.
-            if activity.isStarted { keepRunning(activity, at: event.workDate) }
+            if activity.isStarted { keepRunning(activity, at: event.workDate, editorRun: event.editorRun) }
             if let range = event.viewedRange, isReading(activity), targetWords(of: activity) == nil {
                 activity.progressBasis = .viewedShare
                 activity.addProgressRange(fromStart: range.start, toEnd: range.end)
             }
             return nil
         case .save:
-            keepRunning(activity, at: event.workDate)
+            keepRunning(activity, at: event.workDate, editorRun: event.editorRun)
+            // The history keeps each saved text, so that a replay between a save and the close
+            // shows what was saved.
+            activity.recordHistoryAtNextSave()
             return try measure(event.file, into: activity)
         case .close:
             // The last input is the session's last sign of work: a close after a break ends the
@@ -148,9 +163,10 @@ public struct SessionRecorder: Sendable {
         }
     }
 
-    /// Extends the running session with a pulse, or starts one; a file closed less than the idle
-    /// timeout ago goes on with the same stretch of work.
-    private func keepRunning(_ activity: CLSActivity, at date: Date) {
+    /// Extends the running session with a pulse, or starts a new one, which goes on with the last
+    /// session when the same editor run had it (a buffer left and entered again): time with the
+    /// file closed is never work, however short.
+    private func keepRunning(_ activity: CLSActivity, at date: Date, editorRun: String?) {
         if activity.isStarted {
             activity.recordPulse(at: date, idleTimeout: configuration.idleTimeout)
         } else if let lastEnd = activity.timeSpans.compactMap(\.end).max(), date <= lastEnd {
@@ -158,7 +174,7 @@ public struct SessionRecorder: Sendable {
             // happened in time already counted: it starts nothing.
             return
         } else {
-            activity.start(at: date, continuingWithin: configuration.idleTimeout)
+            activity.start(at: date, inEditorRun: editorRun)
         }
     }
 
@@ -187,7 +203,7 @@ public struct SessionRecorder: Sendable {
         (activity.additionalActivityItems.first { $0.identifier == ItemIdentifier.reading } as? CLSBinaryItem)?.value == true
     }
 
-    /// Adds what a terminal relay counted to the file's items.
+    /// Adds what a session's plugin or terminal relay counted to the file's items.
     private func record(_ input: SessionEvent.InputFigures, on activity: CLSActivity) {
         if let typed = input.typed {
             activity.addToQuantity(Double(typed), identifier: ItemIdentifier.typedCharacters, title: "Typed Characters")
@@ -195,12 +211,17 @@ public struct SessionRecorder: Sendable {
         if let pasted = input.pasted {
             activity.addToQuantity(Double(pasted), identifier: ItemIdentifier.pastedCharacters, title: "Pasted Characters")
         }
+        if let keys = input.keysPressed {
+            activity.addToQuantity(Double(keys), identifier: ItemIdentifier.keysPressed, title: "Keys Pressed (commands included)")
+        }
         if let largestPaste = input.largestPaste, largestPaste > 0 {
             activity.setQuantity(max(activity.quantity(of: ItemIdentifier.largestPaste) ?? 0, Double(largestPaste)),
                                  identifier: ItemIdentifier.largestPaste, title: "Largest Paste (characters)")
         }
-        activity.setQuantity(max(activity.quantity(of: ItemIdentifier.largestGrowth) ?? 0, Double(input.largestGrowth)),
-                             identifier: ItemIdentifier.largestGrowth, title: "Largest Growth Between Pulses (bytes)")
+        if let growth = input.largestGrowth {
+            activity.setQuantity(max(activity.quantity(of: ItemIdentifier.largestGrowth) ?? 0, Double(growth)),
+                                 identifier: ItemIdentifier.largestGrowth, title: "Largest Jump in File Size (bytes)")
+        }
     }
 
     /// Counts the file and records the figures and the progress they show.
@@ -268,5 +289,18 @@ public struct SessionRecorder: Sendable {
         if report.checklist.total > 0 { return ProgressEstimator.checklist.estimate(report) }
         if let cells = report.notebookCells, cells.code > 0 { return ProgressEstimator.executedCells.estimate(report) }
         return nil
+    }
+}
+
+extension SessionRecorder {
+    /// Makes every store this process opens measure the file of a session a dead process left
+    /// (a killed `clsfile open`), so that the session keeps the figures of the text last saved:
+    /// see ``CLSDataStore/measureFilesOfAbandonedSessions(with:)``. A file that cannot be
+    /// measured keeps the figures it had.
+    public static func measureFilesOfAbandonedSessions() {
+        CLSDataStore.measureFilesOfAbandonedSessions { file in
+            guard let statistics = try? DocumentAnalyzer().analyze(file).statistics else { return nil }
+            return CLSDataStore.FileFigures(words: statistics.words, characters: statistics.characters)
+        }
     }
 }

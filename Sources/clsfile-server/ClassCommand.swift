@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClassServer
 import CommandSupport
+import Foundation
 
 /// `clsfile-server class create|list`.
 struct ClassCommand: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Classroom
 import ClassSync
 import CommandSupport
 import Foundation

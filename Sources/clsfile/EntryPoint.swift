@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandSupport
 import Dispatch
 import OpenClassKit
+import SessionRecorder
 
 /// Where `clsfile` starts.
 ///
@@ -15,6 +16,8 @@ enum EntryPoint {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The library reports; the program tells people.
         CLSDataStore.reportExitFailures { Diagnostics.warn($0.message) }
+        // A session a killed `clsfile open` left keeps the figures of the text last saved.
+        SessionRecorder.measureFilesOfAbandonedSessions()
         if let (program, forwarded, command) = ForwardedCommand.forwarding(arguments) {
             do { try ServeCommand.replaceProcess(with: program, forwarded, for: command) } catch { Clsfile.exit(withError: error) }
         }

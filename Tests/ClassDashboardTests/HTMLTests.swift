@@ -1,6 +1,7 @@
 @testable import ClassDashboard
 @testable import Classroom
 import Foundation
+import OpenClassKit
 import Testing
 
 struct HTMLTests {

@@ -1,10 +1,11 @@
 @testable import ClassServer
 import AsyncHTTPClient
-import ClassSync
 import Classroom
+import ClassSync
 import Foundation
 import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
 import OpenClassKit
 import Testing
 import TestSupport

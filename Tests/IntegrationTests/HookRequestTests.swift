@@ -1,6 +1,7 @@
 @testable import clsfile
-import SessionRecorder
+import ArgumentParser
 import Foundation
+import SessionRecorder
 import Testing
 
 /// A hook request is read in three ways: by the entry point from plain arguments, by

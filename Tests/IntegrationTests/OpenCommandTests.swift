@@ -326,9 +326,13 @@ struct OpenCommandInTerminalTests {
         try tmux.waitFor("~", timeout: 10)
         tmux.type("i")
         tmux.type("some words", delay: 0.03)
+        tmux.keys("Escape")
+        tmux.type(":w")
+        tmux.keys("Enter")
+        try tmux.waitFor("written", timeout: 5)
         let lastTyping = Date()
-        // Wait past the flush interval so the pulse is in the store, then idle a little.
-        Thread.sleep(forTimeInterval: 7)
+        // Past the flush interval (a second) so the pulse is in the store, then idle a little.
+        Thread.sleep(forTimeInterval: 3)
         let pid = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(pid, SIGKILL)
@@ -353,7 +357,10 @@ struct OpenCommandInTerminalTests {
         // the keys tmux had yet to deliver).
         let end = try #require((span["end"] as? String).flatMap(parseDate))
         #expect(end <= lastTyping.addingTimeInterval(1), "idle time before the kill is not counted: \(span)")
-        #expect(killed.timeIntervalSince(end) > 5, "\(span)")
+        #expect(killed.timeIntervalSince(end) > 2, "\(span)")
+        #expect(try #require(activity["durationSeconds"] as? Double) > 0.3, "the typing before the kill counts")
+        // The next command measured the file as vim wrote it: the killed session keeps its words.
+        #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == 2, "\(activity)")
         // The ended session has its history row, ending where the span ends.
         let history = try #require(activity["history"] as? [[String: Any]], "\(activity)").filter { $0["sessionEnd"] is String }
         #expect(history.count == 1 && history.first?["sessionEnd"] as? String == span["end"] as? String, "\(history)")

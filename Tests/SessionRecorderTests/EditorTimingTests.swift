@@ -11,14 +11,17 @@ import Glibc
 /// What editors send, as editors send it: input times that precede the event, opens before the
 /// file exists, buffer switches, and progress from one basis.
 struct EditorTimingTests {
-    /// Records events whose times are offsets in seconds from the first open.
+    /// Records events whose times are offsets in seconds from the first open, sent by one editor
+    /// run (`run`), or each by a run of its own when nil.
     private func replay(_ events: [(SessionEvent.Kind, at: Double, inputAt: Double?)], file: URL, scratch: Scratch,
-                        idleTimeout: TimeInterval = 300, opened: Date = Date()) async throws -> CLSActivity {
+                        idleTimeout: TimeInterval = 300, opened: Date = Date(), run: String? = "vim 1") async throws -> CLSActivity {
         let recorder = SessionRecorder(store: scratch.store(), configuration: .init(idleTimeout: idleTimeout))
         for (kind, offset, input) in events {
-            try await recorder.record(SessionEvent(kind: kind, file: file, date: opened.addingTimeInterval(offset),
-                                                   inputAt: input.map { opened.addingTimeInterval($0) },
-                                                   openedAt: kind == .close ? opened : nil))
+            var event = SessionEvent(kind: kind, file: file, date: opened.addingTimeInterval(offset),
+                                     inputAt: input.map { opened.addingTimeInterval($0) },
+                                     openedAt: kind == .close ? opened : nil)
+            event.editorRun = run
+            try await recorder.record(event)
         }
         return try await scratch.store().fetchActivity(for: file)
     }
@@ -51,16 +54,61 @@ struct EditorTimingTests {
         #expect(abs(activity.duration - 25) < 0.01, "\(activity.timeSpans)")
     }
 
-    @Test func aBufferSwitchWithinTheIdleTimeoutContinuesTheSession() async throws {
+    @Test func aBufferLeftAndEnteredAgainInOneEditorRunIsOneSessionWithoutTheGap() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("a.txt", "one two three")
+        // Vim unloads a buffer it leaves (close) and reads it again (open): one run, one session.
         let activity = try await replay([(.open, at: 0, inputAt: nil), (.edit, at: 20, inputAt: 20),
                                          (.close, at: 30, inputAt: 20), (.open, at: 40, inputAt: nil),
                                          (.edit, at: 50, inputAt: 50), (.close, at: 60, inputAt: 50),
                                          (.open, at: 400, inputAt: nil), (.close, at: 410, inputAt: 405)],
                                         file: file, scratch: scratch, idleTimeout: 60)
-        #expect(activity.workSessions.count == 2, "the reopen after 10 s goes on; the one after 340 s is new: \(activity.timeSpans)")
-        #expect(abs(activity.duration - 70) < 0.01, "0–60, then 400–410: \(activity.timeSpans)")
+        #expect(activity.workSessions.count == 1, "one editor run, however long away: \(activity.timeSpans)")
+        #expect(abs(activity.duration - 60) < 0.01, "0–30, 40–60, 400–410, the gaps not counted: \(activity.timeSpans)")
+        let session = try #require(activity.workSessions.first)
+        #expect(abs(session.activeTime - activity.duration) < 0.01)
+    }
+
+    @Test func twoEditorRunsAreTwoSessionsHoweverClose() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("gap.txt", "one two")
+        // The case: a run of 5 s, 30 s away, another of 5 s, within a 5-minute idle timeout.
+        let recorder = SessionRecorder(store: scratch.store(), configuration: .init(idleTimeout: 300))
+        let start = Date().addingTimeInterval(-100)
+        for (run, offset) in [("vim 1", 0.0), ("vim 2", 35.0)] {
+            for (kind, at) in [(SessionEvent.Kind.open, 0.0), (.edit, 3), (.close, 5)] {
+                var event = SessionEvent(kind: kind, file: file, date: start.addingTimeInterval(offset + at),
+                                         inputAt: kind == .open ? nil : start.addingTimeInterval(offset + min(at, 3)),
+                                         openedAt: kind == .close ? start.addingTimeInterval(offset) : nil)
+                event.editorRun = run
+                try await recorder.record(event)
+            }
+        }
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(activity.workSessions.count == 2, "\(activity.timeSpans)")
+        #expect(abs(activity.duration - 10) < 0.01, "5 s of each run, the 30 s between not counted: \(activity.timeSpans)")
+        let openTime = try #require(activity.additionalActivityItems.first { $0.identifier == "open_time" } as? CLSQuantityItem)
+        #expect(abs(openTime.quantity - 10) < 0.01)
+        #expect(activity.duration <= openTime.quantity)
+    }
+
+    @Test func anOpenAfterAnEditorDiedEndsItsSessionAtItsLastInput() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("lost.txt", "one two")
+        // The first run's editor was killed: no close. The next run opens 40 s after its last input.
+        let recorder = SessionRecorder(store: scratch.store(), configuration: .init(idleTimeout: 300))
+        let start = Date().addingTimeInterval(-100)
+        for (kind, at, run) in [(SessionEvent.Kind.open, 0.0, "vim 1"), (.edit, 10, "vim 1"), (.open, 50, "vim 2"),
+                                (.edit, 55, "vim 2"), (.close, 60, "vim 2")] {
+            var event = SessionEvent(kind: kind, file: file, date: start.addingTimeInterval(at),
+                                     inputAt: kind == .open ? nil : start.addingTimeInterval(at),
+                                     openedAt: kind == .close ? start.addingTimeInterval(50) : nil)
+            event.editorRun = run
+            try await recorder.record(event)
+        }
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(activity.workSessions.count == 2, "\(activity.timeSpans)")
+        #expect(abs(activity.duration - 20) < 0.01, "0–10, then 50–60; the 40 s after the lost editor not counted: \(activity.timeSpans)")
     }
 
     @Test func aRunningSessionCountsToItsLastPulse() async throws {

@@ -1,3 +1,4 @@
+import ContentDetectors
 import Foundation
 import OpenClassKit
 import SessionRecorder

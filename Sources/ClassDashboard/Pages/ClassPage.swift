@@ -7,12 +7,19 @@ struct ClassPage {
     var report: ClassReport
     var links: Links
 
+    /// The page's title: the name of the class its assignments were handed to (the names, when
+    /// several), else "Class report".
+    var title: String {
+        let names = Set(report.assignments.compactMap(\.className)).sorted()
+        return names.isEmpty ? "Class report" : names.joined(separator: ", ")
+    }
+
     func render() -> HTML {
         let content: HTML
         let catalog: HTML = links.catalog.map { " · <a id=\"catalog\" href=\"\($0)\">Assign from the catalog</a>" } ?? ""
         if report.assignments.isEmpty {
             content = """
-                <h1>Class</h1>
+                <h1>\(title)</h1>
                 <p class="empty" id="no-assignments">No assignments yet. Make a handout, collect the students' work, \
                 and it appears here.\(catalog)</p>
                 """
@@ -30,7 +37,7 @@ struct ClassPage {
                 """
             let students = Set(report.assignments.flatMap { $0.students.map(\.studentIdentifier) }).count
             content = """
-                <h1>Class</h1>
+                <h1>\(title)</h1>
                 <p class="meta">\(report.assignments.count) \(report.assignments.count == 1 ? "assignment" : "assignments"), \
                 \(students) \(students == 1 ? "student" : "students") · <a href="\(links.classReportJSON)">JSON</a>\(catalog)</p>
                 <table id="assignments">
@@ -44,7 +51,7 @@ struct ClassPage {
                 \(contexts)
                 """
         }
-        return PageLayout(title: "Class", trail: [.init(label: "Class", link: nil)], content: content, source: links.source).render()
+        return PageLayout(title: title, trail: [.init(label: "Class", link: nil)], content: content, source: links.source).render()
     }
 
     private func contextRow(_ context: ClassReport.ContextSummary) -> HTML {

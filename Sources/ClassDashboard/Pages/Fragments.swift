@@ -1,5 +1,6 @@
 import Classroom
 import Foundation
+import OpenClassKit
 
 /// Small pieces several pages share: progress bars, done badges, averages and warnings.
 ///
@@ -20,7 +21,8 @@ enum Fragments {
     /// when the work does not name a basis.
     static func progressBasis(_ work: StudentWork) -> HTML {
         guard let basis = work.progressBasis, let name = work.progressBasisName else { return "" }
-        return "<span class=\"basis\" data-basis=\"\(basis.rawValue)\">\(name)</span>"
+        // Set apart by a space, so that its text never runs into the figure before it ("100%toward").
+        return " <span class=\"basis\" data-basis=\"\(basis.rawValue)\">\(name)</span>"
     }
 
     /// `Done` with the day, or `Not done`.

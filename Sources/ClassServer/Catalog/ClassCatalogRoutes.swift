@@ -3,6 +3,7 @@ import ClassSync
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOFoundationCompat
 import OpenClassKit
 
 /// A class and the catalog: the teacher's catalog page (`/classes/ID/catalog`, with the token in

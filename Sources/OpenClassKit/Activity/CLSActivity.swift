@@ -125,6 +125,22 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         if discarded { changed() }
     }
 
+    /// Makes the writing history begin from no text: the row of its first session's start, which
+    /// the next save writes, holds an empty file and no words, for a file that did not exist when
+    /// that session began (an editor's new file, recorded once first written). Not part of ClassKit.
+    package func beginHistoryFromNothing() {
+        state.withLockedValue { $0.pending.beginsHistoryFromNothing = $0.nextSequence() }
+        changed()
+    }
+
+    /// Makes the next save write a row of the writing history, with a snapshot of the file, even
+    /// when none is due: the editor saved the file, and the history keeps each saved text. Not part
+    /// of ClassKit.
+    package func recordHistoryAtNextSave() {
+        state.withLockedValue { $0.pending.recordsHistory = $0.nextSequence() }
+        changed()
+    }
+
     /// Records a pulse now when the activity was started with ``start()`` and runs: what a save
     /// of the data store does to it.
     func pulseForSave() {
@@ -161,27 +177,42 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         }
     }
 
-    /// The sessions as a person sees them: the time spans joined where one begins before another
-    /// ends, as when a file is closed and opened again within the idle timeout, oldest first. A
-    /// running session ends at nil, with its last pulse. Not part of ClassKit.
-    public var workSessions: [TimeSpan] {
-        Self.sessions(joining: timeSpans)
+    /// The sessions as a person sees them, oldest first: each run of an editor on the file, with
+    /// the spans it went on with after pauses longer than the idle timeout. Spans that overlap
+    /// (two editors at once, or work recorded before sessions were told apart, when a file opened
+    /// again within the idle timeout went on with the span before) are one session too. A running
+    /// session ends at nil. Not part of ClassKit.
+    public var workSessions: [WorkSession] {
+        Self.sessions(of: timeSpans)
     }
 
-    /// Spans, oldest first, joined where one begins before another ends: what ``workSessions``
-    /// and a class server's copy of the work (``WorkState``) both show.
-    static func sessions(joining spans: [TimeSpan]) -> [TimeSpan] {
-        var sessions: [TimeSpan] = []
+    /// Spans, oldest first, gathered into sessions: a span that continues a session joins the one
+    /// before it, and so does a span that begins before the one before it ends. What
+    /// ``workSessions`` and a class server's copy of the work (``WorkState``) both show.
+    static func sessions(of spans: [TimeSpan]) -> [WorkSession] {
+        var groups: [[TimeSpan]] = []
+        // The end of the last group; nil while it runs.
+        var lastEnd: Date?
         for span in spans {
-            guard var last = sessions.last, let lastEnd = last.end, span.start <= lastEnd else {
-                sessions.append(span)
-                continue
+            if !groups.isEmpty, span.continuesSession || lastEnd.map({ span.start <= $0 }) == true {
+                groups[groups.count - 1].append(span)
+                lastEnd = groups[groups.count - 1].contains { $0.end == nil } ? nil : max(lastEnd ?? .distantPast, span.end ?? .distantPast)
+            } else {
+                groups.append([span])
+                lastEnd = span.end
             }
-            last.end = span.end.map { max($0, lastEnd) }
-            last.lastPulse = max(last.lastPulse, span.lastPulse)
-            sessions[sessions.count - 1] = last
         }
-        return sessions
+        return groups.map { group in
+            WorkSession(start: group[0].start,
+                        end: group.contains { $0.end == nil } ? nil : group.compactMap(\.end).max(),
+                        lastPulse: group.map(\.lastPulse).max() ?? group[0].start,
+                        activeTime: SpanRecord.measure(of: group.map {
+                            SpanRecord(id: "", start: $0.start.timeIntervalSince1970,
+                                       end: $0.end?.timeIntervalSince1970,
+                                       lastPulse: $0.lastPulse.timeIntervalSince1970, owner: nil)
+                        }),
+                        spanCount: group.count)
+        }
     }
 
     /// Every time span, oldest first.
@@ -191,7 +222,8 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             state.spans.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map {
                 TimeSpan(start: Date(timeIntervalSince1970: $0.start),
                          end: $0.end.map(Date.init(timeIntervalSince1970:)),
-                         lastPulse: Date(timeIntervalSince1970: $0.lastPulse))
+                         lastPulse: Date(timeIntervalSince1970: $0.lastPulse),
+                         continuesSession: $0.session != nil)
             }
         }
     }
@@ -205,29 +237,47 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         beginSpan(at: Date(), joiningWithin: nil, pulsesOnSave: true)
     }
 
+    /// Starts a session at `date`: a time span that goes on with no earlier one, however recently
+    /// that ended, since a session is one run of one editor and the time between two runs is
+    /// never work. When `editorRun` names the editor run whose session on this file was the last
+    /// (a buffer left and entered again in one editor), the span goes on with that session
+    /// instead; the time between is not counted either way. Does nothing when this process
+    /// already runs a span for this activity. Not part of ClassKit.
+    /// - Parameters:
+    ///   - date: When the work starts.
+    ///   - editorRun: Names the running editor process (see ``CLSDataStore/parentEditorRun``);
+    ///     nil for a session of its own.
+    public func start(at date: Date, inEditorRun editorRun: String? = nil) {
+        beginSpan(at: date, joiningWithin: nil, editorRun: editorRun, pulsesOnSave: false)
+    }
+
     /// Starts a time span at `date`, or, when the latest span ended at most `idleTimeout` before
-    /// `date`, at that span's end, so that a file closed and opened again within the idle timeout
-    /// (a buffer switch in an editor) is one unbroken stretch of work. Does nothing when this
-    /// process already runs a span for this activity. Not part of ClassKit.
+    /// `date`, at that span's end, in the same session, so that work resumed within the idle
+    /// timeout is one unbroken stretch. Does nothing when this process already runs a span for
+    /// this activity. Not part of ClassKit.
     /// - Parameters:
     ///   - date: When the work starts again.
     ///   - idleTimeout: The longest gap between two stretches of work that still joins them.
     public func start(at date: Date, continuingWithin idleTimeout: TimeInterval) {
-        beginSpan(at: date, joiningWithin: idleTimeout, pulsesOnSave: false)
+        beginSpan(at: date, joiningWithin: idleTimeout, editorRun: nil, pulsesOnSave: false)
     }
 
-    private func beginSpan(at date: Date, joiningWithin idleTimeout: TimeInterval?, pulsesOnSave: Bool) {
+    private func beginSpan(at date: Date, joiningWithin idleTimeout: TimeInterval?, editorRun: String? = nil, pulsesOnSave: Bool) {
         let time = date.timeIntervalSince1970
         let me = ProcessIdentity.current
         let started = state.withLockedValue { state -> Bool in
             state.pulsesOnSave = pulsesOnSave
             guard !state.spans.contains(where: { $0.end == nil && $0.owner == me }) else { return false }
-            var start = time
-            if let idleTimeout, let lastEnd = state.spans.compactMap(\.end).filter({ $0 <= time }).max(),
-               time - lastEnd <= idleTimeout {
-                start = lastEnd
+            var start = time, session: String?
+            if let idleTimeout, let last = state.spans.filter({ ($0.end ?? .infinity) <= time }).max(by: { $0.end! < $1.end! }),
+               let lastEnd = last.end, time - lastEnd <= idleTimeout {
+                (start, session) = (lastEnd, last.session ?? last.id)
+            } else if let editorRun, let last = state.spans.max(by: { ($0.start, $0.id) < ($1.start, $1.id) }),
+                      last.editorRun == editorRun, last.end != nil {
+                session = last.session ?? last.id
             }
-            let span = SpanRecord(id: UUID().uuidString, start: start, end: nil, lastPulse: time, owner: me)
+            let span = SpanRecord(id: UUID().uuidString, start: start, end: nil, lastPulse: time, owner: me, session: session,
+                                  editorRun: editorRun)
             state.spans.append(span)
             state.pending.spans[span.id] = state.nextSequence()
             return true
@@ -285,19 +335,23 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         let pulsed = state.withLockedValue { state -> Bool in
             let targets = Self.spansToDrive(in: state)
             var resumes = false
+            var session: String?, editorRun: String?
             for index in targets {
                 if let idleTimeout, time - state.spans[index].lastPulse > idleTimeout {
                     state.spans[index].end = state.spans[index].lastPulse
                     state.spans[index].owner = nil
                     resumes = true
+                    session = session ?? state.spans[index].session ?? state.spans[index].id
+                    editorRun = editorRun ?? state.spans[index].editorRun
                 } else {
                     state.spans[index].lastPulse = max(state.spans[index].lastPulse, time)
                 }
                 state.pending.spans[state.spans[index].id] = state.nextSequence()
             }
             if resumes {
+                // The same session goes on after the pause: the pause is not counted.
                 let span = SpanRecord(id: UUID().uuidString, start: time, end: nil, lastPulse: time,
-                                      owner: ProcessIdentity.current)
+                                      owner: ProcessIdentity.current, session: session, editorRun: editorRun)
                 state.spans.append(span)
                 state.pending.spans[span.id] = state.nextSequence()
             }
@@ -525,6 +579,8 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             changes.clearsPrimary = pending.clearsPrimary != nil
             changes.deletions = Array(pending.deletions.keys)
             changes.discardedSpans = Array(pending.discardedSpans.keys)
+            changes.beginsHistoryFromNothing = pending.beginsHistoryFromNothing != nil
+            changes.recordsHistory = pending.recordsHistory != nil
             if let primary = state.primary, pending.upserts[primary.identifier] != nil {
                 if let error = primary.validationError { throw error.about(primary) }
                 changes.upserts.append(primary.record(role: .primary))

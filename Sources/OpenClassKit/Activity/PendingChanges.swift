@@ -15,12 +15,17 @@ struct PendingChanges: Sendable {
     var deletions: [String: Int] = [:]
     /// Saved spans to remove (``CLSActivity/discardStart()``), by id, with their sequence numbers.
     var discardedSpans: [String: Int] = [:]
+    /// Set by ``CLSActivity/beginHistoryFromNothing()``, with its sequence number.
+    var beginsHistoryFromNothing: Int?
+    /// Set by ``CLSActivity/recordHistoryAtNextSave()``, with its sequence number.
+    var recordsHistory: Int?
     /// A bad value given to a setter that cannot throw; the next save throws it.
     var error: CLSError?
 
     var isEmpty: Bool {
         spans.isEmpty && ranges.isEmpty && progressBasis == nil && removesAllItems == nil && clearsPrimary == nil
-            && upserts.isEmpty && deletions.isEmpty && discardedSpans.isEmpty && error == nil
+            && upserts.isEmpty && deletions.isEmpty && discardedSpans.isEmpty && beginsHistoryFromNothing == nil
+            && recordsHistory == nil && error == nil
     }
 
     /// Forgets every change a save has written.
@@ -33,5 +38,7 @@ struct PendingChanges: Sendable {
         upserts = upserts.filter { $0.value > sequence }
         deletions = deletions.filter { $0.value > sequence }
         discardedSpans = discardedSpans.filter { $0.value > sequence }
+        if let stamp = beginsHistoryFromNothing, stamp <= sequence { beginsHistoryFromNothing = nil }
+        if let stamp = recordsHistory, stamp <= sequence { recordsHistory = nil }
     }
 }

@@ -12,6 +12,16 @@ extension CLSDataStore {
         return WritingHistory(entries: try await storage.writingHistory(ofActivity: activityID))
     }
 
+    /// The writing history of an activity this store read, such as the one a deleted file left
+    /// (``activityRecorded(at:)``).
+    /// - Returns: Its rows, oldest first; none for an activity never saved.
+    /// - Throws: ``CLSError`` `.databaseInaccessible` when the store cannot be read.
+    public func writingHistory(for activity: CLSActivity) async throws -> WritingHistory {
+        let activityID = activity.activityID
+        guard activityID != 0 else { return WritingHistory(entries: []) }
+        return WritingHistory(entries: try await storage.writingHistory(ofActivity: activityID))
+    }
+
     /// The file's content at each snapshot of its history, oldest first, rebuilt one at a time:
     /// memory holds one snapshot's content, however long the history. A damaged snapshot, and the
     /// deltas after it up to the next keyframe, are skipped (``WritingSnapshot/skippedBefore``

@@ -21,27 +21,50 @@ enum HistoryTable {
     /// deltas' bytes more.
     static let chainToKeyframe = 4
 
-    /// Writes a row when one is due: the save ended a session (`endedSpans`); or a session runs
-    /// and the activity has no row yet (its start: the text and figures it began from), or its
-    /// last row is ``WritingHistory/interval`` old or more. Of sessions ended together, the last
-    /// gets the figures and the snapshot; the others, whose figures were not seen, their time.
-    static func recordIfDue(activityID: Int64, endedSpans: [(id: String, start: Double, end: Double)], at now: Double,
-                            in db: Database) throws {
-        var sessions = endedSpans.sorted { $0.end < $1.end }.map { (id: $0.id, start: $0.start, end: Optional($0.end)) }
+    /// A time span a save ended, and the session it belongs to.
+    struct EndedSpan: Sendable {
+        var id: String
+        /// The identifier of the span's session: its first span's.
+        var session: String
+        var start: Double
+        var end: Double
+    }
+
+    /// Writes a row when one is due: the save ended a session (`endedSpans` whose sessions run no
+    /// more: a span ended by a pause past the idle timeout, with its session going on, ends
+    /// none); or a session runs and the activity has no row yet (its start: the text and figures
+    /// it began from), or its last row is ``WritingHistory/interval`` old or more. Of sessions
+    /// ended together, the last gets the figures and the snapshot; the others, whose figures were
+    /// not seen, their time. A start row `beginsFromNothing` holds an empty text, whatever the
+    /// file holds by now. `isDue` writes a row of the running session in any case (the file was saved).
+    static func recordIfDue(activityID: Int64, endedSpans: [EndedSpan], at now: Double, beginsFromNothing: Bool = false,
+                            isDue: Bool = false, in db: Database) throws {
+        var ends: [String: Double] = [:]
+        for span in endedSpans { ends[span.session] = max(ends[span.session] ?? span.end, span.end) }
+        if !ends.isEmpty {
+            for running in try String.fetchAll(db.cachedStatement(sql: """
+                SELECT coalesce(session_id, id) FROM time_span WHERE activity_id = ? AND ended_at IS NULL
+                """), arguments: [activityID]) {
+                ends[running] = nil
+            }
+        }
+        var sessions = try ends.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map { session, end in
+            (id: session, start: try sessionStart(session, ofActivity: activityID, in: db) ?? end, end: Optional(end))
+        }
         var isStart = false
         if sessions.isEmpty {
-            guard let running = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT id, started_at FROM time_span WHERE activity_id = ? AND ended_at IS NULL ORDER BY started_at LIMIT 1
+            guard let running = try String.fetchOne(db.cachedStatement(sql: """
+                SELECT coalesce(session_id, id) FROM time_span WHERE activity_id = ? AND ended_at IS NULL ORDER BY started_at LIMIT 1
                 """), arguments: [activityID]) else { return }
-            let start: Double = running[1]
+            let start = try sessionStart(running, ofActivity: activityID, in: db) ?? now
             if let last = try Double.fetchOne(db.cachedStatement(sql: """
                 SELECT recorded_at FROM writing_history WHERE activity_id = ? ORDER BY id DESC LIMIT 1
                 """), arguments: [activityID]) {
-                guard now - max(last, start) >= WritingHistory.interval else { return }
+                guard isDue || now - max(last, start) >= WritingHistory.interval else { return }
             } else {
                 isStart = true
             }
-            sessions = [(running[0], start, nil)]
+            sessions = [(running, start, nil)]
         }
         let spans = try Array(Row.fetchCursor(db.cachedStatement(sql: """
             SELECT started_at, ended_at, last_pulse_at FROM time_span WHERE activity_id = ?
@@ -76,7 +99,7 @@ enum HistoryTable {
             """), arguments: [activityID]) {
             if let quantity = row[1] as Double? { quantities[row[0]] = quantity }
         }
-        let snapshot = try takeSnapshot(ofActivity: activityID, in: db)
+        let snapshot = try takeSnapshot(ofActivity: activityID, content: isStart && beginsFromNothing ? [] : nil, in: db)
         // An empty file has no words, whether or not anything counted them yet.
         let words = quantities[ItemIdentifier.wordCount] ?? (snapshot?.size == 0 ? 0 : nil)
         let characters = quantities[ItemIdentifier.characters] ?? (snapshot?.size == 0 ? 0 : nil)
@@ -94,16 +117,24 @@ enum HistoryTable {
             ])
     }
 
+    /// When a session began: its first span's start.
+    private static func sessionStart(_ session: String, ofActivity activityID: Int64, in db: Database) throws -> Double? {
+        try Double.fetchOne(db.cachedStatement(sql: """
+            SELECT min(started_at) FROM time_span WHERE activity_id = ? AND (id = ? OR session_id = ?)
+            """), arguments: [activityID, session, session])
+    }
+
     // MARK: Snapshots
 
     /// The file's content as a delta from the last snapshot, or a keyframe; nil when the activity
     /// has no file, or its file is gone, unreadable, too large or not text.
-    private static func takeSnapshot(ofActivity activityID: Int64, in db: Database)
+    /// - Parameter content: The text to keep instead of the file's.
+    private static func takeSnapshot(ofActivity activityID: Int64, content given: [UInt8]? = nil, in db: Database)
         throws -> (size: Int, digest: Data, delta: Data, isKeyframe: Bool)? {
         guard keepsSnapshots, let path = try Data.fetchOne(db.cachedStatement(sql: """
             SELECT c.path FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
             """), arguments: [activityID]),
-              let content = readText(at: [UInt8](path)) else { return nil }
+              let content = given ?? readText(at: [UInt8](path)) else { return nil }
         let digest = Self.digest(of: content)
         // The file as the last snapshot holds it (most session ends change nothing: a buffer left
         // and entered again): a delta that copies it all, without rebuilding anything.

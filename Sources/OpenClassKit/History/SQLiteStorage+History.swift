@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Where the writing history is kept: the same store as the activities.
 protocol HistoryStorage: Sendable {

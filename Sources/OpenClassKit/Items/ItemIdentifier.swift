@@ -28,12 +28,17 @@ public enum ItemIdentifier {
     public static let openTime = "open_time"
     /// Whether the file is being read, so that its progress is the share viewed (a binary item).
     public static let reading = "reading"
-    /// Characters typed in `clsfile open`'s terminal (a quantity).
+    /// Characters that reached the text by typing, input methods and dictation included, as an
+    /// editor plugin counts them (a quantity).
     public static let typedCharacters = "typed_characters"
-    /// Characters pasted in `clsfile open`'s terminal (a quantity).
+    /// Characters that reached the text as pastes (paste commands, yanks, bracketed pastes, drag and
+    /// drop), as an editor plugin or `clsfile open`'s terminal counts them (a quantity).
     public static let pastedCharacters = "pasted_characters"
-    /// The most characters pasted at once in `clsfile open`'s terminal (a quantity).
+    /// The most characters pasted at once (a quantity).
     public static let largestPaste = "largest_paste"
+    /// Keys pressed in `clsfile open`'s terminal when no plugin counted what reached the text:
+    /// editing commands (`i`, Esc, `:wq`) included, so not characters typed (a quantity).
+    public static let keysPressed = "keys_pressed"
     /// The most the file grew between two pulses, in bytes (a quantity).
     public static let largestGrowth = "largest_growth_between_pulses"
 

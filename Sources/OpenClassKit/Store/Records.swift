@@ -42,6 +42,12 @@ struct SpanRecord: Sendable, Equatable {
     var lastPulse: Double
     /// The process that runs the span; nil once the span has ended or was handed over.
     var owner: ProcessIdentity?
+    /// The session the span goes on with after a pause (the identifier of that session's first
+    /// span); nil for a span that begins a session.
+    var session: String? = nil
+    /// The editor run that began the span (``CLSDataStore/parentEditorRun``), when one was named:
+    /// a later open from the same run goes on with its session.
+    var editorRun: String? = nil
 
     /// Combines two versions of one span the way concurrent saves must: a stop is never undone,
     /// the later stop and the later pulse win.
@@ -54,6 +60,8 @@ struct SpanRecord: Sendable, Equatable {
         }
         result.lastPulse = max(lastPulse, other.lastPulse)
         result.owner = result.end == nil ? (other.owner ?? owner) : nil
+        result.session = session ?? other.session
+        result.editorRun = editorRun ?? other.editorRun
         return result
     }
 
@@ -107,10 +115,16 @@ struct ActivityChanges: Sendable {
     var upserts: [ItemRecord] = []
     /// Ids of spans to remove.
     var discardedSpans: [String] = []
+    /// True when the history's start, if this save writes it, holds no text (the file did not
+    /// exist when its first session began).
+    var beginsHistoryFromNothing = false
+    /// True when the save writes a history row of the running session whether or not one is due
+    /// (the file was saved: its text is kept as saved).
+    var recordsHistory = false
 
     var isEmpty: Bool {
         spans.isEmpty && progressBasis == nil && ranges.isEmpty && !removesAllItems && !clearsPrimary && deletions.isEmpty
-            && upserts.isEmpty && discardedSpans.isEmpty
+            && upserts.isEmpty && discardedSpans.isEmpty && !beginsHistoryFromNothing && !recordsHistory
     }
 }
 

@@ -195,14 +195,45 @@ actor SQLiteStorage: ActivityStorage {
                 try db.execute(sql: """
                     UPDATE activity SET modified_at = ? WHERE id = (SELECT activity_id FROM time_span WHERE id = ?)
                     """, arguments: [Date().timeIntervalSince1970, id])
-                // The session a dead process left ended: its history row, with the file as it was left.
-                if ended, let span = try Row.fetchOne(db, sql: "SELECT activity_id, started_at, ended_at FROM time_span WHERE id = ?",
-                                                      arguments: [id]) {
-                    try HistoryTable.recordIfDue(activityID: span[0], endedSpans: [(id, span[1], span[2])],
+                // The session a dead process left ended: its figures and its history row, with the
+                // file as it was left.
+                if ended { try Self.measureAbandonedFile(ofSpan: id, in: db) }
+                if ended, let span = try Row.fetchOne(db, sql: """
+                    SELECT activity_id, started_at, ended_at, coalesce(session_id, id) FROM time_span WHERE id = ?
+                    """, arguments: [id]) {
+                    try HistoryTable.recordIfDue(activityID: span[0],
+                                                 endedSpans: [HistoryTable.EndedSpan(id: id, session: span[3], start: span[1], end: span[2])],
                                                  at: Date().timeIntervalSince1970, in: db)
                 }
             }
         }
+    }
+
+    /// Records the word and character counts of the file of a span's activity, as the measurer
+    /// set with ``CLSDataStore/measureFilesOfAbandonedSessions(with:)`` gives them.
+    private static func measureAbandonedFile(ofSpan id: String, in db: Database) throws {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT a.id, c.path, (SELECT identifier FROM activity_item WHERE activity_id = a.id AND role = 'primary')
+            FROM time_span s JOIN activity a ON a.id = s.activity_id JOIN context c ON c.id = a.context_id WHERE s.id = ?
+            """, arguments: [id]), let path = row[1] as Data?,
+              let figures = AbandonedSessions.figures(of: URL(fileSystemPathBytes: [UInt8](path))) else { return }
+        let activityID: Int64 = row[0], primary: String? = row[2]
+        let now = Date().timeIntervalSince1970
+        var change = ActivityChanges(activityID: activityID)
+        func item(_ identifier: String, _ title: String, _ value: Int, role: ItemRole) -> ItemRecord {
+            ItemRecord(identifier: identifier, title: title, role: role, value: .quantity(Double(value)), createdAt: now, modifiedAt: now)
+        }
+        // A primary item of another identifier is the program's own: only clsfile's word count is set.
+        if primary == nil || primary == ItemIdentifier.wordCount {
+            change.upserts.append(item(ItemIdentifier.wordCount, "Word Count", figures.words, role: .primary))
+        }
+        change.upserts.append(item(ItemIdentifier.characters, "Characters", figures.characters, role: .additional))
+        for record in change.upserts {
+            if record.role == .primary { try replacePrimary(with: record, of: activityID, in: db) }
+            try upsert(record, into: activityID, in: db)
+        }
+        // The class server, when the work is assigned, gets the figures as from any save.
+        try OutboxTable.enqueue(change, at: now, in: db)
     }
 
     // MARK: Access
@@ -577,22 +608,26 @@ actor SQLiteStorage: ActivityStorage {
             try db.execute(sql: "DELETE FROM time_span WHERE id = ? AND activity_id = ?", arguments: [id, activityID])
         }
         // The sessions this save ends: their history rows are due.
-        var endedSpans: [(id: String, start: Double, end: Double)] = []
+        var endedSpans: [HistoryTable.EndedSpan] = []
         for span in change.spans {
             let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(spanColumns) FROM time_span WHERE id = ?"),
                                           arguments: [span.id]).map(spanRecord(from:))
             let merged = stored?.merged(with: span) ?? span
-            if stored?.end == nil, let end = merged.end { endedSpans.append((merged.id, merged.start, end)) }
+            if stored?.end == nil, let end = merged.end {
+                endedSpans.append(HistoryTable.EndedSpan(id: merged.id, session: merged.session ?? merged.id, start: merged.start, end: end))
+            }
             try db.cachedStatement(sql: """
                 INSERT INTO time_span (id, activity_id, started_at, ended_at, last_pulse_at,
-                                       owner_host, owner_boot, owner_pid, owner_start)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       owner_host, owner_boot, owner_pid, owner_start, session_id, editor_run)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET ended_at = excluded.ended_at, last_pulse_at = excluded.last_pulse_at,
                     owner_host = excluded.owner_host, owner_boot = excluded.owner_boot,
-                    owner_pid = excluded.owner_pid, owner_start = excluded.owner_start
+                    owner_pid = excluded.owner_pid, owner_start = excluded.owner_start,
+                    session_id = coalesce(time_span.session_id, excluded.session_id),
+                    editor_run = coalesce(time_span.editor_run, excluded.editor_run)
                 """).execute(arguments: [merged.id, activityID, merged.start, merged.end, merged.lastPulse,
                                           merged.owner?.host, merged.owner?.bootID, merged.owner?.pid,
-                                          merged.owner?.startTicks])
+                                          merged.owner?.startTicks, merged.session, merged.editorRun])
         }
         try writeProgress(of: change, in: db)
         if change.removesAllItems {
@@ -614,7 +649,8 @@ actor SQLiteStorage: ActivityStorage {
         try db.cachedStatement(sql: "UPDATE activity SET modified_at = ? WHERE id = ?")
             .execute(arguments: [now, activityID])
         try OutboxTable.enqueue(change, at: now, in: db)
-        try HistoryTable.recordIfDue(activityID: activityID, endedSpans: endedSpans, at: now, in: db)
+        try HistoryTable.recordIfDue(activityID: activityID, endedSpans: endedSpans, at: now,
+                                     beginsFromNothing: change.beginsHistoryFromNothing, isDue: change.recordsHistory, in: db)
     }
 
     /// Writes a new progress basis and ranges: a new basis (or a restart) clears the stored ranges.
@@ -714,21 +750,23 @@ actor SQLiteStorage: ActivityStorage {
     }
 
     /// The columns of `time_span` that ``spanRecord(from:)`` reads.
-    private static let spanColumns = "id, started_at, ended_at, last_pulse_at, owner_host, owner_boot, owner_pid, owner_start"
+    private static let spanColumns = "id, started_at, ended_at, last_pulse_at, owner_host, owner_boot, owner_pid, owner_start, session_id, editor_run"
 
     private static func spanRecord(from row: some ColumnReader) -> SpanRecord {
         let owner: ProcessIdentity? = row.optionalInt64(6).map { pid in
             ProcessIdentity(host: row.text(4) ?? "", bootID: row.text(5) ?? "", pid: pid, startTicks: row.optionalInt64(7) ?? 0)
         }
-        return SpanRecord(id: row.text(0) ?? "", start: row.double(1), end: row.optionalDouble(2), lastPulse: row.double(3), owner: owner)
+        return SpanRecord(id: row.text(0) ?? "", start: row.double(1), end: row.optionalDouble(2), lastPulse: row.double(3),
+                          owner: owner, session: row.text(8), editorRun: row.text(9))
     }
 
     /// The columns of `time_span` that ``viewedSpanRecord(from:)`` reads.
-    private static let viewedSpanColumns = "started_at, ended_at, last_pulse_at"
+    private static let viewedSpanColumns = "started_at, ended_at, last_pulse_at, session_id"
 
     /// A span to look at, never to save: without its identifier and owner.
     private static func viewedSpanRecord(from row: some ColumnReader) -> SpanRecord {
-        SpanRecord(id: "", start: row.double(0), end: row.optionalDouble(1), lastPulse: row.double(2), owner: nil)
+        SpanRecord(id: "", start: row.double(0), end: row.optionalDouble(1), lastPulse: row.double(2), owner: nil,
+                   session: row.text(3))
     }
 
     private static func ranges(of activityID: Int64, in db: Database) throws -> [ClosedRange<Double>] {

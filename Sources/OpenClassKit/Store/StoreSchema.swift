@@ -329,6 +329,16 @@ enum StoreSchema {
         CREATE INDEX writing_history_by_activity ON writing_history(activity_id, id);
         ALTER TABLE assignment ADD COLUMN process_evidence TEXT CHECK (process_evidence IN ('figures', 'replay'));
         """),
+        // 12: sessions told apart from spans: a session is one run of an editor on a file, and a
+        // pause past the idle timeout ends its span and starts another in the same session, as
+        // does a buffer left and entered again in the same editor run (`session_id`: the
+        // identifier of the session's first span; NULL for a span that begins one, and for every
+        // span recorded before; `editor_run`: the editor process that began the span, when a
+        // plugin's hook named it). History rows from here on name their session.
+        Migration(name: "spans of one session", sql: """
+        ALTER TABLE time_span ADD COLUMN session_id TEXT;
+        ALTER TABLE time_span ADD COLUMN editor_run TEXT;
+        """),
     ]
 
     /// Whether the store's schema is older than this code's.

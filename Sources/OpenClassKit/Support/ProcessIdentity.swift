@@ -46,6 +46,14 @@ struct ProcessIdentity: Sendable, Hashable {
         return String(decoding: bytes.filter { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: " ") }, as: UTF8.self)
     }
 
+    /// The parent of this process as one editor run: boot, process id and start time, which no
+    /// other process shares; nil when it cannot be read.
+    static var parentRun: String? {
+        let parent = Int64(getppid())
+        guard parent > 1, let ticks = startTicks(of: parent) else { return nil }
+        return "\(current.bootID)/\(parent)/\(ticks)"
+    }
+
     /// Field 22 of `/proc/PID/stat`: the process start time in clock ticks after boot.
     static func startTicks(of pid: Int64) -> Int64? {
         guard let data = contents(of: "/proc/\(pid)/stat"),

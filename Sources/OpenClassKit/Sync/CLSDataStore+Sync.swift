@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Syncing a student's assigned work to a class server. Not part of ClassKit.
 ///

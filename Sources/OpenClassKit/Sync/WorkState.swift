@@ -113,8 +113,8 @@ public struct WorkState: Sendable, Equatable, Codable {
     public var progress: Double { min(1, max(0, ranges.reduce(0) { $0 + ($1.upper - $1.lower) })) }
 
     /// The sessions a person sees, joined as ``CLSActivity/workSessions`` joins them.
-    public var sessions: [TimeSpan] {
-        CLSActivity.sessions(joining: spans.map {
+    public var sessions: [WorkSession] {
+        CLSActivity.sessions(of: spans.map {
             TimeSpan(start: Date(timeIntervalSince1970: $0.start), end: $0.end.map(Date.init(timeIntervalSince1970:)),
                      lastPulse: Date(timeIntervalSince1970: $0.lastPulse))
         })

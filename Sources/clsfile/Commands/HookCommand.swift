@@ -16,9 +16,10 @@ struct HookCommand: AsyncParsableCommand {
             records it. With --stdio, events are read as JSON lines from standard input, one \
             answer line each, for plugins that keep one process running:
               {"event": "view", "file": "/path/essay.txt", "view": [1, 40], "totalLines": 200}
-            (the other keys: line, editor, inputAt, openedAt, targetWords, reading). \
-            Plugins send --input-at with every event, so that work counts up to the last input \
-            and not to the moment the hook runs, and --opened-at with close. An event for a file \
+            (the other keys: line, editor, inputAt, openedAt, targetWords, reading, typed, pasted, \
+            largestPaste). Plugins send --input-at with every event, so that work counts up to the \
+            last input and not to the moment the hook runs, and --opened-at with close, and with \
+            close the characters the session typed and pasted (--typed, --pasted, --largest-paste). An event for a file \
             that does not exist yet (a new file before its first save) waits in the spool until \
             the file appears. Progress is measured toward a target word count (--target-words), \
             else as the share of lines viewed when reading (--reading), else by the document's \
@@ -59,6 +60,16 @@ struct HookCommand: AsyncParsableCommand {
         valueName: "seconds"))
     var openedAt: Double?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "With close: characters the session typed (input methods and dictation included).", valueName: "n"))
+    var typed: Int?
+
+    @Option(name: .long, help: ArgumentHelp("With close: characters the session pasted.", valueName: "n"))
+    var pasted: Int?
+
+    @Option(name: .long, help: ArgumentHelp("With close: the most characters one paste brought.", valueName: "n"))
+    var largestPaste: Int?
+
     @OptionGroup var progressOptions: ProgressOptions
 
     func validate() throws {
@@ -70,6 +81,7 @@ struct HookCommand: AsyncParsableCommand {
         _ = try HookLine.visibleLines(view, totalLines: totalLines)
         _ = try HookLine.date(inputAt, option: "--input-at")
         _ = try HookLine.date(openedAt, option: "--opened-at")
+        if let event { _ = try HookLine.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event) }
     }
 
     func run() async throws {
@@ -94,6 +106,7 @@ struct HookCommand: AsyncParsableCommand {
                         inputAt: try HookLine.date(inputAt, option: "--input-at"),
                         openedAt: try HookLine.date(openedAt, option: "--opened-at"),
                         targetWords: progressOptions.targetWords, isReading: progressOptions.reading,
+                        input: try HookLine.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event),
                         store: storeOptions.store, idleTimeout: idleTimeout)
     }
 }

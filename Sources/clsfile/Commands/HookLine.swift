@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandSupport
+import ContentDetectors
 import Foundation
 import OpenClassKit
 import SessionRecorder
@@ -9,6 +10,13 @@ enum HookLine {
     /// Checks a time given in seconds since 1970 (see ``HookRequest/date(_:option:)``).
     static func date(_ seconds: Double?, option: String) throws -> Date? {
         try validated { () throws(RecorderError) in try HookRequest.date(seconds, option: option) }
+    }
+
+    /// Checks `--typed`, `--pasted` and `--largest-paste` (see ``HookRequest/input(typed:pasted:largestPaste:event:)``).
+    static func input(typed: Int?, pasted: Int?, largestPaste: Int?, event: SessionEvent.Kind) throws -> SessionEvent.InputFigures? {
+        try validated { () throws(RecorderError) in
+            try HookRequest.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event)
+        }
     }
 
     /// Parses `--view FIRST-LAST`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Classroom
 import CommandSupport
+import ContentDetectors
 import Foundation
 import OpenClassKit
 import SessionRecorder
@@ -76,8 +77,11 @@ struct OpenCommand: AsyncParsableCommand {
         let words = outcome.measurement.report.map { "\($0.statistics.words) words" } ?? "words not counted"
         var parts = ["active \(Formatting.text(outcome.activeTime))", "open \(Formatting.text(outcome.openTime))",
                      words, progress(outcome)]
-        if outcome.typedCharacters + outcome.pastedCharacters > 0 {
-            parts.append("\(outcome.typedCharacters) typed, \(outcome.pastedCharacters) pasted characters")
+        let input = outcome.input
+        if let typed = input.typed {
+            parts.append("\(typed) typed, \(input.pasted ?? 0) pasted characters")
+        } else if let keys = input.keysPressed, keys + (input.pasted ?? 0) > 0 {
+            parts.append("\(keys) keys pressed (commands included), \(input.pasted ?? 0) pasted characters")
         }
         return "\((file as NSString).lastPathComponent): " + parts.joined(separator: ", ") + " (\(rule))"
     }

@@ -3,8 +3,10 @@ import SessionRecorder
 
 /// The options that choose what a file's progress measures, for `open` and `hook`.
 struct ProgressOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Measure progress toward this many words; remembered for the file.",
-                                            valueName: "n"))
+    // Unconditional: `--target-words -5` takes -5 as its value and is refused as a count, where
+    // the default parsing reads -5 as an option and reports the value missing.
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Measure progress toward this many words; remembered for the file.", valueName: "n"))
     var targetWords: Int?
 
     @Flag(name: .long, help: "The file is being read: its progress is the share of its lines viewed (an editor plugin tells which lines).")

@@ -35,10 +35,14 @@ struct ShowCommand: AsyncParsableCommand {
         try await reportingFailures {
             let url = FileArgument.url(for: file)
             let store = storeOptions.dataStore()
-            let activity = try await store.existingActivity(for: url)
+            let activity = try await Self.activity(of: url, named: file, in: store)
             var summary = activity.map { ActivitySummary($0) } ?? ActivitySummary(unrecordedFile: url)
-            if activity != nil { summary.history = try await store.writingHistory(for: url) }
+            if let activity { summary.history = try await store.writingHistory(for: activity) }
             if html {
+                // A page of nothing would look like a history that is empty: say so instead, as the text does.
+                guard activity != nil else {
+                    throw CLSError(.invalidArgument, "no activity recorded for \(file): there is no history to draw; open it with `clsfile open \(file)` first")
+                }
                 print(HistoryPage(title: url.lastPathComponent, figures: summary.historyFigures,
                                   history: summary.history ?? WritingHistory(entries: []),
                                   showsProgress: summary.progressBasis?.measuresProgress != false).render())
@@ -46,5 +50,17 @@ struct ShowCommand: AsyncParsableCommand {
                 print(json ? summary.json() : summary.text())
             }
         }
+    }
+
+    /// The activity of a file, or, when no file is at the path any more, the one last recorded
+    /// there (a file deleted or renamed after its sessions).
+    /// - Throws: `CLSError` `.invalidArgument` when neither a file nor a record is at the path.
+    static func activity(of url: URL, named file: String, in store: CLSDataStore) async throws -> CLSActivity? {
+        var info = stat()
+        guard lstat(url.path, &info) != 0, errno == ENOENT else { return try await store.existingActivity(for: url) }
+        guard let recorded = try await store.activityRecorded(at: url) else {
+            throw CLSError(.invalidArgument, "\(file) does not exist and nothing was recorded at that path: check its name (`clsfile list` shows every file recorded)")
+        }
+        return recorded
     }
 }

@@ -20,7 +20,8 @@ struct StatsCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of a table.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Report progress toward this many words.", valueName: "n"))
+    // Unconditional, so that `--target-words -5` is refused as a count rather than as a missing value.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Report progress toward this many words.", valueName: "n"))
     var targetWords: Int?
 
     @Argument(help: ArgumentHelp("The documents.", valueName: "file"))

@@ -101,7 +101,9 @@ struct ActivitySummary: Sendable {
         hasSpans = withSpans
         if withSpans {
             spans = activity.timeSpans.map(span)
-            sessions = workSessions.map(span)
+            sessions = workSessions.map {
+                Span(start: $0.start, end: $0.end, lastPulse: $0.lastPulse, seconds: $0.activeTime)
+            }
         }
         created = activity.dateCreated
         modified = activity.dateLastModified
@@ -172,7 +174,7 @@ struct ActivitySummary: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// One session of the history as columns: when, how long, the words it added, the progress
+    /// One session of the history as columns: when, how long (active, of its open time), the words it added, the progress
     /// after it (when the progress measures something), its typing and pasting.
     static func historyColumns(_ session: WritingHistory.Session, showsProgress: Bool) -> [String] {
         var input = ""
@@ -184,7 +186,7 @@ struct ActivitySummary: Sendable {
             "\(words) words" + (session.addedWords.map { $0 >= 0 ? " (+\($0))" : " (\($0))" } ?? "")
         } ?? ""
         return [Formatting.timestamp(session.start) + (session.end == nil ? " (running)" : ""),
-                Formatting.text(session.activeTime), words,
+                Formatting.text(session.activeTime) + (session.openTime.map { " of \(Formatting.text($0)) open" } ?? ""), words,
                 showsProgress ? session.progress.map { "progress \(Formatting.percent($0))" } ?? "" : "", input]
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OpenClassKit
 
 #if canImport(Glibc)
 import Glibc
@@ -8,16 +9,7 @@ import Glibc
 enum Formatting {
     /// `2h 05m`, `41m 12s`, `9s`.
     static func text(_ seconds: Double) -> String {
-        // A corrupt or foreign store can hold anything: never trap on it.
-        guard seconds.isFinite else { return "-" }
-        guard abs(seconds) < 1e15 else { return String(format: "%gh", seconds / 3600) }
-        if seconds < 0 { return "-" + text(-seconds) }
-        let total = Int(seconds.rounded(.down))
-        let (hours, minutes, rest) = (total / 3600, total % 3600 / 60, total % 60)
-        // Without `String(format:)`, a tenth of the cost of a 100,000-line report.
-        if hours > 0 { return String(hours) + "h " + twoDigits(minutes) + "m" }
-        if minutes > 0 { return String(minutes) + "m " + twoDigits(rest) + "s" }
-        return String(rest) + "s"
+        DurationText.text(seconds)
     }
 
     /// `80%`, `12.5%`.
@@ -102,10 +94,6 @@ enum Formatting {
             put("Z")
             return count
         }
-    }
-
-    private static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0" + String(value) : String(value)
     }
 
     /// `2026-11-21` in local time.

@@ -34,7 +34,8 @@ struct ReplayFrame {
             lines.append("  (\(snapshot.skippedBefore) damaged snapshots before this step were skipped: what they added shows here)")
         }
         if entry.isSessionStart {
-            lines.append("  the text the first session began from (\(snapshot.content.count) bytes)")
+            lines.append(snapshot.content.isEmpty ? "  the first session began from an empty file"
+                         : "  the text the first session began from (\(snapshot.content.count) bytes)")
             let text = snapshot.lines
             lines += text.prefix(Self.shownLines).map { "  " + render($0) }
             if text.count > Self.shownLines { lines.append("  … and \(text.count - Self.shownLines) more lines") }
@@ -59,10 +60,17 @@ struct ReplayFrame {
     private func header() -> String {
         let entry = snapshot.entry
         var parts = ["Step \(step) of \(total)", Formatting.timestamp(entry.date)]
-        let session = Formatting.clock(entry.sessionStart) + "–" + (entry.sessionEnd.map(Formatting.clock) ?? "running")
-        let time = previous.map { entry.activeTime - $0.activeTime }
-            ?? (entry.sessionEnd ?? entry.date).timeIntervalSince(entry.sessionStart)
-        parts.append("session \(session), \(Formatting.text(max(0, time)))")
+        if entry.isSessionStart {
+            // The text before any work: no time of its own.
+            parts.append("session started \(Formatting.clock(entry.sessionStart))")
+        } else {
+            // A row written while its session ran (a save, or every few minutes) says how far it had come.
+            let session = Formatting.clock(entry.sessionStart) + "–" + Formatting.clock(entry.sessionEnd ?? entry.date)
+                + (entry.sessionEnd == nil ? " (saved while it ran)" : "")
+            let time = previous.map { entry.activeTime - $0.activeTime }
+                ?? (entry.sessionEnd ?? entry.date).timeIntervalSince(entry.sessionStart)
+            parts.append("session \(session), \(Formatting.text(max(0, time)))")
+        }
         if let words = entry.words {
             let added = previous?.words.map { words - $0 }
             parts.append("\(words) words" + (added.map { " (\($0 >= 0 ? "+" : "")\($0))" } ?? ""))

@@ -1,3 +1,4 @@
+import Foundation
 /// Pieces of a DOM as Chromium serializes it.
 enum DOM {
     /// The element that starts with `<tag` and carries `attribute`, up to its closing tag (no nesting

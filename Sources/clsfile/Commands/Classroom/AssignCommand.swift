@@ -33,7 +33,8 @@ struct AssignCommand: AsyncParsableCommand {
                                             valueName: "date"))
     var due: String?
 
-    @Option(name: .long, help: ArgumentHelp("The number of words asked for; students' progress is measured toward it.",
+    // Unconditional, so that `--target-words -5` is refused as a count rather than as a missing value.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The number of words asked for; students' progress is measured toward it.",
                                             valueName: "n"))
     var targetWords: Int?
 
@@ -100,6 +101,7 @@ struct AssignCommand: AsyncParsableCommand {
                 throw error
             }
             print("assigned '\(title)' (\(handout.id)); handout: \(destination.path)")
+            print("   (share \(document.lastPathComponent) and \(destination.lastPathComponent) with the class)")
         }
     }
 

@@ -1,0 +1,298 @@
+import Foundation
+import OpenClassKit
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Random sequences of editor runs on one file, in real processes and real time — plugins that
+/// keep `clsfile hook --stdio` running, and `clsfile open` around an editor, some of them killed
+/// with SIGKILL — with opens, typing, pastes, saves, pauses past the idle timeout and closes;
+/// after each step the figures must agree with each other and with the file:
+///
+/// - one session per editor run, never one for two runs however close;
+/// - the sessions' active times add up to the activity's time, and no session counts more than
+///   its run lasted;
+/// - the history's sessions add up to the time of its last row, each with active ≤ open time;
+/// - each history row's words are the words of the text it kept.
+@Suite(.serialized)
+struct SessionInvariantTests {
+    /// The idle timeout the runs use: pauses of ``pause`` are past it.
+    static let idleTimeout = 1.5
+    static let pause = 2.0
+
+    @Test(arguments: [UInt64(7), 2026])
+    func figuresAgreeAfterEveryStep(seed: UInt64) async throws {
+        var random = SplitMix(seed: seed)
+        let world = try World()
+        var runs: [Run] = []
+        for runIndex in 0..<6 {
+            let kind = Int.random(in: 0..<3, using: &random)
+            let run: Run = kind == 0 ? try OpenRun(world: world) : try PluginRun(world: world)
+            runs.append(run)
+            try await Task.sleep(for: .milliseconds(300))
+            var ended = false
+            for _ in 0..<Int.random(in: 2...5, using: &random) where !ended {
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0...4: try run.type(Int.random(in: 1...4, using: &random), random: &random)
+                case 5: try run.paste()
+                case 6: try run.save()
+                case 7: try await Task.sleep(for: .seconds(Self.pause))
+                case 8 where run is OpenRun && runIndex % 2 == 1:
+                    try run.kill()
+                    ended = true
+                default: try await Task.sleep(for: .milliseconds(400))
+                }
+                try await Task.sleep(for: .milliseconds(200))
+                try await check(world, runs: runs, seed: seed)
+            }
+            if !ended { try run.close() }
+            try await check(world, runs: runs, seed: seed)
+            // Less than the idle timeout between runs: the gap must never count.
+            try await Task.sleep(for: .milliseconds(Int.random(in: 100...1_200, using: &random)))
+        }
+    }
+
+    /// Checks every invariant, after a command (`clsfile list`) opened the store as a person's next command would.
+    private func check(_ world: World, runs: [Run], seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let listed = try run(world.clsfile, ["list", "--store", world.store.path])
+        #expect(listed.status == 0, "\(listed.errorOutput)", sourceLocation: sourceLocation)
+        let store = CLSDataStore(storeURL: world.store, configuration: .init(busyTimeout: 30))
+        guard let activity = try await store.existingActivity(for: world.file) else {
+            Issue.record("seed \(seed): no activity after \(runs.count) runs", sourceLocation: sourceLocation)
+            return
+        }
+        let sessions = activity.workSessions
+        let context = "seed \(seed), runs \(runs.map(\.name)), spans \(activity.timeSpans)"
+        #expect(sessions.count == runs.count, "one session per editor run: \(context)", sourceLocation: sourceLocation)
+        let total = activity.recordedDuration()
+        #expect(abs(sessions.map(\.activeTime).reduce(0, +) - total) < 0.05,
+                "the sessions add up to the total \(total): \(context)", sourceLocation: sourceLocation)
+        for (session, run) in zip(sessions, runs) {
+            #expect(session.activeTime <= run.wallTime + 0.5,
+                    "a session counts at most its run's \(run.wallTime) s: \(session), \(context)", sourceLocation: sourceLocation)
+        }
+        let history = try await store.writingHistory(for: world.file)
+        let ended = history.sessions.filter { $0.end != nil }
+        #expect(ended.count == runs.filter(\.hasEnded).count, "a history session per ended run: \(history.sessions), \(context)",
+                sourceLocation: sourceLocation)
+        if let last = history.entries.last {
+            #expect(abs(history.sessions.map(\.activeTime).reduce(0, +) - last.activeTime) < 0.05,
+                    "the history's sessions add up to its last row: \(history.sessions), \(context)", sourceLocation: sourceLocation)
+            if !activity.isStarted {
+                #expect(abs(last.activeTime - total) < 0.05, "the last row has the whole time \(total): \(last)",
+                        sourceLocation: sourceLocation)
+            }
+        }
+        for session in history.sessions {
+            if let open = session.openTime {
+                #expect(session.activeTime <= open + 0.5, "active ≤ open in a session: \(session), \(context)",
+                        sourceLocation: sourceLocation)
+            }
+        }
+        for try await snapshot in try await store.snapshots(of: world.file) {
+            let words = String(decoding: snapshot.content, as: UTF8.self).split(whereSeparator: \.isWhitespace).count
+            #expect(snapshot.entry.words == words, "a row's words are its text's: \(snapshot.entry), \(context)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// The file, the store and the programs the runs share.
+private final class World: Sendable {
+    let scratch: Scratch
+    let file: URL
+    let store: URL
+    let clsfile: URL
+
+    init() throws {
+        scratch = try Scratch()
+        file = try scratch.file("essay.txt", "")
+        store = scratch.storeURL
+        clsfile = try builtExecutable("clsfile")
+        // The `clsfile open` runs' editor: it writes what it is told to the file, until told to quit.
+        try scratch.file("editor.sh", """
+            while read -r command text; do
+              case "$command" in
+                append) printf '%s\\n' "$text" >> "$1" ;;
+                quit) exit 0 ;;
+              esac
+            done < "$CLSFILE_TEST_COMMANDS"
+            """)
+    }
+}
+
+/// One run of an editor on the file.
+private protocol Run: AnyObject {
+    var name: String { get }
+    /// Seconds from its start to its end (or to now).
+    var wallTime: Double { get }
+    var hasEnded: Bool { get }
+    func type(_ words: Int, random: inout SplitMix) throws
+    func paste() throws
+    func save() throws
+    func close() throws
+    func kill() throws
+}
+
+private let vocabulary = ["river", "stone", "water", "light", "north", "field", "quiet", "green", "storm", "bridge"]
+
+/// A plugin's editor: keeps the text and one `clsfile hook --stdio` process, as the LibreOffice
+/// extension does; the file changes only when saved. The hook runs under a shell of its own, so
+/// that each run is another editor process, as two launches of an editor are.
+private final class PluginRun: Run {
+    let world: World
+    let process = Process()
+    let input = Pipe(), output = Pipe()
+    var text: String
+    let opened = Date()
+    var closedAt: Date?
+    var typed = 0, pasted = 0, largestPaste = 0
+
+    var name: String { "plugin" }
+    var wallTime: Double { (closedAt ?? Date()).timeIntervalSince(opened) }
+    var hasEnded: Bool { closedAt != nil }
+
+    init(world: World) throws {
+        self.world = world
+        text = (try? String(contentsOf: world.file, encoding: .utf8)) ?? ""
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // `; :` keeps the shell from replacing itself with the hook.
+        process.arguments = ["-c", "\"$0\" hook --stdio --store \"$1\" --idle-timeout \(SessionInvariantTests.idleTimeout); :",
+                             world.clsfile.path, world.store.path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        try send(["event": "open"])
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+
+    private func send(_ fields: [String: Any]) throws {
+        var line = fields
+        line["file"] = world.file.path
+        line["editor"] = "test"
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: line) + Data("\n".utf8))
+        var answer = Data()
+        while !answer.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw CLSError(.invalidArgument, "the hook process ended") }
+            answer += chunk
+        }
+        let reply = String(decoding: answer, as: UTF8.self)
+        #expect(reply.contains("\"ok\":true"), "\(fields): \(reply)")
+    }
+
+    func type(_ words: Int, random: inout SplitMix) throws {
+        for _ in 0..<words {
+            let word = vocabulary[Int.random(in: 0..<vocabulary.count, using: &random)] + " "
+            text += word
+            typed += word.count
+        }
+        try send(["event": "edit", "inputAt": Date().timeIntervalSince1970])
+    }
+
+    func paste() throws {
+        let chunk = "a pasted line of seven words here\n"
+        text += chunk
+        pasted += chunk.count
+        largestPaste = max(largestPaste, chunk.count)
+        try send(["event": "edit", "inputAt": Date().timeIntervalSince1970])
+    }
+
+    func save() throws {
+        try Data(text.utf8).write(to: world.file)
+        try send(["event": "save", "inputAt": Date().timeIntervalSince1970])
+    }
+
+    func close() throws {
+        try save()
+        try send(["event": "close", "openedAt": opened.timeIntervalSince1970, "typed": typed, "pasted": pasted,
+                  "largestPaste": largestPaste])
+        closedAt = Date()
+        input.fileHandleForWriting.closeFile()
+        process.waitUntilExit()
+    }
+
+    /// A plugin's editor is not killed in these runs: its hook process keeps no session of its own.
+    func kill() throws { try close() }
+}
+
+/// `clsfile open --no-pty` around a scripted editor that writes the file as it goes.
+private final class OpenRun: Run {
+    let world: World
+    let process: SpawnedProcess
+    let commands: URL
+    var writer: FileHandle?
+    let opened = Date()
+    var endedAt: Date?
+    var wasKilled = false
+
+    var name: String { wasKilled ? "open (killed)" : "open" }
+    var wallTime: Double { (endedAt ?? Date()).timeIntervalSince(opened) }
+    var hasEnded: Bool { endedAt != nil }
+
+    init(world: World) throws {
+        self.world = world
+        commands = world.scratch.url.appendingPathComponent("commands-\(UUID().uuidString).fifo")
+        guard mkfifo(commands.path, 0o600) == 0 else { throw POSIXError(.EIO) }
+        let editor = world.scratch.url.appendingPathComponent("editor.sh").path
+        process = try SpawnedProcess(world.clsfile.path,
+                                     ["open", "--no-pty", "--store", world.store.path,
+                                      "--idle-timeout", "\(SessionInvariantTests.idleTimeout)", "--editor", "sh \(editor)",
+                                      world.file.path],
+                                     environment: ["CLSFILE_TEST_COMMANDS": commands.path], in: world.scratch.url, name: "open")
+        writer = try Self.openWhenRead(commands, process: process)
+    }
+
+    /// Opens the FIFO to write once the editor reads it, so the editor runs when this returns;
+    /// fails after 20 s.
+    private static func openWhenRead(_ fifo: URL, process: SpawnedProcess) throws -> FileHandle {
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while Date() < deadline {
+            let descriptor = open(fifo.path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if descriptor >= 0 {
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+                return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            }
+            guard errno == ENXIO else { break }
+            usleep(50_000)
+        }
+        throw CLSError(.invalidArgument, "the editor of clsfile open never started: \(process.errorOutput)")
+    }
+
+    private func tell(_ line: String) {
+        writer?.write(Data((line + "\n").utf8))
+    }
+
+    func type(_ words: Int, random: inout SplitMix) throws {
+        let text = (0..<words).map { _ in vocabulary[Int.random(in: 0..<vocabulary.count, using: &random)] }.joined(separator: " ")
+        tell("append \(text)")
+    }
+
+    func paste() throws { tell("append a pasted line of seven words here") }
+
+    /// The scripted editor writes as it types.
+    func save() throws {}
+
+    func close() throws {
+        tell("quit")
+        writer?.closeFile()
+        writer = nil
+        let status = process.waitBlocking(timeout: 30)
+        endedAt = Date()
+        #expect(status == 0, "clsfile open: \(process.errorOutput)")
+    }
+
+    func kill() throws {
+        process.signal(SIGKILL)
+        _ = process.waitBlocking(timeout: 10)
+        endedAt = Date()
+        wasKilled = true
+        // The editor, orphaned, reads the end of its commands and exits.
+        writer?.closeFile()
+        writer = nil
+    }
+}
