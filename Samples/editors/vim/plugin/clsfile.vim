@@ -365,7 +365,8 @@ function! s:Count(event) abort
     call s:Pasted(counts, grown > len(typed) ? strchars(s:BeforeCursor(grown)) : strchars(typed))
   elseif grown > len(typed)
     let text = s:BeforeCursor(grown)
-    let more = strchars(text) - strchars(typed)
+    " Never below zero: clsfile refuses a negative count.
+    let more = max([0, strchars(text) - strchars(typed)])
     if typed ==# '' && more > 1 && text =~# '[^ \t\n]' && a:event ==# 'TextChangedI' && mode(1) !~# '^i[cx]'
       call s:Pasted(counts, more)
     else

@@ -417,7 +417,7 @@ local function count(event, buf)
     pasted(state, grown > #keys and vim.fn.strchars(before_cursor(buf, grown)) or keyed)
   elseif grown > #keys then
     local text = before_cursor(buf, grown)
-    local more = vim.fn.strchars(text) - keyed
+    local more = math.max(0, vim.fn.strchars(text) - keyed) -- clsfile refuses a negative count
     if keys == '' and more > 1 and text:find('%S') and event == 'TextChangedI'
         and not vim.api.nvim_get_mode().mode:find('^i[cx]') then
       pasted(state, more)
