@@ -8,9 +8,10 @@ import Glibc
 
 /// The characters the editor plugins count as typed and as pasted, in the real editors in tmux
 /// (VS Code through the stand-in of its API): words typed one at a time, a bracketed paste from
-/// the terminal, and the editor's own put or yank of a register. The plugins run a stand-in
-/// clsfile that logs its arguments, so the figures they send are checked exactly; under
-/// `clsfile open` they write them to `$CLSFILE_SESSION_INPUT` instead.
+/// the terminal, and the editor's own put or yank of a register. Most tests run the plugins with a
+/// stand-in clsfile that logs its arguments, so the figures they send are checked exactly; under
+/// `clsfile open` they write them to `$CLSFILE_SESSION_INPUT` instead. The last two check that the
+/// real clsfile records them, from a close and under `clsfile open`.
 @Suite(.serialized)
 struct PluginInputTests {
     typealias Editor = EditorScenarioTests.Editor
@@ -86,7 +87,7 @@ struct PluginInputTests {
         let log = scratch.url.appendingPathComponent("calls.log")
         // A paste, a completion (a longer insertion that is not the clipboard's: neither), a
         // paste of two lines (CRLF on the clipboard), then an undo and a redo of it (neither).
-        let result = try runEvents(file, logging: log, in: scratch,
+        let result = try runEvents(file, running: try standIn(logging: log, in: scratch), in: scratch,
                                    ["--paste", "PASTED TEXT", "--insert", "completion", "--paste", "two\r\nlines", "--undo"])
         #expect(result.status == 0, "\(result.errorOutput)")
         let close = try await call("close", in: log)
@@ -98,13 +99,62 @@ struct PluginInputTests {
         let file = try scratch.file("essay.txt", "")
         let log = scratch.url.appendingPathComponent("calls.log")
         let input = scratch.url.appendingPathComponent("input.json")
-        let result = try runEvents(file, logging: log, in: scratch, ["--paste", "PASTED TEXT"],
+        let result = try runEvents(file, running: try standIn(logging: log, in: scratch), in: scratch, ["--paste", "PASTED TEXT"],
                                    environment: ["CLSFILE_SESSION_FILE": file.resolvingSymlinksInPath().path,
                                                  "CLSFILE_SESSION_INPUT": input.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(try figures(in: input) == Figures(typed: Self.typed, pasted: 11, largestPaste: 11))
         let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ")[1] }
         #expect(!events.contains("close"), "\(events)")
+    }
+
+    @Test(arguments: Editor.allCases)
+    func clsfileRecordsTheFiguresTheCloseCarries(_ editor: Editor) async throws {
+        try Tool.require(editor.tool, .tmux)
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let session = try EditorInTmux(try editor.command([file]), scratch: scratch)
+        defer { session.kill() }
+        try await session.waitForOpen(of: file)
+        try await typeAndPaste(in: session, editor)
+        try await putTheLastLine(in: session, editor)
+        session.keys(editor.writeAndQuit)
+        let activity = try await session.waitForClose(of: file)
+        #expect(recorded(in: activity) == Figures(typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
+                                                  largestPaste: Self.pasted.unicodeScalars.count), "\(activity)")
+    }
+
+    @Test(arguments: Editor.allCases)
+    func clsfileOpenRecordsThePluginsFiguresNotTheRelays(_ editor: Editor) async throws {
+        try Tool.require(editor.tool, .tmux)
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let editorCommand = try editor.command([]).map(shellQuoted).joined(separator: " ")
+        let session = try EditorInTmux([try builtExecutable("clsfile").path, "open", "--editor", editorCommand, file.path],
+                                       scratch: scratch)
+        defer { session.kill() }
+        try await session.waitForOpen(of: file)
+        try await typeAndPaste(in: session, editor)
+        try await putTheLastLine(in: session, editor)
+        session.keys(editor.writeAndQuit)
+        let activity = try await session.waitForClose(of: file)
+        // The relay sees each word tmux sends in one write as a paste; the plugin sees the text.
+        #expect(recorded(in: activity) == Figures(typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
+                                                  largestPaste: Self.pasted.unicodeScalars.count), "\(activity)")
+    }
+
+    @Test func clsfileRecordsTheFiguresOfTheVSCodeExtension() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let result = try runEvents(file, running: try builtExecutable("clsfile"), in: scratch, ["--paste", "PASTED TEXT"],
+                                   environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        // deactivate() waits for the close to be recorded.
+        let shown = try run(try builtExecutable("clsfile"), ["show", "--json", file.path],
+                            environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        let activity = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any],
+                                    "\(shown.errorOutput)")
+        #expect(recorded(in: activity) == Figures(typed: Self.typed, pasted: 11, largestPaste: 11), "\(activity)")
     }
 
     // MARK: - Helpers
@@ -175,6 +225,17 @@ struct PluginInputTests {
         return Figures(typed: typed, pasted: pasted, largestPaste: largest)
     }
 
+    /// The figures `clsfile show --json` has for the file; nil when one is missing.
+    private func recorded(in activity: [String: Any]) -> Figures? {
+        let items = activity["additionalItems"] as? [[String: Any]] ?? []
+        func quantity(_ identifier: String) -> Int? {
+            (items.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double).map { Int($0) }
+        }
+        guard let typed = quantity("typed_characters"), let pasted = quantity("pasted_characters"),
+              let largest = quantity("largest_paste") else { return nil }
+        return Figures(typed: typed, pasted: pasted, largestPaste: largest)
+    }
+
     /// The figures of a `$CLSFILE_SESSION_INPUT` file.
     private func figures(in input: URL) throws -> Figures? {
         guard let data = try? Data(contentsOf: input) else { return nil }
@@ -185,13 +246,13 @@ struct PluginInputTests {
         return Figures(typed: typed, pasted: pasted, largestPaste: largest)
     }
 
-    /// Runs the VS Code stand-in on the words with the options, the stand-in clsfile logging.
-    private func runEvents(_ file: URL, logging log: URL, in scratch: Scratch, _ options: [String],
+    /// Runs the VS Code stand-in on the words with the options, the extension running `clsfile`.
+    private func runEvents(_ file: URL, running clsfile: URL, in scratch: Scratch, _ options: [String],
                            environment: [String: String] = [:]) throws -> ProcessResult {
         let result = TestSupport.runBounded(
             try Tool.node.require().path,
             [EditorPluginTests.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
-             try standIn(logging: log, in: scratch).path] + options + ["--"] + Self.words,
+             clsfile.path] + options + ["--"] + Self.words,
             environment: environment, timeout: 30, capturingIn: scratch.url)
         if result.timedOut { Issue.record("run-events.js did not end within 30 s") }
         return result
