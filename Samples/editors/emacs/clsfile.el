@@ -26,9 +26,19 @@
 ;;
 ;; Every event but open carries --input-at, the time of the latest text change,
 ;; cursor movement or scroll in the file's buffer, so clsfile counts the work at
-;; the time it was done; close carries --opened-at.  For the file that `clsfile
-;; open' runs Emacs on ($CLSFILE_SESSION_FILE) only views are sent: clsfile times
-;; that session itself.
+;; the time it was done; close carries --opened-at and the characters typed and
+;; pasted in the file since its open (--typed, --pasted, --largest-paste):
+;;
+;;   typed   what `self-insert-command' inserts (`post-self-insert-hook'): keys,
+;;           RET, input methods
+;;   pasted  what `insert-for-yank' inserts: `yank', `yank-pop', `clipboard-yank',
+;;           `mouse-yank-primary', `insert-register', a terminal's bracketed paste
+;;           (`xterm-paste'); and text dropped on a window (`dnd-insert-text')
+;;
+;; For the file that `clsfile open' runs Emacs on ($CLSFILE_SESSION_FILE) only
+;; views are sent: clsfile times that session itself, and the totals of typed and
+;; pasted characters are written as JSON to $CLSFILE_SESSION_INPUT, at most every
+;; 2 s while input goes on and when the file is closed or Emacs exits.
 ;;
 ;; Calls run as asynchronous processes, one at a time and in order, so Emacs
 ;; never waits; the final closes on exit use `call-process' so they are not lost.
@@ -99,6 +109,19 @@ A buffer-local value (e.g. a file-local variable) overrides the global one."
 (defvar clsfile--position nil
   "(WINDOW BUFFER POINT START) of the selected window after the last command.")
 (defvar-local clsfile--session-path nil "The file whose session this buffer has, if any.")
+(defvar clsfile--counts (make-hash-table :test 'equal)
+  "File with a session -> its input since its open, [TYPED PASTED LARGEST-PASTE].")
+(defvar clsfile--session-counts (vector 0 0 0)
+  "The input in $CLSFILE_SESSION_FILE over the whole run of Emacs, through visits.")
+(defvar clsfile--session-opened nil
+  "Non-nil once $CLSFILE_SESSION_FILE was visited, so its input is ours to tell.")
+(defvar clsfile--input-timer nil "The pending write of $CLSFILE_SESSION_INPUT.")
+(defvar clsfile--inserted 1
+  "Characters the last text change of the current command inserted.
+Reset after each command, so that a buffer whose `after-change-functions'
+leave ours out counts one character a key, not a stale length.")
+(defvar-local clsfile--buffer-counts nil
+  "The input counts of this buffer's session, so a keystroke needs no lookup.")
 
 (defun clsfile--idle ()
   "The idle timeout: $CLSFILE_IDLE_TIMEOUT when a positive number, else 300."
@@ -234,6 +257,10 @@ A buffer now visiting another file (`write-file') closes the old one's session."
         (clsfile--close clsfile--session-path))
       (puthash path (float-time) clsfile--opened)
       (setq clsfile--session-path path)
+      (let ((quiet (clsfile--quiet-p path)))
+        (setq clsfile--session-opened (or clsfile--session-opened quiet))
+        (puthash path (if quiet clsfile--session-counts (vector 0 0 0)) clsfile--counts)
+        (setq clsfile--buffer-counts (gethash path clsfile--counts)))
       (apply #'clsfile--send "open" path (clsfile--settings)))))
 
 (defun clsfile--input (path)
@@ -259,14 +286,67 @@ So the input of the last interval is not left for the next event."
       (puthash path (float-time) clsfile--last-edit)
       (clsfile--send "edit" path))))
 
-(defun clsfile--after-change (&rest _)
-  "Note a text change in the current buffer as input.
+(defun clsfile--after-change (beg end _length)
+  "Note a text change in the current buffer, from BEG to END, as input.
 Changes a save makes (a final newline, `before-save-hook') are not input."
+  (setq clsfile--inserted (- end beg))
   (let ((path (and (not clsfile--saving) (clsfile--path))))
     (when path
       (unless (gethash path clsfile--opened) (clsfile--open))
       (setq clsfile--changed t)
       (clsfile--input path))))
+
+(defun clsfile--input-changed ()
+  "Have $CLSFILE_SESSION_INPUT written when the input was in its file."
+  (when (and (eq clsfile--buffer-counts clsfile--session-counts) (not clsfile--input-timer))
+    (setq clsfile--input-timer (run-at-time 2 nil #'clsfile--write-input))))
+
+(defun clsfile--write-input ()
+  "Write the totals of $CLSFILE_SESSION_FILE's input to $CLSFILE_SESSION_INPUT."
+  (when clsfile--input-timer
+    (cancel-timer clsfile--input-timer)
+    (setq clsfile--input-timer nil))
+  (let ((file (getenv "CLSFILE_SESSION_INPUT")))
+    (when (and file (not (string= file "")) clsfile--session-opened)
+      (condition-case err
+          (let ((coding-system-for-write 'utf-8-unix)
+                (create-lockfiles nil)
+                (write-region-inhibit-fsync t))
+            (write-region (format "{\"typed\":%d,\"pasted\":%d,\"largestPaste\":%d}\n"
+                                  (aref clsfile--session-counts 0) (aref clsfile--session-counts 1)
+                                  (aref clsfile--session-counts 2))
+                          nil file nil 'silent))
+        (error (clsfile--remember (format "CLSFILE_SESSION_INPUT: %s" (error-message-string err))))))))
+
+(defun clsfile--self-insert ()
+  "Count what the key just inserted as typed (`post-self-insert-hook').
+The insertion is the last text change: RET inserts a newline, a prefix
+argument several characters."
+  (when clsfile--buffer-counts
+    (cl-incf (aref clsfile--buffer-counts 0) clsfile--inserted)
+    (clsfile--input-changed)))
+
+(defun clsfile--pasted (chars)
+  "Count CHARS characters pasted into the current buffer at once."
+  (when (and clsfile--buffer-counts (> chars 0))
+    (cl-incf (aref clsfile--buffer-counts 1) chars)
+    (aset clsfile--buffer-counts 2 (max chars (aref clsfile--buffer-counts 2)))
+    (clsfile--input-changed)))
+
+(defun clsfile--yank (insert &rest args)
+  "Call INSERT with ARGS, and count what it inserted as one paste.
+Around `insert-for-yank', which `yank', `yank-pop', `clipboard-yank',
+`mouse-yank-primary', `insert-register' and `xterm-paste' (a terminal's
+bracketed paste) insert with."
+  (let ((size (buffer-size)))
+    (prog1 (apply insert args)
+      (clsfile--pasted (- (buffer-size) size)))))
+
+(defun clsfile--drop (window _action text)
+  "Count TEXT, dropped on WINDOW, as a paste (before `dnd-insert-text')."
+  (when (and (window-live-p window) (stringp text))
+    (with-current-buffer (window-buffer window)
+      (clsfile--pasted (length text)))))
 
 (defun clsfile--while-saving (save &rest args)
   "Call SAVE with ARGS, noting that a save runs.
@@ -335,13 +415,14 @@ not input."
                (not (equal position clsfile--position)))
       (clsfile--input path))
     (setq clsfile--position position
-          clsfile--changed nil)
+          clsfile--changed nil
+          clsfile--inserted 1)
     (clsfile--view window)))
 
 (defun clsfile--forget (path)
   "Drop what is known of PATH."
   (dolist (table (list clsfile--opened clsfile--last-edit clsfile--last-view clsfile--sent-view
-                       clsfile--last-sent clsfile--last-input clsfile--quiet))
+                       clsfile--last-sent clsfile--last-input clsfile--quiet clsfile--counts))
     (remhash path table))
   (dolist (timers (list clsfile--view-timers clsfile--edit-timers))
     (let ((timer (gethash path timers)))
@@ -360,7 +441,13 @@ not input."
 Its --input-at and --opened-at let clsfile leave out the idle time before it."
   (let ((opened (and path (gethash path clsfile--opened))))
     (when opened
-      (let ((extra (append (list "--opened-at" (clsfile--time opened)) (clsfile--settings))))
+      (let* ((counts (gethash path clsfile--counts))
+             (extra (append (list "--opened-at" (clsfile--time opened)) (clsfile--settings)
+                            (list "--typed" (number-to-string (aref counts 0))
+                                  "--pasted" (number-to-string (aref counts 1))
+                                  "--largest-paste" (number-to-string (aref counts 2))))))
+        (when (clsfile--quiet-p path)
+          (clsfile--write-input))
         (if (and clsfile--leaving (not (clsfile--quiet-p path)))
             (clsfile--run-now (apply #'clsfile--arguments "close" path
                                      (clsfile--with-input "close" path extra)))
@@ -385,6 +472,7 @@ Let the running call end (up to 2 s), then run what waits and the closes."
     (while (and clsfile--process (process-live-p clsfile--process) (< (float-time) deadline))
       (accept-process-output clsfile--process 0.05)))
   (setq clsfile--leaving t)
+  (clsfile--write-input)
   (let ((waiting clsfile--queue))
     (setq clsfile--queue nil)
     (when (clsfile--usable)
@@ -418,6 +506,9 @@ Let the running call end (up to 2 s), then run what waits and the closes."
         (advice-add 'basic-save-buffer :around #'clsfile--while-saving)
         (add-hook 'find-file-hook #'clsfile--open)
         (add-hook 'after-change-functions #'clsfile--after-change)
+        (add-hook 'post-self-insert-hook #'clsfile--self-insert)
+        (advice-add 'insert-for-yank :around #'clsfile--yank)
+        (advice-add 'dnd-insert-text :before #'clsfile--drop)
         (add-hook 'after-save-hook #'clsfile--after-save)
         (add-hook 'window-scroll-functions #'clsfile--window-scroll)
         (add-hook 'post-command-hook #'clsfile--post-command)
@@ -429,6 +520,9 @@ Let the running call end (up to 2 s), then run what waits and the closes."
     (advice-remove 'basic-save-buffer #'clsfile--while-saving)
     (remove-hook 'find-file-hook #'clsfile--open)
     (remove-hook 'after-change-functions #'clsfile--after-change)
+    (remove-hook 'post-self-insert-hook #'clsfile--self-insert)
+    (advice-remove 'insert-for-yank #'clsfile--yank)
+    (advice-remove 'dnd-insert-text #'clsfile--drop)
     (remove-hook 'after-save-hook #'clsfile--after-save)
     (remove-hook 'window-scroll-functions #'clsfile--window-scroll)
     (remove-hook 'post-command-hook #'clsfile--post-command)

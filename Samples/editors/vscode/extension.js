@@ -9,8 +9,11 @@
 //
 // Every event after the open carries --input-at, the time of the latest input in the
 // file (a text change, a cursor movement, a scroll, a manual save), so clsfile counts
-// the work when it happened, not when the call ran. Only views are sent for the file
-// of `clsfile open` ($CLSFILE_SESSION_FILE), which times that session itself.
+// the work when it happened, not when the call ran. A close carries the characters
+// typed and pasted in the file since its open (--typed, --pasted, --largest-paste; see
+// countInput). Only views are sent for the file of `clsfile open` ($CLSFILE_SESSION_FILE),
+// which times that session itself; its typed and pasted totals are written as JSON to
+// $CLSFILE_SESSION_INPUT instead.
 //
 // Calls run as child processes (child_process.spawn), one at a time and in order,
 // so the editor never waits. No npm dependencies.
@@ -27,6 +30,10 @@ let idleWaiters = [];       // resolvers called when the queue is empty
 const sessions = new Map(); // absolute path -> state of its session (see open)
 const quietFiles = new Map(); // absolute path -> whether it is $CLSFILE_SESSION_FILE
 const errors = [];          // what clsfile wrote on standard error
+// The input in $CLSFILE_SESSION_FILE over the whole run, through closes and reopens.
+const sessionCounts = { typed: 0, pasted: 0, largestPaste: 0 };
+let sessionOpened = false;  // whether $CLSFILE_SESSION_FILE was opened: its input is ours to tell
+let inputTimer = null;      // the pending write of $CLSFILE_SESSION_INPUT
 let warned = false;
 let disabled = false;
 
@@ -230,7 +237,10 @@ function open(document) {
     viewTimer: null,
     trailing: null,       // the trailing edit's debounce timer
     closing: null,
+    counts: quiet(file) ? sessionCounts : { typed: 0, pasted: 0, largestPaste: 0 },
+    counting: Promise.resolve(), // the clipboard reads still to finish (see countInput)
   };
+  sessionOpened = sessionOpened || quiet(file);
   sessions.set(file, state);
   send('open', file, state, progressOptions(state));
 }
@@ -250,12 +260,85 @@ function input(file, state) {
   return now;
 }
 
+// Typed and pasted characters. VS Code says neither, so a change's text decides:
+// - undo and redo (event.reason) are neither;
+// - typed: one character (a key, a one-character input-method commit), a line break
+//   with the indent after it, or an auto-closed pair;
+// - pasted: a longer text that is the clipboard's (paste, paste from the context menu
+//   or the Edit menu, of any extension), or one line of it at each of several cursors;
+//   the clipboard is read asynchronously, and only for such changes;
+// - any other longer text is neither: completions, snippets, formatting, refactoring,
+//   other extensions' edits, and longer input-method commits look the same.
+const PAIRS = new Set(['()', '[]', '{}', '""', "''", '``', '<>']);
+
+function characters(text) {
+  return [...text].length;
+}
+
+function isTyped(change) {
+  return characters(change.text) === 1 || /^\r?\n[ \t]*$/.test(change.text)
+    || (change.rangeLength === 0 && PAIRS.has(change.text));
+}
+
+function pasted(counts, chars) {
+  counts.pasted += chars;
+  counts.largestPaste = Math.max(counts.largestPaste, chars);
+}
+
+function countInput(event, state) {
+  if (event.reason) return;
+  const longer = [];
+  for (const change of event.contentChanges) {
+    if (change.text === '') continue;
+    if (isTyped(change)) state.counts.typed += characters(change.text);
+    else longer.push(change.text.replace(/\r\n/g, '\n'));
+  }
+  if (longer.length > 0 && vscode.env && vscode.env.clipboard) {
+    const { counts } = state;
+    state.counting = state.counting
+      .then(() => vscode.env.clipboard.readText())
+      .then((text) => {
+        const clipboard = text.replace(/\r\n/g, '\n');
+        if (longer.every((inserted) => inserted === clipboard)) {
+          longer.forEach((inserted) => pasted(counts, characters(inserted)));
+        } else if (longer.length > 1 && [longer, [...longer].reverse()].some((lines) => lines.join('\n') === clipboard)) {
+          pasted(counts, characters(clipboard) - (longer.length - 1));
+        }
+        inputChanged(state);
+      }, (error) => remember(`could not read the clipboard: ${error.message}`));
+  }
+  inputChanged(state);
+}
+
+// The totals for $CLSFILE_SESSION_INPUT: written at most every 2 s while input goes on,
+// and when the file is closed or the extension is deactivated.
+function inputChanged(state) {
+  if (state.counts !== sessionCounts || inputTimer || !process.env.CLSFILE_SESSION_INPUT) return;
+  inputTimer = setTimeout(() => writeInput(false), 2000);
+}
+
+function writeInput(now) {
+  clearTimeout(inputTimer);
+  inputTimer = null;
+  const file = process.env.CLSFILE_SESSION_INPUT;
+  if (!file || !sessionOpened || !enabled()) return;
+  const text = JSON.stringify(sessionCounts) + '\n';
+  const failed = (error) => { if (error) remember(`CLSFILE_SESSION_INPUT: ${error.message}`); };
+  if (!now) return fs.writeFile(file, text, failed);
+  try {
+    fs.writeFileSync(file, text);
+  } catch (error) {
+    failed(error);
+  }
+}
+
 function edit(event) {
   if (!event.contentChanges || event.contentChanges.length === 0) return;
   const file = pathOf(event.document);
   if (!file) return;
   if (!sessions.has(file)) open(event.document); // a change after a close starts a new session
   const state = sessions.get(file);
+  countInput(event, state);
   const now = input(file, state);
   if (now - state.lastEdit < editInterval() * 1000) return;
   state.lastEdit = now;
@@ -324,7 +407,10 @@ function end(file) {
   clearTimeout(state.viewTimer);
   clearTimeout(state.trailing);
   clearTimeout(state.closing);
-  send('close', file, state, ['--opened-at', seconds(state.openedAt), ...progressOptions(state)]);
+  const { typed, pasted: pastedChars, largestPaste } = state.counts;
+  send('close', file, state, ['--opened-at', seconds(state.openedAt), ...progressOptions(state),
+    '--typed', String(typed), '--pasted', String(pastedChars), '--largest-paste', String(largestPaste)]);
+  if (quiet(file)) writeInput(true);
 }
 
 function close(document) {
@@ -364,7 +450,13 @@ function activate(context) {
 // VS Code waits for the promise deactivate returns: close every file that is still
 // open, then let the running and waiting calls end.
 async function deactivate() {
+  // A paste's clipboard read takes a moment: its count goes with the close.
+  let timer;
+  await Promise.race([Promise.all([...sessions.values()].map((state) => state.counting)),
+    new Promise((resolve) => { timer = setTimeout(resolve, 1000); })]);
+  clearTimeout(timer);
   for (const file of [...sessions.keys()]) end(file);
+  writeInput(true);
   await whenIdle(4000);
 }
 

@@ -10,7 +10,10 @@
 " Every event but open carries --input-at, the time of the latest input in
 " the buffer (a write too, unless it quits or closes the buffer), so clsfile
 " counts the work when it happened, not when the hook ran; close carries
-" --opened-at, when the open was sent.
+" --opened-at, when the open was sent, and the characters typed and pasted
+" in the file since its open (--typed, --pasted, --largest-paste; see
+" s:Typed and s:Count). For $CLSFILE_SESSION_FILE those totals are written
+" as JSON to $CLSFILE_SESSION_INPUT instead, for `clsfile open`.
 "
 " Calls run as asynchronous jobs, one at a time in order, so Vim never waits;
 " only the final closes on exit are synchronous so that they are not lost.
@@ -50,6 +53,11 @@ let s:sent_view = {}    " absolute path -> the last view sent, 'first-last/total
 let s:view_timer = {}   " absolute path -> timer id of a pending view
 let s:saving = []       " [path, buffer, time] of writes whose save waits
 let s:errors = []       " the last lines clsfile wrote on standard error
+let s:counts = {}       " absolute path -> its input since its open: typed, pasted, largestPaste
+let s:session_counts = {'typed': 0, 'pasted': 0, 'largestPaste': 0}
+                        " the input in $CLSFILE_SESSION_FILE over the whole run of Vim
+let s:session_opened = 0 " whether $CLSFILE_SESSION_FILE was opened, so its totals are Vim's to tell
+let s:input_timer = -1  " timer of the pending write of $CLSFILE_SESSION_INPUT
 let s:warned = 0
 let s:leaving = 0
 
@@ -240,6 +248,16 @@ function! s:Open(buf) abort
   let s:bufs[path] = a:buf
   " Input counts from here: what came before belongs to no session.
   call setbufvar(a:buf, 'clsfile_tick', getbufvar(a:buf, 'changedtick'))
+  " `clsfile open` counts the session file's input over the whole run of Vim,
+  " through buffer reloads; any other file's from this open to its close.
+  let session = s:IsSessionFile(path)
+  let s:session_opened = s:session_opened || session
+  let s:counts[path] = session ? s:session_counts : {'typed': 0, 'pasted': 0, 'largestPaste': 0}
+  call setbufvar(a:buf, 'clsfile_state', {'counts': s:counts[path],
+        \ 'session': session, 'size': -1, 'change': 0, 'typed': ''})
+  if a:buf == bufnr('%')
+    call s:Resync()
+  endif
   call s:Send('open', path, s:Goal(a:buf))
   call s:View(a:buf)
 endfunction
@@ -270,6 +288,179 @@ endfunction
 
 function! s:Settle() abort
   let w:clsfile_at = [bufnr('%'), line('.'), col('.'), line('w0'), winsaveview().leftcol]
+endfunction
+
+" Typed and pasted characters. Vim says neither, so they are told apart by
+" where a change came from:
+" - typed: each character InsertCharPre sees (keys, input-method commits,
+"   digraphs, repeats with .), and in Insert mode text that comes without it
+"   but is no paste: a line break and indent, one character (CTRL-Y, CTRL-E),
+"   a completion;
+" - pasted: in Insert mode, two or more characters that arrive at once without
+"   InsertCharPre (a bracketed paste from the terminal, CTRL-R CTRL-R), or
+"   arrive at once through it and match a register (CTRL-R {register} feeds
+"   the register as if typed); in Normal mode a new change (not an undo or a
+"   redo) that only inserts text: p, P, gp, ]p, "+p, :put, :read, :copy, and
+"   a bracketed paste.
+" Each keystroke costs a few dictionary updates; the text is only read when
+" more arrived than was typed.
+
+" The buffer's size in bytes: cheap, unlike its characters. line2byte() says
+" -1 for an empty buffer, which has one line and its line break.
+function! s:Size() abort
+  let bytes = line2byte(line('$') + 1)
+  return bytes < 0 ? 1 : bytes - 1
+endfunction
+
+" Starts counting the current buffer's changes from its text as it is now.
+function! s:Resync() abort
+  let state = get(b:, 'clsfile_state', {})
+  if !empty(state)
+    let state.size = s:Size()
+    let state.change = changenr()
+    let state.typed = ''
+  endif
+endfunction
+
+" InsertCharPre: a character typed (or fed as if typed) in Insert mode.
+function! s:Typed() abort
+  let state = get(b:, 'clsfile_state', {})
+  if !empty(state)
+    let state.counts.typed += strchars(v:char)
+    let state.typed .= v:char
+  endif
+endfunction
+
+" TextChanged, TextChangedI, TextChangedP: sorts what the change inserted
+" beyond the typed characters.
+function! s:Count(event) abort
+  let state = get(b:, 'clsfile_state', {})
+  if empty(state)
+    return
+  endif
+  let size = s:Size()
+  let change = changenr()
+  let grown = size - state.size
+  let typed = state.typed
+  " Undo and redo go back to changes that already had a number.
+  let new = change > state.change
+  let known = state.size >= 0
+  let [state.size, state.change, state.typed] = [size, max([change, state.change]), '']
+  if state.session
+    call s:WriteInputLater()
+  endif
+  if !known || grown <= 0 && len(typed) < 2
+    return
+  endif
+  let counts = state.counts
+  if a:event ==# 'TextChanged'
+    if grown > 0 && new && typed ==# ''
+      let text = s:Inserted(grown)
+      if text !=# ''
+        call s:Pasted(counts, strchars(text))
+      endif
+    endif
+  elseif strchars(typed) > 1 && s:InRegister(typed)
+    let counts.typed -= strchars(typed)
+    call s:Pasted(counts, grown > len(typed) ? strchars(s:BeforeCursor(grown)) : strchars(typed))
+  elseif grown > len(typed)
+    let text = s:BeforeCursor(grown)
+    " Never below zero: clsfile refuses a negative count.
+    let more = max([0, strchars(text) - strchars(typed)])
+    if typed ==# '' && more > 1 && text =~# '[^ \t\n]' && a:event ==# 'TextChangedI' && mode(1) !~# '^i[cx]'
+      call s:Pasted(counts, more)
+    else
+      let counts.typed += more
+    endif
+  endif
+endfunction
+
+function! s:Pasted(counts, chars) abort
+  let a:counts.pasted += a:chars
+  let a:counts.largestPaste = max([a:counts.largestPaste, a:chars])
+endfunction
+
+" True when text is a register's content without its line breaks (Insert
+" mode CTRL-R feeds those as Enter, which InsertCharPre does not see). The
+" clipboard registers are left out: reading them can wait for the clipboard.
+function! s:InRegister(text) abort
+  let names = split('0123456789abcdefghijklmnopqrstuvwxyz-', '\zs')
+  if &clipboard !~# 'unnamed'
+    call add(names, '"')
+  endif
+  for name in names
+    if substitute(getreg(name), "\n", '', 'g') ==# a:text
+      return 1
+    endif
+  endfor
+  return 0
+endfunction
+
+" The `bytes` bytes before the cursor: what Insert mode just inserted.
+function! s:BeforeCursor(bytes) abort
+  let lnum = line('.')
+  let text = strpart(getline(lnum), 0, col('.') - 1)
+  let first = lnum
+  let missing = a:bytes - len(text)
+  while missing > 0 && first > 1
+    let first -= 1
+    let missing -= len(getline(first)) + 1
+  endwhile
+  if first < lnum
+    let text = join(getline(first, lnum - 1), "\n") . "\n" . text
+  endif
+  return strpart(text, len(text) - a:bytes)
+endfunction
+
+" The text a Normal-mode command inserted, from the '[ and '] marks, when
+" it is `bytes` bytes long, else '' (a change that also replaced text, like
+" :s or >>). A put marks its whole lines, or its text up to the first byte
+" of its last character; a bracketed paste up to the byte after its text.
+function! s:Inserted(bytes) abort
+  let [first, start] = getpos("'[")[1:2]
+  let [last, end] = getpos("']")[1:2]
+  if first < 1 || last < first || last - first > a:bytes
+    return ''
+  endif
+  let lines = getline(first, last)
+  let whole = join(lines, "\n") . "\n"
+  if start <= 1 && len(whole) == a:bytes
+    return whole
+  endif
+  let lastline = lines[-1]
+  let lines[-1] = strpart(lastline, 0, end - 1)
+  let lines[0] = strpart(lines[0], start - 1)
+  let text = join(lines, "\n")
+  if len(text) == a:bytes
+    return text
+  endif
+  let text .= matchstr(lastline, '.', end - 1)
+  return len(text) == a:bytes ? text : ''
+endfunction
+
+" The totals for $CLSFILE_SESSION_INPUT: written at most every 2 s while
+" input goes on, and when the file is closed or Vim exits.
+function! s:WriteInputLater() abort
+  if s:input_timer == -1 && $CLSFILE_SESSION_INPUT !=# ''
+    let s:input_timer = timer_start(2000, {-> s:WriteInput()})
+  endif
+endfunction
+
+function! s:WriteInput() abort
+  if s:input_timer != -1
+    call timer_stop(s:input_timer)
+    let s:input_timer = -1
+  endif
+  if $CLSFILE_SESSION_INPUT ==# '' || !s:session_opened || !get(g:, 'clsfile_enabled', 1)
+    return
+  endif
+  let c = s:session_counts
+  try
+    call writefile([printf('{"typed":%d,"pasted":%d,"largestPaste":%d}',
+          \ c.typed, c.pasted, c.largestPaste)], $CLSFILE_SESSION_INPUT)
+  catch
+    call s:Remember('CLSFILE_SESSION_INPUT: ' . v:exception)
+  endtry
 endfunction
 
 " Input: an edit at once when the last one is an interval old, and a
@@ -376,7 +567,7 @@ function! s:ViewLater(buf, path) abort
 endfunction
 
 function! s:Forget(path) abort
-  for table in [s:opened, s:bufs, s:input, s:last_sent, s:last_edit, s:last_view, s:sent_view]
+  for table in [s:opened, s:bufs, s:input, s:last_sent, s:last_edit, s:last_view, s:sent_view, s:counts]
     silent! call remove(table, a:path)
   endfor
   for timers in [s:view_timer, s:trail_timer]
@@ -392,9 +583,13 @@ function! s:Close(buf, path) abort
   endif
   call s:Flush(a:path, 0)
   let buf = a:buf > 0 ? a:buf : get(s:bufs, a:path, -1)
+  let c = s:counts[a:path]
   let extra = s:InputAt(a:path) + ['--opened-at', s:Stamp(s:opened[a:path])] + s:Goal(buf)
+        \ + ['--typed', string(c.typed), '--pasted', string(c.pasted),
+        \    '--largest-paste', string(c.largestPaste)]
   call s:Forget(a:path)
   if s:IsSessionFile(a:path)
+    call s:WriteInput()
     return
   elseif s:leaving
     call s:RunNow(s:Arguments('close', a:path, extra))
@@ -418,6 +613,7 @@ function! s:Leave() abort
   endwhile
   let waiting = s:queue
   let s:queue = []
+  call s:WriteInput()
   if !s:Usable()
     return
   endif
@@ -446,6 +642,13 @@ augroup clsfile
   autocmd BufEnter,BufReadPost * call s:Open(str2nr(expand('<abuf>')))
   autocmd BufEnter,BufWinEnter,WinEnter,VimResized * call s:Settle()
   autocmd TextChanged,TextChangedI * call s:Changed(str2nr(expand('<abuf>')))
+  autocmd BufEnter,BufReadPost * call s:Resync()
+  autocmd InsertCharPre * call s:Typed()
+  autocmd TextChanged * call s:Count('TextChanged')
+  autocmd TextChangedI * call s:Count('TextChangedI')
+  if exists('##TextChangedP')
+    autocmd TextChangedP * call s:Count('TextChangedP')
+  endif
   autocmd BufWritePost * call s:Save(str2nr(expand('<abuf>')))
   autocmd CursorMoved,CursorMovedI * call s:Moved(bufnr('%'))
   autocmd BufWinEnter,VimResized * call s:View(bufnr('%'))

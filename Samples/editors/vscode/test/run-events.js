@@ -3,9 +3,10 @@
 //
 // Usage: node run-events.js FILE CLSFILE-COMMAND [OPTIONS] [--] WORDS...
 //
-// The words are typed one by one, 0.3 s apart, each after a space; then, after the
-// pauses below, FILE is written (WORDS joined by spaces) and saved, and 0.4 s later
-// closed, and the extension is deactivated. FILE need not exist (its folder must):
+// The words are typed one by one, 0.3 s apart, each after a space (a change per
+// character), then the texts of
+// --paste and --insert are inserted; then, after the pauses below, FILE is written (the
+// words and texts) and saved, and 0.4 s later closed, and the extension is deactivated. FILE need not exist (its folder must):
 // then it is a new file, created at the save.
 //
 //   --pause-after-typing SECONDS  wait after the last word, then save by hand (a manual
@@ -16,6 +17,12 @@
 //   --view-interval SECONDS       clsfile.viewInterval (default the extension's, 10)
 //   --target-words N              clsfile.targetWords
 //   --reading                     clsfile.reading on
+//   --paste TEXT                  paste TEXT: it goes to the clipboard, then into the
+//                                 document in one change (repeatable)
+//   --insert TEXT                 insert TEXT in one change that is no paste, as a
+//                                 completion does (repeatable)
+//   --undo                        then undo the last of those and redo it (changes with
+//                                 the reasons Undo and Redo)
 //
 // The environment passes through to the extension and clsfile: CLSFILE_IDLE_TIMEOUT,
 // CLSFILE_SESSION_FILE, CLSFILE_STORE. Warnings the extension shows go to standard error.
@@ -33,7 +40,8 @@ Module._resolveFilename = function (request, ...rest) {
 };
 
 const usage = 'usage: node run-events.js FILE CLSFILE-COMMAND [--pause-after-typing SECONDS] [--idle SECONDS]\n'
-  + '  [--edit-interval SECONDS] [--view-interval SECONDS] [--target-words N] [--reading] [--] WORDS...';
+  + '  [--edit-interval SECONDS] [--view-interval SECONDS] [--target-words N] [--reading]\n'
+  + '  [--paste TEXT]... [--insert TEXT]... [--undo] [--] WORDS...';
 
 function fail(message) {
   console.error(`${message}\n${usage}`);
@@ -42,7 +50,7 @@ function fail(message) {
 
 const [file, command, ...rest] = process.argv.slice(2);
 if (!file || !command) fail('run-events.js: FILE and CLSFILE-COMMAND are needed');
-const options = { pauseAfterTyping: 0.4, idle: 0 };
+const options = { pauseAfterTyping: 0.4, idle: 0, insertions: [], undo: false };
 const numberOptions = {
   '--pause-after-typing': (value) => { options.pauseAfterTyping = value; },
   '--idle': (value) => { options.idle = value; },
@@ -56,6 +64,11 @@ while (words.length && words[0].startsWith('--')) {
   if (option === '--') break;
   if (option === '--reading') {
     stub.configuration['clsfile.reading'] = true;
+  } else if (option === '--undo') {
+    options.undo = true;
+  } else if (option === '--paste' || option === '--insert') {
+    if (!words.length) fail(`run-events.js: ${option} needs a text`);
+    options.insertions.push({ text: words.shift(), paste: option === '--paste' });
   } else if (option in numberOptions) {
     const value = Number(words.shift());
     if (!Number.isFinite(value) || value < 0) fail(`run-events.js: ${option} needs a number`);
@@ -94,9 +107,27 @@ async function main() {
   await sleep(0.6);
   for (const [index, word] of words.entries()) {
     if (index > 0) await sleep(0.3);
-    const insertion = (text.length && !text.endsWith('\n') ? ' ' : '') + word;
-    text += insertion;
-    stub.workspace.onDidChangeTextDocument.fire({ document, contentChanges: [{ text: insertion }] });
+    // A key at a time, as typing changes a document.
+    for (const key of (text.length && !text.endsWith('\n') ? ' ' : '') + word) {
+      text += key;
+      stub.workspace.onDidChangeTextDocument.fire({ document, contentChanges: [{ text: key, rangeLength: 0 }] });
+    }
+  }
+  for (const { text: inserted, paste } of options.insertions) {
+    await sleep(0.3);
+    if (paste) await stub.env.clipboard.writeText(inserted);
+    text += inserted;
+    stub.workspace.onDidChangeTextDocument.fire({ document, contentChanges: [{ text: inserted, rangeLength: 0 }] });
+  }
+  if (options.undo && options.insertions.length) {
+    const { text: undone } = options.insertions[options.insertions.length - 1];
+    text = text.slice(0, text.length - undone.length);
+    stub.workspace.onDidChangeTextDocument.fire({
+      document, reason: stub.TextDocumentChangeReason.Undo, contentChanges: [{ text: '', rangeLength: undone.length }] });
+    await sleep(0.1);
+    text += undone;
+    stub.workspace.onDidChangeTextDocument.fire({
+      document, reason: stub.TextDocumentChangeReason.Redo, contentChanges: [{ text: undone, rangeLength: 0 }] });
   }
   // The editor still shows the whole text: the same lines unless a word added one.
   editor.visibleRanges = whole();

@@ -33,6 +33,7 @@ const Uri = {
 // The values VS Code's enums have.
 const TextDocumentSaveReason = { Manual: 1, AfterDelay: 2, FocusOut: 3 };
 const TextEditorSelectionChangeKind = { Keyboard: 1, Mouse: 2, Command: 3 };
+const TextDocumentChangeReason = { Undo: 1, Redo: 2 };
 
 const configuration = {};
 const messages = [];
@@ -58,11 +59,20 @@ const window = {
   showInformationMessage(text) { messages.push(text); return Promise.resolve(); },
 };
 
+// The clipboard, as VS Code's asynchronous env.clipboard has it.
+let clipboardText = '';
+const env = {
+  clipboard: {
+    readText() { return new Promise((resolve) => setTimeout(() => resolve(clipboardText), 5)); },
+    writeText(text) { clipboardText = String(text); return Promise.resolve(); },
+  },
+};
+
 const commands = {
   registerCommand(name, callback) { return { dispose() {} }; },
 };
 
 module.exports = {
-  workspace, window, commands, Uri, Position, Range, TextDocumentSaveReason, TextEditorSelectionChangeKind,
-  configuration, messages,
+  workspace, window, commands, env, Uri, Position, Range, TextDocumentSaveReason, TextEditorSelectionChangeKind,
+  TextDocumentChangeReason, configuration, messages,
 };

@@ -7,7 +7,10 @@
 -- file), close (buffer unloaded or deleted, and every open file when Neovim exits).
 -- Each event but open carries --input-at, the time of the latest input (typing,
 -- cursor movement, scrolling, a write) in the buffer, so clsfile records the
--- work when it happened, not when the hook ran; close carries --opened-at.
+-- work when it happened, not when the hook ran; close carries --opened-at and the
+-- characters typed and pasted in the file since its open (--typed, --pasted,
+-- --largest-paste; see "Typed and pasted characters" below). For
+-- $CLSFILE_SESSION_FILE those totals are written as JSON to $CLSFILE_SESSION_INPUT.
 -- Only views are sent for $CLSFILE_SESSION_FILE, the file `clsfile open` runs
 -- Neovim on: clsfile times that session itself.
 --
@@ -42,6 +45,11 @@ local saving = {}       -- writes whose save waits for the end of the command
 local seen = {}         -- buffer -> its window, cursor and top line when last seen
 local entering = {}     -- buffer -> true until the command that entered it is done
 local ticks = {}        -- buffer -> b:changedtick when last seen
+local counts = {}       -- path -> its input since its open: { typed, pasted, largestPaste }
+local session_counts = { typed = 0, pasted = 0, largestPaste = 0 } -- $CLSFILE_SESSION_FILE's, over the run
+local session_opened = false -- whether $CLSFILE_SESSION_FILE was opened, so its totals are ours to tell
+local input_timer = nil -- the pending write of $CLSFILE_SESSION_INPUT
+local buffers = {}      -- buffer -> how its changes are counted (see track)
 local errors = {}       -- what clsfile wrote on standard error
 local warned = false
 local leaving = false
@@ -256,11 +264,185 @@ local function look(buf)
   end
 end
 
+-- Typed and pasted characters. Neovim says neither, so they are told apart by where a
+-- change came from:
+-- - pasted: what vim.paste inserts (a bracketed paste from the terminal, a GUI's paste),
+--   counted by wrapping it; in Insert mode two or more characters that arrive at once
+--   without InsertCharPre (CTRL-R CTRL-R), or through it matching a register (CTRL-R
+--   {register} feeds the register as if typed); in Normal mode a new change (not an undo
+--   or a redo) that only inserts text: p, P, gp, ]p, "+p, :put, :read, :copy;
+-- - typed: each character InsertCharPre sees (keys, input-method commits, digraphs,
+--   repeats with .), and in Insert mode text that comes without it but is no paste: a
+--   line break and indent, one character (CTRL-Y, CTRL-E), a completion.
+-- Each keystroke costs a few table updates; the text is only read when more arrived
+-- than was typed.
+
+-- The buffer's size in bytes: cheap, unlike its characters. An empty buffer, one line
+-- and its line break, says -1.
+local function size(buf)
+  local bytes = vim.api.nvim_buf_get_offset(buf, vim.api.nvim_buf_line_count(buf))
+  return bytes < 0 and 1 or bytes
+end
+
+-- Counts the buffer's changes from its text as it is now.
+local function resync(buf)
+  local state = buffers[buf]
+  if not state or not vim.api.nvim_buf_is_loaded(buf) then return end
+  state.size = size(buf)
+  state.change = math.max(state.change, vim.api.nvim_buf_call(buf, vim.fn.changenr))
+  state.typed = ''
+end
+
+-- The totals for $CLSFILE_SESSION_INPUT: written at most every 2 s while input goes
+-- on, and when the file is closed or Neovim exits.
+local function write_input()
+  local file = vim.env.CLSFILE_SESSION_INPUT
+  if not file or file == '' or not session_opened or not get('enabled') then return end
+  local c = session_counts
+  local ok, err = pcall(vim.fn.writefile, {
+    string.format('{"typed":%d,"pasted":%d,"largestPaste":%d}', c.typed, c.pasted, c.largestPaste),
+  }, file)
+  if not ok then remember('CLSFILE_SESSION_INPUT: ' .. tostring(err)) end
+end
+
+local function write_input_later()
+  if input_timer or (vim.env.CLSFILE_SESSION_INPUT or '') == '' then return end
+  input_timer = vim.defer_fn(function()
+    input_timer = nil
+    write_input()
+  end, 2000)
+end
+
+local function pasted(state, chars)
+  state.counts.pasted = state.counts.pasted + chars
+  state.counts.largestPaste = math.max(state.counts.largestPaste, chars)
+end
+
+-- InsertCharPre: a character typed (or fed as if typed) in Insert mode.
+local function typed(buf)
+  local state = buffers[buf]
+  if not state then return end
+  local char = vim.v.char
+  state.counts.typed = state.counts.typed + vim.fn.strchars(char)
+  state.typed = state.typed .. char
+end
+
+-- vim.paste, wrapped: what it puts in a file's buffer is pasted, a streamed paste
+-- (phases 1, 2, 3) being one paste.
+local original_paste
+local function paste(lines, phase)
+  local buf = vim.api.nvim_get_current_buf()
+  local mode = vim.api.nvim_get_mode().mode
+  local result = original_paste(lines, phase)
+  local state = buffers[buf]
+  -- A paste into the command line or a terminal is not the file's.
+  if state and not mode:find('^[ct]') then
+    if phase == -1 or phase == 1 then state.paste = 0 end
+    local chars = vim.fn.strchars(table.concat(lines, '\n'))
+    state.paste = state.paste + chars
+    state.counts.pasted = state.counts.pasted + chars
+    state.counts.largestPaste = math.max(state.counts.largestPaste, state.paste)
+    resync(buf) -- counted here, not again when its TextChanged comes
+    if state.session then write_input_later() end
+  end
+  return result
+end
+
+-- True when text is a register's content without its line breaks (Insert mode CTRL-R
+-- feeds those as Enter, which InsertCharPre does not see). The clipboard registers are
+-- left out: reading them runs the clipboard provider, which would make Neovim wait.
+local function in_register(text)
+  local names = vim.split('0123456789abcdefghijklmnopqrstuvwxyz-', '')
+  if not vim.o.clipboard:find('unnamed') then table.insert(names, '"') end
+  for _, name in ipairs(names) do
+    if (vim.fn.getreg(name):gsub('\n', '')) == text then return true end
+  end
+  return false
+end
+
+-- The `bytes` bytes before the cursor: what Insert mode just inserted.
+local function before_cursor(buf, bytes)
+  local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+  local first, missing = row, bytes - col
+  while missing > 0 and first > 1 do
+    first = first - 1
+    missing = missing - #vim.api.nvim_buf_get_lines(buf, first - 1, first, false)[1] - 1
+  end
+  local lines = vim.api.nvim_buf_get_lines(buf, first - 1, row, false)
+  lines[#lines] = lines[#lines]:sub(1, col)
+  local text = table.concat(lines, '\n')
+  return text:sub(math.max(1, #text - bytes + 1))
+end
+
+-- The text a Normal-mode command inserted, from the '[ and '] marks, when it is `bytes`
+-- bytes long, else nil (a change that also replaced text, like :s or >>). A put marks
+-- its whole lines, or its text up to the first byte of its last character.
+local function inserted(buf, bytes)
+  local first, start = unpack(vim.api.nvim_buf_get_mark(buf, '['))
+  local last, finish = unpack(vim.api.nvim_buf_get_mark(buf, ']'))
+  if first < 1 or last < first or last - first > bytes then return nil end
+  local lines = vim.api.nvim_buf_get_lines(buf, first - 1, last, false)
+  local whole = table.concat(lines, '\n') .. '\n'
+  if start == 0 and #whole == bytes then return whole end
+  local lastline = lines[#lines]
+  lines[#lines] = lastline:sub(1, finish)
+  lines[1] = lines[1]:sub(start + 1)
+  local text = table.concat(lines, '\n')
+  if #text == bytes then return text end
+  text = text .. vim.fn.matchstr(lastline, '.', finish)
+  return #text == bytes and text or nil
+end
+
+-- TextChanged, TextChangedI, TextChangedP: sorts what the change inserted beyond the
+-- typed characters.
+local function count(event, buf)
+  local state = buffers[buf]
+  if not state then return end
+  local now_size, change = size(buf), vim.fn.changenr()
+  local grown, keys = now_size - state.size, state.typed
+  -- Undo and redo go back to changes that already had a number.
+  local new = change > state.change
+  state.size, state.change, state.typed = now_size, math.max(change, state.change), ''
+  if state.session then write_input_later() end
+  if grown <= 0 and #keys < 2 then return end
+  local c = state.counts
+  local keyed = vim.fn.strchars(keys)
+  if event == 'TextChanged' then
+    if grown > 0 and new and keys == '' then
+      local text = inserted(buf, grown)
+      if text then pasted(state, vim.fn.strchars(text)) end
+    end
+  elseif keyed > 1 and in_register(keys) then
+    c.typed = c.typed - keyed
+    pasted(state, grown > #keys and vim.fn.strchars(before_cursor(buf, grown)) or keyed)
+  elseif grown > #keys then
+    local text = before_cursor(buf, grown)
+    local more = math.max(0, vim.fn.strchars(text) - keyed) -- clsfile refuses a negative count
+    if keys == '' and more > 1 and text:find('%S') and event == 'TextChangedI'
+        and not vim.api.nvim_get_mode().mode:find('^i[cx]') then
+      pasted(state, more)
+    else
+      c.typed = c.typed + more
+    end
+  end
+end
+
+-- Starts counting the input in buf, the buffer of path, at its open.
+local function track(buf, path)
+  local session = is_session_file(path)
+  session_opened = session_opened or session
+  -- `clsfile open` counts its file's input over the whole run, through buffer reloads.
+  counts[path] = session and session_counts or { typed = 0, pasted = 0, largestPaste = 0 }
+  buffers[buf] = { counts = counts[path], session = session, size = 0, change = 0, typed = '', paste = 0 }
+  resync(buf)
+end
+
 local function open(buf)
   local path = path_of(buf)
   if not path or opened[path] then return end
   look(buf)
   opened[path] = { at = clock(), buf = buf }
+  track(buf, path)
   send('open', path, work(buf))
   view(buf)
 end
@@ -366,7 +548,7 @@ view = function(buf)
 end
 
 local function forget(path)
-  opened[path], last_edit[path], last_view[path], sent_view[path] = nil, nil, nil, nil
+  opened[path], last_edit[path], last_view[path], sent_view[path], counts[path] = nil, nil, nil, nil, nil
   input_at[path], changed_at[path], covered[path] = nil, nil, nil
   for _, timers in ipairs({ view_timer, trail_timer }) do
     local timer = timers[path]
@@ -390,11 +572,13 @@ local function close(path)
       send('save', path, work(w.buf))
     end
   end
+  local c = counts[path]
   local extra = work(session.buf)
-  table.insert(extra, '--opened-at')
-  table.insert(extra, seconds(session.at))
+  vim.list_extend(extra, { '--opened-at', seconds(session.at), '--typed', tostring(c.typed),
+    '--pasted', tostring(c.pasted), '--largest-paste', tostring(c.largestPaste) })
   send('close', path, extra)
   forget(path)
+  if is_session_file(path) then write_input() end
 end
 
 -- On exit: let the running job end (up to 2 s), then run what waits and the
@@ -405,6 +589,7 @@ local function leave()
   job = nil
   local waiting = queue
   queue = {}
+  write_input()
   if not usable() then return end
   for _, args in ipairs(waiting) do run_now(args) end
   for path in pairs(vim.deepcopy(opened)) do close(path) end
@@ -433,6 +618,13 @@ function M.enable()
     look(a.buf)
   end)
   on({ 'TextChanged', 'TextChangedI' }, function(a) edit(a.buf) end)
+  on({ 'BufEnter', 'BufReadPost' }, function(a) resync(a.buf) end)
+  on('InsertCharPre', function(a) typed(a.buf) end)
+  on({ 'TextChanged', 'TextChangedI', 'TextChangedP' }, function(a) count(a.event, a.buf) end)
+  if not original_paste then
+    original_paste = vim.paste
+    vim.paste = paste
+  end
   on('BufWritePost', function(a) save(a.buf) end)
   on({ 'BufWinEnter', 'WinEnter', 'VimResized' }, function()
     local buf = vim.api.nvim_get_current_buf()
@@ -443,7 +635,7 @@ function M.enable()
     function() move(vim.api.nvim_get_current_buf()) end)
   on({ 'BufUnload', 'BufDelete' }, function(a)
     if a.file ~= '' then close(vim.fn.fnamemodify(a.file, ':p')) end
-    seen[a.buf], ticks[a.buf] = nil, nil
+    seen[a.buf], ticks[a.buf], buffers[a.buf] = nil, nil, nil
   end)
   on('VimLeavePre', leave)
   if vim.v.vim_did_enter == 1 then

@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The characters the editor plugins count as typed and as pasted, in the real editors in tmux
+/// (VS Code through the stand-in of its API): words typed one at a time, a bracketed paste from
+/// the terminal, and the editor's own put or yank of a register. Most tests run the plugins with a
+/// stand-in clsfile that logs its arguments, so the figures they send are checked exactly; under
+/// `clsfile open` they write them to `$CLSFILE_SESSION_INPUT` instead. The last two check that the
+/// real clsfile records them, from a close and under `clsfile open`.
+@Suite(.serialized)
+struct PluginInputTests {
+    typealias Editor = EditorScenarioTests.Editor
+
+    private static let words = ["rivers", "carry", "water", "from", "the", "hills"]
+    /// What the words are once typed, a space before each but the first.
+    private static let typed = words.joined(separator: " ").unicodeScalars.count
+    /// A bracketed paste of two lines, one character of them two bytes in UTF-8.
+    private static let pasted = " pasted café\nsecond line"
+    private static let lastLine = "second line"
+
+    /// Characters counted as pasted after the bracketed paste: Vim and Neovim then yank the last
+    /// line and put it (`yy p`; an undo and a redo of the put count for nothing), then insert it
+    /// with CTRL-R 0 (each the line and its newline); Emacs kills it and yanks it twice (the line
+    /// alone).
+    private static func pastedAfterPuts(_ editor: Editor) -> Int {
+        let line = lastLine.unicodeScalars.count
+        return pasted.unicodeScalars.count + (editor == .emacs ? 2 * line : 2 * (line + 1))
+    }
+
+    @Test(arguments: Editor.allCases)
+    func typedAndPastedCharactersGoWithTheClose(_ editor: Editor) async throws {
+        try Tool.require(editor.tool, .tmux)
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let log = scratch.url.appendingPathComponent("calls.log")
+        let session = try EditorInTmux(try command(editor, [file], logging: log, in: scratch), scratch: scratch)
+        defer { session.kill() }
+        _ = try await call("open", in: log)
+        try await typeAndPaste(in: session, editor)
+        try await putTheLastLine(in: session, editor)
+        session.keys(editor.writeAndQuit)
+        let close = try await call("close", in: log)
+        #expect(figures(close) == Figures(typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
+                                          largestPaste: Self.pasted.unicodeScalars.count), "\(close)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.hasPrefix(Self.words.joined(separator: " ") + Self.pasted), "\(text)")
+    }
+
+    @Test(arguments: Editor.allCases)
+    func theFiguresOfTheFileOfClsfileOpenAreWrittenToItsInputFile(_ editor: Editor) async throws {
+        try Tool.require(editor.tool, .tmux)
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let log = scratch.url.appendingPathComponent("calls.log")
+        let input = scratch.url.appendingPathComponent("input.json")
+        let environment = ["env", "CLSFILE_SESSION_FILE=\(file.resolvingSymlinksInPath().path)",
+                           "CLSFILE_SESSION_INPUT=\(input.path)"]
+        let session = try EditorInTmux(environment + (try command(editor, [file], logging: log, in: scratch)),
+                                       scratch: scratch)
+        defer { session.kill() }
+        _ = try await call("view", in: log)
+        try await typeAndPaste(in: session, editor)
+        // Written while the editor runs, at most 2 s after the input.
+        try await Task.sleep(for: .seconds(3))
+        let running = Figures(typed: Self.typed, pasted: Self.pasted.unicodeScalars.count,
+                              largestPaste: Self.pasted.unicodeScalars.count)
+        #expect(try figures(in: input) == running)
+        try await putTheLastLine(in: session, editor)
+        session.keys(editor.writeAndQuit)
+        for _ in 0..<100 where session.tmux(["has-session", "-t", "editor"]) == 0 {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(try figures(in: input) == Figures(typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
+                                                  largestPaste: Self.pasted.unicodeScalars.count))
+        let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ")[1] }
+        #expect(Set(events) == ["view"], "clsfile open times the file, the plugin sends its views only: \(events)")
+    }
+
+    @Test func vscodeExtensionCountsKeysAndClipboardPastesOnly() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let log = scratch.url.appendingPathComponent("calls.log")
+        // A paste, a completion (a longer insertion that is not the clipboard's: neither), a
+        // paste of two lines (CRLF on the clipboard), then an undo and a redo of it (neither).
+        let result = try runEvents(file, running: try standIn(logging: log, in: scratch), in: scratch,
+                                   ["--paste", "PASTED TEXT", "--insert", "completion", "--paste", "two\r\nlines", "--undo"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let close = try await call("close", in: log)
+        #expect(figures(close) == Figures(typed: Self.typed, pasted: 11 + 9, largestPaste: 11), "\(close)")
+    }
+
+    @Test func vscodeExtensionWritesTheFiguresOfTheFileOfClsfileOpen() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let log = scratch.url.appendingPathComponent("calls.log")
+        let input = scratch.url.appendingPathComponent("input.json")
+        let result = try runEvents(file, running: try standIn(logging: log, in: scratch), in: scratch, ["--paste", "PASTED TEXT"],
+                                   environment: ["CLSFILE_SESSION_FILE": file.resolvingSymlinksInPath().path,
+                                                 "CLSFILE_SESSION_INPUT": input.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(try figures(in: input) == Figures(typed: Self.typed, pasted: 11, largestPaste: 11))
+        let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ")[1] }
+        #expect(!events.contains("close"), "\(events)")
+    }
+
+    @Test(arguments: Editor.allCases)
+    func clsfileRecordsTheFiguresTheCloseCarries(_ editor: Editor) async throws {
+        try Tool.require(editor.tool, .tmux)
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let session = try EditorInTmux(try editor.command([file]), scratch: scratch)
+        defer { session.kill() }
+        try await session.waitForOpen(of: file)
+        try await typeAndPaste(in: session, editor)
+        try await putTheLastLine(in: session, editor)
+        session.keys(editor.writeAndQuit)
+        let activity = try await session.waitForClose(of: file)
+        #expect(recorded(in: activity) == Figures(typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
+                                                  largestPaste: Self.pasted.unicodeScalars.count), "\(activity)")
+    }
+
+    @Test(arguments: Editor.allCases)
+    func clsfileOpenRecordsThePluginsFiguresNotTheRelays(_ editor: Editor) async throws {
+        try Tool.require(editor.tool, .tmux)
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let editorCommand = try editor.command([]).map(shellQuoted).joined(separator: " ")
+        let session = try EditorInTmux([try builtExecutable("clsfile").path, "open", "--editor", editorCommand, file.path],
+                                       scratch: scratch)
+        defer { session.kill() }
+        try await session.waitForOpen(of: file)
+        try await typeAndPaste(in: session, editor)
+        try await putTheLastLine(in: session, editor)
+        session.keys(editor.writeAndQuit)
+        let activity = try await session.waitForClose(of: file)
+        // The relay sees each word tmux sends in one write as a paste; the plugin sees the text.
+        #expect(recorded(in: activity) == Figures(typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
+                                                  largestPaste: Self.pasted.unicodeScalars.count), "\(activity)")
+    }
+
+    @Test func clsfileRecordsTheFiguresOfTheVSCodeExtension() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let result = try runEvents(file, running: try builtExecutable("clsfile"), in: scratch, ["--paste", "PASTED TEXT"],
+                                   environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        // deactivate() waits for the close to be recorded.
+        let shown = try run(try builtExecutable("clsfile"), ["show", "--json", file.path],
+                            environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        let activity = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any],
+                                    "\(shown.errorOutput)")
+        #expect(recorded(in: activity) == Figures(typed: Self.typed, pasted: 11, largestPaste: 11), "\(activity)")
+    }
+
+    // MARK: - Helpers
+
+    struct Figures: Equatable, CustomStringConvertible {
+        var typed: Int, pasted: Int, largestPaste: Int
+        var description: String { "typed \(typed), pasted \(pasted), largest paste \(largestPaste)" }
+    }
+
+    /// The editor on files, with the plugin running a stand-in clsfile that appends each call's
+    /// arguments, space-separated, as a line of `log`.
+    private func command(_ editor: Editor, _ files: [URL], logging log: URL, in scratch: Scratch) throws -> [String] {
+        let standIn = try self.standIn(logging: log, in: scratch)
+        let quoted = editor == .emacs ? lisp(standIn.path) : "'\(standIn.path)'"
+        return try editor.command(files, settings: ["command": quoted])
+    }
+
+    private func standIn(logging log: URL, in scratch: Scratch) throws -> URL {
+        let script = scratch.url.appendingPathComponent("clsfile-stand-in")
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$*\" >> \(shellQuoted(log.path))\n".utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return script
+    }
+
+    /// Types the words one at a time in insert mode, then pastes `pasted` as the terminal does
+    /// (bracketed, its line break kept).
+    private func typeAndPaste(in session: EditorInTmux, _ editor: Editor) async throws {
+        try await Task.sleep(for: .milliseconds(500))
+        session.keys(editor.insert)
+        _ = try await session.typeSlowly(Self.words, pause: 0.3)
+        session.tmux(["set-buffer", Self.pasted])
+        session.tmux(["paste-buffer", "-p", "-r", "-t", "editor"])
+        try await Task.sleep(for: .milliseconds(500))
+    }
+
+    /// Puts the last line again with the editor's own commands (see `pastedAfterPuts`).
+    private func putTheLastLine(in session: EditorInTmux, _ editor: Editor) async throws {
+        if editor == .emacs {
+            session.keys(["C-a", "C-k", "C-y", "C-y"])
+        } else {
+            session.keys(["Escape"])
+            // Vim takes an Escape followed at once by a key for the start of a key code.
+            try await Task.sleep(for: .seconds(1))
+            session.keys(["yy", "p", "u", "C-r", "A", "C-r", "0", "Escape"])
+            try await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// Waits (up to 25 s) for the first call of `event` in the log and returns its line.
+    private func call(_ event: String, in log: URL) async throws -> String {
+        for _ in 0..<100 {
+            let lines = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n") ?? []
+            if let line = lines.first(where: { $0.hasPrefix("hook \(event) ") }) { return String(line) }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        throw CLSTestError("no \(event) call in \(log.path): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+    }
+
+    /// The figures of a close call's arguments; nil when one is missing.
+    private func figures(_ call: String) -> Figures? {
+        let words = call.split(separator: " ").map(String.init)
+        func value(_ option: String) -> Int? {
+            words.firstIndex(of: option).flatMap { $0 + 1 < words.count ? Int(words[$0 + 1]) : nil }
+        }
+        guard let typed = value("--typed"), let pasted = value("--pasted"), let largest = value("--largest-paste") else {
+            return nil
+        }
+        return Figures(typed: typed, pasted: pasted, largestPaste: largest)
+    }
+
+    /// The figures `clsfile show --json` has for the file; nil when one is missing.
+    private func recorded(in activity: [String: Any]) -> Figures? {
+        let items = activity["additionalItems"] as? [[String: Any]] ?? []
+        func quantity(_ identifier: String) -> Int? {
+            (items.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double).map { Int($0) }
+        }
+        guard let typed = quantity("typed_characters"), let pasted = quantity("pasted_characters"),
+              let largest = quantity("largest_paste") else { return nil }
+        return Figures(typed: typed, pasted: pasted, largestPaste: largest)
+    }
+
+    /// The figures of a `$CLSFILE_SESSION_INPUT` file.
+    private func figures(in input: URL) throws -> Figures? {
+        guard let data = try? Data(contentsOf: input) else { return nil }
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Int])
+        guard let typed = object["typed"], let pasted = object["pasted"], let largest = object["largestPaste"] else {
+            return nil
+        }
+        return Figures(typed: typed, pasted: pasted, largestPaste: largest)
+    }
+
+    /// Runs the VS Code stand-in on the words with the options, the extension running `clsfile`.
+    private func runEvents(_ file: URL, running clsfile: URL, in scratch: Scratch, _ options: [String],
+                           environment: [String: String] = [:]) throws -> ProcessResult {
+        let result = TestSupport.runBounded(
+            try Tool.node.require().path,
+            [EditorPluginTests.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
+             clsfile.path] + options + ["--"] + Self.words,
+            environment: environment, timeout: 30, capturingIn: scratch.url)
+        if result.timedOut { Issue.record("run-events.js did not end within 30 s") }
+        return result
+    }
+}
