@@ -5,7 +5,8 @@ import OpenClassKit
 enum DisplayFormat {
     /// `2h 05m`, `41m 12s`, `9s`.
     static func duration(_ seconds: Double) -> String {
-        DurationText.text(max(0, seconds))
+        // Imported work can hold anything: a value that is no number is a dash, a negative one 0s.
+        seconds.isFinite ? DurationText.text(max(0, seconds)) : "-"
     }
 
     /// `80%`, `12.5%`.

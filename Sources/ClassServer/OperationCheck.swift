@@ -72,6 +72,9 @@ enum OperationCheck {
         }
         for span in operation.spans {
             guard (1...64).contains(span.id.utf8.count) else { throw refuse("a span id of \(span.id.utf8.count) bytes, not 1 to 64") }
+            if let session = span.session, !(1...64).contains(session.utf8.count) {
+                throw refuse("a span's session id of \(session.utf8.count) bytes, not 1 to 64")
+            }
             try date(span.start, "a span's start")
             try date(span.end, "a span's end")
             try date(span.lastPulse, "a span's last pulse")

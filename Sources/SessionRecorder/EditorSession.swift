@@ -122,10 +122,12 @@ public struct EditorSession: Sendable {
         }
 
         let pulses = PulseLog(file: FileStamp(pathBytes))
-        // The relay sees every keystroke; without it a GUI editor's typing shows on the desktop.
-        let loop = SessionLoop(editor: process, master: master, watchedFile: relayTerminal ? nil : pathBytes,
+        // The relay sees every keystroke of a terminal editor; a GUI editor's typing shows on the
+        // desktop, and its saves on disk, also when it was started from a terminal, whose relay
+        // then sees nothing: every source that runs is watched.
+        let loop = SessionLoop(editor: process, master: master, watchedFile: pathBytes,
                                pulses: pulses, signals: signals,
-                               desktop: relayTerminal ? nil : DesktopActivity.start(editor: process.pid))
+                               desktop: DesktopActivity.start(editor: process.pid))
         let flusher = Task {
             while true {
                 try? await Task.sleep(for: Self.flushInterval)
@@ -159,7 +161,8 @@ public struct EditorSession: Sendable {
         // The close carries the session's own figures, so each item has one writer: the recorder.
         let lastInput = pulses.takePulse(file: FileStamp(pathBytes))?.date
         let evidence = pulses.evidence
-        let timing: TimingSource = relayTerminal ? .terminal : loop.desktop?.sawEditorWindow == true ? .desktop : .fileChanges
+        let timing: TimingSource = relayTerminal && evidence.tally.typed + evidence.tally.pasted > 0 ? .terminal
+            : loop.desktop?.sawEditorWindow == true ? .desktop : .fileChanges
         let closed = Date()
         // Delivered, not just recorded: events that waited in the spool for a busy store (views the
         // editor's plugin sent, say) go in first, and a store that stays busy keeps the close.

@@ -16,6 +16,9 @@ struct DashboardTests {
 
         // The class: per assignment the averages and how many are done.
         let index = try await Chromium.dumpDOM(base, in: fixture.scratch.url)
+        // Titled with the classes its assignments were handed to (escaped), not "Class".
+        let heading = try #require(DOM.element("h1", with: "<h1", in: index))
+        #expect(heading.contains("7B &lt;i&gt;") && !index.contains("<h1>Class</h1>"), "\(heading)")
         let essayRow = try #require(DOM.element("tr", with: "data-assignment=\"\(fixture.essay.identifier)\"", in: index))
         #expect(essayRow.contains(#"data-done="2" data-students="3""#))
         #expect(DOM.text(essayRow).contains("2 of 3"))
@@ -70,6 +73,9 @@ struct DashboardTests {
         let items = DOM.elements("tr", with: "class=\"item\"", in: adaPage)
         #expect(items.count == 6)
         #expect(adaPage.contains(#"data-basis="target_words">toward 800 words"#), "the progress card names its basis")
+        // As a screen reader or a copy reads the text, tags removed and nothing added between them.
+        let readText = adaPage.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)
+        #expect(readText.contains("% toward 800 words"), "the share and its basis are two words, not \"100%toward\"")
         #expect(items.first?.contains(#"data-key="quantity:total_word_count" data-value="400.0" data-primary="true""#) == true)
         #expect(items.contains { $0.contains("quantity:readability_grade") && DOM.text($0).contains("Readability Grade Quantity 7.9") })
         #expect(items.contains { DOM.text($0).contains("Typed Characters Quantity 1200") })

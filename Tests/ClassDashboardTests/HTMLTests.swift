@@ -67,6 +67,8 @@ struct HTMLTests {
         #expect(context.averageActiveSeconds == 480 && context.averageProgress == 0.5)
         let page = ClassPage(report: report, links: Links(token: nil)).render().rendered
         #expect(page.contains("<table id=\"contexts\">") && page.contains(">1 of 2</td>") && page.contains("8m 00s"))
+        // Assignments that name no class: the page is the class report, not "Class".
+        #expect(page.contains("<h1>Class report</h1>"), "\(page.prefix(600))")
         #expect(!page.contains("<script") && page.contains(Self.escaped))
     }
 

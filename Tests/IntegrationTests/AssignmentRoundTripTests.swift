@@ -94,6 +94,7 @@ struct AssignmentRoundTripTests {
                                            "--due", "2026-12-01", "--target-words", "40", "--instructions", "Write about a river.")
         let handoutURL = shared.appendingPathComponent("essay.md.clshandout")
         #expect(assigned.output.contains(handoutURL.path))
+        #expect(assigned.output.contains("(share essay.md and essay.md.clshandout with the class)"), "as README shows: \(assigned.output)")
         let handout = try Handout.read(from: handoutURL)
         let teacherKey = try teacher.identity(.teacher).recipientPublicKey
         #expect(handout.targetWords == 40 && handout.className == "7B" && handout.teacherKey == teacherKey)

@@ -86,6 +86,16 @@ struct StatsCommandTests {
         #expect(result.errorOutput.contains("--target-words"))
     }
 
+    /// `-5` is the option's value, refused as a count, not taken for an option and reported missing.
+    @Test(arguments: [["stats"], ["open", "--editor", "true"], ["hook", "open"]])
+    func aNegativeTargetIsRefusedAsACount(command: [String]) throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("a.txt").path
+        let result = try clsfile(command + ["--target-words", "-5", file, "--store", scratch.storeURL.path])
+        #expect(result.status == 64, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("--target-words must be a positive number of words, not -5"), "\(result.errorOutput)")
+    }
+
     /// A plain `stats FILE… [--json] [--target-words N]` is read without ArgumentParser; any other
     /// form goes through it. Both must print the same thing, and `--help` must still work.
     @Test func theDirectReadingAndArgumentParserAgree() throws {

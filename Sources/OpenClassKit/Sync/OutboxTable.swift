@@ -60,10 +60,10 @@ enum OutboxTable {
     /// Writes spans ended outside a save (their process died).
     static func enqueueEndedSpan(_ spanID: String, at now: Double, in db: Database) throws {
         guard let row = try Row.fetchOne(db, sql: """
-            SELECT activity_id, started_at, ended_at, last_pulse_at FROM time_span WHERE id = ?
+            SELECT activity_id, started_at, ended_at, last_pulse_at, session_id FROM time_span WHERE id = ?
             """, arguments: [spanID]),
               case (var operation, let classes)? = try emptyOperation(forActivity: row[0], at: now, in: db) else { return }
-        operation.spans = [SyncOperation.Span(id: spanID, start: row[1], end: row[2], lastPulse: row[3])]
+        operation.spans = [SyncOperation.Span(id: spanID, start: row[1], end: row[2], lastPulse: row[3], session: row[4])]
         try insert(operation, for: classes, in: db)
     }
 
@@ -275,7 +275,7 @@ enum OutboxTable {
 
 extension SyncOperation.Span {
     init(_ record: SpanRecord) {
-        self.init(id: record.id, start: record.start, end: record.end, lastPulse: record.lastPulse)
+        self.init(id: record.id, start: record.start, end: record.end, lastPulse: record.lastPulse, session: record.session)
     }
 }
 

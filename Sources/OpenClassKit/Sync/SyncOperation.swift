@@ -14,12 +14,17 @@ public struct SyncOperation: Sendable, Equatable, Codable {
         public var start: Double
         public var end: Double?
         public var lastPulse: Double
+        /// The id of the first span of the session this one goes on with (after a pause, or a
+        /// buffer left and entered again in one editor run); absent for a span that begins a
+        /// session, and from clients older than sessions, whose spans are joined where they touch.
+        public var session: String?
 
-        public init(id: String, start: Double, end: Double?, lastPulse: Double) {
+        public init(id: String, start: Double, end: Double?, lastPulse: Double, session: String? = nil) {
             self.id = id
             self.start = start
             self.end = end
             self.lastPulse = lastPulse
+            self.session = session
         }
     }
 

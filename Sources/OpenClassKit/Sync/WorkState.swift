@@ -59,7 +59,8 @@ public struct WorkState: Sendable, Equatable, Codable {
         for span in operation.spans {
             if let index = spans.lastIndex(where: { $0.id == span.id }) {
                 let merged = SpanRecord(spans[index]).merged(with: SpanRecord(span))
-                spans[index] = SyncOperation.Span(id: merged.id, start: spans[index].start, end: merged.end, lastPulse: merged.lastPulse)
+                spans[index] = SyncOperation.Span(id: merged.id, start: spans[index].start, end: merged.end, lastPulse: merged.lastPulse,
+                                                  session: merged.session)
             } else {
                 let place = spans.lastIndex { ($0.start, $0.id) <= (span.start, span.id) }.map { $0 + 1 } ?? 0
                 spans.insert(span, at: place)
@@ -116,13 +117,13 @@ public struct WorkState: Sendable, Equatable, Codable {
     public var sessions: [WorkSession] {
         CLSActivity.sessions(of: spans.map {
             TimeSpan(start: Date(timeIntervalSince1970: $0.start), end: $0.end.map(Date.init(timeIntervalSince1970:)),
-                     lastPulse: Date(timeIntervalSince1970: $0.lastPulse))
+                     lastPulse: Date(timeIntervalSince1970: $0.lastPulse), continuesSession: $0.session != nil)
         })
     }
 }
 
 extension SpanRecord {
     init(_ span: SyncOperation.Span) {
-        self.init(id: span.id, start: span.start, end: span.end, lastPulse: span.lastPulse, owner: nil)
+        self.init(id: span.id, start: span.start, end: span.end, lastPulse: span.lastPulse, owner: nil, session: span.session)
     }
 }
