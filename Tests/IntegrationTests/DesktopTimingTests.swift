@@ -64,11 +64,11 @@ struct DesktopTimingTests {
         // A profile of its own (another Writer of the same profile would take the file and
         // return at once), seeded so that no Tip of the Day or first-start bar takes the keys.
         let home = scratch.url.appendingPathComponent("home")
-        let profile = home.appendingPathComponent(".config/libreoffice/4/user")
-        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
-        try Data(Self.seededProfile.utf8).write(to: profile.appendingPathComponent("registrymodifications.xcu"))
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("ContentDetectorsTests/Fixtures")
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        // The default profile of this HOME, made as the LibreOffice extension's tests make theirs.
+        try #require(runQuietly(package.appendingPathComponent("Samples/editors/libreoffice/test/seed-profile.sh").path,
+                                [home.appendingPathComponent(".config/libreoffice/4").path]) == 0)
+        let fixtures = package.appendingPathComponent("Tests/ContentDetectorsTests/Fixtures")
         let file = scratch.url.appendingPathComponent("essay.odt")
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("english.odt"), to: file)
         let modifiedBefore = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
@@ -154,14 +154,4 @@ struct DesktopTimingTests {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.date(from: text)
     }
-
-    /// A LibreOffice user profile's settings with the first-start dialogs off.
-    static let seededProfile = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-        <item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop></item>
-        <item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="FirstRun" oor:op="fuse"><value>false</value></prop></item>
-        <item oor:path="/org.openoffice.Setup/Product"><prop oor:name="ooSetupLastVersion" oor:op="fuse"><value>7.4</value></prop></item>
-        </oor:items>
-        """
 }
