@@ -76,7 +76,10 @@ public struct EditorSession: Sendable {
         let opened = Date()
         // Recorded before the editor starts: a store that cannot be written stops the session
         // here, never with an editor left running.
-        try await recorder.record(SessionEvent(kind: .open, file: url, date: opened))
+        // Named as an editor run of its own: a session an editor left running (it died) ends here.
+        var open = SessionEvent(kind: .open, file: url, date: opened)
+        open.editorRun = CLSDataStore.currentEditorRun
+        try await recorder.record(open)
         do {
             return try await edit(url, pathBytes: pathBytes, path: path, opened: opened, before: before,
                                   editor: editor, usePTY: usePTY)

@@ -112,10 +112,12 @@ public struct SessionRecorder: Sendable {
         switch event.kind {
         case .open:
             // A session is one run of one editor: an open never goes on with another run's session.
-            // One still running here lost its close (its editor died): it ended at its last sign
-            // of work, and the time since is not counted. An open again from the run that has the
-            // session (or from no named run) changes nothing.
-            if let run = event.editorRun, activity.isStarted, !activity.runningEditorRuns.contains(run) {
+            // One still running here whose editor is gone (or unnamed) lost its close: it ended at
+            // its last sign of work, and the time since is not counted. An open again from the
+            // run that has the session, or while another editor that runs has the file open,
+            // changes nothing (an open from no named run neither).
+            if let run = event.editorRun, activity.isStarted,
+               !activity.runningEditorRuns.contains(where: { $0 == run || $0.map(CLSDataStore.isEditorRunning) == true }) {
                 activity.stop(at: event.date, idleTimeout: 0)
             }
             keepRunning(activity, at: event.date, editorRun: event.editorRun)

@@ -169,7 +169,7 @@ struct AssignmentTests {
     }
 
     /// SQL that takes a store of schema 12 back to 6 (the assignment table's later columns go with it).
-    static let undoSchemaSeven = "ALTER TABLE time_span DROP COLUMN session_id; ALTER TABLE time_span DROP COLUMN editor_run; DROP TABLE writing_history; DROP TABLE class_membership; DROP TABLE outbox_refused; DROP TABLE outbox; DROP TABLE class_server; ALTER TABLE context DROP COLUMN course_document; ALTER TABLE assignment DROP COLUMN context_path;"
+    static let undoSchemaSeven = "DROP INDEX time_span_by_session; ALTER TABLE time_span DROP COLUMN session_id; ALTER TABLE time_span DROP COLUMN editor_run; DROP TABLE writing_history; DROP TABLE class_membership; DROP TABLE outbox_refused; DROP TABLE outbox; DROP TABLE class_server; ALTER TABLE context DROP COLUMN course_document; ALTER TABLE assignment DROP COLUMN context_path;"
 
     /// SQL that takes a store of schema 6 back to 5.
     static let undoSchemaSix = "DROP TABLE active_context; DROP INDEX context_sibling; ALTER TABLE context DROP COLUMN custom_type_name; ALTER TABLE context DROP COLUMN display_order; ALTER TABLE context DROP COLUMN topic; ALTER TABLE context DROP COLUMN summary; ALTER TABLE context DROP COLUMN thumbnail; ALTER TABLE context DROP COLUMN is_assignable; ALTER TABLE context DROP COLUMN suggested_age_from; ALTER TABLE context DROP COLUMN suggested_age_length; ALTER TABLE context DROP COLUMN suggested_time_from; ALTER TABLE context DROP COLUMN suggested_time_length; ALTER TABLE context DROP COLUMN capabilities; ALTER TABLE context DROP COLUMN universal_link;"

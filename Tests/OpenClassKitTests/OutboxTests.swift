@@ -105,7 +105,7 @@ import TestSupport
         let classID = UUID()
         // The schema-8 tables, as clsfile left them, with one class joined and one operation waiting.
         let downgraded = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, """
-            ALTER TABLE time_span DROP COLUMN session_id; ALTER TABLE time_span DROP COLUMN editor_run;
+            DROP INDEX time_span_by_session; ALTER TABLE time_span DROP COLUMN session_id; ALTER TABLE time_span DROP COLUMN editor_run;
             DROP TABLE writing_history; ALTER TABLE assignment DROP COLUMN process_evidence;
             DROP TABLE class_membership; DROP TABLE class_server; ALTER TABLE assignment DROP COLUMN covers_context_tree; ALTER TABLE assignment DROP COLUMN class_id;
             CREATE TABLE class_server (slot INTEGER PRIMARY KEY CHECK (slot = 1), url TEXT NOT NULL, account_id TEXT NOT NULL,

@@ -92,6 +92,23 @@ struct EditorTimingTests {
         #expect(activity.duration <= openTime.quantity)
     }
 
+    @Test func anOpenWhileAnotherEditorRunsTheFileEndsNothing() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("shared.txt", "one two")
+        let recorder = SessionRecorder(store: scratch.store(), configuration: .init(idleTimeout: 300))
+        let start = Date().addingTimeInterval(-100)
+        // The first editor runs still (this test process stands for it); a second opens the file.
+        for (kind, at, run) in [(SessionEvent.Kind.open, 0.0, CLSDataStore.currentEditorRun), (.edit, 10, CLSDataStore.currentEditorRun),
+                                (.open, 50, "vim 2")] {
+            var event = SessionEvent(kind: kind, file: file, date: start.addingTimeInterval(at),
+                                     inputAt: kind == .open ? nil : start.addingTimeInterval(at))
+            event.editorRun = run
+            try await recorder.record(event)
+        }
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(activity.isStarted && activity.timeSpans.allSatisfy(\.isRunning), "the running editor's session goes on: \(activity.timeSpans)")
+    }
+
     @Test func anOpenAfterAnEditorDiedEndsItsSessionAtItsLastInput() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("lost.txt", "one two")
@@ -144,6 +161,41 @@ struct EditorTimingTests {
         #expect(abs(span.start.timeIntervalSince(opened)) < 0.01, "the session starts at the open, not the first save")
         #expect(abs(activity.recordedDuration() - 25) < 0.01)
         #expect((activity.primaryActivityItem as? CLSQuantityItem)?.quantity == 3)
+
+        // The file did not exist when its session began: its history begins from nothing, and
+        // the three words are what the session added (not the text it "began from").
+        let close = try await recorder.deliver(SessionEvent(kind: .close, file: file, inputAt: opened.addingTimeInterval(25),
+                                                            openedAt: opened), spool: spool)
+        #expect(close.failures.isEmpty)
+        let history = try await scratch.store().writingHistory(for: file)
+        let start = try #require(history.entries.first)
+        #expect(start.isSessionStart && start.words == 0 && start.snapshotSize == 0, "\(history.entries)")
+        #expect(history.sessions.count == 1 && history.sessions.first?.addedWords == 3, "\(history.sessions)")
+        let total = try await scratch.store().fetchActivity(for: file).recordedDuration()
+        #expect(abs((history.sessions.first?.activeTime ?? 0) - total) < 0.01, "the session has all the time: \(history.sessions)")
+        var contents: [String] = []
+        for try await snapshot in try await scratch.store().snapshots(of: file) {
+            contents.append(String(decoding: snapshot.content, as: UTF8.self))
+        }
+        #expect(contents.first == "" && contents.last == "first draft words\n", "\(contents)")
+    }
+
+    /// An editor that saves every second (autosave) keeps one saved text a minute in the history,
+    /// the latest: `replay --at` after the last save gives what it saved.
+    @Test func savesKeepTheLatestTextWithoutARowEachSecond() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("autosaved.txt", "start\n")
+        let recorder = SessionRecorder(store: scratch.store())
+        try await recorder.record(SessionEvent(kind: .open, file: file))
+        for index in 1...10 {
+            try Data("start\n\((1...index).map { "line \($0)" }.joined(separator: "\n"))\n".utf8).write(to: file)
+            try await recorder.record(SessionEvent(kind: .save, file: file, inputAt: Date()))
+        }
+        let history = try await scratch.store().writingHistory(for: file)
+        #expect(history.entries.count == 2, "the start and one row of the saves: \(history.entries)")
+        let saved = try #require(try await scratch.store().snapshot(of: file, at: Date()))
+        #expect(String(decoding: saved.content, as: UTF8.self).hasSuffix("line 10\n"), "the latest save is kept")
+        #expect(saved.entry.words == 21, "\(saved.entry)")
     }
 
     /// A symbolic link or a FIFO planted where the spool goes is refused, and the link's target

@@ -9,6 +9,11 @@ import Glibc
 /// The rows of `writing_history`: written in the transaction of the save that makes them due, so
 /// that the wrapper, every plugin and every program using the library write them alike.
 enum HistoryTable {
+    /// The rows of saves within one such stretch of a running session (counted from its start)
+    /// replace each other: the history keeps the last saved text of each minute of a session, and
+    /// each session's end.
+    static let savesApart: Double = 60
+
     /// When the next snapshot is a keyframe again, so that the save that takes it (a session's
     /// end, which an editor's hook may wait for) rebuilds the content before it in a few
     /// milliseconds: once that would apply this many deltas …
@@ -51,16 +56,32 @@ enum HistoryTable {
         var sessions = try ends.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map { session, end in
             (id: session, start: try sessionStart(session, ofActivity: activityID, in: db) ?? end, end: Optional(end))
         }
+        // A new file's history begins from nothing even when the save that first records it also
+        // ends its session (an editor's open, save and close that waited for the file together).
+        let hasRows = try Int.fetchOne(db.cachedStatement(sql: """
+            SELECT 1 FROM writing_history WHERE activity_id = ? LIMIT 1
+            """), arguments: [activityID]) != nil
+        let beginsHere = beginsFromNothing && !sessions.isEmpty && !hasRows
         var isStart = false
         if sessions.isEmpty {
             guard let running = try String.fetchOne(db.cachedStatement(sql: """
                 SELECT coalesce(session_id, id) FROM time_span WHERE activity_id = ? AND ended_at IS NULL ORDER BY started_at LIMIT 1
                 """), arguments: [activityID]) else { return }
             let start = try sessionStart(running, ofActivity: activityID, in: db) ?? now
-            if let last = try Double.fetchOne(db.cachedStatement(sql: """
-                SELECT recorded_at FROM writing_history WHERE activity_id = ? ORDER BY id DESC LIMIT 1
+            if let last = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT id, recorded_at, session_id, session_end IS NULL AND NOT is_start FROM writing_history
+                WHERE activity_id = ? ORDER BY id DESC LIMIT 1
                 """), arguments: [activityID]) {
-                guard isDue || now - max(last, start) >= WritingHistory.interval else { return }
+                let recordedAt: Double = last[1]
+                guard isDue || now - max(recordedAt, start) >= WritingHistory.interval else { return }
+                // Saves come as often as an editor autosaves: the row of a save in the same minute
+                // of the running session (counted from its start) as its last row replaces that
+                // row (the last of the chain of snapshots, so the new one is taken from the one
+                // before); a save in the next minute keeps it.
+                if isDue, last[3] as Bool, last[2] as String? == running,
+                   ((now - start) / savesApart).rounded(.down) == ((recordedAt - start) / savesApart).rounded(.down) {
+                    try db.cachedStatement(sql: "DELETE FROM writing_history WHERE id = ?").execute(arguments: [last[0] as Int64])
+                }
             } else {
                 isStart = true
             }
@@ -79,14 +100,6 @@ enum HistoryTable {
                 return clipped
             })
         }
-        for session in sessions.dropLast() {
-            let until = session.end ?? now
-            try db.cachedStatement(sql: """
-                INSERT INTO writing_history (activity_id, recorded_at, session_id, session_start, session_end, active_seconds)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [activityID, until, session.id, session.start, session.end, time(until: until)])
-        }
-        let session = sessions[sessions.count - 1]
         let ranges = try Array(Row.fetchCursor(db.cachedStatement(sql: """
             SELECT lower_bound, upper_bound FROM progress_range WHERE activity_id = ?
             """), arguments: [activityID]).map { row -> ClosedRange<Double> in
@@ -99,22 +112,44 @@ enum HistoryTable {
             """), arguments: [activityID]) {
             if let quantity = row[1] as Double? { quantities[row[0]] = quantity }
         }
-        let snapshot = try takeSnapshot(ofActivity: activityID, content: isStart && beginsFromNothing ? [] : nil, in: db)
-        // An empty file has no words, whether or not anything counted them yet.
-        let words = quantities[ItemIdentifier.wordCount] ?? (snapshot?.size == 0 ? 0 : nil)
-        let characters = quantities[ItemIdentifier.characters] ?? (snapshot?.size == 0 ? 0 : nil)
-        try db.cachedStatement(sql: """
-            INSERT INTO writing_history (activity_id, recorded_at, session_id, session_start, session_end, is_start, active_seconds,
-                open_seconds, words, characters, typed, pasted, largest_paste, progress, content_size, content_digest, content_delta,
-                is_keyframe)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                activityID, now, session.id, session.start, session.end, isStart, time(until: session.end ?? now),
-                quantities[ItemIdentifier.openTime], words, characters,
-                quantities[ItemIdentifier.typedCharacters], quantities[ItemIdentifier.pastedCharacters],
-                quantities[ItemIdentifier.largestPaste], min(1, max(0, IntervalSet(ranges).measure)),
-                snapshot?.size, snapshot?.digest, snapshot?.delta, snapshot?.isKeyframe ?? false,
-            ])
+        /// Writes the session's row: its start (the time and text before it), or how far it came.
+        func insertRow(isStart: Bool, of session: (id: String, start: Double, end: Double?)) throws {
+            // A start from nothing holds no text and no figures, whatever the file holds by now.
+            let fromNothing = isStart && beginsFromNothing
+            let snapshot = try takeSnapshot(ofActivity: activityID, content: fromNothing ? [] : nil, in: db)
+            func figure(_ identifier: String) -> Double? { fromNothing ? nil : quantities[identifier] }
+            // An empty file has no words, whether or not anything counted them yet.
+            let words = figure(ItemIdentifier.wordCount) ?? (snapshot?.size == 0 ? 0 : nil)
+            let characters = figure(ItemIdentifier.characters) ?? (snapshot?.size == 0 ? 0 : nil)
+            try db.cachedStatement(sql: """
+                INSERT INTO writing_history (activity_id, recorded_at, session_id, session_start, session_end, is_start, active_seconds,
+                    open_seconds, words, characters, typed, pasted, largest_paste, progress, content_size, content_digest, content_delta,
+                    is_keyframe)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    activityID, now, session.id, session.start, session.end, isStart,
+                    time(until: isStart ? session.start : session.end ?? now),
+                    figure(ItemIdentifier.openTime), words, characters,
+                    figure(ItemIdentifier.typedCharacters), figure(ItemIdentifier.pastedCharacters),
+                    figure(ItemIdentifier.largestPaste), fromNothing ? 0 : min(1, max(0, IntervalSet(ranges).measure)),
+                    snapshot?.size, snapshot?.digest, snapshot?.delta, snapshot?.isKeyframe ?? false,
+                ])
+        }
+        if beginsHere, let first = sessions.first {
+            try insertRow(isStart: true, of: first)
+        }
+        for session in sessions.dropLast() {
+            let until = session.end ?? now
+            try db.cachedStatement(sql: """
+                INSERT INTO writing_history (activity_id, recorded_at, session_id, session_start, session_end, active_seconds)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [activityID, until, session.id, session.start, session.end, time(until: until)])
+        }
+        let session = sessions[sessions.count - 1]
+        try insertRow(isStart: isStart, of: session)
+        // A new file first recorded at its save (an editor's open waited for it): after its start
+        // from nothing, the row of the text saved.
+        if isStart && beginsFromNothing && isDue { try insertRow(isStart: false, of: session) }
     }
 
     /// When a session began: its first span's start.

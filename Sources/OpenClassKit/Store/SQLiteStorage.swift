@@ -216,11 +216,12 @@ actor SQLiteStorage: ActivityStorage {
     private static func recordAbandonedSession(ofSpan id: String, in db: Database) throws {
         guard AbandonedSessions.isRecorded, let row = try Row.fetchOne(db, sql: """
             SELECT a.id, c.path, (SELECT identifier FROM activity_item WHERE activity_id = a.id AND role = 'primary'),
+                EXISTS (SELECT 1 FROM activity_item WHERE activity_id = a.id AND identifier = ? AND binary_value = 1),
                 s.ended_at - (SELECT min(started_at) FROM time_span WHERE activity_id = a.id AND (id = coalesce(s.session_id, s.id) OR session_id = coalesce(s.session_id, s.id))),
                 (SELECT quantity FROM activity_item WHERE activity_id = a.id AND identifier = ?)
             FROM time_span s JOIN activity a ON a.id = s.activity_id JOIN context c ON c.id = a.context_id WHERE s.id = ?
-            """, arguments: [ItemIdentifier.openTime, id]) else { return }
-        let activityID: Int64 = row[0], primary: String? = row[2], opened: Double? = row[3], openTime: Double? = row[4]
+            """, arguments: [ItemIdentifier.reading, ItemIdentifier.openTime, id]) else { return }
+        let activityID: Int64 = row[0], primary: String? = row[2], isReading: Bool = row[3], opened: Double? = row[4], openTime: Double? = row[5]
         let now = Date().timeIntervalSince1970
         var change = ActivityChanges(activityID: activityID)
         func item(_ identifier: String, _ title: String, _ value: Double, role: ItemRole) -> ItemRecord {
@@ -231,8 +232,9 @@ actor SQLiteStorage: ActivityStorage {
             change.upserts.append(item(ItemIdentifier.openTime, "Open Time", (openTime ?? 0) + opened, role: .additional))
         }
         if let path = row[1] as Data?, let figures = AbandonedSessions.figures(of: URL(fileSystemPathBytes: [UInt8](path))) {
-            // A primary item of another identifier is the program's own: only clsfile's word count is set.
-            if primary == nil || primary == ItemIdentifier.wordCount {
+            // A primary item of another identifier is the program's own: only clsfile's word count
+            // is set, and a file being read is not counted.
+            if !isReading, primary == nil || primary == ItemIdentifier.wordCount {
                 change.upserts.append(item(ItemIdentifier.wordCount, "Word Count", Double(figures.words), role: .primary))
             }
             change.upserts.append(item(ItemIdentifier.characters, "Characters", Double(figures.characters), role: .additional))

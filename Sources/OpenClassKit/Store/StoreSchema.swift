@@ -338,6 +338,7 @@ enum StoreSchema {
         Migration(name: "spans of one session", sql: """
         ALTER TABLE time_span ADD COLUMN session_id TEXT;
         ALTER TABLE time_span ADD COLUMN editor_run TEXT;
+        CREATE INDEX time_span_by_session ON time_span(session_id) WHERE session_id IS NOT NULL;
         """),
     ]
 

@@ -54,6 +54,19 @@ struct ProcessIdentity: Sendable, Hashable {
         return "\(current.bootID)/\(parent)/\(ticks)"
     }
 
+    /// This process as an editor run, for a program that runs the editor itself (`clsfile open`).
+    static var currentRun: String {
+        "\(current.bootID)/\(current.pid)/\(current.startTicks)"
+    }
+
+    /// Whether the process an editor run names (``parentRun``, ``currentRun``) still runs on this
+    /// boot; a name that is not one is taken for a run that ended.
+    static func isRunning(_ run: String) -> Bool {
+        let parts = run.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, let pid = Int64(parts[1]), let ticks = Int64(parts[2]) else { return false }
+        return !ProcessIdentity(host: current.host, bootID: String(parts[0]), pid: pid, startTicks: ticks).isKnownDead
+    }
+
     /// Field 22 of `/proc/PID/stat`: the process start time in clock ticks after boot.
     static func startTicks(of pid: Int64) -> Int64? {
         guard let data = contents(of: "/proc/\(pid)/stat"),
