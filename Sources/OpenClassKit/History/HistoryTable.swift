@@ -67,11 +67,14 @@ enum HistoryTable {
             guard let running = try String.fetchOne(db.cachedStatement(sql: """
                 SELECT coalesce(session_id, id) FROM time_span WHERE activity_id = ? AND ended_at IS NULL ORDER BY started_at LIMIT 1
                 """), arguments: [activityID]) else { return }
-            let start = try sessionStart(running, ofActivity: activityID, in: db) ?? now
-            if let last = try Row.fetchOne(db.cachedStatement(sql: """
+            let last = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT id, recorded_at, session_id, session_end IS NULL AND NOT is_start FROM writing_history
                 WHERE activity_id = ? ORDER BY id DESC LIMIT 1
-                """), arguments: [activityID]) {
+                """), arguments: [activityID])
+            // Most saves write no row: they are told so before the session's start is looked up.
+            if let last, !isDue, now - (last[1] as Double) < WritingHistory.interval { return }
+            let start = try sessionStart(running, ofActivity: activityID, in: db) ?? now
+            if let last {
                 let recordedAt: Double = last[1]
                 guard isDue || now - max(recordedAt, start) >= WritingHistory.interval else { return }
                 // Saves come as often as an editor autosaves: the row of a save in the same minute
@@ -152,11 +155,14 @@ enum HistoryTable {
         if isStart && beginsFromNothing && isDue { try insertRow(isStart: false, of: session) }
     }
 
-    /// When a session began: its first span's start.
+    /// When a session began: its first span's start (found by the span's key and the index of
+    /// `session_id`, not by reading every span of the activity).
     private static func sessionStart(_ session: String, ofActivity activityID: Int64, in db: Database) throws -> Double? {
         try Double.fetchOne(db.cachedStatement(sql: """
-            SELECT min(started_at) FROM time_span WHERE activity_id = ? AND (id = ? OR session_id = ?)
-            """), arguments: [activityID, session, session])
+            SELECT min(started_at) FROM (
+                SELECT started_at FROM time_span WHERE id = ?1 AND activity_id = ?2
+                UNION ALL SELECT started_at FROM time_span WHERE session_id = ?1 AND activity_id = ?2)
+            """), arguments: [session, activityID])
     }
 
     // MARK: Snapshots
