@@ -48,7 +48,8 @@ enum HistoryTable {
         for span in endedSpans { ends[span.session] = max(ends[span.session] ?? span.end, span.end) }
         if !ends.isEmpty {
             for running in try String.fetchAll(db.cachedStatement(sql: """
-                SELECT coalesce(session_id, id) FROM time_span WHERE activity_id = ? AND ended_at IS NULL
+                SELECT coalesce(session_id, id) FROM time_span INDEXED BY time_span_running
+                WHERE activity_id = ? AND ended_at IS NULL
                 """), arguments: [activityID]) {
                 ends[running] = nil
             }
@@ -64,8 +65,11 @@ enum HistoryTable {
         let beginsHere = beginsFromNothing && !sessions.isEmpty && !hasRows
         var isStart = false
         if sessions.isEmpty {
+            // The running spans of the whole store are few: read through their index, not through
+            // the activity's, which holds every span of a long history.
             guard let running = try String.fetchOne(db.cachedStatement(sql: """
-                SELECT coalesce(session_id, id) FROM time_span WHERE activity_id = ? AND ended_at IS NULL ORDER BY started_at LIMIT 1
+                SELECT coalesce(session_id, id) FROM time_span INDEXED BY time_span_running
+                WHERE activity_id = ? AND ended_at IS NULL ORDER BY started_at LIMIT 1
                 """), arguments: [activityID]) else { return }
             let last = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT id, recorded_at, session_id, session_end IS NULL AND NOT is_start FROM writing_history
