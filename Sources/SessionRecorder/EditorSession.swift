@@ -32,7 +32,7 @@ public struct EditorSession: Sendable {
         /// The file's target word count, if it has one.
         public var targetWords: Int?
         /// What reached the text: a plugin's count of characters typed and pasted, else the
-        /// relay's keys pressed and pastes; nil where nothing counted them.
+        /// relay's keys pressed and pastes; each figure nil where nothing counted it.
         public var input: SessionEvent.InputFigures
         /// What the session's pulses came from; ``TimingSource/fileChanges`` when typing between
         /// saves could not be seen.

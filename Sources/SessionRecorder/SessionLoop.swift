@@ -17,7 +17,8 @@ struct SessionLoop: @unchecked Sendable {
     let pulses: PulseLog
     /// The read end of ``SignalRelay``'s pipe, installed before the editor started.
     let signals: Int32
-    /// The desktop's input to the editor's windows, for a GUI editor without a relay.
+    /// The desktop's input to the editor's windows (a GUI editor's typing, which neither the relay
+    /// nor the file shows until a save); nil without a desktop.
     let desktop: DesktopActivity?
 
     /// Runs until the editor exits; returns its status as a shell reports it.

@@ -191,27 +191,25 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// ``workSessions`` and a class server's copy of the work (``WorkState``) both show.
     static func sessions(of spans: [TimeSpan]) -> [WorkSession] {
         var groups: [[TimeSpan]] = []
-        // The end of the last group; nil while it runs.
+        // The end of the last group; nil while one of its spans runs.
         var lastEnd: Date?
         for span in spans {
             if !groups.isEmpty, span.continuesSession || lastEnd.map({ span.start <= $0 }) == true {
                 groups[groups.count - 1].append(span)
-                lastEnd = groups[groups.count - 1].contains { $0.end == nil } ? nil : max(lastEnd ?? .distantPast, span.end ?? .distantPast)
+                // A group that runs stays running; an ended one ends at its latest end.
+                let groupRuns = lastEnd == nil || span.end == nil
+                lastEnd = groupRuns ? nil : lastEnd.map { max($0, span.end ?? $0) }
             } else {
                 groups.append([span])
                 lastEnd = span.end
             }
         }
         return groups.map { group in
-            WorkSession(start: group[0].start,
-                        end: group.contains { $0.end == nil } ? nil : group.compactMap(\.end).max(),
-                        lastPulse: group.map(\.lastPulse).max() ?? group[0].start,
-                        activeTime: SpanRecord.measure(of: group.map {
-                            SpanRecord(id: "", start: $0.start.timeIntervalSince1970,
-                                       end: $0.end?.timeIntervalSince1970,
-                                       lastPulse: $0.lastPulse.timeIntervalSince1970, owner: nil)
-                        }),
-                        spanCount: group.count)
+            let runs = group.contains { $0.end == nil }
+            return WorkSession(start: group[0].start, end: runs ? nil : group.compactMap(\.end).max(),
+                               lastPulse: group.map(\.lastPulse).max() ?? group[0].start,
+                               activeTime: SpanRecord.measure(of: group.map(SpanRecord.init)),
+                               spanCount: group.count)
         }
     }
 
@@ -275,9 +273,9 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             state.pulsesOnSave = pulsesOnSave
             guard !state.spans.contains(where: { $0.end == nil && $0.owner == me }) else { return false }
             var start = time, session: String?
-            if let idleTimeout, let last = state.spans.filter({ ($0.end ?? .infinity) <= time }).max(by: { $0.end! < $1.end! }),
-               let lastEnd = last.end, time - lastEnd <= idleTimeout {
-                (start, session) = (lastEnd, last.session ?? last.id)
+            let ended = state.spans.compactMap { span in span.end.map { (span: span, end: $0) } }.filter { $0.end <= time }
+            if let idleTimeout, let last = ended.max(by: { $0.end < $1.end }), time - last.end <= idleTimeout {
+                (start, session) = (last.end, last.span.session ?? last.span.id)
             } else if let editorRun, let last = state.spans.max(by: { ($0.start, $0.id) < ($1.start, $1.id) }),
                       last.editorRun == editorRun, last.end != nil {
                 session = last.session ?? last.id

@@ -161,7 +161,7 @@ enum HistoryTable {
 
     /// When a session began: its first span's start (found by the span's key and the index of
     /// `session_id`, not by reading every span of the activity).
-    private static func sessionStart(_ session: String, ofActivity activityID: Int64, in db: Database) throws -> Double? {
+    static func sessionStart(_ session: String, ofActivity activityID: Int64, in db: Database) throws -> Double? {
         try Double.fetchOne(db.cachedStatement(sql: """
             SELECT min(started_at) FROM (
                 SELECT started_at FROM time_span WHERE id = ?1 AND activity_id = ?2

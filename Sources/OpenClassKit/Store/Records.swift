@@ -75,6 +75,14 @@ struct SpanRecord: Sendable, Equatable {
     }
 }
 
+extension SpanRecord {
+    /// A span to measure, from the form ``CLSActivity/timeSpans`` gives.
+    init(_ span: TimeSpan) {
+        self.init(id: "", start: span.start.timeIntervalSince1970, end: span.end?.timeIntervalSince1970,
+                  lastPulse: span.lastPulse.timeIntervalSince1970, owner: nil)
+    }
+}
+
 /// An activity and everything it holds, read from the store in one transaction.
 struct ActivityRecord: Sendable {
     var activityID: Int64

@@ -217,11 +217,13 @@ actor SQLiteStorage: ActivityStorage {
         guard AbandonedSessions.isRecorded, let row = try Row.fetchOne(db, sql: """
             SELECT a.id, c.path, (SELECT identifier FROM activity_item WHERE activity_id = a.id AND role = 'primary'),
                 EXISTS (SELECT 1 FROM activity_item WHERE activity_id = a.id AND identifier = ? AND binary_value = 1),
-                s.ended_at - (SELECT min(started_at) FROM time_span WHERE activity_id = a.id AND (id = coalesce(s.session_id, s.id) OR session_id = coalesce(s.session_id, s.id))),
+                coalesce(s.session_id, s.id), s.ended_at,
                 (SELECT quantity FROM activity_item WHERE activity_id = a.id AND identifier = ?)
             FROM time_span s JOIN activity a ON a.id = s.activity_id JOIN context c ON c.id = a.context_id WHERE s.id = ?
             """, arguments: [ItemIdentifier.reading, ItemIdentifier.openTime, id]) else { return }
-        let activityID: Int64 = row[0], primary: String? = row[2], isReading: Bool = row[3], opened: Double? = row[4], openTime: Double? = row[5]
+        let activityID: Int64 = row[0], primary: String? = row[2], isReading: Bool = row[3], openTime: Double? = row[6]
+        let ended: Double? = row[5]
+        let opened = try HistoryTable.sessionStart(row[4], ofActivity: activityID, in: db).flatMap { start in ended.map { $0 - start } }
         let now = Date().timeIntervalSince1970
         var change = ActivityChanges(activityID: activityID)
         func item(_ identifier: String, _ title: String, _ value: Double, role: ItemRole) -> ItemRecord {

@@ -181,8 +181,9 @@ struct ActivitySummary: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// One session of the history as columns: when, how long (active, of its open time), the words it added, the progress
-    /// after it (when the progress measures something), its typing and pasting.
+    /// One session of the history as columns: when, how long (active, of its open time), the
+    /// words it added, the progress after it (when the progress measures something), its typing
+    /// and pasting.
     static func historyColumns(_ session: WritingHistory.Session, showsProgress: Bool) -> [String] {
         var input = ""
         if let typed = session.typedCharacters, let pasted = session.pastedCharacters {
