@@ -572,6 +572,11 @@ struct SyncRefusalTests {
         var future = operation
         future.madeAt = Date().timeIntervalSince1970 + 86_400
         try await expectRefusal("POST", "/v1/sync", body: try body([future]), token: adaToken, status: 400, code: "invalidValue", saying: "check the device's clock")
+        var longSession = operation
+        longSession.spans = [SyncOperation.Span(id: UUID().uuidString, start: operation.madeAt - 60, end: operation.madeAt - 30,
+                                                lastPulse: operation.madeAt - 30, session: String(repeating: "s", count: 65))]
+        try await expectRefusal("POST", "/v1/sync", body: try body([longSession]), token: adaToken, status: 400, code: "invalidValue",
+                                saying: "a span's session id of 65 bytes, not 1 to 64")
         var escaping = operation
         escaping.assignment.documentName = "../../etc/passwd"
         try await expectRefusal("POST", "/v1/sync", body: try body([escaping]), token: adaToken, status: 400, code: "invalidValue", saying: "not a plain file name")

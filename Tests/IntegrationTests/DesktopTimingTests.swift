@@ -90,11 +90,14 @@ struct DesktopTimingTests {
         #expect(desktop.xdotool("windowactivate", "--sync", window).status == 0)
         let ready = Date()
 
-        /// Types words for about `seconds`, one short burst after another; returns when it started and ended.
+        /// Types words for about `seconds`, one short burst of four after another; returns when it
+        /// started and ended.
+        var bursts = 0
         func type(for seconds: TimeInterval) -> (start: Date, end: Date) {
             let start = Date()
             while Date().timeIntervalSince(start) < seconds {
                 desktop.xdotool("type", "--delay", "90", "these words are typed ")
+                bursts += 1
             }
             return (start, Date())
         }
@@ -142,7 +145,9 @@ struct DesktopTimingTests {
         #expect(item("timing_source", in: recorded) == 2, "timed by the desktop")
         #expect(!endLine().contains("file changes only"), "\(endLine())")
         let words = (recorded["primaryItem"] as? [String: Any])?["quantity"] as? Double ?? 0
-        #expect(words > 73, "the typed words were saved: \(words) words")
+        // The fixture's 73 words and four a burst (a key or two may be lost to the window's focus).
+        #expect(words >= Double(73 + 4 * bursts - 2) && words <= Double(73 + 4 * bursts),
+                "the typed words were saved: \(words) words after \(bursts) bursts of four")
     }
 
     private static func seconds(_ value: TimeInterval) -> String {

@@ -19,8 +19,9 @@ struct HistoryChartsTests {
             let numbers = pair.split(separator: ",").compactMap { Double($0) }
             return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
         }
-        #expect(points.count == progress.count, "a point per row, each x,y numbers: \(attribute.prefix(120))")
         let drawn = points.compactMap { $0 }
+        #expect(points.count == progress.count && drawn.count == progress.count,
+                "a point per row, each x,y numbers: \(attribute.prefix(120))")
         #expect(drawn.map(\.x) == drawn.map(\.x).sorted(), "left to right in time")
         // 18 px high, 2 px margins: 0% at y = 16, 100% at y = 2.
         for (point, value) in zip(drawn, progress) {

@@ -72,6 +72,30 @@ struct HookRequestTests {
         }
     }
 
+    @Test func aClosesFiguresMeanTheSameInAllThreeReadings() throws {
+        let arguments = ["hook", "close", Self.file, "--typed", "12", "--pasted", "30", "--largest-paste", "20"]
+        let json = #"{"event":"close","file":"\#(Self.file)","typed":12,"pasted":30,"largestPaste":20}"#
+        let (plain, parsed, line) = try readings(arguments, json: json)
+        #expect(plain != nil && plain == parsed && line == parsed, "\(arguments)")
+        #expect(parsed?.input == SessionEvent.InputFigures(typed: 12, pasted: 30, largestPaste: 20))
+        #expect(parsed?.sessionEvent.input == parsed?.input, "the event carries them")
+    }
+
+    /// What a plugin is told when its figures are refused: the value, and what is allowed.
+    @Test(arguments: [
+        (#"{"event":"close","file":"/tmp/essay.txt","typed":-1}"#, "the typed count must be 0 or more characters, not -1."),
+        (#"{"event":"close","file":"/tmp/essay.txt","pasted":10,"largestPaste":11}"#,
+         "the largest paste (11 characters) cannot exceed the characters pasted (10)."),
+        (#"{"event":"edit","file":"/tmp/essay.txt","typed":5}"#,
+         "typed, pasted and largest-paste figures are a session's totals: send them with close, not edit."),
+    ])
+    func refusedFiguresSayWhyAndWhatIsAllowed(json: String, message: String) throws {
+        let request = try JSONDecoder().decode(HookRequest.self, from: Data(json.utf8))
+        let error = #expect(throws: RecorderError.self) { _ = try request.sessionEvent() }
+        #expect(error?.message == message)
+        #expect(error?.code == .invalidRequest)
+    }
+
     @Test func aBadValueIsRefusedByEveryReading() throws {
         let cases: [(arguments: [String], json: String)] = [
             (["hook", "view", Self.file, "--view", "5-2", "--total-lines", "10"],
@@ -81,6 +105,10 @@ struct HookRequestTests {
             (["hook", "edit", Self.file, "--target-words", "0"], #"{"event":"edit","file":"/tmp/essay.txt","targetWords":0}"#),
             (["hook", "open", Self.file, "--target-words", "50", "--reading"],
              #"{"event":"open","file":"/tmp/essay.txt","targetWords":50,"reading":true}"#),
+            (["hook", "close", Self.file, "--typed", "-1"], #"{"event":"close","file":"/tmp/essay.txt","typed":-1}"#),
+            (["hook", "close", Self.file, "--pasted", "10", "--largest-paste", "11"],
+             #"{"event":"close","file":"/tmp/essay.txt","pasted":10,"largestPaste":11}"#),
+            (["hook", "edit", Self.file, "--typed", "5"], #"{"event":"edit","file":"/tmp/essay.txt","typed":5}"#),
         ]
         for (arguments, json) in cases {
             #expect(HookCall(arguments: arguments) == nil, "left to ArgumentParser, which reports it: \(arguments)")

@@ -108,37 +108,24 @@ struct PluginInputTests {
         #expect(!events.contains("close"), "\(events)")
     }
 
-    @Test(arguments: Editor.allCases)
-    func clsfileRecordsTheFiguresTheCloseCarries(_ editor: Editor) async throws {
+    /// The figures a plugin's close carries are what clsfile records; under `clsfile open`, the
+    /// plugin's count of the session file, not the relay's (which sees each word tmux sends in one
+    /// write as a paste).
+    @Test(arguments: Editor.allCases, [false, true])
+    func clsfileRecordsThePluginsFigures(_ editor: Editor, underClsfileOpen: Bool) async throws {
         try Tool.require(editor.tool, .tmux)
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "")
-        let session = try EditorInTmux(try editor.command([file]), scratch: scratch)
+        let command = underClsfileOpen
+            ? [try builtExecutable("clsfile").path, "open", "--editor", try editor.command([]).map(shellQuoted).joined(separator: " "), file.path]
+            : try editor.command([file])
+        let session = try EditorInTmux(command, scratch: scratch)
         defer { session.kill() }
         try await session.waitForOpen(of: file)
         try await typeAndPaste(in: session, editor)
         try await putTheLastLine(in: session, editor)
         session.keys(editor.writeAndQuit)
         let activity = try await session.waitForClose(of: file)
-        #expect(recorded(in: activity) == Figures(typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
-                                                  largestPaste: Self.pasted.unicodeScalars.count), "\(activity)")
-    }
-
-    @Test(arguments: Editor.allCases)
-    func clsfileOpenRecordsThePluginsFiguresNotTheRelays(_ editor: Editor) async throws {
-        try Tool.require(editor.tool, .tmux)
-        let scratch = try Scratch()
-        let file = try scratch.file("essay.txt", "")
-        let editorCommand = try editor.command([]).map(shellQuoted).joined(separator: " ")
-        let session = try EditorInTmux([try builtExecutable("clsfile").path, "open", "--editor", editorCommand, file.path],
-                                       scratch: scratch)
-        defer { session.kill() }
-        try await session.waitForOpen(of: file)
-        try await typeAndPaste(in: session, editor)
-        try await putTheLastLine(in: session, editor)
-        session.keys(editor.writeAndQuit)
-        let activity = try await session.waitForClose(of: file)
-        // The relay sees each word tmux sends in one write as a paste; the plugin sees the text.
         #expect(recorded(in: activity) == Figures(typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
                                                   largestPaste: Self.pasted.unicodeScalars.count), "\(activity)")
     }

@@ -40,9 +40,12 @@ struct SessionInvariantTests {
                 case 5: try run.paste()
                 case 6: try run.save()
                 case 7: try await Task.sleep(for: .seconds(Self.pause))
-                case 8 where run is OpenRun && runIndex % 2 == 1:
-                    try run.kill()
-                    ended = true
+                case 8 where runIndex % 2 == 1:
+                    // Only `clsfile open` keeps a session of its own to kill.
+                    if let open = run as? OpenRun {
+                        try open.kill()
+                        ended = true
+                    }
                 default: try await Task.sleep(for: .milliseconds(400))
                 }
                 try await Task.sleep(for: .milliseconds(200))
@@ -74,6 +77,13 @@ struct SessionInvariantTests {
             #expect(session.activeTime <= run.wallTime + 0.5,
                     "a session counts at most its run's \(run.wallTime) s: \(session), \(context)", sourceLocation: sourceLocation)
         }
+        // The typed and pasted characters are those the plugins' closes sent, no more, no less.
+        let items = activity.additionalActivityItems.compactMap { $0 as? CLSQuantityItem }
+        func quantity(_ identifier: String) -> Int { Int(items.first { $0.identifier == identifier }?.quantity ?? 0) }
+        #expect(quantity(ItemIdentifier.typedCharacters) == runs.map(\.recordedInput.typed).reduce(0, +),
+                "typed: \(context)", sourceLocation: sourceLocation)
+        #expect(quantity(ItemIdentifier.pastedCharacters) == runs.map(\.recordedInput.pasted).reduce(0, +),
+                "pasted: \(context)", sourceLocation: sourceLocation)
         let history = try await store.writingHistory(for: world.file)
         let ended = history.sessions.filter { $0.end != nil }
         #expect(ended.count == runs.filter(\.hasEnded).count, "a history session per ended run: \(history.sessions), \(context)",
@@ -135,7 +145,8 @@ private protocol Run: AnyObject {
     func paste() throws
     func save() throws
     func close() throws
-    func kill() throws
+    /// The typed and pasted characters its close recorded (none for `clsfile open` without a plugin).
+    var recordedInput: (typed: Int, pasted: Int) { get }
 }
 
 private let vocabulary = ["river", "stone", "water", "light", "north", "field", "quiet", "green", "storm", "bridge"]
@@ -178,6 +189,9 @@ private final class PluginRun: Run {
         input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: line) + Data("\n".utf8))
         var answer = Data()
         while !answer.contains(UInt8(ascii: "\n")) {
+            // A hook that answers nothing in 30 s fails the test instead of hanging the suite.
+            var ready = [pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            guard poll(&ready, 1, 30_000) > 0 else { throw CLSError(.invalidArgument, "the hook answered nothing in 30 s: \(fields)") }
             let chunk = output.fileHandleForReading.availableData
             guard !chunk.isEmpty else { throw CLSError(.invalidArgument, "the hook process ended") }
             answer += chunk
@@ -217,8 +231,7 @@ private final class PluginRun: Run {
         process.waitUntilExit()
     }
 
-    /// A plugin's editor is not killed in these runs: its hook process keeps no session of its own.
-    func kill() throws { try close() }
+    var recordedInput: (typed: Int, pasted: Int) { closedAt == nil ? (0, 0) : (typed, pasted) }
 }
 
 /// `clsfile open --no-pty` around a scripted editor that writes the file as it goes.
@@ -286,6 +299,9 @@ private final class OpenRun: Run {
         endedAt = Date()
         #expect(status == 0, "clsfile open: \(process.errorOutput)")
     }
+
+    /// No plugin runs in the scripted editor, and `--no-pty` relays no keys.
+    var recordedInput: (typed: Int, pasted: Int) { (0, 0) }
 
     func kill() throws {
         process.signal(SIGKILL)

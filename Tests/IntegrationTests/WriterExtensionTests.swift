@@ -89,29 +89,17 @@ private final class Writer {
     let file: URL
     let eventsLog: URL
     let launched: Date
-    private let display: String
-    private var processes: [SpawnedProcess] = []
+    private let desktop: VirtualDesktop
     private var soffice: SpawnedProcess?
 
     init(environment: [String: String]) async throws {
-        try Tool.require(.soffice, .unopkg, .pythonUNO, .xvfb, .openbox, .xdotool, .xclip)
+        try Tool.require(.soffice, .unopkg, .pythonUNO, .xvfb, .openbox, .xdotool, .xprop, .xclip)
         scratch = try Scratch()
         let clsfile = try builtExecutable("clsfile")
         let folder = WriterExtensionTests.extensionFolder
 
-        // A display of our own: Xvfb picks a free number and writes it on standard output.
-        let xvfb = try SpawnedProcess(Tool.xvfb.path, ["-displayfd", "1", "-screen", "0", "1280x900x24", "-nolisten", "tcp"],
-                                      in: scratch.url, name: "xvfb")
-        processes.append(xvfb)
-        var number = ""
-        for _ in 0..<100 where number.isEmpty {
-            try await Task.sleep(for: .milliseconds(50))
-            number = xvfb.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        try #require(!number.isEmpty, "Xvfb did not start: \(xvfb.errorOutput)")
-        display = ":\(number)"
-        // xdotool activates windows through the window manager (_NET_ACTIVE_WINDOW).
-        processes.append(try SpawnedProcess(Tool.openbox.path, [], environment: ["DISPLAY": display], in: nil))
+        // A display of its own, with a window manager, which xdotool activates windows through.
+        desktop = try VirtualDesktop(logsIn: scratch.url)
 
         // The profile, seeded so that no first-start dialog takes the shortcuts, and the extension.
         let profile = scratch.url.appendingPathComponent("profile")
@@ -136,13 +124,13 @@ private final class Writer {
         launched = Date()
         soffice = try SpawnedProcess(Tool.soffice.path, [userInstallation, "--norestore", "--nologo", file.path],
                                      environment: environment.merging([
-                                         "DISPLAY": display, "HOME": scratch.url.path,
+                                         "DISPLAY": desktop.display, "HOME": scratch.url.path,
                                          "CLSFILE_STORE": scratch.storeURL.path, "CLSFILE_COMMAND": command.path,
                                      ]) { $1 }, in: scratch.url, name: "soffice")
-        let found = xdotool(["search", "--sync", "--onlyvisible", "--name", "^essay\\.odt"], timeout: 60)
+        let found = desktop.xdotool(["search", "--sync", "--onlyvisible", "--name", "^essay\\.odt"], timeout: 60)
         try #require(found.status == 0, "Writer showed no window: \(soffice?.errorOutput ?? "")")
         let window = found.output.split(separator: "\n").first.map(String.init) ?? ""
-        try #require(xdotool(["windowactivate", "--sync", window]).status == 0, "could not activate Writer's window")
+        try #require(desktop.xdotool(["windowactivate", "--sync", window]).status == 0, "could not activate Writer's window")
         // The open event comes from the extension's job on load.
         var opened = false
         for _ in 0..<100 where !opened {
@@ -157,7 +145,7 @@ private final class Writer {
 
     /// Types a few words as real keystrokes, then lets Writer take them.
     func type(_ text: String) async throws {
-        #expect(xdotool(["type", "--delay", "40", text]).status == 0)
+        #expect(desktop.xdotool(["type", "--delay", "40", text]).status == 0)
         try await Task.sleep(for: .milliseconds(300))
     }
 
@@ -166,10 +154,9 @@ private final class Writer {
         let source = scratch.url.appendingPathComponent("clipboard.txt")
         try text.write(to: source, atomically: true, encoding: .utf8)
         // xclip forks a process that owns the clipboard until the display ends.
-        let copied = runBounded(Tool.xclip.path, ["-selection", "clipboard", source.path],
-                                environment: ["DISPLAY": display])
+        let copied = desktop.run(Tool.xclip.path, ["-selection", "clipboard", source.path])
         #expect(copied.status == 0, "\(copied.errorOutput)")
-        #expect(xdotool(["key", "ctrl+v"]).status == 0)
+        #expect(desktop.xdotool(["key", "ctrl+v"]).status == 0)
         try await Task.sleep(for: .milliseconds(500))
     }
 
@@ -178,12 +165,12 @@ private final class Writer {
     func saveAndQuit() async throws {
         let size = { (try? FileManager.default.attributesOfItem(atPath: self.file.path)[.size]) as? Int }
         let before = size()
-        #expect(xdotool(["key", "ctrl+s"]).status == 0)
+        #expect(desktop.xdotool(["key", "ctrl+s"]).status == 0)
         for _ in 0..<100 where size() == before {
             try await Task.sleep(for: .milliseconds(100))
         }
         try await Task.sleep(for: .milliseconds(500))
-        #expect(xdotool(["key", "ctrl+q"]).status == 0)
+        #expect(desktop.xdotool(["key", "ctrl+q"]).status == 0)
         let status = await soffice?.wait(timeout: 20)
         #expect(status == 0, "Writer did not quit: \(soffice?.errorOutput ?? "")")
     }
@@ -212,8 +199,4 @@ private final class Writer {
         return last
     }
 
-    private func xdotool(_ arguments: [String], timeout: TimeInterval = 30) -> ProcessResult {
-        runBounded(Tool.xdotool.path, arguments, environment: ["DISPLAY": display], timeout: timeout,
-                   capturingIn: scratch.url)
-    }
 }

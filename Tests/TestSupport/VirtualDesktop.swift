@@ -55,17 +55,24 @@ public final class VirtualDesktop: @unchecked Sendable {
         server.waitBlocking(timeout: 5)
     }
 
-    /// Runs a program on the display and waits for it (at most 30 s).
+    /// Runs a program on the display and waits for it (at most `timeout` seconds).
     @discardableResult
-    public func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) -> ProcessResult {
+    public func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                    timeout: TimeInterval = 30) -> ProcessResult {
         runBounded(executable, arguments, environment: environment.merging(["DISPLAY": display]) { $1 },
-                   capturingIn: folder)
+                   timeout: timeout, capturingIn: folder)
     }
 
     /// Runs xdotool on the display.
     @discardableResult
     public func xdotool(_ arguments: String...) -> ProcessResult {
-        run(Tool.xdotool.path, arguments)
+        xdotool(arguments)
+    }
+
+    /// Runs xdotool on the display, waiting at most `timeout` seconds (a `search --sync` waits for its window).
+    @discardableResult
+    public func xdotool(_ arguments: [String], timeout: TimeInterval = 30) -> ProcessResult {
+        run(Tool.xdotool.path, arguments, timeout: timeout)
     }
 
     /// The first window whose name matches a pattern, once one exists.
