@@ -222,8 +222,7 @@ class Document:
         if self.session is not None:
             self.tracker.pasted(self.session, count)
         else:
-            self.figures.pasted += count
-            self.figures.largest_paste = max(self.figures.largest_paste, count)
+            self.figures.add_paste(count)
 
     def text_length(self, controller):
         """For a paste in Writer: the body text's characters (a paragraph break is one) and those

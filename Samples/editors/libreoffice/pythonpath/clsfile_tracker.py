@@ -260,6 +260,15 @@ class Figures:
         self.pasted = 0
         self.largest_paste = 0
 
+    def add_paste(self, count):
+        self.pasted += count
+        self.largest_paste = max(self.largest_paste, count)
+
+    def add(self, other):
+        self.typed += other.typed
+        self.pasted += other.pasted
+        self.largest_paste = max(self.largest_paste, other.largest_paste)
+
     def as_json(self):
         return {"typed": self.typed, "pasted": self.pasted, "largestPaste": self.largest_paste}
 
@@ -268,13 +277,17 @@ class Tracker:
     """The sessions of one LibreOffice process. Its methods are called on LibreOffice's thread,
     and by the channel's timers on the writer thread: a lock keeps the sessions consistent."""
 
-    SESSION_INPUT_INTERVAL = 3.0
+    # Seconds between writes of CLSFILE_SESSION_INPUT while input goes on, as the other plugins.
+    SESSION_INPUT_INTERVAL = 2.0
 
     def __init__(self, settings, channel, clock=time.time):
         self.settings = settings
         self.channel = channel
         self.clock = clock
         self.sessions = {}        # path -> Session
+        # The figures of the file of `clsfile open`, counted over the whole run of LibreOffice
+        # (which that command times), however often the document is closed and opened again.
+        self.session_file_figures = Figures()
         self._lock = threading.RLock()
 
     def is_session_file(self, path):
@@ -286,7 +299,12 @@ class Tracker:
         with self._lock:
             if path in self.sessions:
                 return self.sessions[path]
-            session = Session(path, self.clock(), figures or Figures(), self.is_session_file(path))
+            is_session_file = self.is_session_file(path)
+            if is_session_file:
+                if figures is not None:
+                    self.session_file_figures.add(figures)
+                figures = self.session_file_figures
+            session = Session(path, self.clock(), figures or Figures(), is_session_file)
             self.sessions[path] = session
             self._send("open", session, self.settings.goal())
             return session
@@ -310,8 +328,7 @@ class Tracker:
     def pasted(self, session, count):
         if count <= 0:
             return
-        session.figures.pasted += count
-        session.figures.largest_paste = max(session.figures.largest_paste, count)
+        session.figures.add_paste(count)
         self._figures_changed(session)
 
     def save(self, session):
