@@ -10,9 +10,10 @@ struct ShowCommand: AsyncParsableCommand {
         commandName: "show",
         abstract: "Show the time, progress, items, sessions and writing history recorded for a file.",
         discussion: """
-            The history has a row for each session (and every 5 minutes of a long one): the time, \
-            the words it added, the characters typed and pasted in `clsfile open`'s terminal, and \
-            the progress after it. `clsfile replay FILE` shows how the text itself grew; --html \
+            The history has a row for each session (an editor run, its pauses not counted; rows \
+            at its saves, at most one a minute, and every 5 minutes keep its text too): its active \
+            and open time, the words it added, the characters typed and pasted (as the editor's \
+            plugin counted them), and the progress after it. `clsfile replay FILE` shows how the text itself grew; --html \
             prints a page with pictures of it (`clsfile show --html essay.txt > essay.html`).
             """)
 
