@@ -79,6 +79,9 @@ enum OperationCheck {
             try date(span.end, "a span's end")
             try date(span.lastPulse, "a span's last pulse")
             guard span.end.map({ $0 >= span.start }) ?? true else { throw refuse("a span that ends before it starts") }
+            guard max(span.end ?? span.start, span.lastPulse) - span.start <= StudentWork.maximumSeconds else {
+                throw refuse("a span of \(Int(max(span.end ?? span.start, span.lastPulse) - span.start)) seconds, longer than a year (as a submission may hold)")
+            }
         }
         for id in operation.discardedSpans { try text(id, "span id") }
         guard operation.ranges.count <= maximumRanges else { throw refuse("more than \(maximumRanges) progress ranges", .tooLarge) }

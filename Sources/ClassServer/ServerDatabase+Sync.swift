@@ -42,21 +42,28 @@ extension ServerDatabase {
             let answer = SyncWire.SyncAnswer(applied: applied.count, repeated: operations.count - applied.count)
             // Nothing written, nothing read: a caller who has not joined the class learns nothing.
             guard !applied.isEmpty else { return answer }
-            let assignments = Array(Set(applied.map(\.assignmentIdentifier)))
+            let operations = Dictionary(grouping: applied, by: \.assignmentIdentifier)
+            // Every row of the student's work in the class, locked: its stored size, for the
+            // budget, and the text of those the operations change.
             var states: [String: WorkState] = [:]
-            for (assignment, text) in try await connection.run("""
-                SELECT assignment_id, detail::text FROM clsfile.work
-                WHERE class_id = \(classID) AND student_id = \(student) AND assignment_id = ANY(\(assignments)::text[]) FOR UPDATE
-                """, logger: logger).decode((String, String).self).collected() {
+            var (otherBytes, rows) = (0, 0)
+            for (assignment, text, bytes) in try await connection.run("""
+                SELECT assignment_id, CASE WHEN assignment_id = ANY(\(Array(operations.keys))::text[]) THEN detail::text END,
+                       pg_column_size(detail)
+                FROM clsfile.work WHERE class_id = \(classID) AND student_id = \(student) FOR UPDATE
+                """, logger: logger).decode((String, String?, Int).self).collected() {
+                rows += 1
+                guard let text else {
+                    otherBytes += bytes
+                    continue
+                }
                 states[assignment] = try decodedWork.state(of: student, in: classID, on: assignment, stored: text) {
                     try Self.decodedState(text, assignment: assignment)
                 }
             }
-            for operation in applied {
-                states[operation.assignmentIdentifier, default: WorkState(startingWith: operation)].apply(operation)
-            }
-            for (assignment, state) in states where state.spans.count > Self.maximumSpans {
-                throw ServerError(.tooLarge, "the work on \(assignment) would hold \(state.spans.count) time spans, more than \(Self.maximumSpans)")
+            try WorkLimits.check(adding: operations, to: states, amongAssignments: rows, inClass: classID)
+            for (assignment, changes) in operations {
+                states[assignment, default: WorkState(startingWith: changes[0])].apply(contentsOf: changes)
             }
             let written = Array(states)
             let details = try written.map { String(decoding: try WorkStateCoding.encoder.encode($0.value), as: UTF8.self) }
@@ -64,24 +71,25 @@ extension ServerDatabase {
             // transaction, operation ids included, is rolled back).
             // The text PostgreSQL keeps (jsonb's own form) comes back, so that the next request and
             // report find these states decoded already.
+            var writtenBytes = 0
             try await Self.refusingRowSecurity(as: notJoined) {
-                for (assignment, text) in try await connection.run("""
+                for (assignment, text, bytes) in try await connection.run("""
                     INSERT INTO clsfile.work (class_id, student_id, assignment_id, detail, updated_at)
                     SELECT \(classID), \(student), assignment, detail::jsonb, now()
                     FROM unnest(\(written.map(\.key))::text[], \(details)::text[]) AS w(assignment, detail)
                     ON CONFLICT (class_id, student_id, assignment_id)
                     DO UPDATE SET detail = excluded.detail, updated_at = now()
-                    RETURNING assignment_id, detail::text
-                    """, logger: logger).decode((String, String).self).collected() {
+                    RETURNING assignment_id, detail::text, pg_column_size(detail)
+                    """, logger: logger).decode((String, String, Int).self).collected() {
                     if let state = states[assignment] { decodedWork.keep(state, of: student, in: classID, on: assignment, stored: text) }
+                    writtenBytes += bytes
                 }
             }
+            // Past the budget, the transaction is rolled back: nothing of the request stays.
+            try WorkLimits.check(storedBytes: otherBytes + writtenBytes, inClass: classID)
             return answer
         }
     }
-
-    /// The most time spans one student's work on one assignment may hold, as a submission may.
-    static let maximumSpans = 100_000
 
     /// The classes an account teaches or joined, by name.
     public func classes(of account: UUID) async throws -> [SyncWire.ClassEntry] {

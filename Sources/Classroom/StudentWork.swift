@@ -153,7 +153,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
     // MARK: Checking work from others
 
     /// The most seconds of work a submission may hold: a year.
-    static let maximumSeconds: Double = 366 * 86_400
+    public static let maximumSeconds: Double = 366 * 86_400
     /// The most sessions and items a submission may hold.
     static let maximumSessions = 100_000
     static let maximumItems = 1_000

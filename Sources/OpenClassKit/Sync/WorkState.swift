@@ -35,73 +35,157 @@ public struct WorkState: Sendable, Equatable, Codable {
     /// starts the work again (the student started the document over), as does a snapshot
     /// (``SyncOperation/replacesWork``), which then holds all there is.
     public mutating func apply(_ operation: SyncOperation) {
-        guard operation.assignmentIdentifier == assignmentIdentifier else { return }
-        if operation.replacesWork || operation.attempt > attempt {
-            self = WorkState(startingWith: operation)
-        } else if operation.attempt < attempt {
-            return
-        }
-        assignment = operation.assignment
-        updatedAt = max(updatedAt, operation.madeAt)
-        mergeSpans(of: operation)
-        mergeProgress(of: operation)
-        mergeItems(of: operation)
-        if let date = operation.completedAt { completedAt = min(completedAt ?? date, date) }
+        apply(contentsOf: CollectionOfOne(operation))
     }
 
-    /// Merges spans by id. The spans stay sorted by start; an operation touches a few, most
-    /// often the latest, so each is looked for from the end.
-    private mutating func mergeSpans(of operation: SyncOperation) {
-        if !operation.discardedSpans.isEmpty {
-            let discarded = Set(operation.discardedSpans)
-            spans.removeAll { discarded.contains($0.id) }
+    /// Merges operations in, in order, as ``apply(_:)`` one at a time would, in time linear in
+    /// the work held and the operations: spans and items are found by id, the ranges united once.
+    /// Operations of another assignment change nothing.
+    public mutating func apply(contentsOf operations: some Sequence<SyncOperation>) {
+        var merging = Merging(self)
+        for operation in operations where operation.assignmentIdentifier == assignmentIdentifier {
+            merging.apply(operation)
         }
-        for span in operation.spans {
-            if let index = spans.lastIndex(where: { $0.id == span.id }) {
-                let merged = SpanRecord(spans[index]).merged(with: SpanRecord(span))
-                spans[index] = SyncOperation.Span(id: merged.id, start: spans[index].start, end: merged.end, lastPulse: merged.lastPulse,
-                                                  session: merged.session)
-            } else {
-                let place = spans.lastIndex { ($0.start, $0.id) <= (span.start, span.id) }.map { $0 + 1 } ?? 0
-                spans.insert(span, at: place)
+        self = merging.finished()
+    }
+
+    /// How many spans, progress ranges and items a piece of work holds.
+    public struct Size: Sendable, Equatable {
+        public var spans: Int
+        public var ranges: Int
+        public var items: Int
+    }
+
+    /// The most the work could hold after `operations`, counted without merging them (in time
+    /// linear in the work and the operations), so that a server can refuse work past its limits
+    /// before doing any: spans and items by id, ranges as sent (a union holds no more).
+    public func size(after operations: some Sequence<SyncOperation>) -> Size {
+        var attempt = self.attempt
+        var spanIDs = Set(spans.map(\.id))
+        var itemIDs = Set(items.map(\.identifier))
+        var ranges = self.ranges.count
+        var basis = progressBasis
+        for operation in operations where operation.assignmentIdentifier == assignmentIdentifier {
+            if operation.replacesWork || operation.attempt > attempt {
+                attempt = operation.attempt
+                spanIDs = []
+                itemIDs = []
+                ranges = 0
+                basis = nil
+            } else if operation.attempt < attempt {
+                continue
+            }
+            if let change = operation.progressBasisChange,
+               ProgressBasisChange(basis: change.basis.map(ProgressBasis.init(rawValue:)), restarts: change.restarts)
+                   .clearsRanges(measuredUnder: basis) {
+                ranges = 0
+                basis = change.basis
+            }
+            for id in operation.discardedSpans { spanIDs.remove(id) }
+            for span in operation.spans { spanIDs.insert(span.id) }
+            ranges += operation.ranges.count
+            if operation.removesAllItems { itemIDs = [] }
+            for identifier in operation.deletedItems { itemIDs.remove(identifier) }
+            for item in operation.items { itemIDs.insert(item.identifier) }
+        }
+        return Size(spans: spanIDs.count, ranges: ranges, items: itemIDs.count)
+    }
+
+    /// Work being merged: spans and items by id, ranges gathered to be united at the end.
+    private struct Merging {
+        var work: WorkState
+        var spans: [String: SyncOperation.Span]
+        var ranges: [SyncOperation.Range]
+        var items: [String: SyncOperation.Item]
+        /// The identifiers of the primary items held (one, unless the stored work held more).
+        var primaries: Set<String>
+
+        init(_ work: WorkState) {
+            self.work = work
+            spans = Dictionary(work.spans.map { ($0.id, $0) }, uniquingKeysWith: { _, later in later })
+            ranges = work.ranges
+            items = Dictionary(work.items.map { ($0.identifier, $0) }, uniquingKeysWith: { _, later in later })
+            primaries = Set(work.items.filter(\.isPrimary).map(\.identifier))
+        }
+
+        mutating func apply(_ operation: SyncOperation) {
+            if operation.replacesWork || operation.attempt > work.attempt {
+                self = Merging(WorkState(startingWith: operation))
+            } else if operation.attempt < work.attempt {
+                return
+            }
+            work.assignment = operation.assignment
+            work.updatedAt = max(work.updatedAt, operation.madeAt)
+            mergeSpans(of: operation)
+            mergeProgress(of: operation)
+            mergeItems(of: operation)
+            if let date = operation.completedAt { work.completedAt = min(work.completedAt ?? date, date) }
+        }
+
+        /// Spans by id: a stop is never undone; the later stop and pulse win; the start stays.
+        private mutating func mergeSpans(of operation: SyncOperation) {
+            for id in operation.discardedSpans { spans[id] = nil }
+            for span in operation.spans {
+                guard let held = spans[span.id] else {
+                    spans[span.id] = span
+                    continue
+                }
+                let merged = SpanRecord(held).merged(with: SpanRecord(span))
+                spans[span.id] = SyncOperation.Span(id: merged.id, start: held.start, end: merged.end, lastPulse: merged.lastPulse,
+                                                    session: merged.session)
             }
         }
-    }
 
-    private mutating func mergeProgress(of operation: SyncOperation) {
-        if let change = operation.progressBasisChange {
-            let basisChange = ProgressBasisChange(basis: change.basis.map(ProgressBasis.init(rawValue:)), restarts: change.restarts)
-            if basisChange.clearsRanges(measuredUnder: progressBasis) {
-                ranges = []
-                progressBasis = change.basis
+        private mutating func mergeProgress(of operation: SyncOperation) {
+            if let change = operation.progressBasisChange {
+                let basisChange = ProgressBasisChange(basis: change.basis.map(ProgressBasis.init(rawValue:)), restarts: change.restarts)
+                if basisChange.clearsRanges(measuredUnder: work.progressBasis) {
+                    ranges = []
+                    work.progressBasis = change.basis
+                }
             }
+            guard !operation.ranges.isEmpty, work.progressBasis == operation.rangesBasis else { return }
+            ranges += operation.ranges
         }
-        guard !operation.ranges.isEmpty, progressBasis == operation.rangesBasis else { return }
-        let union = IntervalSet((ranges + operation.ranges).map { $0.lower...max($0.lower, $0.upper) })
-        ranges = union.intervals.map { SyncOperation.Range(lower: $0.lowerBound, upper: $0.upperBound) }
-    }
 
-    /// Removals first, as a save writes them, then the items added or changed, each replacing the
-    /// one held: operations come in the order the store committed them, so the last writer wins
-    /// as it does in the store.
-    private mutating func mergeItems(of operation: SyncOperation) {
-        if operation.removesAllItems { items = [] }
-        if operation.clearsPrimary { items.removeAll { $0.isPrimary } }
-        if !operation.deletedItems.isEmpty {
-            let deleted = Set(operation.deletedItems)
-            items.removeAll { deleted.contains($0.identifier) }
-        }
-        for item in operation.items {
-            if let index = items.firstIndex(where: { $0.identifier == item.identifier }) {
+        /// Removals first, as a save writes them, then the items added or changed, each replacing
+        /// the one held: operations come in the order the store committed them, so the last writer
+        /// wins as it does in the store.
+        private mutating func mergeItems(of operation: SyncOperation) {
+            if operation.removesAllItems {
+                items = [:]
+                primaries = []
+            }
+            if operation.clearsPrimary {
+                for identifier in primaries { items[identifier] = nil }
+                primaries = []
+            }
+            for identifier in operation.deletedItems {
+                items[identifier] = nil
+                primaries.remove(identifier)
+            }
+            for item in operation.items {
                 var newer = item
-                newer.createdAt = items[index].createdAt
-                items[index] = newer
-            } else {
-                items.append(item)
+                if let held = items[item.identifier] { newer.createdAt = held.createdAt }
+                items[item.identifier] = newer
+                if item.isPrimary {
+                    for identifier in primaries where identifier != item.identifier { items[identifier] = nil }
+                    primaries = [item.identifier]
+                } else {
+                    primaries.remove(item.identifier)
+                }
             }
-            if item.isPrimary { items.removeAll { $0.isPrimary && $0.identifier != item.identifier } }
         }
-        items.sort { ($0.createdAt, $0.identifier) < ($1.createdAt, $1.identifier) }
+
+        /// The work, its spans sorted by start, its ranges united, its items in the order made.
+        func finished() -> WorkState {
+            var work = work
+            work.spans = spans.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+            work.ranges = IntervalSet(ranges.map { $0.lower...max($0.lower, $0.upper) }).intervals
+                .map { SyncOperation.Range(lower: $0.lowerBound, upper: $0.upperBound) }
+            work.items = items.values.sorted { ($0.createdAt, $0.identifier) < ($1.createdAt, $1.identifier) }
+            return work
+        }
     }
 
     // MARK: What people see

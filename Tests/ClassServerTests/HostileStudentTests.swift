@@ -1,0 +1,218 @@
+@testable import ClassServer
+import Classroom
+import ClassSync
+import Crypto
+import Foundation
+import OpenClassKit
+import PostgresNIO
+import Testing
+import TestSupport
+
+/// A student who sends what clsfile never would, straight to the server's database: each
+/// collection of a record is capped before any merge work, the caps hold across requests, a
+/// refused request leaves nothing behind, and the student's share of the database is bounded.
+@Suite(.serialized)
+struct HostileStudentTests {
+    /// A class with one student in it, on a real PostgreSQL.
+    struct Room {
+        let school: ServerDatabaseTests.School
+        let classID: UUID
+        let teacher: UUID
+        let student: UUID
+
+        init() async throws {
+            school = try await ServerDatabaseTests.School()
+            let teacherKey = P256.Signing.PrivateKey()
+            let created = try await ServerDatabase.withDatabase(school.owner) { database in
+                let teacher = try await database.addTeacher(name: "Ms Ruiz", publicKey: teacherKey.publicKey,
+                                                            recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+                return (teacher.id, try await database.createClass(name: "9A", teacher: teacher.id.uuidString))
+            }
+            let enrolment = try await ServerDatabase.withDatabase(school.app) { database in
+                try await database.joinClass(code: created.1.joinCode, studentName: "Mallory", publicKey: P256.Signing.PrivateKey().publicKey)
+            }
+            (classID, teacher, student) = (created.1.id, created.0, enrolment.accountID)
+        }
+
+        /// Applies operations as the student, as `POST /v1/sync` does after its checks.
+        func send(_ operations: [SyncOperation]) async throws -> SyncWire.SyncAnswer {
+            try OperationCheck.check(operations)
+            return try await ServerDatabase.withDatabase(school.app) { database in
+                try await database.apply(operations, toClass: classID, as: student)
+            }
+        }
+
+        /// The student's work as the teacher's report holds it, by assignment.
+        func work() async throws -> [String: WorkState] {
+            try await ServerDatabase.withDatabase(school.app) { database in
+                try await database.asAccount(teacher) { connection in
+                    var states: [String: WorkState] = [:]
+                    for (assignment, text) in try await connection.run("""
+                        SELECT assignment_id, detail::text FROM clsfile.work WHERE class_id = \(classID)
+                        """, logger: database.logger).decode((String, String).self).collected() {
+                        states[assignment] = try WorkStateCoding.decoder.decode(WorkState.self, from: Data(text.utf8))
+                    }
+                    return states
+                }
+            }
+        }
+
+        /// How many operation ids the server recorded as applied for the student.
+        func appliedCount() async throws -> Int {
+            try await ServerDatabase.withDatabase(school.app) { database in
+                try await ServerDatabaseTests.count("applied_operation", as: student, in: database)
+            }
+        }
+    }
+
+    static let now = Date().timeIntervalSince1970
+
+    static func operation(on assignment: String = "essay", madeAt: Double = now - 600) -> SyncOperation {
+        SyncOperation(assignmentIdentifier: assignment, attempt: 0, madeAt: madeAt,
+                      assignment: .init(title: "Essay", documentName: "essay.txt"))
+    }
+
+    static func items(_ count: Int, from first: Int = 0, title: String = "Words") -> [SyncOperation.Item] {
+        (first..<first + count).map {
+            SyncOperation.Item(identifier: "item-\($0)", title: title, isPrimary: false, kind: "quantity", value: Double($0),
+                               createdAt: now - 900, modifiedAt: now - 900)
+        }
+    }
+
+    /// Expects a refusal of `code` whose message holds `text`, and that it applied nothing.
+    static func expectRefusal(_ room: Room, _ operations: [SyncOperation], code: ServerError.Code, saying text: String,
+                              sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let before = (try await room.work(), try await room.appliedCount())
+        let error = await #expect(throws: ServerError.self, sourceLocation: sourceLocation) { try await room.send(operations) }
+        #expect(error?.code == code, sourceLocation: sourceLocation)
+        #expect(error?.message.contains(text) == true, "\(error?.message ?? "")", sourceLocation: sourceLocation)
+        let after = (try await room.work(), try await room.appliedCount())
+        #expect(after.0 == before.0 && after.1 == before.1, "a refused request changed the stored work", sourceLocation: sourceLocation)
+    }
+
+    @Test func itemsRangesAndSpansAreCappedAcrossRequestsBeforeAnyMerge() async throws {
+        let room = try await Room()
+        // Items: each request within the per-operation bound, the record reaching its cap.
+        for first in stride(from: 0, to: WorkLimits.maximumItems, by: 500) {
+            var adding = Self.operation()
+            adding.items = Self.items(500, from: first)
+            _ = try await room.send([adding])
+        }
+        #expect(try await room.work()["essay"]?.items.count == WorkLimits.maximumItems)
+        var oneMore = Self.operation()
+        oneMore.items = Self.items(1, from: WorkLimits.maximumItems)
+        try await Self.expectRefusal(room, [oneMore], code: .tooLarge, saying: "would hold 1001 activity items, more than the 1000")
+        // At the cap, the items held may still change, and one removed makes room for another.
+        var changing = Self.operation()
+        changing.items = Self.items(1, from: 7, title: "Changed")
+        changing.deletedItems = ["item-0"]
+        _ = try await room.send([changing])
+        _ = try await room.send([oneMore])
+        let items = try #require(try await room.work()["essay"]?.items)
+        #expect(items.count == WorkLimits.maximumItems)
+        #expect(items.first { $0.identifier == "item-7" }?.title == "Changed")
+        #expect(!items.contains { $0.identifier == "item-0" })
+
+        // Ranges: disjoint ones, each request under the per-operation bound.
+        func ranges(_ count: Int, from first: Int) -> [SyncOperation.Range] {
+            (first..<first + count).map { SyncOperation.Range(lower: Double($0) / 1e6, upper: Double($0) / 1e6 + 1e-7) }
+        }
+        var ranged = Self.operation()
+        ranged.ranges = ranges(WorkLimits.maximumRanges, from: 0)
+        _ = try await room.send([ranged])
+        ranged.id = UUID()
+        ranged.ranges = ranges(1, from: WorkLimits.maximumRanges)
+        try await Self.expectRefusal(room, [ranged], code: .tooLarge, saying: "progress ranges, more than the \(WorkLimits.maximumRanges)")
+
+        // Spans: 500 operations of 41 spans each pass the per-operation bound, not the record's;
+        // refused whole, and so is every later try.
+        let spans = (0..<500).map { index in
+            var operation = Self.operation()
+            operation.spans = (0..<41).map {
+                let start = Self.now - 86_400 + Double(index * 41 + $0)
+                return SyncOperation.Span(id: "span-\(index)-\($0)", start: start, end: start + 0.5, lastPulse: start + 0.5)
+            }
+            return operation
+        }
+        try await Self.expectRefusal(room, spans, code: .tooLarge, saying: "would hold 20500 time spans, more than the 20000")
+        try await Self.expectRefusal(room, spans, code: .tooLarge, saying: "nothing of this request was applied")
+    }
+
+    @Test func aSnapshotStartsTheCountsAgain() async throws {
+        let room = try await Room()
+        for first in stride(from: 0, to: WorkLimits.maximumItems, by: 500) {
+            var adding = Self.operation()
+            adding.items = Self.items(500, from: first)
+            _ = try await room.send([adding])
+        }
+        // A snapshot of 10 items replaces the 1,000 held: it is within the cap, as is what follows it.
+        var snapshot = Self.operation()
+        snapshot.replacesWork = true
+        snapshot.items = Self.items(10, from: 5_000)
+        var after = Self.operation()
+        after.items = Self.items(5, from: 6_000)
+        _ = try await room.send([snapshot, after])
+        #expect(try await room.work()["essay"]?.items.count == 15)
+    }
+
+    @Test func aStudentCannotInventAssignmentsWithoutBound() async throws {
+        let room = try await Room()
+        let batch = (0..<WorkLimits.maximumAssignments).map { Self.operation(on: "fake-\($0)") }
+        _ = try await room.send(batch)
+        #expect(try await room.work().count == WorkLimits.maximumAssignments)
+        try await Self.expectRefusal(room, [Self.operation(on: "fake-one-more")], code: .tooLarge,
+                                     saying: "would name \(WorkLimits.maximumAssignments + 1) assignments")
+        // Work on an assignment the student has goes on.
+        var more = Self.operation(on: "fake-3")
+        more.items = Self.items(1)
+        #expect(try await room.send([more]).applied == 1)
+    }
+
+    @Test func aStudentsShareOfTheDatabaseIsBounded() async throws {
+        let room = try await Room()
+        var generator = SplitMix(seed: 34)
+        // Items with titles of random letters, which PostgreSQL cannot compress much: about
+        // 1.3 MB an assignment, so the budget is passed within 13 assignments.
+        func bulky(_ assignment: String) -> SyncOperation {
+            var operation = Self.operation(on: assignment)
+            operation.items = Self.items(WorkLimits.maximumItems).map { item in
+                var item = item
+                item.title = String((0..<1_000).map { _ in Character(UnicodeScalar(UInt8(97 + generator.next() % 26))) })
+                return item
+            }
+            return operation
+        }
+        var refusal: ServerError?
+        for index in 0..<40 where refusal == nil {
+            do {
+                _ = try await room.send([bulky("bulky-\(index)")])
+            } catch let error as ServerError {
+                refusal = error
+            }
+        }
+        let error = try #require(refusal, "40 MB of work were all accepted")
+        #expect(error.code == .tooLarge)
+        #expect(error.message.contains("more than its budget of \(WorkLimits.budgetBytes >> 20) MiB"))
+        let stored = try await ServerDatabase.withDatabase(room.school.app) { database in
+            try await database.asAccount(room.student) { connection in
+                try await connection.run("SELECT sum(pg_column_size(detail))::bigint FROM clsfile.work", logger: database.logger)
+                    .decode(Int.self).collected().first ?? 0
+            }
+        }
+        #expect(stored <= WorkLimits.budgetBytes)
+        #expect(stored > WorkLimits.budgetBytes / 2)
+        // Work on what the student has stays possible when it does not grow.
+        var small = Self.operation(on: "bulky-0")
+        small.completedAt = Self.now - 60
+        #expect(try await room.send([small]).applied == 1)
+    }
+
+    @Test func aSpanOfYearsIsRefused() throws {
+        var operation = Self.operation()
+        operation.spans = [SyncOperation.Span(id: "long", start: Self.now - 26 * 365 * 86_400, end: Self.now - 60, lastPulse: Self.now - 60)]
+        let error = #expect(throws: ServerError.self) { try OperationCheck.check([operation]) }
+        #expect(error?.message.contains("longer than a year") == true)
+        operation.spans = [SyncOperation.Span(id: "running", start: Self.now - 2 * 365 * 86_400, end: nil, lastPulse: Self.now - 60)]
+        #expect(throws: ServerError.self) { try OperationCheck.check([operation]) }
+    }
+}
