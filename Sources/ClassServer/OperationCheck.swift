@@ -30,6 +30,49 @@ enum OperationCheck {
         }
     }
 
+    /// Checks a teacher's registration of handouts.
+    /// - Throws: ``ServerError`` `.tooLarge` or `.invalidValue`, naming the handout and value.
+    static func check(_ handouts: [SyncWire.HandoutRequest.Handout]) throws {
+        guard (1...SyncWire.maximumHandouts).contains(handouts.count) else {
+            throw ServerError(handouts.isEmpty ? .invalidValue : .tooLarge, "the request holds \(handouts.count) handouts: send 1 to \(SyncWire.maximumHandouts)")
+        }
+        for handout in handouts {
+            try checkAssignment(handout.identifier, handout.assignment) { what, code in
+                ServerError(code, "the handout \(handout.identifier.prefix(60)) holds \(what)")
+            }
+        }
+    }
+
+    /// Checks an assignment's identifier and what is said of it.
+    private static func checkAssignment(_ identifier: String, _ info: SyncOperation.AssignmentInfo,
+                                        refuse: (String, ServerError.Code) -> ServerError) throws {
+        func text(_ value: String, _ name: String, allowsEmpty: Bool = false) throws {
+            guard value.utf8.count <= maximumText else { throw refuse("\(name) longer than \(maximumText) bytes", .tooLarge) }
+            guard allowsEmpty || !value.isEmpty else { throw refuse("an empty \(name)", .invalidValue) }
+        }
+        try text(identifier, "assignment identifier")
+        try text(info.title, "title", allowsEmpty: true)
+        try text(info.className ?? "", "class name", allowsEmpty: true)
+        // The work of a context of an assigned context tree is named by its identifiers below the
+        // assigned context, which may hold `/`.
+        let isContextName = info.contextPath != nil && !info.documentName.isEmpty
+            && !info.documentName.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        guard Handout.isPlainFileName(info.documentName) || isContextName, info.documentName.utf8.count <= maximumText else {
+            throw refuse("the document name '\(info.documentName.prefix(60))', which is not a plain file name", .invalidValue)
+        }
+        // A due date is the teacher's, and lies ahead while the work is done: only its range is checked.
+        if let due = info.dueDate, !(due.isFinite && (earliest...latestDueDate).contains(due)) {
+            throw refuse("the due date \(due), not a date between 2000 and 2100", .invalidValue)
+        }
+        if let words = info.targetWords, !(1...10_000_000).contains(words) {
+            throw refuse("a target of \(words) words, outside 1 to 10,000,000", .invalidValue)
+        }
+        if let path = info.contextPath {
+            guard path.count <= maximumContextDepth else { throw refuse("a context path of \(path.count) levels, more than \(maximumContextDepth)", .tooLarge) }
+            for identifier in path { try text(identifier, "context identifier") }
+        }
+    }
+
     private static func check(_ operation: SyncOperation, latest: Double) throws {
         func refuse(_ what: String, _ code: ServerError.Code = .invalidValue) -> ServerError {
             ServerError(code, "operation \(operation.id.uuidString.lowercased()) holds \(what)")
@@ -44,29 +87,10 @@ enum OperationCheck {
             guard value.utf8.count <= maximumText else { throw refuse("\(name) longer than \(maximumText) bytes", .tooLarge) }
             guard allowsEmpty || !value.isEmpty else { throw refuse("an empty \(name)") }
         }
-        try text(operation.assignmentIdentifier, "assignment identifier")
+        try checkAssignment(operation.assignmentIdentifier, operation.assignment, refuse: refuse)
         guard (0...1_000_000).contains(operation.attempt) else { throw refuse("the attempt \(operation.attempt), outside 0 to 1,000,000") }
         try date(operation.madeAt, "the time made")
         try date(operation.completedAt, "the done date")
-        let info = operation.assignment
-        try text(info.title, "title", allowsEmpty: true)
-        try text(info.className ?? "", "class name", allowsEmpty: true)
-        // The work of a context of an assigned context tree is named by its identifiers below the
-        // assigned context, which may hold `/`.
-        let isContextName = info.contextPath != nil && !info.documentName.isEmpty
-            && !info.documentName.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        guard Handout.isPlainFileName(info.documentName) || isContextName, info.documentName.utf8.count <= maximumText else {
-            throw refuse("the document name '\(info.documentName.prefix(60))', which is not a plain file name")
-        }
-        // A due date is the teacher's, and lies ahead while the work is done: only its range is checked.
-        if let due = info.dueDate, !(due.isFinite && (earliest...latestDueDate).contains(due)) {
-            throw refuse("the due date \(due), not a date between 2000 and 2100")
-        }
-        if let words = info.targetWords, !(1...10_000_000).contains(words) { throw refuse("a target of \(words) words, outside 1 to 10,000,000") }
-        if let path = info.contextPath {
-            guard path.count <= maximumContextDepth else { throw refuse("a context path of \(path.count) levels, more than \(maximumContextDepth)", .tooLarge) }
-            for identifier in path { try text(identifier, "context identifier") }
-        }
         guard operation.spans.count <= maximumSpans, operation.discardedSpans.count <= maximumSpans else {
             throw refuse("more than \(maximumSpans) spans", .tooLarge)
         }

@@ -30,8 +30,9 @@ extension ServerDatabase {
     public func apply(_ operations: [SyncOperation], toClass classID: UUID, as student: UUID) async throws -> SyncWire.SyncAnswer {
         let notJoined = ServerError(.notFound, "you have not joined the class \(classID.uuidString.lowercased()): join it with its code (clsfile join URL --code CODE)")
         return try await asAccount(student) { connection in
-            // Three statements a request, whatever its size, besides the transaction and the
-            // caller's account: the ids applied now, the work they change (locked), the work written back.
+            // A few statements a request, whatever its size, besides the transaction and the
+            // caller's account: the ids applied now, the class, its assignments named, the
+            // student's work in it (locked), the work written back.
             let fresh = try await Set(connection.run("""
                 INSERT INTO clsfile.applied_operation (student_id, operation_id)
                 SELECT \(student), id FROM unnest(\(operations.map(\.id))::uuid[]) AS id
@@ -42,17 +43,30 @@ extension ServerDatabase {
             let answer = SyncWire.SyncAnswer(applied: applied.count, repeated: operations.count - applied.count)
             // Nothing written, nothing read: a caller who has not joined the class learns nothing.
             guard !applied.isEmpty else { return answer }
-            let operations = Dictionary(grouping: applied, by: \.assignmentIdentifier)
+            // Nothing more is read for a caller who has not joined the class.
+            guard try await connection.run("SELECT 1 FROM clsfile.class WHERE id = \(classID)", logger: logger).collect().count == 1 else {
+                throw notJoined
+            }
+            // What each assignment is comes from its teacher: the operations' own words are replaced.
+            let claimed = Dictionary(applied.map { ($0.assignmentIdentifier, $0.assignment) }, uniquingKeysWith: { first, _ in first })
+            let teachers = try await teachersDetails(of: claimed, inClass: classID, on: connection)
+            let operations = Dictionary(grouping: applied.map { operation in
+                var operation = operation
+                operation.assignment = teachers[operation.assignmentIdentifier] ?? operation.assignment
+                return operation
+            }, by: \.assignmentIdentifier)
             // Every row of the student's work in the class, locked: its stored size, for the
             // budget, and the text of those the operations change.
             var states: [String: WorkState] = [:]
             var (otherBytes, rows) = (0, 0)
-            for (assignment, text, bytes) in try await connection.run("""
+            var contextWork: [String: String] = [:]
+            for (assignment, text, bytes, contextTitle) in try await connection.run("""
                 SELECT assignment_id, CASE WHEN assignment_id = ANY(\(Array(operations.keys))::text[]) THEN detail::text END,
-                       pg_column_size(detail)
+                       pg_column_size(detail), CASE WHEN starts_with(assignment_id, 'ctx-') THEN detail->'assignment'->>'title' END
                 FROM clsfile.work WHERE class_id = \(classID) AND student_id = \(student) FOR UPDATE
-                """, logger: logger).decode((String, String?, Int).self).collected() {
+                """, logger: logger).decode((String, String?, Int, String?).self).collected() {
                 rows += 1
+                if let contextTitle { contextWork[contextTitle] = assignment }
                 guard let text else {
                     otherBytes += bytes
                     continue
@@ -60,6 +74,14 @@ extension ServerDatabase {
                 states[assignment] = try decodedWork.state(of: student, in: classID, on: assignment, stored: text) {
                     try Self.decodedState(text, assignment: assignment)
                 }
+            }
+            // The work on one context of a catalog assignment is one record a student: another
+            // id for a context held already would count it twice in the assignment's figures.
+            for (assignment, info) in teachers.sorted(by: { $0.key < $1.key }) where assignment.hasPrefix("ctx-") {
+                if let held = contextWork[info.title], held != assignment {
+                    throw ServerError(.invalidValue, "your work on '\(info.title)' is held already under \(held); the work of another id (\(assignment)) on the same context is not taken")
+                }
+                contextWork[info.title] = assignment
             }
             try WorkLimits.check(adding: operations, to: states, amongAssignments: rows, inClass: classID)
             for (assignment, changes) in operations {
@@ -116,6 +138,7 @@ extension ServerDatabase {
                 SELECT w.student_id, a.name, w.assignment_id, w.detail::text, w.updated_at
                 FROM clsfile.work w JOIN clsfile.account a ON a.id = w.student_id WHERE w.class_id = \(classID)
                 """, logger: logger).decode((UUID, String, String, String, Date).self).collected()
+            let handouts = try await registeredHandouts(ofClass: classID, on: connection)
             var byAssignment: [String: [(state: WorkState, row: ClassReport.StudentRow)]] = [:]
             for (student, name, assignment, detail, updated) in rows {
                 let state = try decodedWork.state(of: student, in: classID, on: assignment, stored: detail) {
@@ -126,7 +149,10 @@ extension ServerDatabase {
                     work: StudentWork(state: state))))
             }
             let summaries = byAssignment.map { identifier, entries in
-                let info = entries.max { $0.state.updatedAt < $1.state.updatedAt }?.state.assignment
+                // The teacher's registration; for catalog work, what the server took from the
+                // catalog when the work came (no student's words reach a report since handouts
+                // were registered).
+                let info = handouts[identifier] ?? entries.max { $0.state.updatedAt < $1.state.updatedAt }?.state.assignment
                     ?? SyncOperation.AssignmentInfo(title: identifier, documentName: identifier)
                 let assignment = Assignment(
                     identifier: identifier, title: info.title, className: info.className ?? className,

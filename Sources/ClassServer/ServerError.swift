@@ -37,6 +37,9 @@ public struct ServerError: Error, LocalizedError, CustomStringConvertible, Senda
         public static let invalidThumbnail = Code("invalidThumbnail")
         /// A catalog context assigned to a class that has it assigned already.
         public static let alreadyAssigned = Code("alreadyAssigned")
+        /// Work on an assignment the class does not have (its teacher has not registered the
+        /// handout, or the catalog assignment covers no such context): it waits on the student's side.
+        public static let unknownAssignment = Code("unknownAssignment")
 
         public var description: String { name }
     }
@@ -47,12 +50,15 @@ public struct ServerError: Error, LocalizedError, CustomStringConvertible, Senda
     public let message: String
     /// The error underneath, if any.
     public let underlyingError: (any Error)?
+    /// For ``Code-swift.struct/unknownAssignment``: the assignments named.
+    public let assignments: [String]
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, underlyingError: (any Error)? = nil) {
+    public init(_ code: Code, _ message: String, underlyingError: (any Error)? = nil, assignments: [String] = []) {
         self.code = code
         self.message = message
         self.underlyingError = underlyingError
+        self.assignments = assignments
     }
 
     public var errorDescription: String? { message }

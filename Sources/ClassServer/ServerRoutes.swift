@@ -46,6 +46,15 @@ struct ServerRoutes: Sendable {
             try OperationCheck.check(body.operations)
             return try Self.json(try await database.apply(body.operations, toClass: body.classID, as: caller.accountID))
         }
+        router.post("/v1/classes/:class/handouts") { request, context in
+            let caller = try await authenticated(request)
+            guard caller.role == .teacher else {
+                throw ServerError(.forbidden, "only the class's teacher registers its handouts; a student's key cannot")
+            }
+            let body = try await Self.decoded(SyncWire.HandoutRequest.self, from: request)
+            try OperationCheck.check(body.handouts)
+            return try Self.json(try await database.registerHandouts(body.handouts, inClass: try Self.classID(context), as: caller.accountID))
+        }
         router.get("/v1/classes") { request, _ in
             let caller = try await authenticated(request)
             return try Self.json(try await database.classes(of: caller.accountID))
@@ -170,7 +179,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             let (status, name, message) = Self.described(error)
             let code = CatalogDocument.isCatalogPath(request.uri.path) ? CatalogDocument.code(of: name) : name
-            let answer = SyncWire.ErrorAnswer(code: code, message: message)
+            let answer = SyncWire.ErrorAnswer(code: code, message: message,
+                                              assignments: (error as? ServerError).flatMap { $0.assignments.isEmpty ? nil : $0.assignments })
             if status.code >= 500 {
                 context.logger.error("request failed", metadata: ["id": "\(answer.id)", "path": "\(request.uri.path)", "error": "\(error)"])
             } else {
@@ -188,7 +198,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .forbidden: .forbidden
             case .notFound: .notFound
             case .invalidValue, .invalidAddress, .invalidEnvironment, .tooManyContexts, .invalidThumbnail: .badRequest
-            case .parentNotFound, .thumbnailNotReferenced, .alreadyAssigned: .conflict
+            case .parentNotFound, .thumbnailNotReferenced, .alreadyAssigned, .unknownAssignment: .conflict
             case .tooLarge: .contentTooLarge
             default: .serviceUnavailable
             }
@@ -201,7 +211,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as HTTPError:
             switch error.status {
             case .notFound:
-                return (.notFound, "notFound", "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, GET /api/class-report.json?class=ID, GET /api/xapi.json?class=ID, GET /v1/classes/ID/assignments, the pages GET /classes/ID/ and GET /classes/ID/catalog, and the Catalog API (GET /v1/openapi.yaml)")
+                return (.notFound, "notFound", "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, POST /v1/classes/ID/handouts, GET /api/class-report.json?class=ID, GET /api/xapi.json?class=ID, GET /v1/classes/ID/assignments, the pages GET /classes/ID/ and GET /classes/ID/catalog, and the Catalog API (GET /v1/openapi.yaml)")
             case .methodNotAllowed:
                 return (.methodNotAllowed, "methodNotAllowed", "this route takes another method")
             default:

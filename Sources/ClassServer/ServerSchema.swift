@@ -13,7 +13,7 @@ import Foundation
 enum ServerSchema {
     /// The migrations, in order; the schema's version is how many have run. A shipped migration
     /// never changes: a later change is a new one.
-    static let migrations: [[String]] = [version1, version2, version3, version4]
+    static let migrations: [[String]] = [version1, version2, version3, version4, version5]
 
     /// Accounts, device keys, classes, enrolments, students' work and the operations applied.
     static let version1: [String] = [
@@ -334,6 +334,30 @@ enum ServerSchema {
             """,
     ]
 
+    /// The assignments of teachers' handouts, registered by the class's teacher: what a class's
+    /// report shows of each (never what a student's work says), and the assignments on which
+    /// the server takes students' work, besides the class's catalog assignments.
+    static let version5: [String] = [
+        """
+            CREATE TABLE clsfile.handout (
+                class_id uuid NOT NULL REFERENCES clsfile.class (id) ON DELETE CASCADE,
+                assignment_id text NOT NULL CHECK (length(assignment_id) BETWEEN 1 AND 1024),
+                detail jsonb NOT NULL,
+                registered_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (class_id, assignment_id)
+            )
+            """,
+        "ALTER TABLE clsfile.handout ENABLE ROW LEVEL SECURITY",
+        """
+            CREATE POLICY handout_taught ON clsfile.handout FOR ALL
+                USING (class_id IN (SELECT clsfile.taught_classes())) WITH CHECK (class_id IN (SELECT clsfile.taught_classes()))
+            """,
+        """
+            CREATE POLICY handout_joined ON clsfile.handout FOR SELECT
+                USING (class_id IN (SELECT clsfile.joined_classes()))
+            """,
+    ]
+
     /// What the app role may do: read every table through its policies, write work and applied
     /// operations, and call the functions. Granted again by every `migrate`.
     static func grants(to role: String) -> [String] {
@@ -343,6 +367,7 @@ enum ServerSchema {
                 "GRANT INSERT, UPDATE ON clsfile.work, clsfile.applied_operation TO \(role)",
                 "GRANT INSERT, UPDATE, DELETE ON clsfile.catalog_context, clsfile.catalog_thumbnail, clsfile.catalog_request TO \(role)",
                 "GRANT INSERT, DELETE ON clsfile.catalog_assignment TO \(role)",
+                "GRANT INSERT, UPDATE ON clsfile.handout TO \(role)",
                 "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA clsfile TO \(role)"]
     }
 

@@ -75,6 +75,19 @@ public struct SyncClient: Sendable {
                            answer: [SyncWire.ClassAssignment].self)
     }
 
+    /// Registers the assignments of a teacher's handouts with a class they teach (a teacher's
+    /// request), in batches; students' work reaches the class only on assignments it has.
+    /// - Returns: How many handouts the class has registered now.
+    public func registerHandouts(_ handouts: [SyncWire.HandoutRequest.Handout], inClass classID: UUID) async throws -> Int {
+        var registered = 0
+        for start in stride(from: 0, to: handouts.count, by: SyncWire.maximumHandouts) {
+            let batch = Array(handouts[start..<min(handouts.count, start + SyncWire.maximumHandouts)])
+            registered = try await exchange(.POST, "v1/classes/\(classID.uuidString.lowercased())/handouts",
+                                            body: SyncWire.HandoutRequest(handouts: batch), answer: SyncWire.HandoutAnswer.self).registered
+        }
+        return registered
+    }
+
     /// What one ``receiveAssignments(into:)`` did.
     public struct Received: Sendable {
         /// The assignments accepted now, each with the number of contexts whose work reports to it.
@@ -169,12 +182,15 @@ public struct SyncClient: Sendable {
         let total = try await store.syncOutboxDepth()
         var outcome = Outcome()
         // Classes the server refuses the student (left, or removed from it): their operations
-        // wait, and the other classes' go.
+        // wait, and the other classes' go. So do the operations on assignments a class does not
+        // have yet (its teacher has not registered the handout).
         var refusedClasses: [UUID: SyncError] = [:]
+        var waitingAssignments: [UUID: Set<String>] = [:]
+        var waitingReason: SyncError?
         do {
             while true {
                 let batch = try await store.pendingSyncOperations(limit: max(1, min(batchSize, SyncWire.maximumOperations)),
-                                                                  excludingClasses: Set(refusedClasses.keys))
+                                                                  excludingClasses: Set(refusedClasses.keys), excludingAssignments: waitingAssignments)
                 guard let classID = batch.first?.classID else { break }
                 do {
                     let answer = try await send(batch.map(\.operation), classID: classID)
@@ -186,12 +202,22 @@ public struct SyncClient: Sendable {
                 } catch let error as SyncError where error.code == .refused && ["notFound", "forbidden"].contains(error.answer?.code ?? "") {
                     refusedClasses[classID] = error
                     continue
+                } catch let error as SyncError where error.code == .refused && error.answer?.code == "unknownAssignment"
+                            && !(error.answer?.assignments ?? []).isEmpty {
+                    waitingAssignments[classID, default: []].formUnion(error.answer?.assignments ?? [])
+                    waitingReason = error
+                    continue
                 }
                 outcome.batches += 1
                 progress?(outcome.sent + outcome.refused, total)
             }
             if let (classID, error) = refusedClasses.first {
                 throw SyncError(.refused, "sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s"); the operations for the class \(classID.uuidString.lowercased()) wait: \(error.message)",
+                                answer: error.answer)
+            }
+            if let error = waitingReason {
+                let count = waitingAssignments.values.reduce(0) { $0 + $1.count }
+                throw SyncError(.refused, "sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s"); the work on \(count) assignment\(count == 1 ? "" : "s") waits: \(error.answer?.message ?? error.message)",
                                 answer: error.answer)
             }
         } catch {

@@ -8,6 +8,8 @@ public enum SyncWire {
     public static let maximumOperations = 500
     /// The largest request body the server reads, in bytes.
     public static let maximumBodyBytes = 4 << 20
+    /// The most handouts one registration may carry.
+    public static let maximumHandouts = 500
 
     /// `POST /v1/join`: a student joins a class with its code. The token must be signed by the key
     /// sent, which proves the device holds it.
@@ -68,6 +70,39 @@ public enum SyncWire {
         }
     }
 
+    /// `POST /v1/classes/{id}/handouts`: a teacher registers the assignments of their handouts
+    /// with a class, or updates them. A class's report shows what its teacher registered (never
+    /// what a student's work says), and the server takes students' work only on assignments the
+    /// class has: registered handouts and catalog assignments.
+    public struct HandoutRequest: Sendable, Equatable, Codable {
+        public var handouts: [Handout]
+
+        public init(handouts: [Handout]) {
+            self.handouts = handouts
+        }
+
+        /// One handout's assignment: its identifier and what the report shows of it.
+        public struct Handout: Sendable, Equatable, Codable {
+            public var identifier: String
+            public var assignment: SyncOperation.AssignmentInfo
+
+            public init(identifier: String, assignment: SyncOperation.AssignmentInfo) {
+                self.identifier = identifier
+                self.assignment = assignment
+            }
+        }
+    }
+
+    /// The answer to a registration of handouts.
+    public struct HandoutAnswer: Sendable, Equatable, Codable {
+        /// How many assignments the class has now from handouts.
+        public var registered: Int
+
+        public init(registered: Int) {
+            self.registered = registered
+        }
+    }
+
     /// A class as its teacher or a student sees it (`GET /v1/classes`).
     public struct ClassEntry: Sendable, Equatable, Codable {
         public var id: UUID
@@ -118,11 +153,14 @@ public enum SyncWire {
         public var id: UUID
         public var code: String
         public var message: String
+        /// For `unknownAssignment`: the assignments the class does not have, whose work waits.
+        public var assignments: [String]?
 
-        public init(id: UUID = UUID(), code: String, message: String) {
+        public init(id: UUID = UUID(), code: String, message: String, assignments: [String]? = nil) {
             self.id = id
             self.code = code
             self.message = message
+            self.assignments = assignments
         }
     }
 

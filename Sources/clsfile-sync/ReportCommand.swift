@@ -31,21 +31,7 @@ struct ReportCommand: AsyncParsableCommand {
             _ = try RoleGate.require(.teacher, for: "class-report --server")
             let key = try RoleGate.identity(of: .teacher).signingKey
             let client = try SyncClient(serverURL: try SyncClient.serverURL(server), key: key)
-            let taught = try await client.classes().filter(\.isTaught)
-            let chosen: SyncWire.ClassEntry
-            if let className {
-                let matches = taught.filter { $0.name == className || $0.id.uuidString.lowercased() == className.lowercased() }
-                guard let match = matches.first, matches.count == 1 else {
-                    throw SyncError(.invalidValue, "\(matches.isEmpty ? "you teach no class" : "you teach \(matches.count) classes") named '\(className)' on \(server); yours: \(Self.names(taught)); give its id")
-                }
-                chosen = match
-            } else {
-                guard let only = taught.first, taught.count == 1 else {
-                    throw SyncError(.invalidValue, taught.isEmpty ? "you teach no class on \(server): the administrator makes one (clsfile-server class create)"
-                                                    : "you teach \(taught.count) classes on \(server) (\(Self.names(taught))): choose one with --class")
-                }
-                chosen = only
-            }
+            let chosen = try await TaughtClass.chosen(className, on: client, server: server)
             if link {
                 let token = try await DeviceToken.make(key: key)
                 let base = server.hasSuffix("/") ? String(server.dropLast()) : server
@@ -54,9 +40,5 @@ struct ReportCommand: AsyncParsableCommand {
             }
             FileHandle.standardOutput.write(try await client.classReport(classID: chosen.id))
         }
-    }
-
-    private static func names(_ classes: [SyncWire.ClassEntry]) -> String {
-        classes.map { "\($0.name) (\($0.id.uuidString.lowercased()))" }.joined(separator: ", ")
     }
 }

@@ -25,7 +25,7 @@ struct SyncCommand: AsyncParsableCommand {
             server cannot be reached; 74 a store that cannot be read or written; 77 the server does \
             not accept this device's key.
             """,
-        subcommands: [JoinCommand.self, SendCommand.self, StatusCommand.self, LeaveCommand.self, ReportCommand.self, CatalogCommand.self])
+        subcommands: [JoinCommand.self, SendCommand.self, StatusCommand.self, LeaveCommand.self, ReportCommand.self, RegisterCommand.self, CatalogCommand.self])
 }
 
 extension SyncError: CommandFailure {

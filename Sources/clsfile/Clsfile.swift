@@ -25,6 +25,6 @@ struct Clsfile: AsyncParsableCommand {
         subcommands: [OpenCommand.self, ShowCommand.self, ReplayCommand.self, ForgetCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,
                       RoleCommand.self, AssignCommand.self, AcceptCommand.self, AssignmentsCommand.self, DoneCommand.self,
                       SubmitCommand.self, CollectCommand.self, TrustKeyCommand.self, ClassReportCommand.self, ContextsCommand.self, ServeCommand.self, ForwardedCommand.Join.self, ForwardedCommand.Sync.self,
-                      ForwardedCommand.Status.self, ForwardedCommand.Leave.self, ForwardedCommand.Catalog.self, ExportCommand.self, ResetCommand.self]
+                      ForwardedCommand.Status.self, ForwardedCommand.Leave.self, ForwardedCommand.Register.self, ForwardedCommand.Catalog.self, ExportCommand.self, ResetCommand.self]
     )
 }

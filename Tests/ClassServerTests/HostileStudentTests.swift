@@ -32,6 +32,20 @@ struct HostileStudentTests {
                 try await database.joinClass(code: created.1.joinCode, studentName: "Mallory", publicKey: P256.Signing.PrivateKey().publicKey)
             }
             (classID, teacher, student) = (created.1.id, created.0, enrolment.accountID)
+            try await register(["essay"])
+        }
+
+        /// The teacher registers handouts of these identifiers with the class.
+        func register(_ identifiers: [String], title: String = "Essay") async throws {
+            let handouts = identifiers.map {
+                SyncWire.HandoutRequest.Handout(identifier: $0, assignment: .init(title: title, className: "9A", documentName: "essay.txt",
+                                                                                  dueDate: HostileStudentTests.now + 86_400, targetWords: 500))
+            }
+            _ = try await ServerDatabase.withDatabase(school.app) { database in
+                for start in stride(from: 0, to: handouts.count, by: 500) {
+                    _ = try await database.registerHandouts(Array(handouts[start..<min(handouts.count, start + 500)]), inClass: classID, as: teacher)
+                }
+            }
         }
 
         /// Applies operations as the student, as `POST /v1/sync` does after its checks.
@@ -155,12 +169,74 @@ struct HostileStudentTests {
         #expect(try await room.work()["essay"]?.items.count == 15)
     }
 
-    @Test func aStudentCannotInventAssignmentsWithoutBound() async throws {
+    @Test func workOnAnAssignmentTheClassDoesNotHaveIsRefusedAndTheTeachersDetailsAreShown() async throws {
         let room = try await Room()
-        let batch = (0..<WorkLimits.maximumAssignments).map { Self.operation(on: "fake-\($0)") }
-        _ = try await room.send(batch)
+        // The student's own words on the assignment are replaced by the teacher's.
+        var rewriting = Self.operation()
+        rewriting.assignment = .init(title: "CANCELLED - no need to submit", className: "Detention", documentName: "essay.txt",
+                                     dueDate: 946_684_800, targetWords: 1)
+        rewriting.items = Self.items(1)
+        _ = try await room.send([rewriting])
+        let stored = try #require(try await room.work()["essay"])
+        #expect(stored.assignment.title == "Essay" && stored.assignment.className == "9A" && stored.assignment.targetWords == 500)
+        let report = try await ServerDatabase.withDatabase(room.school.app) { try await $0.classReport(room.classID, as: room.teacher) }
+        #expect(report.assignments.map(\.title) == ["Essay"])
+        #expect(report.assignments.first?.targetWords == 500 && report.assignments.first?.className == "9A")
+        // An invented assignment is refused, naming it, and nothing of the request stays.
+        var invented = Self.operation(on: "fake-1")
+        invented.items = Self.items(1)
+        try await Self.expectRefusal(room, [rewriting, invented], code: .unknownAssignment, saying: "has no assignment 'Essay' (fake-1)")
+        let error = await #expect(throws: ServerError.self) { try await room.send([invented]) }
+        #expect(error?.assignments == ["fake-1"])
+    }
+
+    @Test func catalogWorkCountsOnlyTheContextsTheCatalogSaysAreAssignableAndOnlyOnce() async throws {
+        let room = try await Room()
+        // A catalog assignment of lab/measurements, as a teacher makes it from the catalog page.
+        let contexts = #"[{"data":{"identifierPath":["lab"],"title":"Lab","type":"book"}},"# +
+            #"{"data":{"identifierPath":["lab","measurements"],"title":"Measurements","type":"chapter"}},"# +
+            #"{"data":{"identifierPath":["lab","measurements","quiz"],"title":"Quiz","type":"quiz"}},"# +
+            #"{"data":{"identifierPath":["lab","measurements","box"],"title":"Box","type":"section","isAssignable":false}}]"#
+        try room.school.cluster.psql("""
+            INSERT INTO clsfile.catalog_assignment (id, class_id, team, path_key, context_title, title, due_at, contexts)
+            VALUES (gen_random_uuid(), '\(room.classID)', 'acme', '["lab","measurements"]', 'Measurements', 'Measuring', '2030-06-30', '\(contexts)')
+            """, database: "clsfile")
+        func work(_ id: String, title: String, document: String) -> SyncOperation {
+            var operation = SyncOperation(assignmentIdentifier: id, attempt: 0, madeAt: Self.now - 600,
+                                          assignment: .init(title: title, className: "Detention", documentName: document, dueDate: 946_684_800,
+                                                            contextPath: ["lab", "measurements"]))
+            operation.completedAt = Self.now - 600
+            return operation
+        }
+        _ = try await room.send([work("ctx-quiz", title: "Measuring: Quiz", document: "quiz"),
+                                 work("ctx-chapter", title: "Measuring", document: "measurements")])
+        let stored = try await room.work()
+        #expect(stored["ctx-quiz"]?.assignment.className == nil && stored["ctx-quiz"]?.assignment.dueDate == 1_909_008_000)
+        #expect(stored["ctx-chapter"]?.assignment.title == "Measuring")
+        // A document the catalog does not have, or a container, is no work of the assignment.
+        try await Self.expectRefusal(room, [work("ctx-fake", title: "Measuring: Extra credit", document: "extra")],
+                                     code: .unknownAssignment, saying: "has no assignment 'Measuring: Extra credit'")
+        try await Self.expectRefusal(room, [work("ctx-box", title: "Measuring: Box", document: "box")],
+                                     code: .unknownAssignment, saying: "has no assignment")
+        // A second record of the quiz, under another id, would count it twice.
+        try await Self.expectRefusal(room, [work("ctx-quiz-again", title: "Measuring: Quiz", document: "quiz")],
+                                     code: .invalidValue, saying: "is held already under ctx-quiz")
+        // A student registers no handouts.
+        let refused = await #expect(throws: ServerError.self) {
+            try await ServerDatabase.withDatabase(room.school.app) { database in
+                try await database.registerHandouts([.init(identifier: "mine", assignment: .init(title: "Mine", documentName: "mine.txt"))],
+                                                    inClass: room.classID, as: room.student)
+            }
+        }
+        #expect(refused?.code == .notFound)
+    }
+
+    @Test func aStudentsAssignmentsInAClassAreBoundedEvenWhenTheTeacherRegistersMore() async throws {
+        let room = try await Room()
+        try await room.register((0..<WorkLimits.maximumAssignments).map { "fake-\($0)" })
+        _ = try await room.send((0..<WorkLimits.maximumAssignments - 1).map { Self.operation(on: "fake-\($0)") } + [Self.operation()])
         #expect(try await room.work().count == WorkLimits.maximumAssignments)
-        try await Self.expectRefusal(room, [Self.operation(on: "fake-one-more")], code: .tooLarge,
+        try await Self.expectRefusal(room, [Self.operation(on: "fake-\(WorkLimits.maximumAssignments - 1)")], code: .tooLarge,
                                      saying: "would name \(WorkLimits.maximumAssignments + 1) assignments")
         // Work on an assignment the student has goes on.
         var more = Self.operation(on: "fake-3")
@@ -182,6 +258,7 @@ struct HostileStudentTests {
             }
             return operation
         }
+        try await room.register((0..<40).map { "bulky-\($0)" })
         var refusal: ServerError?
         for index in 0..<40 where refusal == nil {
             do {

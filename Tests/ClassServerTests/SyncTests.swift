@@ -93,6 +93,14 @@ struct SyncTests {
                                                           text: "# Rivers\n\n- [ ] introduction\n- [ ] sources\n",
                                                           title: "Essay on rivers", school: school, in: scratch)
             self.server = try await RunningServer(school, in: scratch.url)
+            try register(teacher)
+        }
+
+        /// The teacher registers their handouts with their class on the server, as students'
+        /// work reaches a class only on the assignments it has.
+        func register(_ teacher: User) throws {
+            let registered = try teacher.clsfile("register", "--server", server.url.absoluteString)
+            #expect(registered.output.contains("handout"), "\(registered.output)")
         }
 
         /// A teacher in their role, registered on the server by an administrator with the keys
@@ -439,9 +447,10 @@ struct SyncTests {
     /// assignment (the handout's recipient key is the class teacher's), never the other's.
     @Test func aStudentOfTwoTeachersSendsEachClassOnlyItsTeachersAssignments() async throws {
         let room = try await Classroom()
-        let (_, poetryCode, poetryShared) = try Classroom.addTeacher(
+        let (poet, poetryCode, poetryShared) = try Classroom.addTeacher(
             "okafor", name: "Mr Okafor", className: "8C", handing: "poem.md", text: "# Spring\n\n- [ ] first stanza\n",
             title: "A poem in spring", school: room.school, in: room.scratch)
+        try room.register(poet)
         let (ada, essay) = try room.student("ada", fullName: "Ada Lovelace")
         let poem = try room.copy("poem.md", from: poetryShared, for: ada)
         try ada.clsfile("accept", essay.path + ".clshandout")
@@ -493,6 +502,50 @@ struct SyncTests {
         withExtendedLifetime(lock) {}
         let unknown = try ada.clsfile("leave", "--class", "8C", expecting: 66)
         #expect(unknown.errorOutput.contains("no class joined is named '8C': give one of 7B ("), "\(unknown.errorOutput)")
+    }
+
+    @Test func workOnAHandoutNotRegisteredWaitsAndGoesOnceTheTeacherRegistersIt() async throws {
+        let room = try await Classroom()
+        // A second handout, made without --server: the class does not have it yet.
+        try Data("# Notes\n".utf8).write(to: room.shared.appendingPathComponent("notes.md"))
+        try room.teacher.clsfile("assign", room.shared.appendingPathComponent("notes.md").path, "--title", "Field notes")
+        let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
+        let notes = try room.copy("notes.md", from: room.shared, for: ada)
+        try ada.clsfile("accept", notes.path + ".clshandout")
+        let lock = try Self.holdSyncLock(of: ada)
+        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Herons by the weir. >> \\\"$0\\\"\"", notes.path)
+        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", essay.path)
+        withExtendedLifetime(lock) {}
+        let waiting = try ada.clsfile("sync", expecting: 65)
+        #expect(waiting.errorOutput.contains("the work on 1 assignment waits") && waiting.errorOutput.contains("has no assignment 'Field notes'"),
+                "\(waiting.errorOutput)")
+        #expect(try await room.report().assignments.map(\.title) == ["Essay on rivers"])
+        #expect(try await ada.store(.student).syncOutboxDepth() > 0, "the waiting work left the outbox")
+        let status = try ada.clsfile("status")
+        #expect(status.output.contains("has no assignment 'Field notes'"), "\(status.output)")
+
+        // The teacher registers it; the next sync sends the work that waited, and the report
+        // shows the teacher's title whatever Ada's handout said.
+        let registered = try room.teacher.clsfile("register", "--server", room.server.url.absoluteString)
+        #expect(registered.output.contains("registered 'Field notes'") && registered.output.contains("7B on \(room.server.url.absoluteString) has 2 handouts registered"),
+                "\(registered.output)")
+        try ada.clsfile("sync")
+        #expect(try await ada.store(.student).syncOutboxDepth() == 0)
+        let report = try await room.report()
+        #expect(report.assignments.map(\.title) == ["Essay on rivers", "Field notes"])
+        #expect(report.assignments.last?.students.map(\.work) == [try await Self.ownWork(of: ada, essay: notes)])
+
+        // `assign --server` registers at once; a server the teacher cannot use leaves the
+        // handout made and says how to register it later.
+        try Data("# Map\n".utf8).write(to: room.shared.appendingPathComponent("map.md"))
+        let assigned = try room.teacher.clsfile("assign", room.shared.appendingPathComponent("map.md").path, "--title", "A map",
+                                                "--server", room.server.url.absoluteString)
+        #expect(assigned.output.contains("registered 'A map'"), "\(assigned.output)")
+        try Data("# Tides\n".utf8).write(to: room.shared.appendingPathComponent("tides.md"))
+        let offline = try room.teacher.clsfile("assign", room.shared.appendingPathComponent("tides.md").path, "--title", "Tides",
+                                               "--server", "http://127.0.0.1:9", expecting: 69)
+        #expect(offline.errorOutput.contains("run clsfile register --server http://127.0.0.1:9"), "\(offline.errorOutput)")
+        #expect(FileManager.default.fileExists(atPath: room.shared.appendingPathComponent("tides.md.clshandout").path))
     }
 
     @Test func aReplayedBatchChangesNothing() async throws {

@@ -179,7 +179,7 @@ extension ServerDatabase {
         }
     }
 
-    private func checkTeaches(_ classID: UUID, on connection: PostgresConnection) async throws {
+    func checkTeaches(_ classID: UUID, on connection: PostgresConnection) async throws {
         guard try await connection.run("""
             SELECT 1 FROM clsfile.class WHERE id = \(classID) AND teacher_id = clsfile.caller()
             """, logger: logger).collect().count == 1 else {

@@ -142,7 +142,7 @@ protocol SyncStorage: Sendable {
     func assignmentsSyncedNowhere() async throws -> [Assignment]
 
     /// The oldest operations waiting, at most `limit`, all for one class, none for the classes `excluded`.
-    func pendingOperations(limit: Int, excluding excluded: Set<UUID>) async throws -> [OutboxEntry]
+    func pendingOperations(limit: Int, excluding excluded: Set<UUID>, excludingAssignments excludedAssignments: [UUID: Set<String>]) async throws -> [OutboxEntry]
 
     /// How many operations wait.
     func outboxDepth() async throws -> Int

@@ -33,7 +33,7 @@ struct UnusableStorage: ActivityStorage {
     func joinClassServer(_ membership: ClassServerMembership) async throws -> Int { throw reason }
     func leaveClassServer(classID: UUID?) async throws -> Int { throw reason }
     func assignmentsSyncedNowhere() async throws -> [Assignment] { throw reason }
-    func pendingOperations(limit: Int, excluding excluded: Set<UUID>) async throws -> [OutboxEntry] { throw reason }
+    func pendingOperations(limit: Int, excluding excluded: Set<UUID>, excludingAssignments excludedAssignments: [UUID: Set<String>]) async throws -> [OutboxEntry] { throw reason }
     func outboxDepth() async throws -> Int { throw reason }
     func acknowledgeOperations(_ sequences: [Int64], at date: Date) async throws { throw reason }
     func recordSyncFailure(_ reason: String) async throws { throw self.reason }

@@ -45,9 +45,12 @@ extension CLSDataStore {
 
     /// The oldest operations waiting to be sent, at most `limit`, in the order they were made,
     /// all for one class (``OutboxEntry/classID``): the class of the oldest, leaving out the
-    /// classes in `excludedClasses` (which a sync could not send to just now).
-    public func pendingSyncOperations(limit: Int, excludingClasses excludedClasses: Set<UUID> = []) async throws -> [OutboxEntry] {
-        try await storage.pendingOperations(limit: limit, excluding: excludedClasses)
+    /// classes in `excludedClasses` (which a sync could not send to just now), and the
+    /// operations on the assignments in `excludedAssignments` of a class (which the class did
+    /// not have just now).
+    public func pendingSyncOperations(limit: Int, excludingClasses excludedClasses: Set<UUID> = [],
+                                      excludingAssignments excludedAssignments: [UUID: Set<String>] = [:]) async throws -> [OutboxEntry] {
+        try await storage.pendingOperations(limit: limit, excluding: excludedClasses, excludingAssignments: excludedAssignments)
     }
 
     /// How many operations wait to be sent.

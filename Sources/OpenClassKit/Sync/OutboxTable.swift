@@ -83,11 +83,8 @@ enum OutboxTable {
             SELECT class_id FROM class_membership WHERE teacher_key IS NULL OR teacher_key = ? ORDER BY joined_at, class_id
             """), arguments: [assignment.teacherKey])
         guard !classes.isEmpty else { return nil }
-        let info = SyncOperation.AssignmentInfo(
-            title: assignment.title, className: assignment.className,
-            documentName: assignment.documentURL?.lastPathComponent ?? assignment.documentName,
-            dueDate: assignment.dueDate?.timeIntervalSince1970, targetWords: assignment.targetWordCount,
-            contextPath: assignment.contextPath)
+        var info = SyncOperation.AssignmentInfo(describing: assignment)
+        info.documentName = assignment.documentURL?.lastPathComponent ?? assignment.documentName
         let operation = SyncOperation(assignmentIdentifier: assignment.identifier, attempt: attempt, madeAt: now, assignment: info)
         return (operation, classes)
     }
@@ -136,13 +133,24 @@ enum OutboxTable {
 
     /// The oldest operations waiting, at most `limit`, all for one class: the class of the
     /// oldest, leaving out the classes in `excluded` (which refused a sync just now).
-    static func pending(limit: Int, excluding excluded: Set<UUID> = [], in db: Database) throws -> [OutboxEntry] {
+    static func pending(limit: Int, excluding excluded: Set<UUID> = [], excludingAssignments excludedAssignments: [UUID: Set<String>] = [:],
+                        in db: Database) throws -> [OutboxEntry] {
         let skipped = try String(decoding: JSONEncoder().encode(excluded.map(\.uuidString)), as: UTF8.self)
+        // A class and an assignment, as one text: the class's id, a unit separator, the assignment's.
+        let waiting = try String(decoding: JSONEncoder().encode(excludedAssignments.flatMap { classID, assignments in
+            assignments.map { "\(classID.uuidString)\u{1F}\($0)" }
+        }), as: UTF8.self)
         let rows = try Row.fetchAll(db, sql: """
-            SELECT seq, class_id, operation FROM outbox
-            WHERE class_id = (SELECT class_id FROM outbox WHERE class_id NOT IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT 1)
-            ORDER BY seq LIMIT ?
-            """, arguments: [skipped, limit])
+            WITH waiting AS (SELECT value FROM json_each(?2)),
+            sendable AS NOT MATERIALIZED (
+                SELECT seq, class_id, operation FROM outbox
+                WHERE class_id NOT IN (SELECT value FROM json_each(?1))
+                  AND (NOT EXISTS (SELECT 1 FROM waiting)
+                       OR class_id || char(31) || json_extract(operation, '$.assignmentIdentifier') NOT IN (SELECT value FROM waiting)))
+            SELECT seq, class_id, operation FROM sendable
+            WHERE class_id = (SELECT class_id FROM sendable ORDER BY seq LIMIT 1)
+            ORDER BY seq LIMIT ?3
+            """, arguments: [skipped, waiting, limit])
         let decoder = JSONDecoder()
         return try rows.map { row in
             let text: String = row[2]

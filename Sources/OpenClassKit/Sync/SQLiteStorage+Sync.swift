@@ -19,8 +19,8 @@ extension SQLiteStorage: SyncStorage {
         try await writing { db in try OutboxTable.leave(classID: classID, in: db) }
     }
 
-    func pendingOperations(limit: Int, excluding excluded: Set<UUID>) async throws -> [OutboxEntry] {
-        try await reading { db in try OutboxTable.pending(limit: limit, excluding: excluded, in: db) }
+    func pendingOperations(limit: Int, excluding excluded: Set<UUID>, excludingAssignments excludedAssignments: [UUID: Set<String>]) async throws -> [OutboxEntry] {
+        try await reading { db in try OutboxTable.pending(limit: limit, excluding: excluded, excludingAssignments: excludedAssignments, in: db) }
     }
 
     func outboxDepth() async throws -> Int {

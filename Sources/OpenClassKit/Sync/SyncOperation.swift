@@ -84,6 +84,13 @@ public struct SyncOperation: Sendable, Equatable, Codable {
             self.targetWords = targetWords
             self.contextPath = contextPath
         }
+
+        /// What an assignment says of itself, its document named as the handout names it.
+        public init(describing assignment: Assignment) {
+            self.init(title: assignment.title, className: assignment.className, documentName: assignment.documentName,
+                      dueDate: assignment.dueDate?.timeIntervalSince1970, targetWords: assignment.targetWordCount,
+                      contextPath: assignment.contextPath)
+        }
     }
 
     /// The operation's id: applying an id a second time changes nothing.

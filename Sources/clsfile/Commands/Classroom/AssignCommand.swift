@@ -53,6 +53,10 @@ struct AssignCommand: AsyncParsableCommand {
                                             valueName: "path"))
     var output: String?
 
+    @Option(name: .long, help: ArgumentHelp("A class server to register the assignment with (for --class, or the only class you teach there): students' work reaches the class only on registered assignments.",
+                                            valueName: "url"))
+    var server: String?
+
     @Option(name: .long, help: ArgumentHelp("A context of an imported course to hand out, as its identifiers joined by '/' (algebra/ch1), in place of a file.",
                                             valueName: "path"))
     var context: String?
@@ -102,6 +106,7 @@ struct AssignCommand: AsyncParsableCommand {
             }
             print("assigned '\(title)' (\(handout.id)); handout: \(destination.path)")
             print("   (share \(document.lastPathComponent) and \(destination.lastPathComponent) with the class)")
+            try register([handout.id])
         }
     }
 
@@ -161,6 +166,19 @@ struct AssignCommand: AsyncParsableCommand {
         }
         print("assigned '\(title)' (\(path.joined(separator: " › "))): \(written.count) \(written.count == 1 ? "document" : "documents")")
         for (url, handout) in written { print("  \(handout.document.name): \(url.path)") }
+        try register(recorded)
+    }
+
+    /// Registers assignments with the class server of `--server`, if given.
+    private func register(_ identifiers: [String]) throws {
+        guard let server else { return }
+        var arguments = ["register", "--server", server] + (className.map { ["--class", $0] } ?? []) + identifiers.flatMap { ["--assignment", $0] }
+        if let store = storeOptions.store { arguments += ["--store", store] }
+        let status = try ServeCommand.runSibling("clsfile-sync", arguments, for: "assign --server")
+        guard status == 0 else {
+            Diagnostics.warn("the assignment is made and its handout written, but it is not registered with \(server) (above): once that is fixed, run clsfile register --server \(server)\(className.map { " --class \($0)" } ?? "")")
+            throw ExitCode(status)
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The commands another program beside `clsfile` runs: `serve` (`clsfile-serve`), and `join`,
-/// `sync`, `status`, `leave` and `catalog` (`clsfile-sync`), whose web server and HTTP client stay out of the
+/// `sync`, `status`, `leave`, `register` and `catalog` (`clsfile-sync`), whose web server and HTTP client stay out of the
 /// program editor plugins start on every event. Their entries below give `clsfile --help` its
 /// lines; `EntryPoint` hands the calls over before ArgumentParser sees them.
 enum ForwardedCommand {
@@ -18,7 +18,7 @@ enum ForwardedCommand {
         let rest = asksHelp ? ["--help"] : Array(arguments.dropFirst())
         switch command {
         case "serve": return ("clsfile-serve", rest, command)
-        case "join", "sync", "status", "leave", "catalog": return ("clsfile-sync", [command] + rest, command)
+        case "join", "sync", "status", "leave", "register", "catalog": return ("clsfile-sync", [command] + rest, command)
         default: return nil
         }
     }
@@ -52,6 +52,14 @@ enum ForwardedCommand {
         static let configuration = CommandConfiguration(
             commandName: "leave", abstract: "Stop syncing to a class or the class server, dropping what waits to be sent.",
             discussion: "Run `clsfile leave --help` for its options.")
+        @Argument(parsing: .captureForPassthrough) var options: [String] = []
+    }
+
+    /// `clsfile register`.
+    struct Register: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "register", abstract: "Register your handouts' assignments with your class on the class server (teacher role).",
+            discussion: "Run `clsfile register --help` for its options.")
         @Argument(parsing: .captureForPassthrough) var options: [String] = []
     }
 

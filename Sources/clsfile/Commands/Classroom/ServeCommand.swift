@@ -1,4 +1,5 @@
 import ArgumentParser
+import Classroom
 import CommandSupport
 import Foundation
 
@@ -31,6 +32,21 @@ struct ServeCommand: ParsableCommand {
         let reason = String(cString: strerror(errno))
         Diagnostics.warn("cannot run \(program): \(reason); clsfile \(command) needs \(name) installed beside clsfile (swift build makes it)")
         throw ExitCode(69)
+    }
+
+    /// Runs a program installed beside clsfile, its output and errors going where clsfile's go.
+    /// - Returns: Its exit status.
+    static func runSibling(_ name: String, _ arguments: [String], for command: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: (ownExecutable() as NSString).deletingLastPathComponent + "/" + name)
+        process.arguments = arguments
+        do {
+            try process.run()
+        } catch {
+            throw ClassroomError(.fileAccess, "cannot run \(process.executableURL?.path ?? name): \(error.localizedDescription); clsfile \(command) needs \(name) installed beside clsfile (swift build makes it)")
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 
     /// The path of the running clsfile, symbolic links resolved.
