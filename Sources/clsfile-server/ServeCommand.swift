@@ -10,7 +10,8 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the class server's API (run as the app role).",
         discussion: """
             Routes: POST /v1/join (a student joins with a code), POST /v1/sync (a student's \
-            operations, at most 500 a request, 4 MiB a body), GET /v1/classes, GET \
+            operations, at most 500 a request, 4 MiB a body), GET /v1/classes, POST \
+            /v1/classes/ID/handouts (the class's teacher registers handouts), GET \
             /api/class-report.json?class=ID and /api/xapi.json?class=ID (the class's teacher), and the \
             teacher's pages under /classes/ID/ (a token in ?token=, as clsfile class-report --link makes). Every request carries a JWT \
             signed with ES256 by the caller's device key; every refusal is JSON {id, code, message}.
