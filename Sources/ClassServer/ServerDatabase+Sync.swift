@@ -139,6 +139,15 @@ extension ServerDatabase {
                 FROM clsfile.work w JOIN clsfile.account a ON a.id = w.student_id WHERE w.class_id = \(classID)
                 """, logger: logger).decode((UUID, String, String, String, Date).self).collected()
             let handouts = try await registeredHandouts(ofClass: classID, on: connection)
+            // Each student's enrolment and first key, which tell two students of one name apart.
+            var enrolments: [UUID: (joined: Date, fingerprint: String?)] = [:]
+            for (student, joined, key) in try await connection.run("""
+                SELECT e.student_id, e.joined_at,
+                       (SELECT k.public_key FROM clsfile.device_key k WHERE k.account_id = e.student_id ORDER BY k.created_at, k.kid LIMIT 1)
+                FROM clsfile.enrolment e WHERE e.class_id = \(classID)
+                """, logger: logger).decode((UUID, Date, Data?).self).collected() {
+                enrolments[student] = (joined, key.map(Identity.fingerprint(of:)))
+            }
             var byAssignment: [String: [(state: WorkState, row: ClassReport.StudentRow)]] = [:]
             for (student, name, assignment, detail, updated) in rows {
                 let state = try decodedWork.state(of: student, in: classID, on: assignment, stored: detail) {
@@ -146,6 +155,7 @@ extension ServerDatabase {
                 }
                 byAssignment[assignment, default: []].append((state, ClassReport.StudentRow(
                     studentIdentifier: student.uuidString.lowercased(), studentName: name, submittedAt: updated,
+                    keyFingerprint: enrolments[student]?.fingerprint, enrolledAt: enrolments[student]?.joined,
                     work: StudentWork(state: state))))
             }
             let summaries = byAssignment.map { identifier, entries in

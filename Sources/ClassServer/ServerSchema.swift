@@ -336,7 +336,8 @@ enum ServerSchema {
 
     /// The assignments of teachers' handouts, registered by the class's teacher: what a class's
     /// report shows of each (never what a student's work says), and the assignments on which
-    /// the server takes students' work, besides the class's catalog assignments.
+    /// the server takes students' work, besides the class's catalog assignments. And the keys of
+    /// a teacher's students, for their pages.
     static let version5: [String] = [
         """
             CREATE TABLE clsfile.handout (
@@ -355,6 +356,12 @@ enum ServerSchema {
         """
             CREATE POLICY handout_joined ON clsfile.handout FOR SELECT
                 USING (class_id IN (SELECT clsfile.joined_classes()))
+            """,
+        // A teacher reads their students' public keys, so that their pages show each student's
+        // key fingerprint (anyone with a class's code names themselves as they like).
+        """
+            CREATE POLICY device_key_of_students ON clsfile.device_key FOR SELECT USING (
+                account_id IN (SELECT e.student_id FROM clsfile.enrolment e WHERE e.class_id IN (SELECT clsfile.taught_classes())))
             """,
     ]
 

@@ -15,20 +15,23 @@ public struct ClassReport: Sendable, Equatable, Codable {
         /// The fingerprint of the key the student signed with; nil for work collected before
         /// submissions were signed.
         public var keyFingerprint: String?
+        /// When the student joined the class on a class server; nil for collected submissions.
+        public var enrolledAt: Date?
         public var work: StudentWork
 
         /// Creates a row.
         public init(studentIdentifier: String, studentName: String, submittedAt: Date, keyFingerprint: String? = nil,
-                    work: StudentWork) {
+                    enrolledAt: Date? = nil, work: StudentWork) {
             self.studentIdentifier = studentIdentifier
             self.studentName = studentName
             self.submittedAt = submittedAt
             self.keyFingerprint = keyFingerprint
+            self.enrolledAt = enrolledAt
             self.work = work
         }
 
         enum CodingKeys: String, CodingKey {
-            case studentIdentifier, studentName, submittedAt, keyFingerprint, work
+            case studentIdentifier, studentName, submittedAt, keyFingerprint, enrolledAt, work
         }
 
         /// The row as the report's JSON gives it: the work without the snapshots of its text,
@@ -39,6 +42,7 @@ public struct ClassReport: Sendable, Equatable, Codable {
             try container.encode(studentName, forKey: .studentName)
             try container.encode(submittedAt, forKey: .submittedAt)
             try container.encodeIfPresent(keyFingerprint, forKey: .keyFingerprint)
+            try container.encodeIfPresent(enrolledAt, forKey: .enrolledAt)
             var figures = work
             figures.snapshots = nil
             try container.encode(figures, forKey: .work)
@@ -87,6 +91,19 @@ public struct ClassReport: Sendable, Equatable, Codable {
         public var warning: String?
         /// The students, by name.
         public var students: [StudentRow]
+
+        /// The display names two or more students share (anyone who joins with a class's code
+        /// names themselves): their rows are told apart by key and enrolment, and marked.
+        public var sharedNames: Set<String> {
+            var seen: [String: String] = [:]
+            var shared: Set<String> = []
+            for row in students {
+                if let other = seen.updateValue(row.studentIdentifier, forKey: row.studentName), other != row.studentIdentifier {
+                    shared.insert(row.studentName)
+                }
+            }
+            return shared
+        }
         /// The submissions kept aside as conflicts, by student name.
         public var keptAside: [KeptAside]
         /// The assigned course context this assignment is one document of, below the main app

@@ -3,11 +3,11 @@ import ClassServer
 import CommandSupport
 import Foundation
 
-/// `clsfile-server class create|list`.
+/// `clsfile-server class create|list|code`.
 struct ClassCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "class", abstract: "Create and list classes.",
-        subcommands: [Create.self, List.self])
+        commandName: "class", abstract: "Create and list classes, and replace a join code.",
+        subcommands: [Create.self, List.self, Code.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -44,5 +44,44 @@ struct ClassCommand: AsyncParsableCommand {
                 }
             }
         }
+    }
+
+    struct Code: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a class's join code, or replace it with --rotate.",
+            discussion: "After --rotate the old code joins no one; the students in the class stay in it.")
+
+        @OptionGroup var databaseOptions: DatabaseOptions
+
+        @Argument(help: ArgumentHelp("The class's id (clsfile-server class list).", valueName: "class"))
+        var classID: String
+
+        @Flag(name: .long, help: "Replace the code with a new one.")
+        var rotate = false
+
+        func run() async throws {
+            try await reportingFailures {
+                let address = try databaseOptions.address()
+                let id = try ClassArgument.id(classID)
+                let found = try await ServerDatabase.withDatabase(address) { database in
+                    if rotate { return try await database.rotateJoinCode(ofClass: id) }
+                    guard let found = try await database.classes().first(where: { $0.id == id }) else {
+                        throw ServerError(.notFound, "no class has the id \(classID): clsfile-server class list shows them")
+                    }
+                    return found
+                }
+                print("class \(TerminalText.escaped(found.name)) (\(found.id.uuidString.lowercased())): join code \(found.joinCode)")
+            }
+        }
+    }
+}
+
+/// A class named on the command line by its id.
+enum ClassArgument {
+    static func id(_ text: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else {
+            throw ServerError(.invalidValue, "'\(text)' is not a class id: clsfile-server class list shows them")
+        }
+        return id
     }
 }

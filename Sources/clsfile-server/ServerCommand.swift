@@ -18,7 +18,7 @@ struct ServerCommand: AsyncParsableCommand {
             class or key file that is not there; 69 a database that cannot be reached or is newer than this \
             program; 77 an app role that could read past row-level security.
             """,
-        subcommands: [MigrateCommand.self, ServeCommand.self, TeacherCommand.self, ClassCommand.self, PublisherCommand.self])
+        subcommands: [MigrateCommand.self, ServeCommand.self, TeacherCommand.self, ClassCommand.self, StudentCommand.self, PublisherCommand.self])
 }
 
 extension ServerError: CommandFailure {

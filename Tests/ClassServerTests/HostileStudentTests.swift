@@ -284,6 +284,56 @@ struct HostileStudentTests {
         #expect(try await room.send([small]).applied == 1)
     }
 
+    @Test func twoStudentsOfOneNameAreToldApartAndAnEnrolmentAndACodeCanEnd() async throws {
+        let room = try await Room()
+        let code = try #require(try await ServerDatabase.withDatabase(room.school.owner) { try await $0.classes() }.first?.joinCode)
+        let (first, second) = (P256.Signing.PrivateKey(), P256.Signing.PrivateKey())
+        let alices = try await ServerDatabase.withDatabase(room.school.app) { database in
+            [try await database.joinClass(code: code, studentName: "Alice", publicKey: first.publicKey),
+             try await database.joinClass(code: code, studentName: "Alice", publicKey: second.publicKey)]
+        }
+        for alice in alices {
+            var work = Self.operation()
+            work.items = Self.items(1)
+            _ = try await ServerDatabase.withDatabase(room.school.app) { try await $0.apply([work], toClass: room.classID, as: alice.accountID) }
+        }
+        // The report: each Alice with her key's fingerprint and enrolment, the name marked shared.
+        let report = try await ServerDatabase.withDatabase(room.school.app) { try await $0.classReport(room.classID, as: room.teacher) }
+        let rows = try #require(report.assignments.first?.students.filter { $0.studentName == "Alice" })
+        #expect(Set(rows.compactMap(\.keyFingerprint)) == [Identity.fingerprint(of: first.publicKey.x963Representation),
+                                                           Identity.fingerprint(of: second.publicKey.x963Representation)])
+        #expect(rows.allSatisfy { $0.enrolledAt != nil })
+        #expect(report.assignments.first?.sharedNames == ["Alice"])
+
+        // The administrator lists them, removes one, and replaces the code.
+        let server = try builtExecutable("clsfile-server")
+        let admin = ["DATABASE_URL": room.school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")]
+        let listed = try run(server, ["student", "list", "--class", room.classID.uuidString], environment: admin)
+        #expect(listed.status == 0, "\(listed.errorOutput)")
+        #expect(listed.output.components(separatedBy: "Alice  (same name as another)").count == 3, "\(listed.output)")
+        #expect(listed.output.contains(alices[1].accountID.uuidString.lowercased() + "  " + Identity.fingerprint(of: second.publicKey.x963Representation)))
+        let removed = try run(server, ["student", "remove", "--class", room.classID.uuidString, alices[1].accountID.uuidString], environment: admin)
+        #expect(removed.status == 0, "\(removed.errorOutput)")
+        let again = try run(server, ["student", "remove", "--class", room.classID.uuidString, alices[1].accountID.uuidString], environment: admin)
+        #expect(again.status == 66 && again.errorOutput.contains("has no student"), "\(again.errorOutput)")
+        let refused = await #expect(throws: ServerError.self) {
+            try await ServerDatabase.withDatabase(room.school.app) { try await $0.apply([Self.operation()], toClass: room.classID, as: alices[1].accountID) }
+        }
+        #expect(refused?.code == .notFound)
+        let after = try await ServerDatabase.withDatabase(room.school.app) { try await $0.classReport(room.classID, as: room.teacher) }
+        #expect(after.assignments.first?.students.filter { $0.studentName == "Alice" }.count == 1)
+        #expect(after.assignments.first?.sharedNames == [])
+
+        let rotated = try run(server, ["class", "code", room.classID.uuidString, "--rotate"], environment: admin)
+        #expect(rotated.status == 0, "\(rotated.errorOutput)")
+        let newCode = try #require(rotated.output.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(newCode != code && newCode.count == 10)
+        await #expect(throws: ServerError.self) {
+            try await ServerDatabase.withDatabase(room.school.app) { try await $0.joinClass(code: code, studentName: "Eve", publicKey: P256.Signing.PrivateKey().publicKey) }
+        }
+        _ = try await ServerDatabase.withDatabase(room.school.app) { try await $0.joinClass(code: newCode, studentName: "Bea", publicKey: P256.Signing.PrivateKey().publicKey) }
+    }
+
     @Test func aSpanOfYearsIsRefused() throws {
         var operation = Self.operation()
         operation.spans = [SyncOperation.Span(id: "long", start: Self.now - 26 * 365 * 86_400, end: Self.now - 60, lastPulse: Self.now - 60)]

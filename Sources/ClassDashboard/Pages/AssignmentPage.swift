@@ -19,13 +19,14 @@ struct AssignmentPage {
             <div class="note">of \(average.count) \(average.count == 1 ? "student" : "students")</div></div>
             """
         }
+        let shared = assignment.sharedNames
         let students: HTML = assignment.students.isEmpty
             ? "<p class=\"empty\" id=\"no-students\">No work collected for this assignment yet.</p>"
             : """
                 <table id="students">
                 <thead><tr><th>Student</th><th>Key</th><th class="number">Time</th><th>Primary item</th><th>Progress</th><th>Done</th></tr></thead>
                 <tbody>
-                \(assignment.students.map(row))
+                \(assignment.students.map { row($0, sharing: shared) })
                 </tbody>
                 </table>
                 """
@@ -70,10 +71,18 @@ struct AssignmentPage {
             """
     }
 
-    private func row(_ student: ClassReport.StudentRow) -> HTML {
+    /// A mark on a row whose name another student of the assignment has, with the enrolment that tells them apart.
+    private func sharedName(_ student: ClassReport.StudentRow, _ shared: Set<String>) -> HTML {
+        guard shared.contains(student.studentName) else { return "" }
+        let joined = student.enrolledAt.map { ", joined \(DisplayFormat.day($0))" } ?? ""
+        return " <span class=\"badge warning same-name\" title=\"Another student has this name: tell them apart by key\(joined)\">same name\(joined)</span>"
+    }
+
+    private func row(_ student: ClassReport.StudentRow, sharing shared: Set<String>) -> HTML {
         """
         <tr data-student="\(student.studentIdentifier)">
-        <td><a class="student-name" href="\(links.student(student.studentIdentifier, of: assignment.identifier))">\(student.studentName)</a></td>
+        <td><a class="student-name" href="\(links.student(student.studentIdentifier, of: assignment.identifier))">\(student.studentName)</a>\
+        \(sharedName(student, shared))</td>
         <td class="key">\(student.keyFingerprint.map { String($0.prefix(9)) } ?? "–")</td>
         <td class="number time">\(Fragments.duration(student.work.activeSeconds))</td>
         <td class="primary">\(Fragments.primaryItem(student.work.primaryItem))</td>

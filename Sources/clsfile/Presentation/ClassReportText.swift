@@ -56,8 +56,9 @@ enum ClassReportText {
         lines.append("  " + averages.joined(separator: " · "))
         if let warning = summary.warning { lines.append("  warning: \(safe(warning))") }
         var table = [["STUDENT", "KEY", "TIME", "PRIMARY", "PROGRESS", "DONE", "SUBMITTED"]]
+        let shared = summary.sharedNames
         for row in summary.students {
-            table.append([row.studentName, row.keyFingerprint.map { String($0.prefix(9)) } ?? "-",
+            table.append([row.studentName + (shared.contains(row.studentName) ? " (same name as another)" : ""), row.keyFingerprint.map { String($0.prefix(9)) } ?? "-",
                           Formatting.text(row.work.activeSeconds), primary(row.work.primaryItem),
                           Formatting.percent((row.work.progress * 1000).rounded() / 1000), row.work.isDone ? "yes" : "no",
                           Formatting.timestamp(row.submittedAt)])
@@ -76,6 +77,7 @@ enum ClassReportText {
                      "Done:       \(work.completedAt.map { "yes, \(Formatting.timestamp($0))" } ?? "no")",
                      "Submitted:  \(Formatting.timestamp(row.submittedAt))",
                      "Key:        \(row.keyFingerprint ?? "none (collected before submissions were signed)")",
+                     "Joined:     \(row.enrolledAt.map(Formatting.timestamp) ?? "not on a class server")",
                      "Primary:    \(work.primaryItem.map { "\(safe($0.title)): \($0.formattedValue)" } ?? "none")"]
         lines.append("Items:" + (work.additionalItems.isEmpty ? "      none" : ""))
         lines += Formatting.columns(work.additionalItems.map { ["  " + $0.title, $0.formattedValue] })
