@@ -239,6 +239,12 @@ let package = Package(
             path: "Benchmarks/ClassServerBenchmark"
         ),
         .executableTarget(
+            name: "WorkLimitsBenchmark",
+            dependencies: ["ClassServer", "ClassSync", "OpenClassKit", "TestSupport",
+                           .product(name: "Crypto", package: "swift-crypto")],
+            path: "Benchmarks/WorkLimitsBenchmark"
+        ),
+        .executableTarget(
             name: "CatalogBenchmark",
             // clsfile-server, clsfile and clsfile-sync: built first, so that the benchmark times the real programs.
             dependencies: ["ClassServer", "ClassSync", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile", "clsfile-sync",

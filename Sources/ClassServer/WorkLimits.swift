@@ -7,19 +7,19 @@ import OpenClassKit
 /// The limits are far above what a person writing makes (a year of daily sessions with pauses is a
 /// few thousand spans; ClassKit's activities hold a handful of items and ranges), and they keep the
 /// cost of one request bounded: a record at its limits is merged, encoded and written in a few
-/// tens of milliseconds (`ClassServerBenchmark --at-limits`).
-enum WorkLimits {
+/// tens of milliseconds (`swift run -c release WorkLimitsBenchmark`).
+public enum WorkLimits {
     /// The most time spans one assignment's work may hold.
-    static let maximumSpans = 20_000
+    public static let maximumSpans = 20_000
     /// The most progress ranges one assignment's work may hold, united.
-    static let maximumRanges = 5_000
+    public static let maximumRanges = 5_000
     /// The most activity items one assignment's work may hold.
-    static let maximumItems = 1_000
+    public static let maximumItems = 1_000
     /// The most assignments a student's work in one class may name.
-    static let maximumAssignments = 500
+    public static let maximumAssignments = 500
     /// The most bytes a student's work in one class may take in the database (PostgreSQL's
     /// stored size of the rows' `detail`, after compression).
-    static let budgetBytes = 16 << 20
+    public static let budgetBytes = 16 << 20
 
     /// Checks that the work on each assignment, merged with its operations, stays within the
     /// limits, counting what it could hold at most (``OpenClassKit/WorkState/size(after:)``).
