@@ -93,13 +93,14 @@ public struct DashboardPages: Sendable {
         router.get("\(prefix)/assignments/:assignment/students/:student/replay") { request, requestContext in
             let identifier = Self.parameter("assignment", of: requestContext), studentIdentifier = Self.parameter("student", of: requestContext)
             let step = request.uri.queryParameters.get("step").flatMap { Int($0) } ?? 1
+            let from = request.uri.queryParameters.get("from").flatMap { Int($0) } ?? 0
             return try await Self.respond(request, requestContext, source: source, context: context) { report, links in
                 guard let assignment = report.assignments.first(where: { $0.identifier == identifier }),
                       let student = assignment.students.first(where: { $0.studentIdentifier == studentIdentifier }) else {
                     return PageResponse.notFound(links: links, what: "No work from this student has reached this assignment.")
                 }
                 do {
-                    guard let page = try ReplayPage(assignment: assignment, student: student, links: links, step: step).render() else {
+                    guard let page = try ReplayPage(assignment: assignment, student: student, links: links, step: step, from: from).render() else {
                         return PageResponse.notFound(links: links, what: "\(student.studentName)'s work on \(assignment.title) holds no snapshots of the text: the assignment did not ask for replay, or none was taken.")
                     }
                     return PageResponse.html(page)

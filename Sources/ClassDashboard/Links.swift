@@ -39,10 +39,11 @@ struct Links: Sendable {
         "\(base)/assignments/\(Self.segment(assignmentIdentifier))/students/\(Self.segment(studentIdentifier))\(query)"
     }
 
-    /// The replay of a student's text, at a step (1 is the first snapshot).
-    func replay(_ studentIdentifier: String, of assignmentIdentifier: String, step: Int) -> String {
+    /// The replay of a student's text, at a step (1 is the first snapshot), from a byte of its
+    /// text (0, the start, is left out of the address).
+    func replay(_ studentIdentifier: String, of assignmentIdentifier: String, step: Int, from: Int = 0) -> String {
         "\(base)/assignments/\(Self.segment(assignmentIdentifier))/students/\(Self.segment(studentIdentifier))/replay"
-            + Self.query([("step", String(step))] + (token.map { [("token", $0)] } ?? []))
+            + Self.query([("step", String(step))] + (from > 0 ? [("from", String(from))] : []) + (token.map { [("token", $0)] } ?? []))
     }
 
     private var query: String {

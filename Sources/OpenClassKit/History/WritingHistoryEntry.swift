@@ -214,7 +214,10 @@ extension WritingSnapshot {
         func text(_ bytes: Range<Int>) -> String { String(decoding: content[bytes], as: UTF8.self) }
         var result: [Piece] = []
         var position = range.lowerBound
-        for added in entry.isSessionStart ? [] : inserted where added.upperBound > position && added.lowerBound < range.upperBound {
+        // The additions are in order: those before the range are passed over, not read.
+        let additions = entry.isSessionStart ? [] : inserted[insertionIndex(after: range.lowerBound)...]
+        for added in additions where added.upperBound > position {
+            guard added.lowerBound < range.upperBound else { break }
             var start = max(position, added.lowerBound), stop = min(range.upperBound, added.upperBound)
             while start > position, isContinuation(start) { start -= 1 }
             while stop < range.upperBound, isContinuation(stop) { stop += 1 }
@@ -225,5 +228,16 @@ extension WritingSnapshot {
         }
         if position < range.upperBound { result.append(Piece(text: text(position..<range.upperBound), isInserted: false)) }
         return result
+    }
+
+    /// The index in ``inserted`` of the first addition that ends after a byte offset: all those
+    /// before it end at or before the offset. ``inserted`` is in order, as rebuilding makes it.
+    package func insertionIndex(after offset: Int) -> Int {
+        var low = 0, high = inserted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if inserted[middle].upperBound > offset { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }
