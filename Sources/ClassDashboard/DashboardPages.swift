@@ -7,9 +7,10 @@ import OpenClassKit
 /// reads the teacher's store, and of the class server, which reads PostgreSQL.
 ///
 /// The pages are `PREFIX/` (every assignment), `PREFIX/assignments/ID` (a row per student),
-/// `PREFIX/assignments/ID/students/STUDENT` (one student's work) and
-/// `PREFIX/api/class-report.json`. Who may see them is the caller's to check (a middleware), as
-/// is where the report comes from.
+/// `PREFIX/assignments/ID/students/STUDENT` (one student's work), its `/replay` and
+/// `PREFIX/api/class-report.json`. Lists that grow with what students send are shown a page at
+/// a time (`?sessions-from=500`), and a replay step in parts. Who may see them is the caller's to
+/// check (a middleware), as is where the report comes from.
 public struct DashboardPages: Sendable {
     /// Where the pages read the class from, which decides their footer and whether they refresh.
     public struct Source: Sendable, Equatable {
@@ -75,7 +76,8 @@ public struct DashboardPages: Sendable {
                 guard let assignment = report.assignments.first(where: { $0.identifier == identifier }) else {
                     return PageResponse.notFound(links: links, what: "There is no assignment with this identifier in this class.")
                 }
-                return PageResponse.html(AssignmentPage(assignment: assignment, links: links).render())
+                return PageResponse.html(AssignmentPage(assignment: assignment, links: links,
+                                                        keptAsideFrom: Self.offset("kept-aside-from", of: request)).render())
             }
         }
         router.get("\(prefix)/assignments/:assignment/students/:student") { request, requestContext in
@@ -87,19 +89,22 @@ public struct DashboardPages: Sendable {
                 guard let student = assignment.students.first(where: { $0.studentIdentifier == studentIdentifier }) else {
                     return PageResponse.notFound(links: links, what: "No work from this student has reached \(assignment.title).")
                 }
-                return PageResponse.html(StudentPage(assignment: assignment, student: student, links: links).render())
+                return PageResponse.html(StudentPage(assignment: assignment, student: student, links: links,
+                                                     itemsFrom: Self.offset("items-from", of: request),
+                                                     sessionsFrom: Self.offset("sessions-from", of: request)).render())
             }
         }
         router.get("\(prefix)/assignments/:assignment/students/:student/replay") { request, requestContext in
             let identifier = Self.parameter("assignment", of: requestContext), studentIdentifier = Self.parameter("student", of: requestContext)
             let step = request.uri.queryParameters.get("step").flatMap { Int($0) } ?? 1
+            let from = Self.offset("from", of: request)
             return try await Self.respond(request, requestContext, source: source, context: context) { report, links in
                 guard let assignment = report.assignments.first(where: { $0.identifier == identifier }),
                       let student = assignment.students.first(where: { $0.studentIdentifier == studentIdentifier }) else {
                     return PageResponse.notFound(links: links, what: "No work from this student has reached this assignment.")
                 }
                 do {
-                    guard let page = try ReplayPage(assignment: assignment, student: student, links: links, step: step).render() else {
+                    guard let page = try ReplayPage(assignment: assignment, student: student, links: links, step: step, from: from).render() else {
                         return PageResponse.notFound(links: links, what: "\(student.studentName)'s work on \(assignment.title) holds no snapshots of the text: the assignment did not ask for replay, or none was taken.")
                     }
                     return PageResponse.html(page)
@@ -148,6 +153,12 @@ public struct DashboardPages: Sendable {
                                      status: .internalServerError)
         }
         return try body(read.report, Links(token: read.linkToken, base: read.base, source: source))
+    }
+
+    /// A whole number from the query, such as the row a long list is shown from; 0 when absent
+    /// or not a number.
+    private static func offset(_ name: String, of request: Request) -> Int {
+        request.uri.queryParameters.get(name).flatMap { Int($0) } ?? 0
     }
 
     /// A path parameter, percent-decoded.

@@ -31,22 +31,32 @@ struct Links: Sendable {
     /// The catalog page, where the class server has one.
     var catalog: String? { source.offersCatalog ? base + "/catalog" + query : nil }
 
-    func assignment(_ identifier: String) -> String {
-        "\(base)/assignments/\(Self.segment(identifier))\(query)"
+    /// An assignment's page; `rowsFrom` names a list of it and the row it is shown from
+    /// (`kept-aside` from 100 adds `?kept-aside-from=100`).
+    func assignment(_ identifier: String, rowsFrom: (list: String, offset: Int)? = nil) -> String {
+        "\(base)/assignments/\(Self.segment(identifier))\(query(rowsFrom))"
     }
 
-    func student(_ studentIdentifier: String, of assignmentIdentifier: String) -> String {
-        "\(base)/assignments/\(Self.segment(assignmentIdentifier))/students/\(Self.segment(studentIdentifier))\(query)"
+    /// A student's page; `rowsFrom` as for ``assignment(_:rowsFrom:)``.
+    func student(_ studentIdentifier: String, of assignmentIdentifier: String, rowsFrom: (list: String, offset: Int)? = nil) -> String {
+        "\(base)/assignments/\(Self.segment(assignmentIdentifier))/students/\(Self.segment(studentIdentifier))\(query(rowsFrom))"
     }
 
-    /// The replay of a student's text, at a step (1 is the first snapshot).
-    func replay(_ studentIdentifier: String, of assignmentIdentifier: String, step: Int) -> String {
+    /// The replay of a student's text, at a step (1 is the first snapshot), from a byte of its
+    /// text (0, the start, is left out of the address).
+    func replay(_ studentIdentifier: String, of assignmentIdentifier: String, step: Int, from: Int = 0) -> String {
         "\(base)/assignments/\(Self.segment(assignmentIdentifier))/students/\(Self.segment(studentIdentifier))/replay"
-            + Self.query([("step", String(step))] + (token.map { [("token", $0)] } ?? []))
+            + Self.query([("step", String(step))] + (from > 0 ? [("from", String(from))] : []) + (token.map { [("token", $0)] } ?? []))
     }
 
     private var query: String {
-        Self.query(token.map { [("token", $0)] } ?? [])
+        query(nil)
+    }
+
+    /// The token's query, after the row a list is shown from when it is not the first.
+    private func query(_ rowsFrom: (list: String, offset: Int)?) -> String {
+        let rows = rowsFrom.flatMap { $0.offset > 0 ? [("\($0.list)-from", String($0.offset))] : nil } ?? []
+        return Self.query(rows + (token.map { [("token", $0)] } ?? []))
     }
 
     /// A query, `?name=value&…` with the values percent-encoded; empty without pairs.

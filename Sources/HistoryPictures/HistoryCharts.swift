@@ -125,7 +125,8 @@ public struct HistoryCharts: Sendable {
         }.joined(separator: " ")
         // One point draws nothing as a polyline: it is drawn twice, as a dot.
         let drawn = points.count == 1 ? [line, line].joined(separator: " ") : line
-        let label = "\(name): progress from \(Int((first.value * 100).rounded()))% to \(Int((last.value * 100).rounded()))% over \(history.sessions.count) \(history.sessions.count == 1 ? "session" : "sessions")"
+        let sessionCount = history.sessions.count
+        let label = "\(name): progress from \(Int((first.value * 100).rounded()))% to \(Int((last.value * 100).rounded()))% over \(sessionCount) \(sessionCount == 1 ? "session" : "sessions")"
         return """
             <svg xmlns="http://www.w3.org/2000/svg" class="progress-line" role="img" width="90" height="18" viewBox="0 0 90 18" \
             aria-label="\(SVG.escape(label))"><title>\(SVG.escape(label))</title>\

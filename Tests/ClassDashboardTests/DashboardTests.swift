@@ -242,6 +242,37 @@ struct DashboardTests {
         #expect(page.body.contains("<td class=\"key\">–</td>"), "work collected before keys shows none")
     }
 
+    /// The addresses of a later page of a long list and of a later part of a long replay step.
+    @Test func longListsAndTextsArePagedThroughTheAddress() async throws {
+        let fixture = try await ClassFixture()
+        let t = ClassFixture.start
+        let text = String(repeating: "A line of the lab report, long enough to count.\n", count: 8_000)
+        let entry = WritingHistoryEntry(date: t.addingTimeInterval(60), sessionStart: t, activeTime: 60, sessionIdentifier: "session-1")
+        var work = StudentWork(
+            assignmentIdentifier: fixture.lab.identifier, documentName: "lab.txt", activeSeconds: 36_000,
+            sessions: (0..<1_200).map { .init(start: t.addingTimeInterval(Double($0) * 60), end: t.addingTimeInterval(Double($0) * 60 + 30)) },
+            progress: 0.5, primaryItem: nil, additionalItems: [], completedAt: nil)
+        work.history = [entry]
+        work.snapshots = [WritingSnapshotRecord(keyframeOf: Array(text.utf8), entry: entry)]
+        try await ClassFixture.submit(to: fixture.store(), ClassFixture.dan, work)
+        let server = try await fixture.serve()
+        let student = "/assignments/\(fixture.lab.identifier)/students/\(ClassFixture.dan.id)"
+
+        let first = try HTTPProbe.request(port: server.port, path: student)
+        #expect(first.status == 200 && DOM.elements("tr", with: "class=\"session\"", in: first.body).count == 500)
+        #expect(first.body.contains("\(student)?sessions-from=500\">Next 500</a>"))
+        let later = try HTTPProbe.request(port: server.port, path: student + "?sessions-from=1000")
+        let rows = DOM.elements("tr", with: "class=\"session\"", in: later.body)
+        #expect(rows.count == 200 && rows.first?.contains("<td class=\"number\">1001</td>") == true)
+        #expect(later.body.contains("Sessions 1001–1200 of 1200."))
+
+        let replay = try HTTPProbe.request(port: server.port, path: student + "/replay?step=1")
+        #expect(replay.status == 200 && replay.body.contains("Bytes 1–131"), "\(replay.body.prefix(2_000))")
+        let next = try HTTPProbe.request(port: server.port, path: student + "/replay?step=1&from=200000")
+        #expect(next.body.contains("Bytes 200001–") && next.body.contains("id=\"replay-start\""))
+        #expect(await server.stop() == 0)
+    }
+
     @Test func serveIsForTheTeacherOnly() async throws {
         let fixture = try await ClassFixture(role: .student)
         let result = try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--port", "0"],

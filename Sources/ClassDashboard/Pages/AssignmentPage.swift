@@ -1,10 +1,16 @@
 import Classroom
 
-/// `/assignments/{id}`: a row per student with the key they signed with, time, primary item,
-/// progress and done, under the assignment's averages; then the submissions kept aside.
+/// `/assignments/{id}?kept-aside-from=N`: a row per student with the key they signed with, time,
+/// primary item, progress and done, under the assignment's averages; then the submissions kept
+/// aside, a page at a time.
 struct AssignmentPage {
+    /// The most submissions kept aside shown at once: every one sent with another key is kept.
+    static let keptAsideShown = 100
+
     var assignment: ClassReport.AssignmentSummary
     var links: Links
+    /// The first submission kept aside shown (0-based); out of range shows the first.
+    var keptAsideFrom = 0
 
     func render() -> HTML {
         var details: [String] = []
@@ -55,17 +61,22 @@ struct AssignmentPage {
     /// The submissions kept aside as conflicts: another key than the student's, or a future date.
     private var keptAside: HTML {
         guard !assignment.keptAside.isEmpty else { return "" }
-        let rows = assignment.keptAside.map { aside -> HTML in
+        let paging = Paging(total: assignment.keptAside.count, size: Self.keptAsideShown, offset: keptAsideFrom)
+        let rows = assignment.keptAside[paging.shown].map { aside -> HTML in
             """
             <tr data-student="\(aside.studentIdentifier)"><td>\(aside.studentName)</td><td class="key">\(aside.keyFingerprint)</td>\
             <td>\(DisplayFormat.day(aside.submittedAt))</td></tr>
             """
+        }
+        let navigation = paging.navigation(id: "kept-aside-paging", noun: "Submissions kept aside") { offset in
+            links.assignment(assignment.identifier, rowsFrom: ("kept-aside", offset))
         }
         return """
             <h2>Kept aside</h2>
             <p class="warning" id="kept-aside-note">Signed with another key than the one this class holds for the student, or \
             dated in the future: not counted. If a student confirms a new key, trust it with \
             <code>clsfile trust-key STUDENT FINGERPRINT</code>.</p>
+            \(navigation)\
             <table id="kept-aside"><thead><tr><th>Student</th><th>Key</th><th>Submitted</th></tr></thead>
             <tbody>\(rows)</tbody></table>
             """

@@ -2,15 +2,26 @@ import Classroom
 import Foundation
 import OpenClassKit
 
-/// `/assignments/{id}/students/{studentID}/replay?step=N`: the student's text as one snapshot of
-/// the submitted history holds it, what that snapshot added underlined, with links to the steps
-/// around it (no script).
+/// `/assignments/{id}/students/{studentID}/replay?step=N&from=BYTE`: the student's text as one
+/// snapshot of the submitted history holds it, what that snapshot added underlined, with links to
+/// the steps around it (no script).
+///
+/// A step is shown in parts of at most ``longestPart`` bytes of text and ``mostMarked`` marked
+/// additions, each linking to the next: a submission's snapshots may hold two megabytes of text
+/// changed in a million places, which whole would be tens of megabytes of markup.
 struct ReplayPage {
+    /// The most bytes of the text one part shows: escaped, at most six times as many in markup.
+    static let longestPart = 128 << 10
+    /// The most additions one part marks; the part ends after the last it marks.
+    static let mostMarked = 1_000
+
     var assignment: ClassReport.AssignmentSummary
     var student: ClassReport.StudentRow
     var links: Links
     /// The step asked for, 1-based; out of range shows the nearest.
     var step: Int
+    /// The byte of the step's text the part shown starts at; past the end shows the first part.
+    var from = 0
 
     /// The page, or nil when the work holds no snapshots.
     /// - Throws: ``CLSError`` when the snapshots do not rebuild (damaged).
@@ -36,12 +47,14 @@ struct ReplayPage {
         if let pasted = entry.pastedCharacters, pasted > (previous?.pastedCharacters ?? 0) {
             figures.append("pasted \(pasted - (previous?.pastedCharacters ?? 0)) characters")
         }
+        let part = self.part(of: snapshot)
         let content: HTML = """
             <h1 id="replay-title">\(student.studentName): step \(shown) of \(records.count)</h1>
             <p class="meta" id="replay-figures">\(figures.joined(separator: " · "))\
             \(snapshot.removedBytes > 0 ? " · \(snapshot.removedBytes) bytes removed" : "")</p>
             <nav class="replay-steps">\(navigation.map { HTML(stringLiteral: "\($0) ") })</nav>
-            <pre id="replay-text" class="replay">\(text(of: snapshot))</pre>
+            \(partNote(part, of: snapshot, step: shown))\
+            <pre id="replay-text" class="replay">\(text(of: snapshot, in: part))</pre>
             <p class="note">\(entry.isSessionStart ? "The text the first session began from." : "Underlined: what this step added.") \
             The text is rebuilt from the snapshots the student's clsfile took at the end of each session; each is checked against its digest.</p>
             """
@@ -53,8 +66,46 @@ struct ReplayPage {
         ], content: content, source: links.source).render()
     }
 
-    /// The snapshot's text, what it added in `<ins>`.
-    private func text(of snapshot: WritingSnapshot) -> HTML {
-        HTML(joining: snapshot.pieces().map { piece in piece.isInserted ? "<ins>\(piece.text)</ins>" : "\(piece.text)" })
+    /// The snapshot's text in a byte range, what it added in `<ins>`.
+    private func text(of snapshot: WritingSnapshot, in part: Range<Int>) -> HTML {
+        HTML(joining: snapshot.pieces(of: part).map { piece in piece.isInserted ? "<ins>\(piece.text)</ins>" : "\(piece.text)" })
+    }
+
+    /// The bytes of the text shown: from ``from`` (back to the start of its character) at most
+    /// ``longestPart`` on, ended at a line's end when one is in the part's second half, and just
+    /// after the ``mostMarked``th addition when there are more; whole characters.
+    private func part(of snapshot: WritingSnapshot) -> Range<Int> {
+        let content = snapshot.content
+        func isContinuation(_ offset: Int) -> Bool { offset < content.count && content[offset] & 0xC0 == 0x80 }
+        var start = from > 0 && from < content.count ? from : 0
+        while start > 0, isContinuation(start) { start -= 1 }
+        var end = min(content.count, start + Self.longestPart)
+        if end < content.count, let lineEnd = content[(start + Self.longestPart / 2)..<end].lastIndex(of: UInt8(ascii: "\n")) {
+            end = lineEnd + 1
+        }
+        let last = snapshot.insertionIndex(after: start) + Self.mostMarked - 1
+        if !snapshot.entry.isSessionStart, last + 1 < snapshot.inserted.count, snapshot.inserted[last + 1].lowerBound < end {
+            end = snapshot.inserted[last].upperBound
+        }
+        while end < content.count, isContinuation(end) { end += 1 }
+        return start..<end
+    }
+
+    /// What part of a long or much changed text is shown, with links to the next part and the
+    /// start; nothing when the text is shown whole.
+    private func partNote(_ part: Range<Int>, of snapshot: WritingSnapshot, step: Int) -> HTML {
+        let total = snapshot.content.count
+        guard part.count < total else { return "" }
+        let after = snapshot.entry.isSessionStart ? 0 : snapshot.inserted.count - snapshot.insertionIndex(after: part.upperBound)
+        let link = { (offset: Int) in links.replay(student.studentIdentifier, of: assignment.identifier, step: step, from: offset) }
+        let more: HTML = part.upperBound < total
+            ? " <a id=\"replay-more\" href=\"\(link(part.upperBound))\">Next part</a>\(after > 0 ? " (\(after) more \(after == 1 ? "change" : "changes"))" : "")"
+            : ""
+        let back: HTML = part.lowerBound > 0 ? " <a id=\"replay-start\" href=\"\(link(0))\">Back to the start</a>" : ""
+        return """
+            <p class="note" id="replay-part">Bytes \(part.lowerBound + 1)–\(part.upperBound) of \(total): the text is shown in parts \
+            of at most \(Self.longestPart / 1024) KiB and \(Self.mostMarked) marked additions.\(more)\(back)</p>
+
+            """
     }
 }

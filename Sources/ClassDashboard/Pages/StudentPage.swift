@@ -2,12 +2,20 @@ import Classroom
 import HistoryPictures
 import OpenClassKit
 
-/// `/assignments/{id}/students/{studentID}`: one student's work in detail, every item and every session.
+/// `/assignments/{id}/students/{studentID}?items-from=N&sessions-from=N`: one student's work in
+/// detail, every item and every session, a page of each at a time.
 struct StudentPage {
+    /// The most items and sessions shown at once: a submission may hold 1,000 items of 2 KB of
+    /// names each and 100,000 sessions.
+    static let itemsShown = 50
+    static let sessionsShown = 500
+
     var assignment: ClassReport.AssignmentSummary
     var student: ClassReport.StudentRow
     var links: Links
-
+    /// The first item and session shown (0-based); out of range shows the first.
+    var itemsFrom = 0
+    var sessionsFrom = 0
 
     func render() -> HTML {
         let work = student.work
@@ -83,7 +91,8 @@ struct StudentPage {
         let work = student.work
         let rows = (work.primaryItem.map { [($0, true)] } ?? []) + work.additionalItems.map { ($0, false) }
         guard !rows.isEmpty else { return "<p class=\"empty\" id=\"no-items\">No items recorded.</p>" }
-        let markup = rows.map { item, isPrimary -> HTML in
+        let paging = Paging(total: rows.count, size: Self.itemsShown, offset: itemsFrom)
+        let markup = rows[paging.shown].map { item, isPrimary -> HTML in
             """
             <tr class="item" data-key="\(item.comparisonKey)" data-value="\(String(item.value))" data-primary="\(isPrimary ? "true" : "false")">\
             <td class="item-title">\(item.title)\(isPrimary ? " <span class=\"badge done\">primary</span>" as HTML : "")</td>\
@@ -91,6 +100,7 @@ struct StudentPage {
             """
         }
         return """
+            \(paging.navigation(id: "items-paging", noun: "Items", link: link("items")))\
             <table id="items">
             <thead><tr><th>Item</th><th>Kind</th><th class="number">Value</th></tr></thead>
             <tbody>
@@ -103,16 +113,19 @@ struct StudentPage {
     private var sessions: HTML {
         let sessions = student.work.sessions
         guard !sessions.isEmpty else { return "<p class=\"empty\" id=\"no-sessions\">No sessions recorded.</p>" }
-        let rows = sessions.enumerated().map { index, session -> HTML in
-            """
-            <tr class="session" data-start="\(DisplayFormat.machine(session.start))" data-end="\(DisplayFormat.machine(session.end))" \
-            data-seconds="\(String(session.seconds))"><td class="number">\(index + 1)</td>\
-            <td><time datetime="\(DisplayFormat.machine(session.start))">\(DisplayFormat.timestamp(session.start))</time></td>\
-            <td><time datetime="\(DisplayFormat.machine(session.end))">\(DisplayFormat.timestamp(session.end))</time></td>\
-            <td class="number">\(DisplayFormat.duration(session.seconds))</td></tr>
-            """
+        let paging = Paging(total: sessions.count, size: Self.sessionsShown, offset: sessionsFrom)
+        let rows = paging.shown.map { index -> HTML in
+            let session = sessions[index]
+            return """
+                <tr class="session" data-start="\(DisplayFormat.machine(session.start))" data-end="\(DisplayFormat.machine(session.end))" \
+                data-seconds="\(String(session.seconds))"><td class="number">\(index + 1)</td>\
+                <td><time datetime="\(DisplayFormat.machine(session.start))">\(DisplayFormat.timestamp(session.start))</time></td>\
+                <td><time datetime="\(DisplayFormat.machine(session.end))">\(DisplayFormat.timestamp(session.end))</time></td>\
+                <td class="number">\(DisplayFormat.duration(session.seconds))</td></tr>
+                """
         }
         return """
+            \(paging.navigation(id: "sessions-paging", noun: "Sessions", link: link("sessions")))\
             <table id="sessions">
             <thead><tr><th class="number">#</th><th>Start</th><th>End</th><th class="number">Length</th></tr></thead>
             <tbody>
@@ -120,5 +133,10 @@ struct StudentPage {
             </tbody>
             </table>
             """
+    }
+
+    /// The address of this page with a list shown from an offset.
+    private func link(_ list: String) -> (Int) -> String {
+        { offset in links.student(student.studentIdentifier, of: assignment.identifier, rowsFrom: (list, offset)) }
     }
 }

@@ -113,40 +113,67 @@ public struct WritingHistory: Sendable, Equatable {
     /// each figure. The first session of work with no start row counts only its own time, and
     /// adds no words: what it began from is not known.
     public var sessions: [Session] {
-        var groups: [(key: String, rows: [Int])] = []
+        // One pass: each session keeps its first and last row, and the figures last seen before
+        // its first row, so that no session searches back through the rows before it.
+        var groups: [SessionRows] = []
         var place: [String: Int] = [:]
+        var seen = FiguresSeen()
         for (index, entry) in entries.enumerated() {
             let key = entry.sessionIdentifier ?? "start \(entry.sessionStart.timeIntervalSince1970)"
-            if let at = place[key] { groups[at].rows.append(index) } else {
+            if let at = place[key] {
+                groups[at].last = index
+            } else {
                 place[key] = groups.count
-                groups.append((key, [index]))
+                groups.append(SessionRows(first: index, last: index, before: seen))
             }
+            seen.note(entry)
         }
         return groups.map { group in
-            let first = group.rows[0], entry = entries[group.rows[group.rows.count - 1]]
-            let start = entries[first].isSessionStart && group.rows.count > 1 ? entries[first] : nil
-            let earlier = entries[..<first]
-            func before<Value>(_ figure: (WritingHistoryEntry) -> Value?) -> Value? {
-                start.flatMap(figure) ?? earlier.last(where: { figure($0) != nil }).flatMap(figure)
-            }
+            let entry = entries[group.last]
+            // Its start row, when it has one, stands for the rows before it.
+            var known = group.before
+            if entries[group.first].isSessionStart && group.last != group.first { known.note(entries[group.first]) }
             let ownTime = max(0, (entry.sessionEnd ?? entry.date).timeIntervalSince(entry.sessionStart))
-            let timeBefore = start?.activeTime ?? earlier.last?.activeTime
             // Whether anything was recorded before the session: when not, its gains are all it did.
-            let knowsBefore = timeBefore != nil || entry.activeTime <= ownTime + 1
+            let knowsBefore = known.activeTime != nil || entry.activeTime <= ownTime + 1
             func gain(_ value: Int?, over earlier: Int?) -> Int? {
                 guard let value, knowsBefore else { return nil }
                 return value - min(value, earlier ?? 0)
             }
-            let openBefore = before(\.openTime)
             return Session(
                 start: entry.sessionStart, end: entry.sessionEnd,
-                activeTime: timeBefore.map { max(0, entry.activeTime - $0) } ?? min(entry.activeTime, ownTime),
-                openTime: entry.openTime.flatMap { open in knowsBefore ? open - min(open, openBefore ?? 0) : nil },
+                activeTime: known.activeTime.map { max(0, entry.activeTime - $0) } ?? min(entry.activeTime, ownTime),
+                openTime: entry.openTime.flatMap { open in knowsBefore ? open - min(open, known.openTime ?? 0) : nil },
                 words: entry.words,
-                addedWords: entry.words.flatMap { now in before(\.words).map { now - $0 } },
-                typedCharacters: gain(entry.typedCharacters, over: before(\.typedCharacters)),
-                pastedCharacters: gain(entry.pastedCharacters, over: before(\.pastedCharacters)),
+                addedWords: entry.words.flatMap { now in known.words.map { now - $0 } },
+                typedCharacters: gain(entry.typedCharacters, over: known.typedCharacters),
+                pastedCharacters: gain(entry.pastedCharacters, over: known.pastedCharacters),
                 progress: entry.progress, entry: entry)
+        }
+    }
+
+    /// Where one session's rows are among the entries, and what was seen before its first.
+    private struct SessionRows {
+        var first: Int
+        var last: Int
+        var before: FiguresSeen
+    }
+
+    /// The figures of the rows read so far: the last row's time, and each figure as the last
+    /// row that has it gave it.
+    private struct FiguresSeen {
+        var activeTime: TimeInterval?
+        var openTime: TimeInterval?
+        var words: Int?
+        var typedCharacters: Int?
+        var pastedCharacters: Int?
+
+        mutating func note(_ entry: WritingHistoryEntry) {
+            activeTime = entry.activeTime
+            openTime = entry.openTime ?? openTime
+            words = entry.words ?? words
+            typedCharacters = entry.typedCharacters ?? typedCharacters
+            pastedCharacters = entry.pastedCharacters ?? pastedCharacters
         }
     }
 }
@@ -187,7 +214,10 @@ extension WritingSnapshot {
         func text(_ bytes: Range<Int>) -> String { String(decoding: content[bytes], as: UTF8.self) }
         var result: [Piece] = []
         var position = range.lowerBound
-        for added in entry.isSessionStart ? [] : inserted where added.upperBound > position && added.lowerBound < range.upperBound {
+        // The additions are in order: those before the range are passed over, not read.
+        let additions = entry.isSessionStart ? [] : inserted[insertionIndex(after: range.lowerBound)...]
+        for added in additions where added.upperBound > position {
+            guard added.lowerBound < range.upperBound else { break }
             var start = max(position, added.lowerBound), stop = min(range.upperBound, added.upperBound)
             while start > position, isContinuation(start) { start -= 1 }
             while stop < range.upperBound, isContinuation(stop) { stop += 1 }
@@ -198,5 +228,16 @@ extension WritingSnapshot {
         }
         if position < range.upperBound { result.append(Piece(text: text(position..<range.upperBound), isInserted: false)) }
         return result
+    }
+
+    /// The index in ``inserted`` of the first addition that ends after a byte offset: all those
+    /// before it end at or before the offset. ``inserted`` is in order, as rebuilding makes it.
+    package func insertionIndex(after offset: Int) -> Int {
+        var low = 0, high = inserted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if inserted[middle].upperBound > offset { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }
