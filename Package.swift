@@ -150,7 +150,7 @@ let package = Package(
         .executableTarget(
             name: "clsfile-server",
             dependencies: [
-                "ClassServer", "CommandSupport",
+                "ClassServer", "ClassSync", "CommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

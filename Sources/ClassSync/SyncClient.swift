@@ -19,6 +19,8 @@ import OpenClassKit
 public struct SyncClient: Sendable {
     /// The server, such as `https://class.example.org`.
     public let serverURL: URL
+    /// The server's origin, which every token this client makes names as its audience.
+    public let origin: ServerOrigin
     /// The device's key, which signs every request's token.
     public let key: P256.Signing.PrivateKey
     /// How long one request may take.
@@ -29,6 +31,7 @@ public struct SyncClient: Sendable {
     /// - Throws: ``SyncError`` `.invalidValue` for an address that is not http(s) with a host.
     public init(serverURL: URL, key: P256.Signing.PrivateKey, http: HTTPClient = SyncClient.sharedHTTP) throws {
         self.serverURL = try Self.serverURL(serverURL.absoluteString)
+        origin = try ServerOrigin(self.serverURL)
         self.key = key
         self.http = http
     }
@@ -237,6 +240,6 @@ public struct SyncClient: Sendable {
     private func request(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> Data {
         try await ServerConnection(serverURL: serverURL, http: http, timeout: timeout, retrying: "sync again (clsfile sync): nothing is lost meanwhile")
             .request(method, path, body: body.map { ($0, "application/json") },
-                     token: try await DeviceToken.make(key: key, lifetime: 5 * 60)).data
+                     token: try await DeviceToken.make(key: key, audience: origin, lifetime: 5 * 60)).data
     }
 }

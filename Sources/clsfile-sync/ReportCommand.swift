@@ -47,7 +47,7 @@ struct ReportCommand: AsyncParsableCommand {
                 chosen = only
             }
             if link {
-                let token = try await DeviceToken.make(key: key)
+                let token = try await DeviceToken.make(key: key, audience: client.origin)
                 let base = server.hasSuffix("/") ? String(server.dropLast()) : server
                 print("\(base)/classes/\(chosen.id.uuidString.lowercased())/?token=\(token)")
                 return

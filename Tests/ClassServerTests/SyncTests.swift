@@ -59,6 +59,8 @@ struct SyncTests {
     final class RunningServer: Sendable {
         let server: ServerProcess
         let url: URL
+        /// The origin its tokens must name: the address it printed.
+        let origin: ServerOrigin
         var process: SpawnedProcess { server.process }
 
         init(_ school: ServerDatabaseTests.School, in folder: URL, port: Int = 0, name: String = "server",
@@ -68,6 +70,7 @@ struct SyncTests {
                                              ["serve", "--port", "\(port)"] + options, environment: environment,
                                              in: folder, name: name, announcing: "clsfile-server listening on ")
             url = try #require(URL(string: server.url))
+            origin = try ServerOrigin(url)
         }
 
         deinit {
@@ -314,7 +317,7 @@ struct SyncTests {
         #expect(assignmentPage.status == 200 && assignmentPage.body.contains("Ada Lovelace") && assignmentPage.body.contains("Bob Moses"))
         let bare = try await Self.get(room.server.url.absoluteString + classPath)
         #expect(bare.status == 401 && bare.body.contains("carries no token"))
-        let adaLink = "\(classPath)?token=\(try await DeviceToken.make(key: try ada.identity(.student).signingKey))"
+        let adaLink = "\(classPath)?token=\(try await DeviceToken.make(key: try ada.identity(.student).signingKey, audience: room.server.origin))"
         #expect(try await Self.get(room.server.url.absoluteString + adaLink).status == 403)
 
         // xAPI from the server: the teacher's export and the route give valid statements of both students.
@@ -531,8 +534,8 @@ struct SyncRefusalTests {
         let room = try await SyncTests.Classroom()
         let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
         let adaKey = try ada.identity(.student).signingKey
-        let adaToken = try await DeviceToken.make(key: adaKey)
-        let teacherToken = try await DeviceToken.make(key: try room.teacher.identity(.teacher).signingKey)
+        let adaToken = try await DeviceToken.make(key: adaKey, audience: room.server.origin)
+        let teacherToken = try await DeviceToken.make(key: try room.teacher.identity(.teacher).signingKey, audience: room.server.origin)
         let membership = try #require(try await ada.store(.student).classServerMemberships().first)
         let server = room.server.url
 
@@ -555,9 +558,9 @@ struct SyncRefusalTests {
         // Tokens.
         try await expectRefusal("POST", "/v1/sync", body: try body([operation]), token: nil, status: 401, code: "unauthorized", saying: "carries no token")
         try await expectRefusal("GET", "/v1/classes", token: "not.a.jwt", status: 401, code: "unauthorized", saying: "is not a JWT")
-        try await expectRefusal("GET", "/v1/classes", token: try await DeviceToken.make(key: P256.Signing.PrivateKey()), status: 401,
+        try await expectRefusal("GET", "/v1/classes", token: try await DeviceToken.make(key: P256.Signing.PrivateKey(), audience: room.server.origin), status: 401,
                                 code: "unauthorized", saying: "not registered here")
-        try await expectRefusal("GET", "/v1/classes", token: try await DeviceToken.make(key: adaKey, at: Date().addingTimeInterval(-3600), lifetime: 600),
+        try await expectRefusal("GET", "/v1/classes", token: try await DeviceToken.make(key: adaKey, audience: room.server.origin, at: Date().addingTimeInterval(-3600), lifetime: 600),
                                 status: 401, code: "unauthorized", saying: "expired")
         // Bodies.
         try await expectRefusal("POST", "/v1/sync", body: Data("{\"classID\": 3".utf8), token: adaToken, status: 400, code: "invalidValue", saying: "not the JSON this route takes")
@@ -588,7 +591,7 @@ struct SyncRefusalTests {
         let join = try SyncWire.encoder.encode(SyncWire.JoinRequest(code: "WRONGCODE2", name: "Eve", publicKey: adaKey.publicKey.x963Representation))
         try await expectRefusal("POST", "/v1/join", body: join, token: adaToken, status: 404, code: "notFound", saying: "no class has the join code")
         let stolen = try SyncWire.encoder.encode(SyncWire.JoinRequest(code: room.code, name: "Eve", publicKey: adaKey.publicKey.x963Representation))
-        try await expectRefusal("POST", "/v1/join", body: stolen, token: try await DeviceToken.make(key: P256.Signing.PrivateKey()),
+        try await expectRefusal("POST", "/v1/join", body: stolen, token: try await DeviceToken.make(key: P256.Signing.PrivateKey(), audience: room.server.origin),
                                 status: 401, code: "unauthorized", saying: "not registered here")
 
         // Other people's data: a student reads no report, syncs into no class of another
@@ -604,7 +607,7 @@ struct SyncRefusalTests {
                                 code: "notFound", saying: "you have not joined the class")
         try await expectRefusal("POST", "/v1/sync", body: try body([operation]), token: teacherToken, status: 403, code: "forbidden",
                                 saying: "only students sync")
-        let otherToken = try await DeviceToken.make(key: otherTeacher)
+        let otherToken = try await DeviceToken.make(key: otherTeacher, audience: room.server.origin)
         try await expectRefusal("GET", "/api/class-report.json?class=\(membership.classID.uuidString)", token: otherToken, status: 404,
                                 code: "notFound", saying: "you teach no class")
         let adaClasses = try await request(server, "GET", "/v1/classes", token: adaToken)
