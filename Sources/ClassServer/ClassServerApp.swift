@@ -15,7 +15,8 @@ import NIOSSL
 /// public origins (``Configuration/publicOrigins``), by default the origin of the address it
 /// listens on, and no other server's.
 public struct ClassServerApp: Sendable {
-    /// Where to listen, the TLS certificate, and the addresses students use.
+    /// Where to listen, the TLS certificate, the addresses students use, and how long a
+    /// connection may take.
     public struct Configuration: Sendable {
         public var host: String
         /// The port; 0 picks a free one.
@@ -27,14 +28,17 @@ public struct ClassServerApp: Sendable {
         /// (behind a reverse proxy, the proxy's address, such as `https://class.example.org`).
         /// When empty, the origin of the address listened on: `http(s)://HOST:PORT`.
         public var publicOrigins: [ServerOrigin]
+        /// How long a connection may stay idle, and a request's body take to arrive.
+        public var timeouts: ConnectionTimeouts
 
         public init(host: String = "127.0.0.1", port: Int = 8080, tlsCertificate: String? = nil, tlsKey: String? = nil,
-                    publicOrigins: [ServerOrigin] = []) {
+                    publicOrigins: [ServerOrigin] = [], timeouts: ConnectionTimeouts = ConnectionTimeouts()) {
             self.host = host
             self.port = port
             self.tlsCertificate = tlsCertificate
             self.tlsKey = tlsKey
             self.publicOrigins = publicOrigins
+            self.timeouts = timeouts
         }
 
         /// The origin of the address listened on, with the port listened on.
@@ -95,9 +99,9 @@ public struct ClassServerApp: Sendable {
             } catch {
                 throw ServerError(.invalidValue, "cannot read the TLS certificate \(certificate) or key \(key) (\(error)); give PEM files", underlyingError: error)
             }
-            server = try .tls(.http1(), tlsConfiguration: tls)
+            server = try .tls(.http1(configuration: configuration.timeouts.http1), tlsConfiguration: tls)
         } else {
-            server = .http1()
+            server = .http1(configuration: configuration.timeouts.http1)
         }
         let application = Application(
             router: router, server: server,

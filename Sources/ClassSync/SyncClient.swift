@@ -48,10 +48,13 @@ public struct SyncClient: Sendable {
 
     /// The HTTP client of every sync unless told otherwise: a connection that cannot be made is
     /// tried again for 5 seconds, then the request fails, so that a student offline waits 5
-    /// seconds, not the whole request timeout.
+    /// seconds, not the whole request timeout. An idle connection is closed after 10 seconds,
+    /// before the server closes it (after 30 by default), so that a request is not sent on a
+    /// connection the server is closing.
     public static let sharedHTTP: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(5), read: .seconds(60))
+        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(10))
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 

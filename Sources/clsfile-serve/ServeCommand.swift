@@ -24,7 +24,9 @@ struct ServeCommand: AsyncParsableCommand {
             token is required: without --token a random one is made and printed. With a token in \
             force, every request must carry it as Authorization: Bearer TOKEN or ?token=TOKEN, else \
             it gets 401. Prints the address to open when it listens (with the real port when --port \
-            is 0); Ctrl-C (SIGINT) or SIGTERM stops it.
+            is 0); Ctrl-C (SIGINT) or SIGTERM stops it. A connection that sends nothing for \
+            --idle-timeout seconds (30) while no request of it is answered, or whose request body \
+            has not all arrived --body-timeout seconds (60) after its head, is closed.
 
             Exit codes: 0 stopped by a signal; 64 not in the teacher role, or a bad option; 66 \
             development-mode settings that cannot be read; 69 an address that cannot be listened on \
@@ -45,12 +47,23 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "token"))
     var token: String?
 
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
+        "Seconds a connection may send nothing while no request of it is answered before it is closed.", valueName: "seconds"))
+    var idleTimeout: Double = 30
+
+    @Option(name: .customLong("body-timeout"), help: ArgumentHelp(
+        "Seconds a request's body may take to arrive, from its head, before the connection is closed.", valueName: "seconds"))
+    var bodyTimeout: Double = 60
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535 (0 picks a free one).") }
         if let token {
             do { _ = try AccessToken(token) } catch let error as DashboardError {
                 throw ValidationError("--token: \(error.message).")
             }
+        }
+        for (name, seconds) in [("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout)] where !(0.1...86_400).contains(seconds) {
+            throw ValidationError("\(name) must be 0.1 to 86400 seconds, not \(seconds).")
         }
     }
 
@@ -68,7 +81,8 @@ struct ServeCommand: AsyncParsableCommand {
             var accessToken = try token.map(AccessToken.init)
             let generated = accessToken == nil && !LoopbackAddress.isLoopback(host)
             if generated { accessToken = AccessToken.random() }
-            let server = try DashboardServer(store: store, configuration: .init(host: host, port: port, token: accessToken))
+            let timeouts = ConnectionTimeouts(idle: .milliseconds(Int(idleTimeout * 1000)), requestBody: .milliseconds(Int(bodyTimeout * 1000)))
+            let server = try DashboardServer(store: store, configuration: .init(host: host, port: port, token: accessToken, timeouts: timeouts))
             try await server.run { endpoint in
                 var lines = ["Class dashboard: \(endpoint.url)", "Store: \(store.storeURL.path)"]
                 if generated, let token = endpoint.token {

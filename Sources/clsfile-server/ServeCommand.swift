@@ -1,4 +1,5 @@
 import ArgumentParser
+import ClassDashboard
 import ClassServer
 import ClassSync
 import CommandSupport
@@ -23,6 +24,10 @@ struct ServeCommand: AsyncParsableCommand {
             use with --public-url (once for each), such as --public-url https://class.example.org, \
             and tokens for the listening address are refused. Listening on every address \
             (0.0.0.0, ::) needs --public-url.
+
+            A connection that sends nothing for --idle-timeout seconds (30) while no request of it \
+            is being answered, or whose request body has not all arrived --body-timeout seconds \
+            (60) after its head, is closed.
 
             Connect as the app role given to migrate (the user in DATABASE_URL): serve refuses a \
             role that owns the schema or reads past row-level security, and a schema of another \
@@ -50,17 +55,29 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "url"))
     var publicURLs: [String] = []
 
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
+        "Seconds a connection may send nothing while no request of it is answered before it is closed.", valueName: "seconds"))
+    var idleTimeout: Double = 30
+
+    @Option(name: .customLong("body-timeout"), help: ArgumentHelp(
+        "Seconds a request's body may take to arrive, from its head, before the connection is closed.", valueName: "seconds"))
+    var bodyTimeout: Double = 60
+
     func validate() throws {
         for url in publicURLs {
             do { _ = try ServerOrigin(url) } catch let error as SyncError { throw ValidationError("--public-url: \(error.message).") }
+        }
+        for (name, seconds) in [("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout)] where !(0.1...86_400).contains(seconds) {
+            throw ValidationError("\(name) must be 0.1 to 86400 seconds, not \(seconds).")
         }
     }
 
     func run() async throws {
         try await reportingFailures {
             let address = try databaseOptions.address()
+            let timeouts = ConnectionTimeouts(idle: .milliseconds(Int(idleTimeout * 1000)), requestBody: .milliseconds(Int(bodyTimeout * 1000)))
             let app = try ClassServerApp(configuration: .init(host: host, port: port, tlsCertificate: tlsCertificate, tlsKey: tlsKey,
-                                                              publicOrigins: try publicURLs.map(ServerOrigin.init)))
+                                                              publicOrigins: try publicURLs.map(ServerOrigin.init), timeouts: timeouts))
             try await ServerDatabase.withDatabase(address) { database in
                 try await database.checkReadyToServe()
                 try await app.run(database: database) { port, origins in

@@ -280,6 +280,25 @@ struct DashboardTests {
         #expect(result.errorOutput.contains("--token: the token must have at least 16 characters"))
     }
 
+    @Test func aConnectionThatDoesNotFinishItsRequestIsClosed() async throws {
+        let fixture = try await ClassFixture()
+        let server = try await fixture.serve(["--idle-timeout", "1", "--body-timeout", "3"])
+        let head = "POST /api/class-report.json HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
+        // Half a body, then nothing: closed once idle for a second.
+        let stalled = try StallingClient.secondsUntilClosed(port: server.port, sending: head + "Content-Length: 1000\r\n\r\n" + String(repeating: "x", count: 500),
+                                                            then: .stalls, limit: 20)
+        #expect(try #require(stalled) < 2.5, "closed after \(stalled ?? 0) s")
+        // A byte every quarter second, never idle a second: closed by the body's timeout.
+        let trickled = try StallingClient.secondsUntilClosed(port: server.port, sending: head + "Content-Length: 100000\r\n\r\n",
+                                                             then: .trickles(every: 0.25), limit: 20)
+        #expect(try #require(trickled) >= 2.5 && trickled ?? 0 < 5, "closed after \(trickled ?? 0) s")
+        // An idle connection between requests is closed too.
+        let idle = try StallingClient.secondsUntilClosed(port: server.port, sending: "", then: .stalls, limit: 20)
+        #expect(try #require(idle) < 2.5, "closed after \(idle ?? 0) s")
+        #expect(try HTTPProbe.request(port: server.port, path: "/").status == 200)
+        #expect(await server.stop() == 0)
+    }
+
     @Test func chromiumIsInstalled() throws {
         // CI installs Chromium; without it the dashboard is untested, which must fail loudly.
         _ = try Chromium.executable()
