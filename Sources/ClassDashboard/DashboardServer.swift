@@ -60,7 +60,7 @@ public struct DashboardServer: Sendable {
     /// - Throws: ``DashboardError`` `.insecureAddress` for an address that is not loopback with no token.
     public init(store: CLSDataStore, configuration: Configuration = Configuration()) throws {
         guard configuration.token != nil || LoopbackAddress.isLoopback(configuration.host) else {
-            throw DashboardError(.insecureAddress, "\(configuration.host) can be reached from other machines, so the dashboard needs an access token there; give one with --token or leave it out to get a random one")
+            throw DashboardError(.insecureAddress, "\(configuration.host) can be reached from other machines, so the dashboard needs an access token there; give one with --token-file or CLSFILE_DASHBOARD_TOKEN, or leave it out to get a random one")
         }
         guard (0...65_535).contains(configuration.port) else {
             throw DashboardError(.cannotListen, "port \(configuration.port) is not a port (0–65535; 0 picks a free one)")
