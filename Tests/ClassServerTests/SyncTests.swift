@@ -620,6 +620,45 @@ struct SyncRefusalTests {
         let served = try await room.report().assignments.first?.students.map(\.work)
         #expect(served == [try await SyncTests.ownWork(of: ada, essay: essay)])
     }
+
+    @Test func refusalsSayWhatWasWrongWithoutDatabaseTextOrAccountIDs() async throws {
+        let room = try await SyncTests.Classroom()
+        let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
+        let adaKey = try ada.identity(.student).signingKey
+        let adaToken = try await DeviceToken.make(key: adaKey, audience: room.server.origin)
+        let store = ada.store(.student)
+        let membership = try #require(try await store.classServerMemberships().first)
+        let lock = try SyncTests.holdSyncLock(of: ada)
+        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Words. >> \\\"$0\\\"\"", essay.path)
+        let operation = try #require(try await store.pendingSyncOperations(limit: 1).first?.operation)
+
+        func expectPlainRefusal(_ path: String, _ body: some Encodable, saying text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let answer = try await URLRequestLike(url: room.server.url.absoluteString + path, method: "POST",
+                                                  body: try SyncWire.encoder.encode(body), token: adaToken).send()
+            #expect(answer.status == 400 && answer.error?.code == "invalidValue", "\(answer.status)", sourceLocation: sourceLocation)
+            let message = answer.error?.message ?? ""
+            #expect(message.contains(text), "\(message)", sourceLocation: sourceLocation)
+            // Neither PostgreSQL's words nor anyone's account.
+            for leaked in ["UTF8", "byte sequence", "escape sequence", "jsonb", "clsfile.", "relation",
+                           membership.accountID.uuidString.lowercased(), membership.accountID.uuidString.uppercased()] {
+                #expect(!message.contains(leaked), "\(leaked) in \(message)", sourceLocation: sourceLocation)
+            }
+        }
+        // Values only PostgreSQL refuses: a NUL in text it compares, and in the work it keeps as jsonb.
+        var nulIdentifier = operation
+        nulIdentifier.id = UUID()
+        nulIdentifier.assignmentIdentifier = "essay\u{0}"
+        try await expectPlainRefusal("/v1/sync", SyncWire.SyncRequest(classID: membership.classID, operations: [nulIdentifier]),
+                                     saying: "the request failed: it holds a value the database cannot store, such as a NUL character or text that is not UTF-8 (SQLSTATE 22")
+        var nulTitle = operation
+        nulTitle.id = UUID()
+        nulTitle.assignment.title = "Essay\u{0}"
+        try await expectPlainRefusal("/v1/sync", SyncWire.SyncRequest(classID: membership.classID, operations: [nulTitle]),
+                                     saying: "the request failed: it holds a value the database cannot store")
+        let nulCode = SyncWire.JoinRequest(code: "K7QX\u{0}", name: "Ada Lovelace", publicKey: adaKey.publicKey.x963Representation)
+        try await expectPlainRefusal("/v1/join", nulCode, saying: "joining a class failed: it holds a value the database cannot store")
+        withExtendedLifetime(lock) {}
+    }
 }
 
 /// A request made with AsyncHTTPClient, as any client might.
