@@ -721,6 +721,10 @@ struct ServeTLSTests {
         #expect(open.status == 65 && open.errorOutput.contains("without TLS"))
         let half = try run(program, ["serve", "--port", "0", "--tls-cert", certificate], environment: database)
         #expect(half.status == 65 && half.errorOutput.contains("go together"))
+        // On every address, the server cannot tell which one students use, which their tokens name.
+        let everywhere = try run(program, ["serve", "--host", "0.0.0.0", "--port", "0", "--tls-cert", certificate, "--tls-key", key], environment: database)
+        #expect(everywhere.status == 65 && everywhere.errorOutput.contains("listening on every address (0.0.0.0)")
+                && everywhere.errorOutput.contains("give it with --public-url"), "\(everywhere.errorOutput)")
         let owner = ["DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")]
         let unsafe = try run(program, ["serve", "--port", "0"], environment: owner)
         #expect(unsafe.status == 77 && unsafe.errorOutput.contains("owns the schema"))
