@@ -4,19 +4,19 @@ import NIOHTTPTypes
 /// Closes a connection whose request has not ended (its body all received) within a time of its
 /// head. Hummingbird's idle timeout alone lets a body that comes a byte every few seconds hold
 /// the connection forever, since each byte counts as activity.
-package final class RequestBodyDeadline: ChannelInboundHandler, RemovableChannelHandler {
-    package typealias InboundIn = HTTPRequestPart
-    package typealias InboundOut = HTTPRequestPart
+final class RequestBodyDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
 
     private let limit: TimeAmount
     private var deadline: Scheduled<Void>?
 
     /// A handler that allows `limit` from a request's head to its end.
-    package init(limit: TimeAmount) {
+    init(limit: TimeAmount) {
         self.limit = limit
     }
 
-    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
             deadline?.cancel()
@@ -32,13 +32,13 @@ package final class RequestBodyDeadline: ChannelInboundHandler, RemovableChannel
         context.fireChannelRead(data)
     }
 
-    package func channelInactive(context: ChannelHandlerContext) {
+    func channelInactive(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
         context.fireChannelInactive()
     }
 
-    package func handlerRemoved(context: ChannelHandlerContext) {
+    func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
     }

@@ -32,8 +32,8 @@ struct ServeCommand: AsyncParsableCommand {
             Connect as the app role given to migrate (the user in DATABASE_URL): serve refuses a \
             role that owns the schema or reads past row-level security, and a schema of another \
             version. Without --tls-cert and --tls-key it listens on loopback only, for a reverse \
-            proxy that terminates TLS in front of it. Prints the port when it listens; SIGINT or \
-            SIGTERM stops it.
+            proxy that terminates TLS in front of it. Prints the address it listens on, then the \
+            origins whose tokens it takes; SIGINT or SIGTERM stops it.
             """)
 
     @OptionGroup var databaseOptions: DatabaseOptions
