@@ -1,3 +1,5 @@
+import Foundation
+
 /// The secret a browser must show when the dashboard is reachable from other machines.
 public struct AccessToken: Sendable, Equatable, CustomStringConvertible {
     /// The token's text, as it goes in `Authorization: Bearer …` or `?token=…`.
@@ -14,9 +16,39 @@ public struct AccessToken: Sendable, Equatable, CustomStringConvertible {
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.~".unicodeScalars.contains(scalar))
         }
         guard value.count >= Self.minimumLength, allowed else {
-            throw DashboardError(.invalidToken, "the token must have at least \(Self.minimumLength) characters, only letters, digits, '-', '_', '.' and '~'; leave --token out to get a random one")
+            throw DashboardError(.invalidToken, "the token must have at least \(Self.minimumLength) characters, only letters, digits, '-', '_', '.' and '~' (or give none, to get a random one)")
         }
         self.value = value
+    }
+
+    /// Reads a token from a file, such as the one `clsfile serve --token-file` names: its text,
+    /// without the white space around it.
+    /// - Throws: ``DashboardError`` `.invalidToken` when the file cannot be read, is larger than
+    ///   4 KiB, can be read by other users than its owner (its mode must be 0600 or 0400), or
+    ///   holds no valid token.
+    public init(contentsOf file: URL) throws {
+        func refuse(_ why: String, _ error: (any Error)? = nil) -> DashboardError {
+            DashboardError(.invalidToken, "the token file \(file.path) \(why)", underlyingError: error)
+        }
+        let attributes: [FileAttributeKey: Any]
+        let data: Data
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            guard (attributes[.size] as? Int ?? 0) <= 4096 else { throw refuse("is larger than 4 KiB: it should hold the token alone") }
+            data = try Data(contentsOf: file)
+        } catch let error as DashboardError {
+            throw error
+        } catch {
+            throw refuse("cannot be read (\(error.localizedDescription)): write the token in it, readable by you alone (chmod 600)", error)
+        }
+        if let mode = attributes[.posixPermissions] as? Int, mode & 0o077 != 0 {
+            throw refuse("can be read by other users (mode \(String(mode & 0o777, radix: 8))): make it yours alone with chmod 600 \(file.path)")
+        }
+        do {
+            try self.init(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        } catch let error as DashboardError {
+            throw refuse("does not hold a token: \(error.message)")
+        }
     }
 
     private init(unchecked value: String) {

@@ -16,7 +16,7 @@ import NIOConcurrencyHelpers
 /// try await server.run { endpoint in print("Open \(endpoint.url)") }
 /// ```
 public struct DashboardServer: Sendable {
-    /// Where to listen, and the token to require.
+    /// Where to listen, the token to require, and how long a connection may take.
     public struct Configuration: Sendable {
         /// The address or host name to listen on; loopback by default.
         public var host: String
@@ -24,12 +24,16 @@ public struct DashboardServer: Sendable {
         public var port: Int
         /// The token every request must present; required for an address that is not loopback.
         public var token: AccessToken?
+        /// How long a connection may stay idle, and a request's body take to arrive.
+        public var timeouts: ConnectionTimeouts
 
         /// Creates settings.
-        public init(host: String = "127.0.0.1", port: Int = 8765, token: AccessToken? = nil) {
+        public init(host: String = "127.0.0.1", port: Int = 8765, token: AccessToken? = nil,
+                    timeouts: ConnectionTimeouts = ConnectionTimeouts()) {
             self.host = host
             self.port = port
             self.token = token
+            self.timeouts = timeouts
         }
     }
 
@@ -56,7 +60,7 @@ public struct DashboardServer: Sendable {
     /// - Throws: ``DashboardError`` `.insecureAddress` for an address that is not loopback with no token.
     public init(store: CLSDataStore, configuration: Configuration = Configuration()) throws {
         guard configuration.token != nil || LoopbackAddress.isLoopback(configuration.host) else {
-            throw DashboardError(.insecureAddress, "\(configuration.host) can be reached from other machines, so the dashboard needs an access token there; give one with --token or leave it out to get a random one")
+            throw DashboardError(.insecureAddress, "\(configuration.host) can be reached from other machines, so the dashboard needs an access token there; give one with --token-file or CLSFILE_DASHBOARD_TOKEN, or leave it out to get a random one")
         }
         guard (0...65_535).contains(configuration.port) else {
             throw DashboardError(.cannotListen, "port \(configuration.port) is not a port (0–65535; 0 picks a free one)")
@@ -76,7 +80,7 @@ public struct DashboardServer: Sendable {
         let listening = ListeningFlag()
         let configuration = configuration
         let application = Application(
-            router: router,
+            router: router, server: .http1(configuration: configuration.timeouts.http1),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
                 listening.state.withLockedValue { $0 = true }

@@ -224,7 +224,7 @@ public struct ServerDatabase: Sendable {
     public func asAccount<Result: Sendable>(
         _ account: UUID, _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        try await translating("a request of the account \(account)") {
+        try await translating("the request") {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.run("SELECT set_config('clsfile.account', \(account.uuidString), true)", logger: logger)
                 return try await body(connection)
@@ -241,7 +241,12 @@ public struct ServerDatabase: Sendable {
         let name = try Self.checkedName(studentName, what: "a student's name")
         let key = publicKey.x963Representation
         let kid = Identity.keyIdentifier(of: key)
-        return try await translating("joining a class") {
+        let refusals = [
+            "P0002": ServerError(.notFound, "no class has the join code \(code.prefix(40)): check it with your teacher"),
+            "23505": ServerError(.invalidValue, "the key id \(kid) is registered here to another key: join with the key of your student role"),
+            "23514": ServerError(.invalidValue, "the key \(kid) is a teacher's, which cannot join a class: join with the student role (clsfile role student)"),
+        ]
+        return try await translating("joining a class", refusing: refusals) {
             try await client.withTransaction(logger: logger) { connection in
                 let rows = try await connection.run("""
                     SELECT account_id, class_id, class_name FROM clsfile.join_class(\(code), \(name), \(kid), \(key))
@@ -274,35 +279,49 @@ public struct ServerDatabase: Sendable {
     }
 
     /// Runs database work, turning PostgreSQL's errors into ``ServerError``s that say what failed.
-    func translating<Result>(_ what: String, _ work: () async throws -> Result) async throws -> Result {
+    ///
+    /// A refusal a caller is sent (`.notFound`, `.invalidValue`) says what was wrong in the
+    /// server's words, with the SQLSTATE: PostgreSQL's own text, which may name tables,
+    /// constraints and values, is kept as the underlying error only. The errors
+    /// that reach the administrator alone (`.database`, `.unsafeRole`) carry it.
+    /// - Parameter refusals: What to throw instead for a SQLSTATE, when the work knows better
+    ///   what it means.
+    func translating<Result>(_ what: String, refusing refusals: [String: ServerError] = [:],
+                             _ work: () async throws -> Result) async throws -> Result {
         do {
             return try await work()
         } catch let error as ServerError {
             throw error
         } catch let error as PostgresTransactionError {
-            throw translated(error.closureError ?? error.commitError ?? error.beginError ?? error, while: what)
+            throw translated(error.closureError ?? error.commitError ?? error.beginError ?? error, while: what, refusals: refusals)
         } catch {
-            throw translated(error, while: what)
+            throw translated(error, while: what, refusals: refusals)
         }
     }
 
-    private func translated(_ error: any Error, while what: String) -> any Error {
+    private func translated(_ error: any Error, while what: String, refusals: [String: ServerError]) -> any Error {
         if let error = error as? ServerError { return error }
         guard let error = error as? PSQLError else {
             return ServerError(.database, "\(what) failed on \(address): \(error)", underlyingError: error)
         }
         if let message = error.serverInfo?[.message] {
             let state = error.serverInfo?[.sqlState] ?? ""
-            let code: ServerError.Code = switch state {
-            case "P0002": .notFound                   // no_data_found, raised by join_class
-            case "23505", "23514": .invalidValue      // unique or check violation
-            case _ where state.hasPrefix("22"): .invalidValue   // a data exception: a value PostgreSQL cannot take
-            case "42501": .unsafeRole                 // insufficient privilege
-            default: .database
+            if let refusal = refusals[state] {
+                return ServerError(refusal.code, refusal.message, underlyingError: error)
             }
-            // What a caller may be told names no database; the administrator's commands name it.
-            let place = code == .notFound || code == .invalidValue ? "" : " on \(address)"
-            return ServerError(code, "\(what) failed\(place): \(message) (SQLSTATE \(state))", underlyingError: error)
+            let refusal: (ServerError.Code, String)? = switch state {
+            case "P0002": (.notFound, "something it names is not there")                      // no_data_found
+            case "23505": (.invalidValue, "it holds a value that is taken already")           // unique_violation
+            case "23514": (.invalidValue, "it holds a value outside what may be stored")      // check_violation
+            case _ where state.hasPrefix("22"):                                                // a data exception
+                (.invalidValue, "it holds a value the database cannot store, such as a NUL character or text that is not UTF-8")
+            default: nil
+            }
+            if let (code, why) = refusal {
+                return ServerError(code, "\(what) failed: \(why) (SQLSTATE \(state))", underlyingError: error)
+            }
+            let code: ServerError.Code = state == "42501" ? .unsafeRole : .database   // insufficient privilege
+            return ServerError(code, "\(what) failed on \(address): \(message) (SQLSTATE \(state))", underlyingError: error)
         }
         return ServerError(.database, "\(what) failed: cannot use the database \(address) (\(error.code)); check that PostgreSQL runs there and the user and password are right",
                            underlyingError: error)

@@ -12,8 +12,12 @@ import OpenClassKit
 
 /// The class server's API. Every route but none is signed: the caller is the account whose
 /// device key signed the request's ``DeviceToken``; `/v1/join` is signed by the key it registers.
+/// A token must name one of the server's own origins as its audience.
 struct ServerRoutes: Sendable {
     let database: ServerDatabase
+    /// The origins the server is reached at, which a token's `aud` must name: set before the
+    /// first request (the listening port is known only then when port 0 was asked for).
+    let audiences: NIOLockedValueBox<Set<ServerOrigin>>
     /// The keys verified lately, so that a busy student's requests look their key up once a minute.
     let keys = KeyCache<(caller: ServerDatabase.Caller, key: P256.Signing.PublicKey)>()
     /// The JSON of reports' assignments, kept until they change.
@@ -30,7 +34,8 @@ struct ServerRoutes: Sendable {
                 throw ServerError(.invalidValue, "publicKey is not a P-256 public key in X9.63 form (65 bytes, base64)")
             }
             // The token must be signed by the key being registered: whoever joins holds it.
-            _ = try await DeviceToken.verify(try Self.token(of: request, allowingAddress: false)) { kid in
+            _ = try await DeviceToken.verify(try Self.token(of: request, allowingAddress: false),
+                                             audiences: audiences.withLockedValue { $0 }) { kid in
                 kid == Identity.keyIdentifier(of: body.publicKey) ? key : nil
             }
             let enrolment = try await database.joinClass(code: body.code, studentName: body.name, publicKey: key)
@@ -127,7 +132,8 @@ struct ServerRoutes: Sendable {
     func authenticated(_ request: Request, allowingTokenInAddress: Bool = false) async throws -> ServerDatabase.Caller {
         let found = CallerBox()
         let (database, keys) = (self.database, self.keys)
-        _ = try await DeviceToken.verify(try Self.token(of: request, allowingAddress: allowingTokenInAddress)) { kid in
+        _ = try await DeviceToken.verify(try Self.token(of: request, allowingAddress: allowingTokenInAddress),
+                                         audiences: audiences.withLockedValue { $0 }) { kid in
             guard let entry = try await keys.entry(named: kid, lookingUp: database.deviceKey(named:)) else { return nil }
             found.caller = entry.caller
             return entry.key

@@ -8,8 +8,9 @@ import JWTKit
 /// when it stops being good (`exp`, 10 to 30 minutes later), and an id of its own (`jti`).
 ///
 /// Refused: another algorithm (`none`, an HMAC made with the public key as its secret), an
-/// unknown key, a team other than the key's, an expired token, one made in the future, and one
-/// good for less than 10 or more than 30 minutes; a clock skew of a minute is allowed.
+/// unknown key, a team other than the key's, an expired token, one made in the future, one good
+/// for less than 10 or more than 30 minutes, and one with `crit` or an `nbf` still to come; a
+/// clock skew of a minute is allowed. Its audience (`aud`) is neither set nor checked.
 public enum CatalogToken {
     /// How long a token may be good for, from `iat` to `exp`.
     public static let lifetimes: ClosedRange<TimeInterval> = 10 * 60...30 * 60
@@ -23,7 +24,7 @@ public enum CatalogToken {
     ///   - lifetime: How long it is good for: 10 to 30 minutes.
     public static func make(key: P256.Signing.PrivateKey, kid: String, team: String, at date: Date = Date(),
                             lifetime: TimeInterval = 20 * 60) async throws -> String {
-        try await SignedToken.make(key: key, kid: kid, issuer: team, at: date, lifetime: lifetime)
+        try await SignedToken.make(key: key, kid: kid, issuer: team, audience: nil, at: date, lifetime: lifetime)
     }
 
     /// What a verified token says.

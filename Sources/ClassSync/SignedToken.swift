@@ -4,15 +4,18 @@ import JWTKit
 
 /// The JWTs the class server takes, signed with ES256 by a P-256 key named in the header (`kid`):
 /// what ``DeviceToken`` and ``CatalogToken`` share. Anything else is refused: another algorithm
-/// (`none`, an HMAC made with the public key as its secret), an unknown key, an expired token, one
-/// made in the future, or one good for a time outside the allowed lifetimes, with a clock skew of a
-/// minute allowed.
+/// (`none`, an HMAC made with the public key as its secret), a header that names extensions the
+/// verifier must understand (`crit`, RFC 7515 §4.1.11: none are), an unknown key, an expired token,
+/// one made in the future or not good before a time still to come (`nbf`), or one good for a time
+/// outside the allowed lifetimes, with a clock skew of a minute allowed.
 enum SignedToken {
     /// How far apart the signer's clock and the server's may be.
     static let clockSkew: TimeInterval = 60
 
     struct Claims: JWTPayload {
         var iss: IssuerClaim?
+        var aud: AudienceClaim?
+        var nbf: NotBeforeClaim?
         var iat: IssuedAtClaim
         var exp: ExpirationClaim
         var jti: IDClaim?
@@ -22,9 +25,12 @@ enum SignedToken {
     }
 
     /// Makes a token.
-    static func make(key: P256.Signing.PrivateKey, kid: String, issuer: String?, at date: Date, lifetime: TimeInterval) async throws -> String {
+    /// - Parameter audience: Who it is for (`aud`), or nil for a token that names no audience.
+    static func make(key: P256.Signing.PrivateKey, kid: String, issuer: String?, audience: String?, at date: Date,
+                     lifetime: TimeInterval) async throws -> String {
         let keys = await JWTKeyCollection().add(ecdsa: try ES256PrivateKey(backing: key), kid: JWKIdentifier(string: kid))
-        let claims = Claims(iss: issuer.map { IssuerClaim(value: $0) }, iat: IssuedAtClaim(value: date),
+        let claims = Claims(iss: issuer.map { IssuerClaim(value: $0) }, aud: audience.map { AudienceClaim(value: [$0]) },
+                            iat: IssuedAtClaim(value: date),
                             exp: ExpirationClaim(value: date.addingTimeInterval(lifetime)),
                             jti: issuer == nil ? nil : IDClaim(value: UUID().uuidString))
         return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
@@ -45,6 +51,9 @@ enum SignedToken {
             throw refuse("is not a JWT (three base64url parts, a JSON header)")
         }
         guard header.alg == "ES256" else { throw refuse("is signed with \(header.alg.prefix(20)), not ES256: sign it with your P-256 key") }
+        guard !header.namesCriticalExtensions else {
+            throw refuse("names extensions it requires (crit), which this server does not know: make it without crit")
+        }
         guard let kid = header.kid, CatalogWire.isName(kid) else {
             throw refuse("names no key (kid) of 1 to 64 letters, digits, '.', '_' or '-': put the key's id in its header")
         }
@@ -59,6 +68,9 @@ enum SignedToken {
         let (issued, expires) = (claims.iat.value, claims.exp.value)
         guard issued <= now.addingTimeInterval(clockSkew) else { throw refuse("was made in the future (\(issued)): check the clock of the computer that made it") }
         guard expires > now.addingTimeInterval(-clockSkew) else { throw refuse("expired at \(expires): make a new one (and check the clock of the computer that made it)") }
+        if let notBefore = claims.nbf?.value, notBefore > now.addingTimeInterval(clockSkew) {
+            throw refuse("is not good before \(notBefore) (nbf): make one good now, and check the clock of the computer that made it")
+        }
         // Any date a JWT may carry, however far off: shown as a Double, never converted to Int.
         let lifetime = expires.timeIntervalSince(issued)
         let shown = lifetime.formatted(.number.precision(.fractionLength(0)).grouping(.never))
@@ -76,6 +88,17 @@ enum SignedToken {
     private struct Header: Decodable {
         var alg: String
         var kid: String?
+        /// Whether the header has `crit`, whatever its value.
+        var namesCriticalExtensions: Bool
+
+        private enum CodingKeys: String, CodingKey { case alg, kid, crit }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            alg = try container.decode(String.self, forKey: .alg)
+            kid = try container.decodeIfPresent(String.self, forKey: .kid)
+            namesCriticalExtensions = container.contains(.crit)
+        }
     }
 
     private static func base64URLDecoded(_ text: Substring) -> Data? {

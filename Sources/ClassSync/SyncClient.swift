@@ -19,6 +19,8 @@ import OpenClassKit
 public struct SyncClient: Sendable {
     /// The server, such as `https://class.example.org`.
     public let serverURL: URL
+    /// The server's origin, which every token this client makes names as its audience.
+    public let origin: ServerOrigin
     /// The device's key, which signs every request's token.
     public let key: P256.Signing.PrivateKey
     /// How long one request may take.
@@ -29,6 +31,7 @@ public struct SyncClient: Sendable {
     /// - Throws: ``SyncError`` `.invalidValue` for an address that is not http(s) with a host.
     public init(serverURL: URL, key: P256.Signing.PrivateKey, http: HTTPClient = SyncClient.sharedHTTP) throws {
         self.serverURL = try Self.serverURL(serverURL.absoluteString)
+        origin = try ServerOrigin(self.serverURL)
         self.key = key
         self.http = http
     }
@@ -45,10 +48,13 @@ public struct SyncClient: Sendable {
 
     /// The HTTP client of every sync unless told otherwise: a connection that cannot be made is
     /// tried again for 5 seconds, then the request fails, so that a student offline waits 5
-    /// seconds, not the whole request timeout.
+    /// seconds, not the whole request timeout. An idle connection is closed after 10 seconds,
+    /// before the server closes it (after 30 by default), so that a request is not sent on a
+    /// connection the server is closing.
     public static let sharedHTTP: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .seconds(5), read: .seconds(60))
+        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(idleTimeout: .seconds(10))
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
@@ -263,6 +269,6 @@ public struct SyncClient: Sendable {
     private func request(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> Data {
         try await ServerConnection(serverURL: serverURL, http: http, timeout: timeout, retrying: "sync again (clsfile sync): nothing is lost meanwhile")
             .request(method, path, body: body.map { ($0, "application/json") },
-                     token: try await DeviceToken.make(key: key, lifetime: 5 * 60)).data
+                     token: try await DeviceToken.make(key: key, audience: origin, lifetime: 5 * 60)).data
     }
 }

@@ -21,10 +21,14 @@ struct ServeCommand: AsyncParsableCommand {
             warning. Every request reads the store afresh: reload to see newly collected work.
 
             Listens on 127.0.0.1 unless --host says otherwise. On an address other than loopback a \
-            token is required: without --token a random one is made and printed. With a token in \
-            force, every request must carry it as Authorization: Bearer TOKEN or ?token=TOKEN, else \
-            it gets 401. Prints the address to open when it listens (with the real port when --port \
-            is 0); Ctrl-C (SIGINT) or SIGTERM stops it.
+            token is required: one is read from the file --token-file names, else from the \
+            environment variable \(Self.tokenVariable), else a random one is made and printed; \
+            never from the command line, where every user of the machine sees it (ps). With a token \
+            in force, every request must carry it as Authorization: Bearer TOKEN or ?token=TOKEN, \
+            else it gets 401. Prints the address to open when it listens (with the real port when \
+            --port is 0); Ctrl-C (SIGINT) or SIGTERM stops it. A connection that sends nothing for \
+            --idle-timeout seconds (30) while no request of it is answered, or whose request body \
+            has not all arrived --body-timeout seconds (60) after its head, is closed.
 
             Exit codes: 0 stopped by a signal; 64 not in the teacher role, or a bad option; 66 \
             development-mode settings that cannot be read; 69 an address that cannot be listened on \
@@ -40,17 +44,50 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
     var port = 8765
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The token every request must carry (at least \(AccessToken.minimumLength) letters, digits, '-', '_', '.' or '~'). Required off loopback, where one is made when left out.",
-        valueName: "token"))
+    @Option(name: .customLong("token-file"), help: ArgumentHelp(
+        "A file holding the token every request must carry (at least \(AccessToken.minimumLength) letters, digits, '-', '_', '.' or '~'; readable by you alone). Default: \(Self.tokenVariable), else none on loopback and a random one elsewhere.",
+        valueName: "path"))
+    var tokenFile: String?
+
+    /// Refused: a token on the command line is seen by every user of the machine.
+    @Option(name: .long, help: ArgumentHelp(visibility: .hidden))
     var token: String?
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
+        "Seconds a connection may send nothing while no request of it is answered before it is closed.", valueName: "seconds"))
+    var idleTimeout: Double = 30
+
+    @Option(name: .customLong("body-timeout"), help: ArgumentHelp(
+        "Seconds a request's body may take to arrive, from its head, before the connection is closed.", valueName: "seconds"))
+    var bodyTimeout: Double = 60
+
+    /// The environment variable that may hold the token.
+    static let tokenVariable = "CLSFILE_DASHBOARD_TOKEN"
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535 (0 picks a free one).") }
-        if let token {
-            do { _ = try AccessToken(token) } catch let error as DashboardError {
-                throw ValidationError("--token: \(error.message).")
+        guard token == nil else {
+            throw ValidationError("--token shows the token to every user of this machine (ps): put it in a file readable by you alone and give --token-file PATH, or set \(Self.tokenVariable).")
+        }
+        for (name, seconds) in [("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout)] where !(0.1...86_400).contains(seconds) {
+            throw ValidationError("\(name) must be 0.1 to 86400 seconds, not \(seconds).")
+        }
+    }
+
+    /// The token of --token-file, else of the environment, if either gives one.
+    private func givenToken() throws -> AccessToken? {
+        let environment = ProcessInfo.processInfo.environment[Self.tokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        if let tokenFile {
+            guard environment == nil else {
+                throw DashboardError(.invalidToken, "give the token with --token-file or \(Self.tokenVariable), not both")
             }
+            return try AccessToken(contentsOf: URL(fileURLWithPath: tokenFile))
+        }
+        guard let environment else { return nil }
+        do {
+            return try AccessToken(environment)
+        } catch let error as DashboardError {
+            throw DashboardError(error.code, "\(Self.tokenVariable): \(error.message)")
         }
     }
 
@@ -65,14 +102,15 @@ struct ServeCommand: AsyncParsableCommand {
             // Open and read the store once now, so that a store that cannot be used stops the command
             // here instead of turning every page into an error.
             _ = try await store.assignments()
-            var accessToken = try token.map(AccessToken.init)
+            var accessToken = try givenToken()
             let generated = accessToken == nil && !LoopbackAddress.isLoopback(host)
             if generated { accessToken = AccessToken.random() }
-            let server = try DashboardServer(store: store, configuration: .init(host: host, port: port, token: accessToken))
+            let timeouts = ConnectionTimeouts(idle: .milliseconds(Int(idleTimeout * 1000)), requestBody: .milliseconds(Int(bodyTimeout * 1000)))
+            let server = try DashboardServer(store: store, configuration: .init(host: host, port: port, token: accessToken, timeouts: timeouts))
             try await server.run { endpoint in
                 var lines = ["Class dashboard: \(endpoint.url)", "Store: \(store.storeURL.path)"]
                 if generated, let token = endpoint.token {
-                    lines.append("Access token (made for this run; --token chooses one): \(token.value)")
+                    lines.append("Access token (made for this run; --token-file or \(Self.tokenVariable) chooses one): \(token.value)")
                 }
                 if endpoint.token != nil {
                     lines.append("Every request must carry the token: Authorization: Bearer TOKEN, or ?token=TOKEN in the address.")

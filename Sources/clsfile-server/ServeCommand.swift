@@ -1,5 +1,7 @@
 import ArgumentParser
+import ClassDashboard
 import ClassServer
+import ClassSync
 import CommandSupport
 import Foundation
 
@@ -14,13 +16,25 @@ struct ServeCommand: AsyncParsableCommand {
             /v1/classes/ID/handouts (the class's teacher registers handouts), GET \
             /api/class-report.json?class=ID and /api/xapi.json?class=ID (the class's teacher), and the \
             teacher's pages under /classes/ID/ (a token in ?token=, as clsfile class-report --link makes). Every request carries a JWT \
-            signed with ES256 by the caller's device key; every refusal is JSON {id, code, message}.
+            signed with ES256 by the caller's device key and naming the server it is for (aud); \
+            every refusal is JSON {id, code, message}.
+
+            A token must name one of the server's origins, SCHEME://HOST:PORT (the port written \
+            even when it is the default): by default the address it listens on, such as \
+            http://127.0.0.1:8080; behind a reverse proxy, give the addresses students and teachers \
+            use with --public-url (once for each), such as --public-url https://class.example.org, \
+            and tokens for the listening address are refused. Listening on every address \
+            (0.0.0.0, ::) needs --public-url.
+
+            A connection that sends nothing for --idle-timeout seconds (30) while no request of it \
+            is being answered, or whose request body has not all arrived --body-timeout seconds \
+            (60) after its head, is closed.
 
             Connect as the app role given to migrate (the user in DATABASE_URL): serve refuses a \
             role that owns the schema or reads past row-level security, and a schema of another \
             version. Without --tls-cert and --tls-key it listens on loopback only, for a reverse \
-            proxy that terminates TLS in front of it. Prints the port when it listens; SIGINT or \
-            SIGTERM stops it.
+            proxy that terminates TLS in front of it. Prints the address it listens on, then the \
+            origins whose tokens it takes; SIGINT or SIGTERM stops it.
             """)
 
     @OptionGroup var databaseOptions: DatabaseOptions
@@ -37,15 +51,40 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("A PEM file with the certificate's private key.", valueName: "file"))
     var tlsKey: String?
 
+    @Option(name: .customLong("public-url"), help: ArgumentHelp(
+        "An address students and teachers reach the server at, such as https://class.example.org behind a reverse proxy; repeat for each. Default: the address listened on.",
+        valueName: "url"))
+    var publicURLs: [String] = []
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
+        "Seconds a connection may send nothing while no request of it is answered before it is closed.", valueName: "seconds"))
+    var idleTimeout: Double = 30
+
+    @Option(name: .customLong("body-timeout"), help: ArgumentHelp(
+        "Seconds a request's body may take to arrive, from its head, before the connection is closed.", valueName: "seconds"))
+    var bodyTimeout: Double = 60
+
+    func validate() throws {
+        for url in publicURLs {
+            do { _ = try ServerOrigin(url) } catch let error as SyncError { throw ValidationError("--public-url: \(error.message).") }
+        }
+        for (name, seconds) in [("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout)] where !(0.1...86_400).contains(seconds) {
+            throw ValidationError("\(name) must be 0.1 to 86400 seconds, not \(seconds).")
+        }
+    }
+
     func run() async throws {
         try await reportingFailures {
             let address = try databaseOptions.address()
-            let app = try ClassServerApp(configuration: .init(host: host, port: port, tlsCertificate: tlsCertificate, tlsKey: tlsKey))
+            let timeouts = ConnectionTimeouts(idle: .milliseconds(Int(idleTimeout * 1000)), requestBody: .milliseconds(Int(bodyTimeout * 1000)))
+            let app = try ClassServerApp(configuration: .init(host: host, port: port, tlsCertificate: tlsCertificate, tlsKey: tlsKey,
+                                                              publicOrigins: try publicURLs.map(ServerOrigin.init), timeouts: timeouts))
             try await ServerDatabase.withDatabase(address) { database in
                 try await database.checkReadyToServe()
-                try await app.run(database: database) { port in
-                    let line = "clsfile-server listening on \(tlsCertificate == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)\n"
-                    FileHandle.standardOutput.write(Data(line.utf8))
+                try await app.run(database: database) { port, origins in
+                    let lines = "clsfile-server listening on \(tlsCertificate == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)\n"
+                        + "taking tokens made for \(origins.map(\.value).joined(separator: ", "))\n"
+                    FileHandle.standardOutput.write(Data(lines.utf8))
                 }
             }
         }

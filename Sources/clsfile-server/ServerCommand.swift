@@ -9,9 +9,10 @@ struct ServerCommand: AsyncParsableCommand {
         commandName: "clsfile-server",
         abstract: "Administer the class server's PostgreSQL database.",
         discussion: """
-            Every command takes the database as --database URL or DATABASE_URL, in the form \
+            Every command takes the database as DATABASE_URL, in the form \
             postgres://USER:PASSWORD@HOST:5432/DATABASE (add ?sslmode=require to encrypt the \
-            connection). Administration runs as the role that owns the schema; the server will run \
+            connection), or as --database URL without the password, which the command line would \
+            show to every user of the machine (ps). Administration runs as the role that owns the schema; the server will run \
             as another role (--app-role), which row-level security holds to each caller's rows.
 
             Exit codes: 0 done (serve: stopped by SIGINT or SIGTERM); 64 a bad option; 65 a value refused (a name, a key); 66 a teacher, \

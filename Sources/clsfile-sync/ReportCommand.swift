@@ -33,7 +33,7 @@ struct ReportCommand: AsyncParsableCommand {
             let client = try SyncClient(serverURL: try SyncClient.serverURL(server), key: key)
             let chosen = try await TaughtClass.chosen(className, on: client, server: server)
             if link {
-                let token = try await DeviceToken.make(key: key)
+                let token = try await DeviceToken.make(key: key, audience: client.origin)
                 let base = server.hasSuffix("/") ? String(server.dropLast()) : server
                 print("\(base)/classes/\(chosen.id.uuidString.lowercased())/?token=\(token)")
                 return

@@ -144,7 +144,10 @@ struct DashboardTests {
     @Test func aServerWithATokenAnswers401WithoutIt() async throws {
         let fixture = try await ClassFixture()
         let token = "correct-horse-battery-staple"
-        let server = try await fixture.serve(["--token", token])
+        let server = try await fixture.serve(["--token-file", try fixture.tokenFile(token).path])
+        // Nowhere on its command line, which every user of the machine can read.
+        let commandLine = try String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(server.process.pid)/cmdline")), as: UTF8.self)
+        #expect(commandLine.contains("--token-file") && !commandLine.contains(token))
         #expect(server.url == "http://127.0.0.1:\(server.port)/?token=\(token)")
         #expect(server.process.output.contains("Authorization: Bearer TOKEN"))
         #expect(!server.process.output.contains("made for this run"))
@@ -305,10 +308,62 @@ struct DashboardTests {
     @Test(arguments: ["short", "has spaces in the token", "ünïcödé-token-value"])
     func aBadTokenIsAUsageError(token: String) async throws {
         let fixture = try await ClassFixture()
-        let result = try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--token", token],
-                             environment: ["XDG_CONFIG_HOME": fixture.configHome.path])
-        #expect(result.status == 64)
-        #expect(result.errorOutput.contains("--token: the token must have at least 16 characters"))
+        let fromEnvironment = try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path],
+                                      environment: fixture.environment.merging(["CLSFILE_DASHBOARD_TOKEN": token]) { $1 })
+        #expect(fromEnvironment.status == 64)
+        #expect(fromEnvironment.errorOutput.contains("CLSFILE_DASHBOARD_TOKEN: the token must have at least 16 characters"), "\(fromEnvironment.errorOutput)")
+        let file = try fixture.tokenFile(token)
+        let fromFile = try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--token-file", file.path],
+                               environment: fixture.environment)
+        #expect(fromFile.status == 64)
+        #expect(fromFile.errorOutput.contains("the token file \(file.path) does not hold a token: the token must have at least 16 characters"),
+                "\(fromFile.errorOutput)")
+    }
+
+    @Test func theTokenComesFromAFileOrTheEnvironmentNeverTheCommandLine() async throws {
+        let fixture = try await ClassFixture()
+        let token = "correct-horse-battery-staple"
+        func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+            try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--port", "0"] + arguments,
+                    environment: fixture.environment.merging(environment) { $1 })
+        }
+        let onArgv = try serve(["--token", token])
+        #expect(onArgv.status == 64 && onArgv.errorOutput.contains("--token shows the token to every user of this machine (ps): put it in a file readable by you alone and give --token-file PATH, or set CLSFILE_DASHBOARD_TOKEN"),
+                "\(onArgv.errorOutput)")
+        #expect(!(try run(try builtExecutable("clsfile"), ["serve", "--help"], environment: fixture.environment).output.contains("--token <")))
+        let shared = try fixture.tokenFile(token, mode: 0o644)
+        let readable = try serve(["--token-file", shared.path])
+        #expect(readable.status == 64 && readable.errorOutput.contains("can be read by other users (mode 644): make it yours alone with chmod 600"),
+                "\(readable.errorOutput)")
+        let missing = try serve(["--token-file", fixture.scratch.url.appendingPathComponent("no-such-file").path])
+        #expect(missing.status == 64 && missing.errorOutput.contains("cannot be read"), "\(missing.errorOutput)")
+        let both = try serve(["--token-file", try fixture.tokenFile(token).path], environment: ["CLSFILE_DASHBOARD_TOKEN": token])
+        #expect(both.status == 64 && both.errorOutput.contains("not both"), "\(both.errorOutput)")
+
+        let server = try await fixture.serve(environment: ["CLSFILE_DASHBOARD_TOKEN": token])
+        #expect(server.url == "http://127.0.0.1:\(server.port)/?token=\(token)")
+        #expect(try HTTPProbe.request(port: server.port, path: "/").status == 401)
+        #expect(try HTTPProbe.request(port: server.port, path: "/", headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        #expect(await server.stop() == 0)
+    }
+
+    @Test func aConnectionThatDoesNotFinishItsRequestIsClosed() async throws {
+        let fixture = try await ClassFixture()
+        let server = try await fixture.serve(["--idle-timeout", "1", "--body-timeout", "3"])
+        let head = "POST /api/class-report.json HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
+        // Half a body, then nothing: closed once idle for a second.
+        let stalled = try StallingClient.secondsUntilClosed(port: server.port, sending: head + "Content-Length: 1000\r\n\r\n" + String(repeating: "x", count: 500),
+                                                            then: .stalls, limit: 20)
+        #expect(try #require(stalled) < 2.5, "closed after \(stalled ?? 0) s")
+        // A byte every quarter second, never idle a second: closed by the body's timeout.
+        let trickled = try StallingClient.secondsUntilClosed(port: server.port, sending: head + "Content-Length: 100000\r\n\r\n",
+                                                             then: .trickles(every: 0.25), limit: 20)
+        #expect(try #require(trickled) >= 2.5 && trickled ?? 0 < 5, "closed after \(trickled ?? 0) s")
+        // An idle connection between requests is closed too.
+        let idle = try StallingClient.secondsUntilClosed(port: server.port, sending: "", then: .stalls, limit: 20)
+        #expect(try #require(idle) < 2.5, "closed after \(idle ?? 0) s")
+        #expect(try HTTPProbe.request(port: server.port, path: "/").status == 200)
+        #expect(await server.stop() == 0)
     }
 
     @Test func chromiumIsInstalled() throws {
@@ -318,7 +373,7 @@ struct DashboardTests {
 
     /// The token a server printed that it made.
     static func printedToken(_ server: ServerProcess) -> String? {
-        let prefix = "Access token (made for this run; --token chooses one): "
+        let prefix = "Access token (made for this run; --token-file or CLSFILE_DASHBOARD_TOKEN chooses one): "
         return server.process.output.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }
 

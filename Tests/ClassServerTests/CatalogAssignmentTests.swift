@@ -78,7 +78,7 @@ struct CatalogAssignmentTests {
         let image = try await Self.publishCatalog(room.school)
         let classes = try await ServerDatabase.withDatabase(room.school.owner) { try await $0.classes() }
         let sevenB = try #require(classes.first { $0.name == "7B" })
-        let token = try await DeviceToken.make(key: try room.teacher.identity(.teacher).signingKey, lifetime: 30 * 60)
+        let token = try await DeviceToken.make(key: try room.teacher.identity(.teacher).signingKey, audience: room.server.origin, lifetime: 30 * 60)
         let pages = room.server.url.absoluteString + "/classes/\(sevenB.id.uuidString.lowercased())"
         let catalog = pages + "/catalog?token=\(token)"
 
@@ -147,7 +147,7 @@ struct CatalogAssignmentTests {
         try ada.clsfile("accept", ada.home.appendingPathComponent("work/essay.md.clshandout").path)
         let joined = try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
         #expect(joined.output.contains("received 'Measuring things' (class 7B, context fun-with-science/measurements, due 2030-06-30): no work recorded under it yet"), "\(joined.output)")
-        let adaToken = try await DeviceToken.make(key: try ada.identity(.student).signingKey, lifetime: 60)
+        let adaToken = try await DeviceToken.make(key: try ada.identity(.student).signingKey, audience: room.server.origin, lifetime: 60)
         #expect(try await Self.call(pages + "/catalog?token=\(adaToken)").status == 403)
 
         // Ada's work: the sample quiz app, and the course's notes in an editor.
@@ -206,7 +206,7 @@ struct CatalogAssignmentTests {
         try linus.clsfile("join", room.server.url.absoluteString, "--code", poetryCode)
         let stranger = try SyncClient(serverURL: room.server.url, key: try linus.identity(.student).signingKey)
         await #expect(throws: SyncError.self) { _ = try await stranger.assignments(ofClass: sevenB.id) }
-        let okafor = try await DeviceToken.make(key: try #require(try SyncTests.User("okafor", in: room.scratch).identity(.teacher)).signingKey, lifetime: 60)
+        let okafor = try await DeviceToken.make(key: try #require(try SyncTests.User("okafor", in: room.scratch).identity(.teacher)).signingKey, audience: room.server.origin, lifetime: 60)
         let foreign = try await Self.call(assign.replacingOccurrences(of: token, with: okafor), form: form)
         #expect(foreign.status == 404 && foreign.text.contains("you teach no class"), "\(foreign.text)")
     }

@@ -195,7 +195,7 @@ struct CatalogTests {
             ("HS256 with the public key as secret", hmac, "signed with HS256, not ES256"),
             ("another team's iss", try await CatalogToken.make(key: catalogs.acme, kid: "acme-1", team: "globex"),
              "is not the team the key acme-1 is registered to"),
-            ("a device token", try await DeviceToken.make(key: catalogs.acme), "names the key"),
+            ("a device token", try await DeviceToken.make(key: catalogs.acme, audience: catalogs.server.origin), "names the key"),
             ("good for 10²⁰ s", try await CatalogToken.make(key: catalogs.acme, kid: "acme-1", team: "acme", lifetime: 1e20), "more than 30 minutes"),
             ("a kid with a NUL", base64URL(Data("{\"alg\":\"ES256\",\"kid\":\"acme\\u0000\"}".utf8)) + "." + claims + ".c2ln", "names no key (kid)"),
             ("garbage", "not.a.jwt", "is not a JWT"),

@@ -78,5 +78,13 @@ struct ServerCommandTests {
         #expect(wrongPassword.status == 69)
         #expect(wrongPassword.errorOutput.contains("postgres://clsfile_owner@127.0.0.1:\(school.cluster.port)/clsfile"))
         #expect(!wrongPassword.errorOutput.contains("wrong"), "the password stays out of messages")
+        // A password on the command line, where ps shows it to every user, is refused; without one the option works.
+        let onArgv = try run(server, ["class", "list", "--database", school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")],
+                             environment: ["DATABASE_URL": ""])
+        #expect(onArgv.status == 64 && onArgv.errorOutput.contains("--database holds a password, which every user of this machine sees (ps): give the address in DATABASE_URL instead"),
+                "\(onArgv.errorOutput)")
+        #expect(!onArgv.errorOutput.contains("owner-secret"))
+        let noPassword = try run(server, ["class", "list", "--database", "postgres://clsfile_owner@127.0.0.1:1/clsfile"], environment: ["DATABASE_URL": ""])
+        #expect(noPassword.status == 69, "reaches for the database: \(noPassword.errorOutput)")
     }
 }

@@ -59,6 +59,8 @@ struct SyncTests {
     final class RunningServer: Sendable {
         let server: ServerProcess
         let url: URL
+        /// The origin its tokens must name: the address it printed.
+        let origin: ServerOrigin
         var process: SpawnedProcess { server.process }
 
         init(_ school: ServerDatabaseTests.School, in folder: URL, port: Int = 0, name: String = "server",
@@ -68,6 +70,7 @@ struct SyncTests {
                                              ["serve", "--port", "\(port)"] + options, environment: environment,
                                              in: folder, name: name, announcing: "clsfile-server listening on ")
             url = try #require(URL(string: server.url))
+            origin = try ServerOrigin(url)
         }
 
         deinit {
@@ -322,7 +325,7 @@ struct SyncTests {
         #expect(assignmentPage.status == 200 && assignmentPage.body.contains("Ada Lovelace") && assignmentPage.body.contains("Bob Moses"))
         let bare = try await Self.get(room.server.url.absoluteString + classPath)
         #expect(bare.status == 401 && bare.body.contains("carries no token"))
-        let adaLink = "\(classPath)?token=\(try await DeviceToken.make(key: try ada.identity(.student).signingKey))"
+        let adaLink = "\(classPath)?token=\(try await DeviceToken.make(key: try ada.identity(.student).signingKey, audience: room.server.origin))"
         #expect(try await Self.get(room.server.url.absoluteString + adaLink).status == 403)
 
         // xAPI from the server: the teacher's export and the route give valid statements of both students.
@@ -584,8 +587,8 @@ struct SyncRefusalTests {
         let room = try await SyncTests.Classroom()
         let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
         let adaKey = try ada.identity(.student).signingKey
-        let adaToken = try await DeviceToken.make(key: adaKey)
-        let teacherToken = try await DeviceToken.make(key: try room.teacher.identity(.teacher).signingKey)
+        let adaToken = try await DeviceToken.make(key: adaKey, audience: room.server.origin)
+        let teacherToken = try await DeviceToken.make(key: try room.teacher.identity(.teacher).signingKey, audience: room.server.origin)
         let membership = try #require(try await ada.store(.student).classServerMemberships().first)
         let server = room.server.url
 
@@ -608,9 +611,9 @@ struct SyncRefusalTests {
         // Tokens.
         try await expectRefusal("POST", "/v1/sync", body: try body([operation]), token: nil, status: 401, code: "unauthorized", saying: "carries no token")
         try await expectRefusal("GET", "/v1/classes", token: "not.a.jwt", status: 401, code: "unauthorized", saying: "is not a JWT")
-        try await expectRefusal("GET", "/v1/classes", token: try await DeviceToken.make(key: P256.Signing.PrivateKey()), status: 401,
+        try await expectRefusal("GET", "/v1/classes", token: try await DeviceToken.make(key: P256.Signing.PrivateKey(), audience: room.server.origin), status: 401,
                                 code: "unauthorized", saying: "not registered here")
-        try await expectRefusal("GET", "/v1/classes", token: try await DeviceToken.make(key: adaKey, at: Date().addingTimeInterval(-3600), lifetime: 600),
+        try await expectRefusal("GET", "/v1/classes", token: try await DeviceToken.make(key: adaKey, audience: room.server.origin, at: Date().addingTimeInterval(-3600), lifetime: 600),
                                 status: 401, code: "unauthorized", saying: "expired")
         // Bodies.
         try await expectRefusal("POST", "/v1/sync", body: Data("{\"classID\": 3".utf8), token: adaToken, status: 400, code: "invalidValue", saying: "not the JSON this route takes")
@@ -641,7 +644,7 @@ struct SyncRefusalTests {
         let join = try SyncWire.encoder.encode(SyncWire.JoinRequest(code: "WRONGCODE2", name: "Eve", publicKey: adaKey.publicKey.x963Representation))
         try await expectRefusal("POST", "/v1/join", body: join, token: adaToken, status: 404, code: "notFound", saying: "no class has the join code")
         let stolen = try SyncWire.encoder.encode(SyncWire.JoinRequest(code: room.code, name: "Eve", publicKey: adaKey.publicKey.x963Representation))
-        try await expectRefusal("POST", "/v1/join", body: stolen, token: try await DeviceToken.make(key: P256.Signing.PrivateKey()),
+        try await expectRefusal("POST", "/v1/join", body: stolen, token: try await DeviceToken.make(key: P256.Signing.PrivateKey(), audience: room.server.origin),
                                 status: 401, code: "unauthorized", saying: "not registered here")
 
         // Other people's data: a student reads no report, syncs into no class of another
@@ -657,7 +660,7 @@ struct SyncRefusalTests {
                                 code: "notFound", saying: "you have not joined the class")
         try await expectRefusal("POST", "/v1/sync", body: try body([operation]), token: teacherToken, status: 403, code: "forbidden",
                                 saying: "only students sync")
-        let otherToken = try await DeviceToken.make(key: otherTeacher)
+        let otherToken = try await DeviceToken.make(key: otherTeacher, audience: room.server.origin)
         try await expectRefusal("GET", "/api/class-report.json?class=\(membership.classID.uuidString)", token: otherToken, status: 404,
                                 code: "notFound", saying: "you teach no class")
         let adaClasses = try await request(server, "GET", "/v1/classes", token: adaToken)
@@ -669,6 +672,45 @@ struct SyncRefusalTests {
         try ada.clsfile("sync")
         let served = try await room.report().assignments.first?.students.map(\.work)
         #expect(served == [try await SyncTests.ownWork(of: ada, essay: essay)])
+    }
+
+    @Test func refusalsSayWhatWasWrongWithoutDatabaseTextOrAccountIDs() async throws {
+        let room = try await SyncTests.Classroom()
+        let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
+        let adaKey = try ada.identity(.student).signingKey
+        let adaToken = try await DeviceToken.make(key: adaKey, audience: room.server.origin)
+        let store = ada.store(.student)
+        let membership = try #require(try await store.classServerMemberships().first)
+        let lock = try SyncTests.holdSyncLock(of: ada)
+        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Words. >> \\\"$0\\\"\"", essay.path)
+        let operation = try #require(try await store.pendingSyncOperations(limit: 1).first?.operation)
+
+        func expectPlainRefusal(_ path: String, _ body: some Encodable, saying text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let answer = try await URLRequestLike(url: room.server.url.absoluteString + path, method: "POST",
+                                                  body: try SyncWire.encoder.encode(body), token: adaToken).send()
+            #expect(answer.status == 400 && answer.error?.code == "invalidValue", "\(answer.status)", sourceLocation: sourceLocation)
+            let message = answer.error?.message ?? ""
+            #expect(message.contains(text), "\(message)", sourceLocation: sourceLocation)
+            // Neither PostgreSQL's words nor anyone's account.
+            for leaked in ["UTF8", "byte sequence", "escape sequence", "jsonb", "clsfile.", "relation",
+                           membership.accountID.uuidString.lowercased(), membership.accountID.uuidString.uppercased()] {
+                #expect(!message.contains(leaked), "\(leaked) in \(message)", sourceLocation: sourceLocation)
+            }
+        }
+        // Values only PostgreSQL refuses: a NUL in text it compares, and in the work it keeps as jsonb.
+        var nulIdentifier = operation
+        nulIdentifier.id = UUID()
+        nulIdentifier.assignmentIdentifier = "essay\u{0}"
+        try await expectPlainRefusal("/v1/sync", SyncWire.SyncRequest(classID: membership.classID, operations: [nulIdentifier]),
+                                     saying: "the request failed: it holds a value the database cannot store, such as a NUL character or text that is not UTF-8 (SQLSTATE 22")
+        var nulTitle = operation
+        nulTitle.id = UUID()
+        nulTitle.assignment.title = "Essay\u{0}"
+        try await expectPlainRefusal("/v1/sync", SyncWire.SyncRequest(classID: membership.classID, operations: [nulTitle]),
+                                     saying: "the request failed: it holds a value the database cannot store")
+        let nulCode = SyncWire.JoinRequest(code: "K7QX\u{0}", name: "Ada Lovelace", publicKey: adaKey.publicKey.x963Representation)
+        try await expectPlainRefusal("/v1/join", nulCode, saying: "joining a class failed: it holds a value the database cannot store")
+        withExtendedLifetime(lock) {}
     }
 }
 
@@ -732,6 +774,10 @@ struct ServeTLSTests {
         #expect(open.status == 65 && open.errorOutput.contains("without TLS"))
         let half = try run(program, ["serve", "--port", "0", "--tls-cert", certificate], environment: database)
         #expect(half.status == 65 && half.errorOutput.contains("go together"))
+        // On every address, the server cannot tell which one students use, which their tokens name.
+        let everywhere = try run(program, ["serve", "--host", "0.0.0.0", "--port", "0", "--tls-cert", certificate, "--tls-key", key], environment: database)
+        #expect(everywhere.status == 65 && everywhere.errorOutput.contains("listening on every address (0.0.0.0)")
+                && everywhere.errorOutput.contains("give it with --public-url"), "\(everywhere.errorOutput)")
         let owner = ["DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")]
         let unsafe = try run(program, ["serve", "--port", "0"], environment: owner)
         #expect(unsafe.status == 77 && unsafe.errorOutput.contains("owns the schema"))

@@ -97,11 +97,26 @@ struct ClassFixture {
     /// A store handle on the fixture's store.
     func store() -> CLSDataStore { CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: 30)) }
 
-    /// Starts `clsfile serve` on the fixture's store.
-    func serve(_ arguments: [String] = [], name: String = "serve") async throws -> ServerProcess {
+    /// Starts `clsfile serve` on the fixture's store, with more environment variables if given.
+    func serve(_ arguments: [String] = [], environment: [String: String] = [:], name: String = "serve") async throws -> ServerProcess {
         try await ServerProcess(["--store", storeURL.path] + arguments,
-                                environment: ["XDG_CONFIG_HOME": configHome.path, "CLSFILE_STORE": "",
-                                              "XDG_DATA_HOME": scratch.url.appendingPathComponent("data").path],
+                                environment: self.environment.merging(environment) { $1 },
                                 in: scratch.url, name: name)
+    }
+
+    /// The teacher's environment: their role, and no store or token of the test's own.
+    var environment: [String: String] {
+        ["XDG_CONFIG_HOME": configHome.path, "CLSFILE_STORE": "", "CLSFILE_DASHBOARD_TOKEN": "",
+         "XDG_DATA_HOME": scratch.url.appendingPathComponent("data").path]
+    }
+
+    /// A file that holds a token, readable by its owner alone unless told otherwise.
+    func tokenFile(_ token: String, mode: Int = 0o600) throws -> URL {
+        let file = scratch.url.appendingPathComponent("token-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: file.path, contents: Data((token + "\n").utf8),
+                                             attributes: [.posixPermissions: mode]) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        return file
     }
 }
