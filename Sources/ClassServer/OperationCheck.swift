@@ -49,6 +49,7 @@ enum OperationCheck {
         func text(_ value: String, _ name: String, allowsEmpty: Bool = false) throws {
             guard value.utf8.count <= maximumText else { throw refuse("\(name) longer than \(maximumText) bytes", .tooLarge) }
             guard allowsEmpty || !value.isEmpty else { throw refuse("an empty \(name)", .invalidValue) }
+            guard !value.utf8.contains(0) else { throw refuse("\(name) with a NUL character", .invalidValue) }
         }
         try text(identifier, "assignment identifier")
         try text(info.title, "title", allowsEmpty: true)
@@ -86,6 +87,7 @@ enum OperationCheck {
         func text(_ value: String, _ name: String, allowsEmpty: Bool = false) throws {
             guard value.utf8.count <= maximumText else { throw refuse("\(name) longer than \(maximumText) bytes", .tooLarge) }
             guard allowsEmpty || !value.isEmpty else { throw refuse("an empty \(name)") }
+            guard !value.utf8.contains(0) else { throw refuse("\(name) with a NUL character") }
         }
         try checkAssignment(operation.assignmentIdentifier, operation.assignment, refuse: refuse)
         guard (0...1_000_000).contains(operation.attempt) else { throw refuse("the attempt \(operation.attempt), outside 0 to 1,000,000") }

@@ -55,24 +55,44 @@ extension ServerDatabase {
                 operation.assignment = teachers[operation.assignmentIdentifier] ?? operation.assignment
                 return operation
             }, by: \.assignmentIdentifier)
-            // Every row of the student's work in the class, locked: its stored size, for the
-            // budget, and the text of those the operations change.
-            var states: [String: WorkState] = [:]
+            // Every row of the student's work in the class, locked: its version (`xmin`, the
+            // transaction that wrote it), its stored size, for the budget, and the title of its
+            // assignment when it is a catalog context's.
             var (otherBytes, rows) = (0, 0)
             var contextWork: [String: String] = [:]
-            for (assignment, text, bytes, contextTitle) in try await connection.run("""
-                SELECT assignment_id, CASE WHEN assignment_id = ANY(\(Array(operations.keys))::text[]) THEN detail::text END,
-                       pg_column_size(detail), CASE WHEN starts_with(assignment_id, 'ctx-') THEN detail->'assignment'->>'title' END
+            var versions: [String: Int64] = [:]
+            for (assignment, version, bytes, contextTitle) in try await connection.run("""
+                SELECT assignment_id, xmin::text::bigint, pg_column_size(detail),
+                       CASE WHEN starts_with(assignment_id, 'ctx-') THEN detail->'assignment'->>'title' END
                 FROM clsfile.work WHERE class_id = \(classID) AND student_id = \(student) FOR UPDATE
-                """, logger: logger).decode((String, String?, Int, String?).self).collected() {
+                """, logger: logger).decode((String, Int64, Int, String?).self).collected() {
                 rows += 1
                 if let contextTitle { contextWork[contextTitle] = assignment }
-                guard let text else {
+                if operations[assignment] == nil {
                     otherBytes += bytes
-                    continue
+                } else {
+                    versions[assignment] = version
                 }
-                states[assignment] = try decodedWork.state(of: student, in: classID, on: assignment, stored: text) {
-                    try Self.decodedState(text, assignment: assignment)
+            }
+            // The work the operations change: decoded before, unless another request (of this
+            // process or another) wrote it since.
+            var states: [String: WorkState] = [:]
+            var stale: [String] = []
+            for (assignment, version) in versions {
+                if let kept = decodedWork.state(of: student, in: classID, on: assignment, version: version) {
+                    states[assignment] = kept
+                } else {
+                    stale.append(assignment)
+                }
+            }
+            if !stale.isEmpty {
+                for (assignment, text) in try await connection.run("""
+                    SELECT assignment_id, detail::text FROM clsfile.work
+                    WHERE class_id = \(classID) AND student_id = \(student) AND assignment_id = ANY(\(stale)::text[])
+                    """, logger: logger).decode((String, String).self).collected() {
+                    let state = try Self.decodedState(text, assignment: assignment)
+                    if let version = versions[assignment] { decodedWork.keep(state, of: student, in: classID, on: assignment, version: version) }
+                    states[assignment] = state
                 }
             }
             // The work on one context of a catalog assignment is one record a student: another
@@ -87,23 +107,23 @@ extension ServerDatabase {
             for (assignment, changes) in operations {
                 states[assignment, default: WorkState(startingWith: changes[0])].apply(contentsOf: changes)
             }
-            let written = Array(states)
+            let written = Array(states.filter { operations[$0.key] != nil })
             let details = try written.map { String(decoding: try WorkStateCoding.encoder.encode($0.value), as: UTF8.self) }
             // The policy on work refuses a class the student has not joined (and the whole
             // transaction, operation ids included, is rolled back).
-            // The text PostgreSQL keeps (jsonb's own form) comes back, so that the next request and
-            // report find these states decoded already.
+            // The rows' new versions come back, so that the next request and report find these
+            // states decoded already (a transaction rolled back leaves a version no row has).
             var writtenBytes = 0
             try await Self.refusingRowSecurity(as: notJoined) {
-                for (assignment, text, bytes) in try await connection.run("""
+                for (assignment, version, bytes) in try await connection.run("""
                     INSERT INTO clsfile.work (class_id, student_id, assignment_id, detail, updated_at)
                     SELECT \(classID), \(student), assignment, detail::jsonb, now()
                     FROM unnest(\(written.map(\.key))::text[], \(details)::text[]) AS w(assignment, detail)
                     ON CONFLICT (class_id, student_id, assignment_id)
                     DO UPDATE SET detail = excluded.detail, updated_at = now()
-                    RETURNING assignment_id, detail::text, pg_column_size(detail)
-                    """, logger: logger).decode((String, String, Int).self).collected() {
-                    if let state = states[assignment] { decodedWork.keep(state, of: student, in: classID, on: assignment, stored: text) }
+                    RETURNING assignment_id, xmin::text::bigint, pg_column_size(detail)
+                    """, logger: logger).decode((String, Int64, Int).self).collected() {
+                    if let state = states[assignment] { decodedWork.keep(state, of: student, in: classID, on: assignment, version: version) }
                     writtenBytes += bytes
                 }
             }
@@ -135,9 +155,33 @@ extension ServerDatabase {
                 throw ServerError(.notFound, "you teach no class \(classID.uuidString.lowercased()): GET /v1/classes lists yours")
             }
             let rows = try await connection.run("""
-                SELECT w.student_id, a.name, w.assignment_id, w.detail::text, w.updated_at
+                SELECT w.student_id, a.name, w.assignment_id, w.xmin::text::bigint, w.updated_at
                 FROM clsfile.work w JOIN clsfile.account a ON a.id = w.student_id WHERE w.class_id = \(classID)
-                """, logger: logger).decode((UUID, String, String, String, Date).self).collected()
+                """, logger: logger).decode((UUID, String, String, Int64, Date).self).collected()
+            // Only the rows written since they were last decoded are read whole.
+            var states: [String: WorkState] = [:]
+            var stale: [(UUID, String, String, Int64, Date)] = []
+            for row in rows {
+                if let kept = decodedWork.state(of: row.0, in: classID, on: row.2, version: row.3) {
+                    states["\(row.0)/\(row.2)"] = kept
+                } else {
+                    stale.append(row)
+                }
+            }
+            if !stale.isEmpty {
+                let versions = Dictionary(stale.map { ("\($0.0)/\($0.2)", $0.3) }, uniquingKeysWith: { first, _ in first })
+                for (student, assignment, text) in try await connection.run("""
+                    SELECT w.student_id, w.assignment_id, w.detail::text FROM clsfile.work w
+                    JOIN unnest(\(stale.map(\.0))::uuid[], \(stale.map(\.2))::text[]) AS s(student_id, assignment_id)
+                      ON s.student_id = w.student_id AND s.assignment_id = w.assignment_id
+                    WHERE w.class_id = \(classID)
+                    """, logger: logger).decode((UUID, String, String).self).collected() {
+                    guard let version = versions["\(student)/\(assignment)"] else { continue }
+                    let state = try Self.decodedState(text, assignment: assignment)
+                    decodedWork.keep(state, of: student, in: classID, on: assignment, version: version)
+                    states["\(student)/\(assignment)"] = state
+                }
+            }
             let handouts = try await registeredHandouts(ofClass: classID, on: connection)
             // Each student's enrolment and first key, which tell two students of one name apart.
             var enrolments: [UUID: (joined: Date, fingerprint: String?)] = [:]
@@ -149,9 +193,9 @@ extension ServerDatabase {
                 enrolments[student] = (joined, key.map(Identity.fingerprint(of:)))
             }
             var byAssignment: [String: [(state: WorkState, row: ClassReport.StudentRow)]] = [:]
-            for (student, name, assignment, detail, updated) in rows {
-                let state = try decodedWork.state(of: student, in: classID, on: assignment, stored: detail) {
-                    try Self.decodedState(detail, assignment: assignment)
+            for (student, name, assignment, _, updated) in rows {
+                guard let state = states["\(student)/\(assignment)"] else {
+                    throw ServerError(.database, "the work of a student on \(assignment) left the class while the report was read; read it again")
                 }
                 byAssignment[assignment, default: []].append((state, ClassReport.StudentRow(
                     studentIdentifier: student.uuidString.lowercased(), studentName: name, submittedAt: updated,
@@ -200,10 +244,12 @@ extension ServerDatabase {
     }
 }
 
-/// The work last decoded from each row, so that a report decodes only the rows that changed since
-/// the last one (the teacher's pages reload every 10 seconds). Consulted only for rows the
-/// caller's query returned, and only when the stored text is the same, so it cannot show anything
-/// the database would not. At most 200,000 rows are kept; past that it starts again.
+/// The work last decoded from each row, by the row's version (`xmin`: the transaction that wrote
+/// it), so that a request or report decodes only the rows written since (the teacher's pages
+/// reload every 10 seconds; a busy student sends a request every few). Consulted only for rows the
+/// caller's query returned, and only for the same version, so it cannot show anything the
+/// database would not, whichever server process wrote the row. At most 200,000 rows are kept;
+/// past that it starts again.
 final class DecodedWorkCache: Sendable {
     private struct Key: Hashable {
         var student: UUID
@@ -211,24 +257,21 @@ final class DecodedWorkCache: Sendable {
         var assignment: String
     }
 
-    private let entries = NIOLockedValueBox<[Key: (text: String, state: WorkState)]>([:])
+    private let entries = NIOLockedValueBox<[Key: (version: Int64, state: WorkState)]>([:])
     static let capacity = 200_000
 
-    /// The state of a row: the one decoded before when its text is unchanged, else `decode()`'s.
-    func state(of student: UUID, in classID: UUID, on assignment: String, stored text: String,
-               decode: () throws -> WorkState) rethrows -> WorkState {
+    /// The state decoded from a row's version, if it was.
+    func state(of student: UUID, in classID: UUID, on assignment: String, version: Int64) -> WorkState? {
         let key = Key(student: student, classID: classID, assignment: assignment)
-        if let kept = entries.withLockedValue({ $0[key] }), kept.text == text { return kept.state }
-        let state = try decode()
-        keep(state, of: student, in: classID, on: assignment, stored: text)
-        return state
+        guard let kept = entries.withLockedValue({ $0[key] }), kept.version == version else { return nil }
+        return kept.state
     }
 
-    /// Keeps the state a row's text holds.
-    func keep(_ state: WorkState, of student: UUID, in classID: UUID, on assignment: String, stored text: String) {
+    /// Keeps the state a row's version holds.
+    func keep(_ state: WorkState, of student: UUID, in classID: UUID, on assignment: String, version: Int64) {
         entries.withLockedValue { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[Key(student: student, classID: classID, assignment: assignment)] = (text, state)
+            entries[Key(student: student, classID: classID, assignment: assignment)] = (version, state)
         }
     }
 }

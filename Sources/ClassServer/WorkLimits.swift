@@ -10,9 +10,9 @@ import OpenClassKit
 /// tens of milliseconds (`swift run -c release WorkLimitsBenchmark`).
 public enum WorkLimits {
     /// The most time spans one assignment's work may hold.
-    public static let maximumSpans = 20_000
+    public static let maximumSpans = 5_000
     /// The most progress ranges one assignment's work may hold, united.
-    public static let maximumRanges = 5_000
+    public static let maximumRanges = 1_000
     /// The most activity items one assignment's work may hold.
     public static let maximumItems = 1_000
     /// The most assignments a student's work in one class may name.

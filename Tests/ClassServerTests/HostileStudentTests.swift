@@ -148,7 +148,7 @@ struct HostileStudentTests {
             }
             return operation
         }
-        try await Self.expectRefusal(room, spans, code: .tooLarge, saying: "would hold 20500 time spans, more than the 20000")
+        try await Self.expectRefusal(room, spans, code: .tooLarge, saying: "would hold 20500 time spans, more than the 5000")
         try await Self.expectRefusal(room, spans, code: .tooLarge, saying: "nothing of this request was applied")
     }
 

@@ -697,17 +697,19 @@ struct SyncRefusalTests {
                 #expect(!message.contains(leaked), "\(leaked) in \(message)", sourceLocation: sourceLocation)
             }
         }
-        // Values only PostgreSQL refuses: a NUL in text it compares, and in the work it keeps as jsonb.
+        // A NUL, which PostgreSQL cannot keep in text or jsonb, is refused before the database.
         var nulIdentifier = operation
         nulIdentifier.id = UUID()
         nulIdentifier.assignmentIdentifier = "essay\u{0}"
         try await expectPlainRefusal("/v1/sync", SyncWire.SyncRequest(classID: membership.classID, operations: [nulIdentifier]),
-                                     saying: "the request failed: it holds a value the database cannot store, such as a NUL character or text that is not UTF-8 (SQLSTATE 22")
-        var nulTitle = operation
-        nulTitle.id = UUID()
-        nulTitle.assignment.title = "Essay\u{0}"
-        try await expectPlainRefusal("/v1/sync", SyncWire.SyncRequest(classID: membership.classID, operations: [nulTitle]),
-                                     saying: "the request failed: it holds a value the database cannot store")
+                                     saying: "holds assignment identifier with a NUL character")
+        var nulItem = operation
+        nulItem.id = UUID()
+        nulItem.items = [SyncOperation.Item(identifier: "words", title: "Words\u{0}", isPrimary: false, kind: "quantity", value: 1,
+                                            createdAt: operation.madeAt, modifiedAt: operation.madeAt)]
+        try await expectPlainRefusal("/v1/sync", SyncWire.SyncRequest(classID: membership.classID, operations: [nulItem]),
+                                     saying: "holds item title with a NUL character")
+        // Values only PostgreSQL refuses: a NUL in a join code, which it compares.
         let nulCode = SyncWire.JoinRequest(code: "K7QX\u{0}", name: "Ada Lovelace", publicKey: adaKey.publicKey.x963Representation)
         try await expectPlainRefusal("/v1/join", nulCode, saying: "joining a class failed: it holds a value the database cannot store")
         withExtendedLifetime(lock) {}

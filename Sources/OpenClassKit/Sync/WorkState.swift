@@ -56,21 +56,22 @@ public struct WorkState: Sendable, Equatable, Codable {
         public var items: Int
     }
 
-    /// The most the work could hold after `operations`, counted without merging them (in time
-    /// linear in the work and the operations), so that a server can refuse work past its limits
-    /// before doing any: spans and items by id, ranges as sent (a union holds no more).
+    /// The most the work could hold after `operations`, counted without merging them, so that a
+    /// server can refuse work past its limits before doing any: spans and items by their ids (in
+    /// time linear in the work and the operations), ranges by the union of those held and sent
+    /// under the basis they would be measured by (a sort of them).
     public func size(after operations: some Sequence<SyncOperation>) -> Size {
         var attempt = self.attempt
         var spanIDs = Set(spans.map(\.id))
         var itemIDs = Set(items.map(\.identifier))
-        var ranges = self.ranges.count
+        var ranges = self.ranges
         var basis = progressBasis
         for operation in operations where operation.assignmentIdentifier == assignmentIdentifier {
             if operation.replacesWork || operation.attempt > attempt {
                 attempt = operation.attempt
                 spanIDs = []
                 itemIDs = []
-                ranges = 0
+                ranges = []
                 basis = nil
             } else if operation.attempt < attempt {
                 continue
@@ -78,17 +79,18 @@ public struct WorkState: Sendable, Equatable, Codable {
             if let change = operation.progressBasisChange,
                ProgressBasisChange(basis: change.basis.map(ProgressBasis.init(rawValue:)), restarts: change.restarts)
                    .clearsRanges(measuredUnder: basis) {
-                ranges = 0
+                ranges = []
                 basis = change.basis
             }
             for id in operation.discardedSpans { spanIDs.remove(id) }
             for span in operation.spans { spanIDs.insert(span.id) }
-            ranges += operation.ranges.count
+            if basis == operation.rangesBasis { ranges += operation.ranges }
             if operation.removesAllItems { itemIDs = [] }
             for identifier in operation.deletedItems { itemIDs.remove(identifier) }
             for item in operation.items { itemIDs.insert(item.identifier) }
         }
-        return Size(spans: spanIDs.count, ranges: ranges, items: itemIDs.count)
+        let united = IntervalSet(ranges.map { $0.lower...max($0.lower, $0.upper) }).intervals.count
+        return Size(spans: spanIDs.count, ranges: united, items: itemIDs.count)
     }
 
     /// Work being merged: spans and items by id, ranges gathered to be united at the end.
