@@ -3,11 +3,11 @@ import ClassServer
 import CommandSupport
 import Foundation
 
-/// `clsfile-server class create|list`.
+/// `clsfile-server class create|list|archive`.
 struct ClassCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "class", abstract: "Create and list classes.",
-        subcommands: [Create.self, List.self])
+        commandName: "class", abstract: "Create, list and archive classes.",
+        subcommands: [Create.self, List.self, Archive.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
