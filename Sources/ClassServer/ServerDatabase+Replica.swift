@@ -20,28 +20,39 @@ import PostgresNIO
 /// replayed it, however long that takes, so no fixed window can be too short. What others wrote
 /// (students' syncs) the teacher sees as the replica has it, at most its lag behind.
 ///
-/// A replica that cannot be used (down, or a query it cancels while replaying) sends the read
-/// to the primary, with a warning in the log.
+/// A replica that cannot be used (down, slow to answer, or a query it cancels while replaying)
+/// sends the read to the primary, with a warning in the log, and the reads of the next 10
+/// seconds with it (``ReplicaReader``).
 extension ServerDatabase {
     /// Runs a read in a transaction as `account` on the replica when it holds the account's
-    /// every write, else on the primary (as ``asAccount(_:_:)``). Without a replica, on the primary.
+    /// every write, else on the primary (as ``asAccount(_:_:)``). Without a replica, or while it
+    /// fails (``ReplicaReader``), on the primary.
     func asReader<Result: Sendable>(_ account: UUID, _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        guard let reader else { return try await asAccount(account, body) }
+        guard let reader, !reader.isResting else { return try await asAccount(account, body) }
         let written = try await translating("a read of the account \(account)") {
             try await client.query("SELECT clsfile.write_generation(\(account))", logger: logger).decode(Int64.self).collected().first ?? 0
         }
         do {
-            let answer: Result? = try await translating("a read of the account \(account) on \(reader.address)") {
-                try await reader.client.withTransaction(logger: logger) { connection in
-                    let rows = try await connection.run("""
-                        SELECT clsfile.write_generation(\(account)), set_config('clsfile.account', \(account.uuidString), true)
-                        """, logger: logger).decode((Int64, String).self).collected()
-                    guard let (replayed, _) = rows.first, replayed >= written else { return nil }
-                    return try await body(connection)
+            // The replica's count of the account's writes only grows: once it has caught up, the
+            // transaction below, which starts later, sees every write of the account.
+            let replayed = try await translating("a read of the account \(account) from the replica", on: reader.address) {
+                try await reader.replayedWrites(of: account, logger: logger)
+            }
+            guard let replayed else {
+                reader.noteFailure()
+                logger.warning("the replica did not answer within \(ReplicaReader.deadline); reading from the primary", metadata: ["replica": "\(reader.address)"])
+                return try await asAccount(account, body)
+            }
+            if replayed >= written {
+                return try await translating("a read of the account \(account) from the replica", on: reader.address) {
+                    try await reader.client.withTransaction(logger: logger) { connection in
+                        try await connection.run("SELECT set_config('clsfile.account', \(account.uuidString), true)", logger: logger)
+                        return try await body(connection)
+                    }
                 }
             }
-            if let answer { return answer }
         } catch let error as ServerError where error.code == .database {
+            reader.noteFailure()
             logger.warning("reading from the replica failed; reading from the primary", metadata: ["error": "\(error)"])
         }
         return try await asAccount(account, body)

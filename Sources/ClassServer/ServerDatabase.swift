@@ -11,7 +11,7 @@ public struct ServerDatabase: Sendable {
     let client: PostgresClient
     let address: DatabaseAddress
     /// The streaming replica teachers' reads go to (``asReader(_:_:)``), when one is given.
-    let reader: (client: PostgresClient, address: DatabaseAddress)?
+    let reader: ReplicaReader?
     /// Rows of work decoded for reports, kept while the server runs.
     let decodedWork = DecodedWorkCache()
     let logger = Logger(label: "clsfile-server.database")
@@ -33,10 +33,10 @@ public struct ServerDatabase: Sendable {
         // The pool reports each failed attempt to connect at info; what fails for good is thrown.
         poolLogger.logLevel = .error
         let client = PostgresClient(configuration: address.configuration, backgroundLogger: poolLogger)
-        let reader = readAddress.map { (client: PostgresClient(configuration: $0.configuration, backgroundLogger: poolLogger), address: $0) }
+        let reader = readAddress.map { ReplicaReader(address: $0, backgroundLogger: poolLogger) }
         let database = ServerDatabase(client: client, address: address, reader: reader)
         for checked in [address] + (readAddress.map { [$0] } ?? []) {
-            try await database.translating("connecting to \(checked)") {
+            try await database.translating("connecting", on: checked) {
                 let connection = try await PostgresConnection.connect(
                     on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try checked.connectionConfiguration,
                     id: 0, logger: poolLogger).get()
@@ -121,7 +121,7 @@ public struct ServerDatabase: Sendable {
     }
 
     private func checkReadyToServe(_ client: PostgresClient, _ address: DatabaseAddress) async throws {
-        try await translating("checking \(address)") {
+        try await translating("checking \(address)", on: address) {
             let roles = try await client.query("""
                 SELECT r.rolname, r.rolsuper, r.rolbypassrls,
                        coalesce((SELECT n.nspowner = r.oid FROM pg_namespace n WHERE n.nspname = 'clsfile'), false),
@@ -290,19 +290,22 @@ public struct ServerDatabase: Sendable {
     }
 
     /// Runs database work, turning PostgreSQL's errors into ``ServerError``s that say what failed.
-    func translating<Result>(_ what: String, _ work: () async throws -> Result) async throws -> Result {
+    /// - Parameter database: The database the work runs on, which messages name: the primary
+    ///   unless told otherwise.
+    func translating<Result>(_ what: String, on database: DatabaseAddress? = nil,
+                             _ work: () async throws -> Result) async throws -> Result {
         do {
             return try await work()
         } catch let error as ServerError {
             throw error
         } catch let error as PostgresTransactionError {
-            throw translated(error.closureError ?? error.commitError ?? error.beginError ?? error, while: what)
+            throw translated(error.closureError ?? error.commitError ?? error.beginError ?? error, while: what, on: database ?? address)
         } catch {
-            throw translated(error, while: what)
+            throw translated(error, while: what, on: database ?? address)
         }
     }
 
-    private func translated(_ error: any Error, while what: String) -> any Error {
+    private func translated(_ error: any Error, while what: String, on address: DatabaseAddress) -> any Error {
         if let error = error as? ServerError { return error }
         guard let error = error as? PSQLError else {
             return ServerError(.database, "\(what) failed on \(address): \(error)", underlyingError: error)

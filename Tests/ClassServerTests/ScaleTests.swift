@@ -231,6 +231,30 @@ struct ScaleTests {
         try await deployment.awaitReplica()
         #expect(try deployment.replica.psql("SELECT generation FROM clsfile.account_write", database: "clsfile") == "1")
         #expect(try await deployment.report().assignments.first?.students.first?.work.primaryItem?.value == 5)
+
+        // The replica's machine fails: the teacher's reads go to the primary, on either process.
+        try deployment.replica.stop()
+        for _ in deployment.servers {
+            let began = Date()
+            #expect(try await deployment.report().assignments.first?.students.first?.work.primaryItem?.value == 5)
+            #expect(Date().timeIntervalSince(began) < 15)
+        }
+    }
+
+    @Test func serveRefusesAReadDatabaseItCannotUse() async throws {
+        let school = try await ServerDatabaseTests.School()
+        let server = try builtExecutable("clsfile-server")
+        let primary = school.cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile")
+        let nowhere = "postgres://clsfile_app:app-secret@127.0.0.1:1/clsfile"
+        let unreachable = try run(server, ["serve", "--port", "0", "--read-database", nowhere], environment: ["DATABASE_URL": primary])
+        #expect(unreachable.status == 69 && unreachable.errorOutput.contains("postgres://clsfile_app@127.0.0.1:1/clsfile"), "\(unreachable.errorOutput)")
+        #expect(!unreachable.errorOutput.contains("app-secret"), "the password stays out of messages")
+        let malformed = try run(server, ["serve", "--port", "0"], environment: ["DATABASE_URL": primary, "READ_DATABASE_URL": "mysql://x@y/z"])
+        #expect(malformed.status == 64 && malformed.errorOutput.contains("is not a postgres:// address"), "\(malformed.errorOutput)")
+        // The owner reads past row-level security: refused on the read database as on the primary.
+        let owner = school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")
+        let unsafe = try run(server, ["serve", "--port", "0", "--read-database", owner], environment: ["DATABASE_URL": primary])
+        #expect(unsafe.status == 77 && unsafe.errorOutput.contains("'clsfile_owner'"), "\(unsafe.errorOutput)")
     }
 
     @Test(.timeLimit(.minutes(2)))

@@ -114,6 +114,15 @@ public final class PostgresCluster: Sendable {
         guard restarted.status == 0 else { throw ClusterError("pg_ctl restart failed: \(restarted.errorOutput)") }
     }
 
+    /// Stops PostgreSQL at once (`pg_ctl stop -m immediate`), as when its machine fails; the
+    /// folder stays until the cluster is let go.
+    public func stop() throws {
+        let stopped = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
+            "-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "-t", "60", "stop",
+        ], timeout: 90)
+        guard stopped.status == 0 else { throw ClusterError("pg_ctl stop failed: \(stopped.errorOutput)") }
+    }
+
     /// Stops the cluster and removes its folder, when the test lets it go (also when it failed).
     deinit {
         _ = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
