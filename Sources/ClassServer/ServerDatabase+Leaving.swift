@@ -45,7 +45,7 @@ extension ServerDatabase {
                     FOR UPDATE
                     """, logger: logger).decode((UUID, String).self).collected()
                 guard let (account, name) = found.first else {
-                    throw ServerError(.notFound, "no student has the account or key id \(student): a teacher's class page and clsfile class-report --server show each student's account id")
+                    throw ServerError(.notFound, "no student has the account or key id \(student): the class's /api/class-report.json gives each student's account id (studentIdentifier)")
                 }
                 let counts = try await connection.run("""
                     SELECT (SELECT count(*) FROM clsfile.device_key WHERE account_id = \(account))::bigint,

@@ -14,7 +14,8 @@ extension StudentCommand {
                 deleted. Their teachers' reports no longer show them; their clsfile is refused \
                 from then on (within a minute on every server process) and keeps its own store. \
                 Kept: nothing on the server; PostgreSQL's backups and archived WAL until they \
-                expire. ACCOUNT is the account id (the class page shows it) or the key id.
+                expire. ACCOUNT is the account id (studentIdentifier in the class's \
+                /api/class-report.json) or the key id.
                 """)
 
         @OptionGroup var databaseOptions: DatabaseOptions
