@@ -11,30 +11,47 @@ import TestSupport
 import Glibc
 #endif
 
-/// Loads a real `clsfile-server serve` on a private PostgreSQL, all on loopback: simulated
-/// students each sync a small batch every few seconds (by default 1,000 students, 5 operations
-/// every 2.4 s: 2,083 operations a second offered), then a teacher reads a large class report.
+/// Finds the class server's capacity: 10,000 simulated students on a private PostgreSQL, their
+/// syncs spread over two real `clsfile-server serve` processes (round robin from the client, or
+/// through nginx with `--nginx`), all on loopback. The offered rate of operations is raised step
+/// by step, each student syncing a small batch at its turn, until the sync p99 passes 50 ms (or
+/// the server falls behind, or requests fail); the highest rate held is the capacity. Then a
+/// teacher reads a large class report.
 ///
-///     swift run -c release ClassServerBenchmark [--students 1000] [--seconds 60] [--batch 5] [--every 2.4]
+///     swift run -c release ClassServerBenchmark [--quick] [--students 10000] [--servers 2] [--nginx]
+///                                               [--batch 5] [--start-rate 1000] [--step-seconds 15]
 ///                                               [--report-students 40] [--assignments 50] [--report-rounds 30]
 ///
-/// Goals (the class server issue), with server, PostgreSQL and this load generator on one
-/// 2-core machine: ≥ 2,000 applied operations/s and a sync p99 ≤ 50 ms; a class report of 40
-/// students × 50 assignments p50 ≤ 50 ms. Needs PostgreSQL (apt-get install postgresql).
+/// Each step offers its rate for `--step-seconds` (requests at fixed times, their latency counted
+/// from the time each was due, so that a server falling behind shows in the p99); rates rise by
+/// half each step, and after the first step that fails, two steps halve the gap to the last that
+/// held. `--quick`: 1,000 students, 5 s steps, 10 report rounds.
+///
+/// Reported: the highest rate held with its p50/p99, the servers' resident memory when the load
+/// starts (after every student synced once to each server) and when it ends, and the CPU time of one applied
+/// operation (server processes and every
+/// PostgreSQL process, from /proc) at that rate. Goals (the class server issue), with servers,
+/// PostgreSQL and this load generator on one 2-core machine: ≥ 5,000 applied operations/s at
+/// p99 ≤ 50 ms; resident memory at the end within 20% of the start; a class report of 40 students
+/// × 50 assignments p50 ≤ 50 ms. Needs PostgreSQL (apt-get install postgresql), and nginx for `--nginx`.
 @main
 struct ClassServerBenchmark {
     static func main() async throws {
-        let students = option("--students", default: 1_000)
-        let seconds = Double(option("--seconds", default: 60))
+        let quick = CommandLine.arguments.contains("--quick")
+        let students = option("--students", default: quick ? 1_000 : 10_000)
+        let serverCount = max(1, option("--servers", default: 2))
         let batch = option("--batch", default: 5)
-        let every = Double(text("--every") ?? "2.4") ?? 2.4
+        let startRate = Double(option("--start-rate", default: quick ? 500 : 1_000))
+        let stepSeconds = Double(option("--step-seconds", default: quick ? 5 : 15))
         let reportStudents = option("--report-students", default: 40)
         let assignments = option("--assignments", default: 50)
-        let reportRounds = option("--report-rounds", default: 30)
+        let reportRounds = option("--report-rounds", default: quick ? 10 : 30)
+        let throughNginx = CommandLine.arguments.contains("--nginx")
         guard Tool.initdb.url != nil else { fail("PostgreSQL is not installed: apt-get install -y postgresql") }
-        let server = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("clsfile-server")
-        guard FileManager.default.isExecutableFile(atPath: server.path) else {
-            fail("\(server.path) is missing: run `swift build -c release --product clsfile-server` first")
+        if throughNginx, Tool.nginx.url == nil { fail("nginx is not installed: apt-get install -y nginx") }
+        let serverProgram = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("clsfile-server")
+        guard FileManager.default.isExecutableFile(atPath: serverProgram.path) else {
+            fail("\(serverProgram.path) is missing: run `swift build -c release --product clsfile-server` first")
         }
 
         let cluster = try PostgresCluster()
@@ -42,127 +59,333 @@ struct ClassServerBenchmark {
         try cluster.psql("CREATE ROLE clsfile_app LOGIN PASSWORD 'app'")
         try cluster.psql("CREATE DATABASE clsfile OWNER clsfile_owner")
         let owner = try DatabaseAddress(cluster.url(user: "clsfile_owner", password: "owner", database: "clsfile"))
+        let appURL = cluster.url(user: "clsfile_app", password: "app", database: "clsfile")
         let teacherKey = P256.Signing.PrivateKey()
-        let (loadClass, reportClass) = try await makeClasses(owner, teacher: teacherKey.publicKey)
-        let running = try await ServerProcess(program: server.path, ["serve", "--port", "0"],
-                                              environment: ["DATABASE_URL": cluster.url(user: "clsfile_app", password: "app", database: "clsfile")],
-                                              in: cluster.folder, name: "server", announcing: "clsfile-server listening on ")
-        defer { running.process.signal(SIGTERM); _ = running.process.waitBlocking(timeout: 30) }
-        guard let serverURL = URL(string: running.url) else { fail("clsfile-server printed no address: \(running.url)") }
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let (loadClass, reportClass) = try await makeClasses(owner, teacher: teacherKey.publicKey, assignments: assignments)
 
-        // Everyone joins.
+        // Everyone joins, through the database function /v1/join calls (in process: 10,000
+        // requests of setup would take longer than the steps).
         let joining = ContinuousClock.now
-        let loadStudents = try await join(students, code: loadClass.joinCode, server: serverURL, http: http)
+        let keys = (0..<students).map { _ in P256.Signing.PrivateKey() }
+        try await join(keys, code: loadClass.joinCode, database: try DatabaseAddress(appURL))
         print("ClassServerBenchmark: \(students) students joined in \(joining.duration(to: .now))")
 
-        // Each student syncs a batch every `every` seconds (first at a random moment), for `seconds`.
-        let latencies = NIOLockedValueBox<[Double]>([])
-        let applied = NIOLockedValueBox(0)
-        let failures = NIOLockedValueBox<[String]>([])
-        let start = ContinuousClock.now
-        let end = start.advanced(by: .seconds(seconds))
-        await withTaskGroup(of: Void.self) { group in
-            for (index, student) in loadStudents.enumerated() {
-                group.addTask {
-                    var clock = ContinuousClock.now.advanced(by: .seconds(Double.random(in: 0..<every)))
-                    var round = 0
-                    while clock < end {
-                        try? await Task.sleep(until: clock)
-                        let operations = (0..<batch).map { operation(student: index, round: round, number: $0, assignments: 3) }
-                        let sent = ContinuousClock.now
+        // Behind nginx, tokens name nginx's address, which each server is told.
+        let front = Int.random(in: 40_000..<50_000)
+        var servers: [ServerProcess] = []
+        for index in 0..<serverCount {
+            let publicURL = throughNginx ? ["--public-url", "http://127.0.0.1:\(front)"] : []
+            servers.append(try await ServerProcess(program: serverProgram.path, ["serve", "--port", "0"] + publicURL, environment: ["DATABASE_URL": appURL],
+                                                   in: cluster.folder, name: "server-\(index)", announcing: "clsfile-server listening on "))
+        }
+        defer {
+            for server in servers { server.process.signal(SIGTERM) }
+            for server in servers { _ = server.process.waitBlocking(timeout: 30) }
+        }
+        let nginx = throughNginx ? try await NginxProcess(upstreams: servers.map(\.port), port: front, in: cluster.folder) : nil
+        let addresses: [URL] = nginx.map { [$0.url] } ?? servers.map { server in
+            guard let url = URL(string: server.url) else { fail("clsfile-server printed no address: \(server.url)") }
+            return url
+        }
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 128
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        // Each student's client of each address: a request goes to the next address in turn.
+        let clients = try keys.map { key in try addresses.map { try SyncClient(serverURL: $0, key: key, http: http) } }
+        let loadClassID = loadClass.id
+        print("  \(serverCount) server processes\(nginx == nil ? ", requests spread round robin by the client" : " behind nginx")")
+
+        // Every student syncs once to each address first, 32 at a time: connection pools are
+        // filled, and each server holds what it keeps of every student (their key, their
+        // decoded work, which requests spread over the servers make every server read) before
+        // its memory is measured, so that what grows after is what the load leaves behind.
+        let load = Load(clients: clients, classID: loadClassID, batch: batch)
+        let warming = ContinuousClock.now
+        let routes = addresses.count
+        // A student's two syncs never run at once (a client sends one batch at a time).
+        let count = clients.count
+        try await forEachConcurrently(0..<(count * routes), width: 32) { turn in
+            let (student, route) = (turn % count, turn / count)
+            let operations = (0..<batch).map { operation(student: student, round: route, number: $0, assignments: 3) }
+            _ = try await clients[student][route].send(operations, classID: loadClassID)
+        }
+        print("  every student synced once to each address in \(warming.duration(to: .now))")
+        let meter = CPUMeter(serverPIDs: servers.map(\.process.pid), dataFolder: cluster.folder.appendingPathComponent("data"))
+        let rssStart = servers.map { CPUMeter.residentKilobytes(of: $0.process.pid) }
+
+        var held: Step?
+        var failed: Step?
+        var rate = startRate
+        var refinements = 0
+        // At most 12 steps, so that the run is bounded whatever the machine.
+        for _ in 0..<12 {
+            let cpuBefore = meter.seconds()
+            var step = await load.step(rate: rate, seconds: stepSeconds)
+            step.cpu = meter.seconds() - cpuBefore
+            print(step.line)
+            if step.holds {
+                held = step.offered > (held?.offered ?? 0) ? step : held
+            } else {
+                failed = step.offered < (failed?.offered ?? .infinity) ? step : failed
+            }
+            if let failed {
+                // Two steps between the highest rate held and the lowest failed.
+                guard refinements < 2 else { break }
+                refinements += 1
+                rate = ((held?.offered ?? startRate / 2) + failed.offered) / 2
+            } else {
+                rate *= 1.5
+            }
+        }
+        let rssEnd = servers.map { CPUMeter.residentKilobytes(of: $0.process.pid) }
+
+        print("  capacity:")
+        if let held {
+            print(String(format: "    highest rate held: %.0f operations/s offered, %.0f applied/s, sync p50 %.1f ms p99 %.1f ms   goal ≥ 5,000 at p99 ≤ 50 ms: %@",
+                         held.offered, held.appliedRate, held.p50, held.p99, held.appliedRate >= 5_000 ? "met" : "MISSED"))
+            let perOperation = held.cpu.total * 1_000 / Double(max(1, held.applied))
+            print(String(format: "    CPU per applied operation at that rate: %.3f ms (server processes %.3f ms, PostgreSQL %.3f ms: %.1f s of CPU for %d operations in %.0f s); the load generator used %.1f s of CPU over the run",
+                         perOperation, held.cpu.servers * 1_000 / Double(max(1, held.applied)), held.cpu.database * 1_000 / Double(max(1, held.applied)),
+                         held.cpu.total, held.applied, held.seconds, CPUMeter.ownSeconds()))
+            print(String(format: "    so one core applies about %.0f operations/s: 100,000 students each saving once a minute (%.0f operations/s) need %.1f cores",
+                         1_000 / perOperation, 100_000.0 / 60, 100_000.0 / 60 * perOperation / 1_000))
+        } else {
+            print("    no rate held: the first step, \(Int(startRate)) operations/s, already failed (try --start-rate lower)")
+        }
+        for (index, (start, end)) in zip(rssStart, rssEnd).enumerated() {
+            let growth = Double(end - start) / Double(max(1, start))
+            print(String(format: "    server %d resident memory: %.1f MB when the load started, %.1f MB at the end (%+.0f%%)   goal within 20%%: %@",
+                         index, Double(start) / 1_024, Double(end) / 1_024, growth * 100, abs(growth) <= 0.2 ? "met" : "MISSED"))
+        }
+
+        // A class of `reportStudents` with work on `assignments` assignments each.
+        let first = try await reportRound(students: reportStudents, assignments: assignments, rounds: reportRounds,
+                                          code: reportClass.joinCode, classID: reportClass.id, server: addresses[0],
+                                          teacherKey: teacherKey, http: http)
+        print(String(format: "  class report, %d students × %d assignments: first %.1f ms, then (4 students syncing between reports) p50 %.1f ms  p90 %.1f ms   goal p50 ≤ 50 ms: %@",
+                     reportStudents, assignments, first.first, first.p50, first.p90, first.p50 <= 50 ? "met" : "MISSED"))
+        try await http.shutdown()
+    }
+
+    /// One step of load: its rate, its latencies, what it applied.
+    struct Step: Sendable {
+        var offered: Double
+        var seconds: Double
+        var requests: Int
+        var failures: Int
+        var applied: Int
+        var p50: Double
+        var p99: Double
+        var cpu = CPUTime()
+        var firstFailure: String?
+
+        var appliedRate: Double { Double(applied) / seconds }
+        /// Held: p99 within 50 ms, at least 95% of what was offered applied, at most 0.1% failed.
+        var holds: Bool { p99 <= 50 && appliedRate >= offered * 0.95 && failures * 1_000 <= requests }
+
+        var line: String {
+            String(format: "  %6.0f operations/s offered: %5d requests, %6.0f applied/s, sync p50 %5.1f ms p99 %6.1f ms, %d failed, CPU %.2f ms/operation  %@",
+                   offered, requests, appliedRate, p50, p99, failures, cpu.total * 1_000 / Double(max(1, applied)), holds ? "held" : "NOT HELD")
+                + (firstFailure.map { "\n    first failure: \($0)" } ?? "")
+        }
+    }
+
+    /// Students syncing at fixed times, one request per student at its turn.
+    final class Load: Sendable {
+        let clients: [[SyncClient]]
+        let classID: UUID
+        let batch: Int
+        /// The next student to sync, and the next address: turns go round the students and the addresses.
+        private let turn = NIOLockedValueBox((student: 0, address: 0, round: 0))
+
+        init(clients: [[SyncClient]], classID: UUID, batch: Int) {
+            self.clients = clients
+            self.classID = classID
+            self.batch = batch
+        }
+
+        /// Offers `rate` operations a second for `seconds`: a request of `batch` operations every
+        /// `batch / rate` seconds, each to the next student; waits for the last to be answered.
+        func step(rate: Double, seconds: Double) async -> Step {
+            let interval = Double(batch) / rate
+            let count = Int(seconds / interval)
+            let latencies = NIOLockedValueBox<[Double]>([])
+            let outcome = NIOLockedValueBox((applied: 0, failures: 0, first: String?.none))
+            let start = ContinuousClock.now.advanced(by: .milliseconds(20))
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<count {
+                    let due = start.advanced(by: .seconds(Double(index) * interval))
+                    if due > .now { try? await Task.sleep(until: due) }
+                    let (student, address, round) = turn.withLockedValue { turn in
+                        let current = turn
+                        turn.student += 1
+                        if turn.student == clients.count { turn.student = 0; turn.round += 1 }
+                        turn.address = (turn.address + 1) % clients[0].count
+                        return current
+                    }
+                    let client = clients[student][address]
+                    let operations = (0..<batch).map { operation(student: student, round: round, number: $0, assignments: 3) }
+                    let classID = self.classID
+                    group.addTask {
                         do {
-                            let answer = try await student.client.send(operations, classID: loadClass.id)
-                            let elapsed = milliseconds(sent.duration(to: .now))
+                            let answer = try await client.send(operations, classID: classID)
+                            let elapsed = milliseconds(due.duration(to: .now))
                             latencies.withLockedValue { $0.append(elapsed) }
-                            applied.withLockedValue { $0 += answer.applied }
+                            outcome.withLockedValue { $0.applied += answer.applied }
                         } catch {
-                            failures.withLockedValue { $0.append("\(error)") }
+                            outcome.withLockedValue {
+                                $0.failures += 1
+                                if $0.first == nil { $0.first = "\(error)" }
+                            }
                         }
-                        round += 1
-                        clock = clock.advanced(by: .seconds(every))
                     }
                 }
             }
+            let elapsed = max(seconds, ClassServerBenchmark.seconds(start.duration(to: .now)))
+            let sorted = latencies.withLockedValue { $0 }.sorted()
+            let (applied, failures, first) = outcome.withLockedValue { $0 }
+            return Step(offered: rate, seconds: elapsed, requests: count, failures: failures, applied: applied,
+                        p50: percentile(sorted, 0.5), p99: failures == count ? .infinity : percentile(sorted, 0.99), firstFailure: first)
         }
-        let elapsed = Self.seconds(start.duration(to: .now))
-        let sorted = latencies.withLockedValue { $0 }.sorted()
-        let rate = Double(applied.withLockedValue { $0 }) / elapsed
-        let p99 = percentile(sorted, 0.99)
-        print(String(format: "  sync: %d requests, %d operations applied in %.1f s = %.0f operations/s   goal ≥ 2,000: %@",
-                     sorted.count, applied.withLockedValue { $0 }, elapsed, rate, rate >= 2_000 ? "met" : "MISSED"))
-        print(String(format: "  sync latency: p50 %.1f ms  p90 %.1f ms  p99 %.1f ms  max %.1f ms   goal p99 ≤ 50 ms: %@",
-                     percentile(sorted, 0.5), percentile(sorted, 0.9), p99, sorted.last ?? 0, p99 <= 50 ? "met" : "MISSED"))
-        let failed = failures.withLockedValue { $0 }
-        if !failed.isEmpty { print("  \(failed.count) requests failed; the first: \(failed[0])") }
+    }
 
-        // A class of `reportStudents` with work on `assignments` assignments each.
-        let reporting = try await join(reportStudents, code: reportClass.joinCode, server: serverURL, http: http)
+    /// CPU seconds of the server processes and of PostgreSQL.
+    struct CPUTime: Sendable {
+        var servers = 0.0
+        var database = 0.0
+        var total: Double { servers + database }
+
+        static func - (after: CPUTime, before: CPUTime) -> CPUTime {
+            CPUTime(servers: after.servers - before.servers, database: after.database - before.database)
+        }
+    }
+
+    /// CPU time from /proc: the server processes', and PostgreSQL's (the postmaster, the
+    /// processes it ended, and those running).
+    struct CPUMeter {
+        let serverPIDs: [pid_t]
+        let dataFolder: URL
+
+        /// The CPU seconds used so far by the server processes, and by PostgreSQL.
+        func seconds() -> CPUTime {
+            let serverTicks = serverPIDs.map { Self.fields(of: $0).map { $0[13] + $0[14] } ?? 0 }.reduce(0, +)
+            var databaseTicks = 0
+            let postmasterText = (try? String(contentsOf: dataFolder.appendingPathComponent("postmaster.pid"), encoding: .utf8)) ?? ""
+            if let postmaster = postmasterText.split(separator: "\n").first.flatMap({ pid_t($0) }) {
+                databaseTicks += Self.fields(of: postmaster).map { $0[13] + $0[14] + $0[15] + $0[16] } ?? 0
+                for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                    guard let pid = pid_t(entry), let fields = Self.fields(of: pid), fields[3] == Int(postmaster) else { continue }
+                    databaseTicks += fields[13] + fields[14]
+                }
+            }
+            let tick = Double(sysconf(Int32(_SC_CLK_TCK)))
+            return CPUTime(servers: Double(serverTicks) / tick, database: Double(databaseTicks) / tick)
+        }
+
+        /// This process's own CPU time.
+        static func ownSeconds() -> Double {
+            Double(fields(of: getpid()).map { $0[13] + $0[14] } ?? 0) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+
+        /// The numeric fields of /proc/PID/stat, numbered as proc(5) numbers them from 1 (index
+        /// = number - 1); the name and state read 0.
+        static func fields(of pid: pid_t) -> [Int]? {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = text.lastIndex(of: ")") else { return nil }
+            // After the name, in parentheses (which may hold spaces): the state, then numbers.
+            let rest = text[text.index(after: close)...].split(separator: " ")
+            return [Int(pid), 0, 0] + rest.dropFirst().map { Int($0) ?? 0 }
+        }
+
+        /// VmRSS of a process, in kB.
+        static func residentKilobytes(of pid: pid_t) -> Int {
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            let line = text.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        }
+    }
+
+    /// The class report's timing: students with work on many assignments, then reads of the
+    /// report with a few students syncing between them.
+    static func reportRound(students: Int, assignments: Int, rounds: Int, code: String, classID: UUID, server: URL,
+                            teacherKey: P256.Signing.PrivateKey, http: HTTPClient) async throws -> (first: Double, p50: Double, p90: Double) {
+        var reporting: [SyncClient] = []
+        for index in 0..<students {
+            let client = try SyncClient(serverURL: server, key: P256.Signing.PrivateKey(), http: http)
+            _ = try await client.join(code: code, name: "Reporter \(index + 1)")
+            reporting.append(client)
+        }
         for (index, student) in reporting.enumerated() {
             let operations = (0..<assignments).map { operation(student: index, round: 0, number: $0, assignments: assignments) }
-            _ = try await student.client.send(operations, classID: reportClass.id)
+            _ = try await student.send(operations, classID: classID)
         }
-        let teacher = try SyncClient(serverURL: serverURL, key: teacherKey, http: http)
-        var reportTimes: [Double] = []
-        for round in 0..<reportRounds {
+        let teacher = try SyncClient(serverURL: server, key: teacherKey, http: http)
+        var times: [Double] = []
+        for round in 0..<rounds {
             // Between reports, as in class, a few students' work changes (the first report reads all).
             if round > 0 {
                 for index in 0..<min(4, reporting.count) {
                     let student = (round * 4 + index) % reporting.count
-                    _ = try await reporting[student].client.send(
+                    _ = try await reporting[student].send(
                         [operation(student: student, round: round, number: (round + index) % assignments, assignments: assignments)],
-                        classID: reportClass.id)
+                        classID: classID)
                 }
             }
             let began = ContinuousClock.now
-            _ = try await teacher.classReport(classID: reportClass.id)
-            reportTimes.append(milliseconds(began.duration(to: .now)))
+            _ = try await teacher.classReport(classID: classID)
+            times.append(milliseconds(began.duration(to: .now)))
         }
         // The first report encodes every assignment; later ones those whose work changed since.
-        let first = reportTimes.removeFirst()
-        reportTimes.sort()
-        let reportP50 = percentile(reportTimes, 0.5)
-        print(String(format: "  class report, %d students × %d assignments: first %.1f ms, then (4 students syncing between reports) p50 %.1f ms  p90 %.1f ms   goal p50 ≤ 50 ms: %@",
-                     reportStudents, assignments, first, reportP50, percentile(reportTimes, 0.9), reportP50 <= 50 ? "met" : "MISSED"))
-        try await http.shutdown()
+        let first = times.removeFirst()
+        times.sort()
+        return (first, percentile(times, 0.5), percentile(times, 0.9))
     }
 
     /// Migrates the schema, registers the teacher and makes the two classes.
-    static func makeClasses(_ owner: DatabaseAddress, teacher key: P256.Signing.PublicKey) async throws -> (SchoolClass, SchoolClass) {
+    /// The two classes, each with the teacher's handouts registered (`assignment-0` …), on
+    /// which the server takes the students' work.
+    static func makeClasses(_ owner: DatabaseAddress, teacher key: P256.Signing.PublicKey,
+                            assignments: Int) async throws -> (SchoolClass, SchoolClass) {
         try await ServerDatabase.withDatabase(owner) { database in
             _ = try await database.migrate(appRole: "clsfile_app")
             let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
-            return (try await database.createClass(name: "Load", teacher: teacher.id.uuidString),
-                    try await database.createClass(name: "Report", teacher: teacher.id.uuidString))
+            let classes = (try await database.createClass(name: "Load", teacher: teacher.id.uuidString),
+                           try await database.createClass(name: "Report", teacher: teacher.id.uuidString))
+            let handouts = (0..<assignments).map {
+                SyncWire.HandoutRequest.Handout(identifier: "assignment-\($0)",
+                                                assignment: .init(title: "Essay \($0)", documentName: "essay-\($0).txt", targetWords: 500))
+            }
+            for schoolClass in [classes.0, classes.1] {
+                _ = try await database.registerHandouts(handouts, inClass: schoolClass.id, as: teacher.id)
+            }
+            return classes
         }
     }
 
-    struct Student: Sendable {
-        let client: SyncClient
+    /// Joins a student of each key to the class of `code`, 16 at a time.
+    static func join(_ keys: [P256.Signing.PrivateKey], code: String, database address: DatabaseAddress) async throws {
+        try await ServerDatabase.withDatabase(address) { database in
+            try await forEachConcurrently(keys.indices, width: 16) { index in
+                _ = try await database.joinClass(code: code, studentName: "Student \(index + 1)", publicKey: keys[index].publicKey)
+            }
+        }
     }
 
-    /// Makes students with keys of their own and joins them to a class, 16 at a time.
-    static func join(_ count: Int, code: String, server: URL, http: HTTPClient) async throws -> [Student] {
-        try await withThrowingTaskGroup(of: (Int, Student).self) { group in
-            var students: [Student?] = Array(repeating: nil, count: count)
-            var next = 0
-            func add() {
+    /// Runs `body` for each index, at most `width` at a time.
+    static func forEachConcurrently(_ indices: Range<Int>, width: Int, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = indices.lowerBound
+            while next < min(indices.lowerBound + width, indices.upperBound) {
                 let index = next
+                group.addTask { try await body(index) }
                 next += 1
-                group.addTask {
-                    let client = try SyncClient(serverURL: server, key: P256.Signing.PrivateKey(), http: http)
-                    _ = try await client.join(code: code, name: "Student \(index + 1)")
-                    return (index, Student(client: client))
-                }
             }
-            while next < min(16, count) { add() }
-            while let (index, student) = try await group.next() {
-                students[index] = student
-                if next < count { add() }
+            while try await group.next() != nil, next < indices.upperBound {
+                let index = next
+                group.addTask { try await body(index) }
+                next += 1
             }
-            return students.compactMap { $0 }
+            try await group.waitForAll()
         }
     }
 
@@ -195,8 +418,6 @@ struct ClassServerBenchmark {
     static let arguments = BenchmarkArguments(program: "ClassServerBenchmark")
 
     static func option(_ name: String, default value: Int) -> Int { arguments.option(name, default: value) }
-
-    static func text(_ name: String) -> String? { arguments.text(name) }
 
     static func fail(_ message: String) -> Never { arguments.fail(message) }
 }

@@ -145,9 +145,10 @@ extension ServerDatabase {
 
     /// A class's report from the work synced to it, for its teacher: the same report, with the
     /// same averages, as `clsfile class-report` makes from collected submissions.
+    /// Read from the replica when the server has one (``asReader(_:_:)``).
     /// - Throws: ``ServerError`` `.notFound` unless the caller teaches the class.
     public func classReport(_ classID: UUID, as teacher: UUID) async throws -> ClassReport {
-        try await asAccount(teacher) { connection in
+        try await asReader(teacher) { connection in
             let taught = try await connection.run("""
                 SELECT name FROM clsfile.class WHERE id = \(classID) AND teacher_id = clsfile.caller()
                 """, logger: logger).decode(String.self).collected()

@@ -10,6 +10,8 @@ import PostgresNIO
 public struct ServerDatabase: Sendable {
     let client: PostgresClient
     let address: DatabaseAddress
+    /// The streaming replica teachers' reads go to (``asReader(_:_:)``), when one is given.
+    let reader: ReplicaReader?
     /// Rows of work decoded for reports, kept while the server runs.
     let decodedWork = DecodedWorkCache()
     let logger = Logger(label: "clsfile-server.database")
@@ -19,23 +21,31 @@ public struct ServerDatabase: Sendable {
     /// One connection is made first, so that a database that cannot be reached or refuses the
     /// login is an error at once; afterwards the pool makes connections again as needed (after
     /// PostgreSQL restarts, say).
-    /// - Throws: What `body` throws; ``ServerError`` `.database` when the database cannot be used.
+    /// - Parameters:
+    ///   - address: The primary, which every write and students' requests go to.
+    ///   - readAddress: A streaming replica of it (`hot_standby`), which teachers' pages and
+    ///     reports read from (``asReader(_:_:)``); nil to read everything from the primary.
+    /// - Throws: What `body` throws; ``ServerError`` `.database` when a database cannot be used.
     public static func withDatabase<Result: Sendable>(
-        _ address: DatabaseAddress, _ body: (ServerDatabase) async throws -> Result
+        _ address: DatabaseAddress, reading readAddress: DatabaseAddress? = nil, _ body: (ServerDatabase) async throws -> Result
     ) async throws -> Result {
         var poolLogger = Logger(label: "clsfile-server.pool")
         // The pool reports each failed attempt to connect at info; what fails for good is thrown.
         poolLogger.logLevel = .error
         let client = PostgresClient(configuration: address.configuration, backgroundLogger: poolLogger)
-        let database = ServerDatabase(client: client, address: address)
-        try await database.translating("connecting") {
-            let connection = try await PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try address.connectionConfiguration,
-                id: 0, logger: poolLogger).get()
-            try await connection.close().get()
+        let reader = readAddress.map { ReplicaReader(address: $0, backgroundLogger: poolLogger) }
+        let database = ServerDatabase(client: client, address: address, reader: reader)
+        for checked in [address] + (readAddress.map { [$0] } ?? []) {
+            try await database.translating("connecting", on: checked) {
+                let connection = try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: try checked.connectionConfiguration,
+                    id: 0, logger: poolLogger).get()
+                try await connection.close().get()
+            }
         }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
+            if let reader { group.addTask { await reader.client.run() } }
             defer { group.cancelAll() }
             return try await body(database)
         }
@@ -100,12 +110,18 @@ public struct ServerDatabase: Sendable {
         }
     }
 
-    /// Checks that the server may serve from this database: the schema is the version this
-    /// server knows, and the role it connects as is held by row-level security.
+    /// Checks that the server may serve from this database, and from its read database when it
+    /// has one: the schema is the version this server knows, and the role it connects as is
+    /// held by row-level security.
     /// - Throws: ``ServerError`` `.schema` for a schema missing, older or newer; `.unsafeRole`
     ///   for a role that owns the schema, is a superuser or has `BYPASSRLS`.
     public func checkReadyToServe() async throws {
-        try await translating("checking \(address)") {
+        try await checkReadyToServe(client, address)
+        if let reader { try await checkReadyToServe(reader.client, reader.address) }
+    }
+
+    private func checkReadyToServe(_ client: PostgresClient, _ address: DatabaseAddress) async throws {
+        try await translating("checking \(address)", on: address) {
             let roles = try await client.query("""
                 SELECT r.rolname, r.rolsuper, r.rolbypassrls,
                        coalesce((SELECT n.nspowner = r.oid FROM pg_namespace n WHERE n.nspname = 'clsfile'), false),
@@ -284,22 +300,24 @@ public struct ServerDatabase: Sendable {
     /// server's words, with the SQLSTATE: PostgreSQL's own text, which may name tables,
     /// constraints and values, is kept as the underlying error only. The errors
     /// that reach the administrator alone (`.database`, `.unsafeRole`) carry it.
-    /// - Parameter refusals: What to throw instead for a SQLSTATE, when the work knows better
-    ///   what it means.
-    func translating<Result>(_ what: String, refusing refusals: [String: ServerError] = [:],
+    /// - Parameters:
+    ///   - database: The database the work runs on, which messages name: the primary unless told otherwise.
+    ///   - refusals: What to throw instead for a SQLSTATE, when the work knows better what it means.
+    func translating<Result>(_ what: String, on database: DatabaseAddress? = nil, refusing refusals: [String: ServerError] = [:],
                              _ work: () async throws -> Result) async throws -> Result {
         do {
             return try await work()
         } catch let error as ServerError {
             throw error
         } catch let error as PostgresTransactionError {
-            throw translated(error.closureError ?? error.commitError ?? error.beginError ?? error, while: what, refusals: refusals)
+            throw translated(error.closureError ?? error.commitError ?? error.beginError ?? error, while: what, on: database ?? address,
+                             refusals: refusals)
         } catch {
-            throw translated(error, while: what, refusals: refusals)
+            throw translated(error, while: what, on: database ?? address, refusals: refusals)
         }
     }
 
-    private func translated(_ error: any Error, while what: String, refusals: [String: ServerError]) -> any Error {
+    private func translated(_ error: any Error, while what: String, on address: DatabaseAddress, refusals: [String: ServerError]) -> any Error {
         if let error = error as? ServerError { return error }
         guard let error = error as? PSQLError else {
             return ServerError(.database, "\(what) failed on \(address): \(error)", underlyingError: error)
@@ -311,6 +329,9 @@ public struct ServerDatabase: Sendable {
             }
             let refusal: (ServerError.Code, String)? = switch state {
             case "P0002": (.notFound, "something it names is not there")                      // no_data_found
+            // A foreign key: the account or class a request names was deleted meanwhile (a
+            // student forgotten, a class archived) while its key was still cached.
+            case "23503": (.notFound, "an account or class it names is not there any more")
             case "23505": (.invalidValue, "it holds a value that is taken already")           // unique_violation
             case "23514": (.invalidValue, "it holds a value outside what may be stored")      // check_violation
             case _ where state.hasPrefix("22"):                                                // a data exception

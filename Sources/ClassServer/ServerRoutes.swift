@@ -49,6 +49,7 @@ struct ServerRoutes: Sendable {
             }
             let body = try await Self.decoded(SyncWire.SyncRequest.self, from: request)
             try OperationCheck.check(body.operations)
+            try OperationRetention.check(body.operations)
             return try Self.json(try await database.apply(body.operations, toClass: body.classID, as: caller.accountID))
         }
         router.post("/v1/classes/:class/handouts") { request, context in

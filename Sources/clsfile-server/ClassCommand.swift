@@ -3,11 +3,11 @@ import ClassServer
 import CommandSupport
 import Foundation
 
-/// `clsfile-server class create|list|code`.
+/// `clsfile-server class create|list|code|archive`.
 struct ClassCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "class", abstract: "Create and list classes, and replace a join code.",
-        subcommands: [Create.self, List.self, Code.self])
+        commandName: "class", abstract: "Create, list and archive classes, and replace a join code.",
+        subcommands: [Create.self, List.self, Code.self, Archive.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -35,9 +35,19 @@ struct ServeCommand: AsyncParsableCommand {
             version. Without --tls-cert and --tls-key it listens on loopback only, for a reverse \
             proxy that terminates TLS in front of it. Prints the address it listens on, then the \
             origins whose tokens it takes; SIGINT or SIGTERM stops it.
+
+            The server keeps nothing between requests that another process could contradict, so \
+            any number of serve processes may run on one database behind a proxy (nginx: see \
+            Samples/class-server). With --read-database (or READ_DATABASE_URL), a streaming \
+            replica of it, the teacher's pages, class-report.json and xapi.json read from the \
+            replica, except a teacher's reads after their own write (an assignment from the \
+            catalog, a handout registered), which read from the primary until the replica has replayed that write; \
+            students' requests always go to the primary.
             """)
 
     @OptionGroup var databaseOptions: DatabaseOptions
+
+    @OptionGroup var readDatabaseOptions: ReadDatabaseOptions
 
     @Option(name: .long, help: ArgumentHelp("The address to listen on; other than loopback needs TLS.", valueName: "address"))
     var host = "127.0.0.1"
@@ -77,9 +87,10 @@ struct ServeCommand: AsyncParsableCommand {
         try await reportingFailures {
             let address = try databaseOptions.address()
             let timeouts = ConnectionTimeouts(idle: .milliseconds(Int(idleTimeout * 1000)), requestBody: .milliseconds(Int(bodyTimeout * 1000)))
+            let readAddress = try readDatabaseOptions.address()
             let app = try ClassServerApp(configuration: .init(host: host, port: port, tlsCertificate: tlsCertificate, tlsKey: tlsKey,
                                                               publicOrigins: try publicURLs.map(ServerOrigin.init), timeouts: timeouts))
-            try await ServerDatabase.withDatabase(address) { database in
+            try await ServerDatabase.withDatabase(address, reading: readAddress) { database in
                 try await database.checkReadyToServe()
                 try await app.run(database: database) { port, origins in
                     let lines = "clsfile-server listening on \(tlsCertificate == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)\n"

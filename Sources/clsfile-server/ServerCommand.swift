@@ -15,11 +15,13 @@ struct ServerCommand: AsyncParsableCommand {
             show to every user of the machine (ps). Administration runs as the role that owns the schema; the server will run \
             as another role (--app-role), which row-level security holds to each caller's rows.
 
-            Exit codes: 0 done (serve: stopped by SIGINT or SIGTERM); 64 a bad option; 65 a value refused (a name, a key); 66 a teacher, \
-            class or key file that is not there; 69 a database that cannot be reached or is newer than this \
-            program; 77 an app role that could read past row-level security.
+            Exit codes: 0 done (serve: stopped by SIGINT or SIGTERM); 64 a bad option; 65 a value refused (a name, a key, \
+            an archive file that exists); 66 a teacher, student, class or key file that is not there; 69 a database that \
+            cannot be reached or is newer than this program; 77 an app role that could read past row-level security, or \
+            a role that may not do what an administrator's command does.
             """,
-        subcommands: [MigrateCommand.self, ServeCommand.self, TeacherCommand.self, ClassCommand.self, StudentCommand.self, PublisherCommand.self])
+        subcommands: [MigrateCommand.self, ServeCommand.self, TeacherCommand.self, ClassCommand.self, StudentCommand.self,
+                      PublisherCommand.self, PruneCommand.self])
 }
 
 extension ServerError: CommandFailure {

@@ -3,11 +3,11 @@ import ClassServer
 import CommandSupport
 import Foundation
 
-/// `clsfile-server student list|remove`.
+/// `clsfile-server student list|remove|forget`: who is in a class, and what the administrator does to one student.
 struct StudentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "student", abstract: "List a class's students and end an enrolment.",
-        subcommands: [List.self, Remove.self])
+        commandName: "student", abstract: "List a class's students, end an enrolment, forget a student.",
+        subcommands: [List.self, Remove.self, Forget.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -59,6 +59,11 @@ public struct Tool: Sendable, CustomStringConvertible {
         return versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "/usr/lib/postgresql/\($0)/bin" }
     }
 
+    /// The program that copies a running cluster to make a replica, in the same folder.
+    public static let pgBasebackup = Tool("pg_basebackup", package: "postgresql-client") { initdb.folders() }
+    /// Debian keeps nginx in /usr/sbin, which a person's PATH may lack.
+    public static let nginx = Tool("nginx", package: "nginx") { ["/usr/sbin"] }
+
     public var description: String { names[0] }
 
     /// Where the program is on `PATH`, or nil when it is not installed.

@@ -36,13 +36,15 @@ extension ServerDatabase {
     public static let maximumAssignedContexts = 10_000
 
     /// A level of a team's production catalog for the teacher of a class: the children of the
-    /// context at `path` (the top contexts without one).
+    /// context at `path` (the top contexts without one). Read from the replica when the server
+    /// has one (``asReader(_:_:)``): after the teacher assigns a context, from the primary until
+    /// the replica has the assignment.
     /// - Throws: ``ServerError`` `.notFound` unless the caller teaches the class, or for a path
     ///   the catalog does not hold.
     public func catalogLevel(ofClass classID: UUID, team: String?, path: [String]?, as teacher: UUID) async throws -> CatalogLevel {
         if let team { try CatalogCheck.checkName(team, what: "a team") }
         let keys = try (path ?? []).indices.map { try CatalogRow.key(of: Array(path![...$0])) }
-        return try await asAccount(teacher) { connection in
+        return try await asReader(teacher) { connection in
             try await checkTeaches(classID, on: connection)
             let teams = try await connection.run("""
                 SELECT DISTINCT team FROM clsfile.catalog_context WHERE environment = 'production' AND depth = 1 ORDER BY team
@@ -76,11 +78,12 @@ extension ServerDatabase {
         }
     }
 
-    /// A thumbnail of a team's production catalog, for a teacher; nil when there is none.
+    /// A thumbnail of a team's production catalog, for a teacher; nil when there is none. Read
+    /// from the replica when the server has one.
     public func catalogThumbnail(id: String, team: String, as teacher: UUID) async throws -> CatalogThumbnail? {
         try CatalogCheck.checkName(id, what: "a thumbnail id")
         try CatalogCheck.checkName(team, what: "a team")
-        return try await asAccount(teacher) { connection in
+        return try await asReader(teacher) { connection in
             try await connection.run("""
                 SELECT media_type, image FROM clsfile.catalog_thumbnail
                 WHERE environment = 'production' AND team = \(team) AND id = \(id)

@@ -1,0 +1,29 @@
+import ArgumentParser
+import ClassServer
+import CommandSupport
+import Foundation
+
+/// `clsfile-server prune`: deletes the ids of operations no client can send again.
+struct PruneCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune",
+        abstract: "Delete the record of operations applied more than 91 days ago (run as the schema's owner, daily).",
+        discussion: """
+            The server applies each operation id once, and keeps the ids it applied so that one \
+            sent again (an answer lost, a server killed mid-request) changes nothing. It accepts \
+            an operation only within 90 days of when it was made, so an id applied more than 91 \
+            days ago can never be applied again: prune deletes those, in batches that syncs do \
+            not wait behind. Run it daily (Samples/class-server has a systemd timer); safe to run \
+            at any time. Prints how many ids it deleted.
+            """)
+
+    @OptionGroup var databaseOptions: DatabaseOptions
+
+    func run() async throws {
+        try await reportingFailures {
+            let address = try databaseOptions.address()
+            let pruned = try await ServerDatabase.withDatabase(address) { try await $0.pruneAppliedOperations() }
+            print("pruned \(pruned.count) operation id\(pruned.count == 1 ? "" : "s") applied before \(pruned.appliedBefore.formatted(.iso8601))")
+        }
+    }
+}
