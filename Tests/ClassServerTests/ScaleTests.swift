@@ -57,10 +57,8 @@ struct ScaleTests {
             nginx = try await NginxProcess(upstreams: started.map(\.server.port), port: front, in: scratch.url)
             // The teacher registers the essay, on which the students' work is taken.
             let teacher = try await ServerDatabase.withDatabase(school.owner) { try await $0.teachers().first?.id }
-            _ = try await ServerDatabase.withDatabase(school.app) { database in
-                try await database.registerHandouts([.init(identifier: "essay", assignment: .init(title: "Essay", documentName: "essay.md", targetWords: 500))],
-                                                    inClass: classID, as: try #require(teacher))
-            }
+            let classID = self.classID
+            try await ServerDatabase.withDatabase(school.app) { try await ScaleTests.registerEssay(in: classID, by: try #require(teacher), on: $0) }
         }
 
         /// A student with a key of their own, joined to the class through nginx.
@@ -116,6 +114,12 @@ struct ScaleTests {
         operation.items = [SyncOperation.Item(identifier: "words", title: "Words", isPrimary: true, kind: "quantity",
                                               value: Double(round * 5 + number), createdAt: madeAt - 60, modifiedAt: madeAt)]
         return operation
+    }
+
+    /// The teacher registers the essay's handout with a class: the server takes work on it.
+    static func registerEssay(in classID: UUID, by teacher: UUID, on database: ServerDatabase) async throws {
+        _ = try await database.registerHandouts([.init(identifier: "essay", assignment: .init(title: "Essay", documentName: "essay.md", targetWords: 500))],
+                                                inClass: classID, as: teacher)
     }
 
     /// The work the server must hold after applying operations once each, in order.
@@ -237,7 +241,10 @@ struct ScaleTests {
         // Replaying again, the replica catches up and serves the teacher again, with everything.
         try deployment.replica.psql("SELECT pg_wal_replay_resume()")
         try await deployment.awaitReplica()
-        #expect(try deployment.replica.psql("SELECT generation FROM clsfile.account_write", database: "clsfile") == "1")
+        // The teacher's writes (the handout registered, then the assignment from the catalog), as on the primary.
+        let generation = try deployment.school.cluster.psql("SELECT generation FROM clsfile.account_write", database: "clsfile")
+        #expect(Int(generation) ?? 0 >= 2, "\(generation)")
+        #expect(try deployment.replica.psql("SELECT generation FROM clsfile.account_write", database: "clsfile") == generation)
         #expect(try await deployment.report().assignments.first?.students.first?.work.primaryItem?.value == 5)
 
         // The replica's machine fails: the teacher's reads go to the primary, on either process.
@@ -273,7 +280,9 @@ struct ScaleTests {
         let code = try await ServerDatabase.withDatabase(school.owner) { database in
             let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key.publicKey,
                                                         recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
-            return try await database.createClass(name: "7B", teacher: teacher.id.uuidString).joinCode
+            let made = try await database.createClass(name: "7B", teacher: teacher.id.uuidString)
+            try await Self.registerEssay(in: made.id, by: teacher.id, on: database)
+            return made.joinCode
         }
         let server = try await SyncTests.RunningServer(school, in: scratch.url)
         let student = try SyncClient(serverURL: server.url, key: P256.Signing.PrivateKey())
@@ -323,8 +332,10 @@ struct ScaleTests {
         let (algebra, geometry) = try await ServerDatabase.withDatabase(school.owner) { database in
             let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key.publicKey,
                                                         recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
-            return (try await database.createClass(name: "Algebra", teacher: teacher.id.uuidString),
-                    try await database.createClass(name: "Geometry", teacher: teacher.id.uuidString))
+            let classes = (try await database.createClass(name: "Algebra", teacher: teacher.id.uuidString),
+                           try await database.createClass(name: "Geometry", teacher: teacher.id.uuidString))
+            for made in [classes.0, classes.1] { try await Self.registerEssay(in: made.id, by: teacher.id, on: database) }
+            return classes
         }
         let server = try await SyncTests.RunningServer(school, in: scratch.url)
         let ada = try SyncClient(serverURL: server.url, key: P256.Signing.PrivateKey())
