@@ -118,7 +118,7 @@ struct WorkLimitsBenchmark {
             let bytes = try encoder.encode(merged).count
             encoding.append(milliseconds(encodingStarted.duration(to: .now)))
             guard bytes > 0 else { arguments.fail("the record encodes to nothing") }
-            var oneByOne = PlainMerge(record)
+            var oneByOne = PlainWorkMerge(record)
             let again = ContinuousClock.now
             for operation in sample { oneByOne.apply(operation) }
             plain.append(milliseconds(again.duration(to: .now)))
@@ -131,52 +131,6 @@ struct WorkLimitsBenchmark {
         print("  the record encoded to JSON (as the server stores it): p50 \(format(percentile(encoding, 0.5))) ms, \((try encoder.encode(record).count) / 1024) KiB")
         print("  the merge alone: linear p50 \(format(percentile(linear, 0.5))) ms, plain p50 \(format(percentile(plain, 0.5))) ms, plain/linear \(format(percentile(plain, 0.5) / max(percentile(linear, 0.5), 0.0001)))×")
         withExtendedLifetime(cluster) {}
-    }
-
-    /// The merge the server used before: each span and item looked for one by one, the ranges
-    /// united and the items sorted after every operation.
-    struct PlainMerge {
-        var spans: [SyncOperation.Span]
-        var ranges: [SyncOperation.Range]
-        var items: [SyncOperation.Item]
-
-        init(_ work: WorkState) {
-            (spans, ranges, items) = (work.spans, work.ranges, work.items)
-        }
-
-        mutating func apply(_ operation: SyncOperation) {
-            for span in operation.spans {
-                if let index = spans.lastIndex(where: { $0.id == span.id }) {
-                    let held = spans[index]
-                    let end = [held.end, span.end].compactMap { $0 }.max()
-                    spans[index] = SyncOperation.Span(id: held.id, start: held.start, end: end, lastPulse: max(held.lastPulse, span.lastPulse),
-                                                      session: held.session ?? span.session)
-                } else {
-                    let place = spans.lastIndex { ($0.start, $0.id) <= (span.start, span.id) }.map { $0 + 1 } ?? 0
-                    spans.insert(span, at: place)
-                }
-            }
-            var united: [SyncOperation.Range] = []
-            for range in (ranges + operation.ranges).sorted(by: { ($0.lower, $0.upper) < ($1.lower, $1.upper) }) {
-                if let last = united.last, range.lower <= last.upper {
-                    united[united.count - 1].upper = max(last.upper, range.upper)
-                } else {
-                    united.append(range)
-                }
-            }
-            ranges = united
-            for item in operation.items {
-                if let index = items.firstIndex(where: { $0.identifier == item.identifier }) {
-                    var newer = item
-                    newer.createdAt = items[index].createdAt
-                    items[index] = newer
-                } else {
-                    items.append(item)
-                }
-                if item.isPrimary { items.removeAll { $0.isPrimary && $0.identifier != item.identifier } }
-            }
-            items.sort { ($0.createdAt, $0.identifier) < ($1.createdAt, $1.identifier) }
-        }
     }
 
     static func milliseconds(_ duration: Duration) -> Double {

@@ -23,6 +23,11 @@ public struct ConnectionTimeouts: Sendable, Equatable {
         self.requestBody = requestBody
     }
 
+    /// Creates timeouts of whole and fractional seconds, as the servers' options give them.
+    public init(idleSeconds: Double, requestBodySeconds: Double) {
+        self.init(idle: .milliseconds(Int(idleSeconds * 1000)), requestBody: .milliseconds(Int(requestBodySeconds * 1000)))
+    }
+
     /// The HTTP/1.1 channel that keeps these timeouts.
     package var http1: HTTP1Channel.Configuration {
         let limit = TimeAmount(requestBody)

@@ -53,23 +53,16 @@ extension ServerDatabase {
         }
         let pending = claimed.filter { details[$0.key] == nil }
         if !pending.isEmpty {
-            let paths = try Set(pending.values.compactMap(\.contextPath)).map { try CatalogRow.key(of: $0) }
-            let catalogIDs = pending.keys.compactMap { UUID(uuidString: $0) }
-            let rows = try await connection.run("""
-                SELECT id, title, due_at, path_key, contexts::text FROM clsfile.catalog_assignment
-                WHERE class_id = \(classID) AND (id = ANY(\(catalogIDs)::uuid[]) OR path_key = ANY(\(paths)::text[]))
-                """, logger: logger).decode((UUID, String, Date?, String, String).self).collected()
+            let offered = try await classAssignments(classID, matching: (pending.keys.compactMap { UUID(uuidString: $0) },
+                                                                         Array(Set(pending.values.compactMap(\.contextPath)))), on: connection)
             for (assignment, info) in pending {
-                for (id, title, due, key, contexts) in rows {
-                    guard let path = try? JSONDecoder().decode([String].self, from: Data(key.utf8)) else { continue }
-                    if UUID(uuidString: assignment) == id {
-                        details[assignment] = .init(title: title, documentName: path.last ?? title,
-                                                    dueDate: due?.timeIntervalSince1970, contextPath: path)
+                for catalog in offered {
+                    let path = catalog.identifierPath, due = catalog.dueDate?.timeIntervalSince1970
+                    if UUID(uuidString: assignment) == catalog.id {
+                        details[assignment] = .init(title: catalog.title, documentName: path.last ?? catalog.title, dueDate: due, contextPath: path)
                     } else if assignment.hasPrefix("ctx-"), info.contextPath == path,
-                              let entries = try? JSONDecoder().decode([CourseManifest.Entry].self, from: Data(contexts.utf8)),
-                              Self.namesAssignableContext(info.title, assignedAs: title, under: path, in: entries) {
-                        details[assignment] = .init(title: info.title, documentName: info.documentName,
-                                                    dueDate: due?.timeIntervalSince1970, contextPath: path)
+                              Self.namesAssignableContext(info.title, assignedAs: catalog.title, under: path, in: catalog.contexts) {
+                        details[assignment] = .init(title: info.title, documentName: info.documentName, dueDate: due, contextPath: path)
                     }
                 }
             }

@@ -19,7 +19,7 @@ extension ServerDatabase {
     public func roster(ofClass classID: UUID) async throws -> [RosterEntry] {
         try await translating("listing the students of the class \(classID.uuidString.lowercased())") {
             try await client.withTransaction(logger: logger) { connection in
-                try await checkClassExists(classID, on: connection)
+                _ = try await found(classID, on: connection)
                 return try await connection.run("""
                     SELECT a.id, a.name, e.joined_at,
                            (SELECT k.public_key FROM clsfile.device_key k WHERE k.account_id = a.id ORDER BY k.created_at, k.kid LIMIT 1)
@@ -49,28 +49,30 @@ extension ServerDatabase {
         }
     }
 
+    /// A class of the school, as the administrator sees it.
+    /// - Throws: ``ServerError`` `.notFound` when no class has the id.
+    public func schoolClass(_ classID: UUID) async throws -> SchoolClass {
+        try await translating("reading the class \(classID.uuidString.lowercased())") {
+            try await client.withConnection { try await found(classID, on: $0) }
+        }
+    }
+
     /// Gives a class a new join code; the old one joins no one any more (students in the class stay).
     /// - Returns: The class with its new code.
     /// - Throws: ``ServerError`` `.notFound` when no class has the id.
     public func rotateJoinCode(ofClass classID: UUID) async throws -> SchoolClass {
         try await translating("replacing the join code of the class \(classID.uuidString.lowercased())") {
             try await client.withTransaction(logger: logger) { connection in
-                try await checkClassExists(classID, on: connection)
                 try await connection.run("UPDATE clsfile.class SET join_code = \(JoinCode.random()) WHERE id = \(classID)", logger: logger)
-                return try await connection.run("""
-                    SELECT c.id, c.name, c.join_code, a.id, a.name,
-                           (SELECT count(*) FROM clsfile.enrolment e WHERE e.class_id = c.id)::bigint
-                    FROM clsfile.class c JOIN clsfile.account a ON a.id = c.teacher_id WHERE c.id = \(classID)
-                    """, logger: logger).decode((UUID, String, String, UUID, String, Int64).self).collected().map {
-                    SchoolClass(id: $0.0, name: $0.1, joinCode: $0.2, teacherID: $0.3, teacherName: $0.4, studentCount: Int($0.5))
-                }[0]
+                return try await found(classID, on: connection)
             }
         }
     }
 
-    private func checkClassExists(_ classID: UUID, on connection: PostgresConnection) async throws {
-        guard try await connection.run("SELECT 1 FROM clsfile.class WHERE id = \(classID)", logger: logger).collect().count == 1 else {
+    private func found(_ classID: UUID, on connection: PostgresConnection) async throws -> SchoolClass {
+        guard let found = try await Self.classes(classID, on: connection, logger: logger).first else {
             throw ServerError(.notFound, "no class has the id \(classID.uuidString.lowercased()): clsfile-server class list shows them")
         }
+        return found
     }
 }

@@ -53,13 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp(visibility: .hidden))
     var token: String?
 
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
-        "Seconds a connection may send nothing while no request of it is answered before it is closed.", valueName: "seconds"))
-    var idleTimeout: Double = 30
-
-    @Option(name: .customLong("body-timeout"), help: ArgumentHelp(
-        "Seconds a request's body may take to arrive, from its head, before the connection is closed.", valueName: "seconds"))
-    var bodyTimeout: Double = 60
+    @OptionGroup var timeoutOptions: TimeoutOptions
 
     /// The environment variable that may hold the token.
     static let tokenVariable = "CLSFILE_DASHBOARD_TOKEN"
@@ -68,9 +62,6 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535 (0 picks a free one).") }
         guard token == nil else {
             throw ValidationError("--token shows the token to every user of this machine (ps): put it in a file readable by you alone and give --token-file PATH, or set \(Self.tokenVariable).")
-        }
-        for (name, seconds) in [("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout)] where !(0.1...86_400).contains(seconds) {
-            throw ValidationError("\(name) must be 0.1 to 86400 seconds, not \(seconds).")
         }
     }
 
@@ -105,7 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
             var accessToken = try givenToken()
             let generated = accessToken == nil && !LoopbackAddress.isLoopback(host)
             if generated { accessToken = AccessToken.random() }
-            let timeouts = ConnectionTimeouts(idle: .milliseconds(Int(idleTimeout * 1000)), requestBody: .milliseconds(Int(bodyTimeout * 1000)))
+            let timeouts = ConnectionTimeouts(idleSeconds: timeoutOptions.idleSeconds, requestBodySeconds: timeoutOptions.requestBodySeconds)
             let server = try DashboardServer(store: store, configuration: .init(host: host, port: port, token: accessToken, timeouts: timeouts))
             try await server.run { endpoint in
                 var lines = ["Class dashboard: \(endpoint.url)", "Store: \(store.storeURL.path)"]

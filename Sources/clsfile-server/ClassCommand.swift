@@ -64,11 +64,7 @@ struct ClassCommand: AsyncParsableCommand {
                 let address = try databaseOptions.address()
                 let id = try ClassArgument.id(classID)
                 let found = try await ServerDatabase.withDatabase(address) { database in
-                    if rotate { return try await database.rotateJoinCode(ofClass: id) }
-                    guard let found = try await database.classes().first(where: { $0.id == id }) else {
-                        throw ServerError(.notFound, "no class has the id \(classID): clsfile-server class list shows them")
-                    }
-                    return found
+                    try await rotate ? database.rotateJoinCode(ofClass: id) : database.schoolClass(id)
                 }
                 print("class \(TerminalText.escaped(found.name)) (\(found.id.uuidString.lowercased())): join code \(found.joinCode)")
             }

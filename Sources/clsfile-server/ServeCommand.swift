@@ -66,27 +66,18 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "url"))
     var publicURLs: [String] = []
 
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
-        "Seconds a connection may send nothing while no request of it is answered before it is closed.", valueName: "seconds"))
-    var idleTimeout: Double = 30
-
-    @Option(name: .customLong("body-timeout"), help: ArgumentHelp(
-        "Seconds a request's body may take to arrive, from its head, before the connection is closed.", valueName: "seconds"))
-    var bodyTimeout: Double = 60
+    @OptionGroup var timeoutOptions: TimeoutOptions
 
     func validate() throws {
         for url in publicURLs {
             do { _ = try ServerOrigin(url) } catch let error as SyncError { throw ValidationError("--public-url: \(error.message).") }
-        }
-        for (name, seconds) in [("--idle-timeout", idleTimeout), ("--body-timeout", bodyTimeout)] where !(0.1...86_400).contains(seconds) {
-            throw ValidationError("\(name) must be 0.1 to 86400 seconds, not \(seconds).")
         }
     }
 
     func run() async throws {
         try await reportingFailures {
             let address = try databaseOptions.address()
-            let timeouts = ConnectionTimeouts(idle: .milliseconds(Int(idleTimeout * 1000)), requestBody: .milliseconds(Int(bodyTimeout * 1000)))
+            let timeouts = ConnectionTimeouts(idleSeconds: timeoutOptions.idleSeconds, requestBodySeconds: timeoutOptions.requestBodySeconds)
             let readAddress = try readDatabaseOptions.address()
             let app = try ClassServerApp(configuration: .init(host: host, port: port, tlsCertificate: tlsCertificate, tlsKey: tlsKey,
                                                               publicOrigins: try publicURLs.map(ServerOrigin.init), timeouts: timeouts))

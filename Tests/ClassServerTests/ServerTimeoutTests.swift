@@ -33,5 +33,9 @@ struct ServerTimeoutTests {
         let database = ["DATABASE_URL": school.cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile")]
         let none = try run(program, ["serve", "--port", "0", "--idle-timeout", "0"], environment: database)
         #expect(none.status == 64 && none.errorOutput.contains("--idle-timeout must be 0.1 to 86400 seconds"), "\(none.errorOutput)")
+        // The teacher's dashboard takes the same options, with the same check.
+        let dashboard = try run(try builtExecutable("clsfile-serve"), ["--body-timeout", "100000"], environment: [:])
+        #expect(dashboard.status == 64 && dashboard.errorOutput.contains("--body-timeout must be 0.1 to 86400 seconds, not 100000.0"),
+                "\(dashboard.errorOutput)")
     }
 }

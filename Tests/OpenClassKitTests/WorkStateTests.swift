@@ -4,60 +4,9 @@ import Testing
 import TestSupport
 
 /// The server's merge of operations (``WorkState/apply(contentsOf:)``), checked against the
-/// plain merge it replaced — each span and item looked for one by one, ranges united and items
-/// sorted after every operation — on seeded random operations, and its size bound against what
-/// the merge holds.
+/// plain merge it replaced (`PlainWorkMerge`) on seeded random operations, and its size bound
+/// against what the merge holds.
 struct WorkStateTests {
-    /// The merge as it was written first: quadratic, obviously right.
-    struct PlainMerge {
-        var spans: [SyncOperation.Span] = []
-        var basis: String?
-        var ranges: [SyncOperation.Range] = []
-        var items: [SyncOperation.Item] = []
-        var attempt: Int
-        var completedAt: Double?
-
-        mutating func apply(_ operation: SyncOperation) {
-            if operation.replacesWork || operation.attempt > attempt {
-                self = PlainMerge(attempt: operation.attempt)
-            } else if operation.attempt < attempt {
-                return
-            }
-            spans.removeAll { operation.discardedSpans.contains($0.id) }
-            for span in operation.spans {
-                if let index = spans.firstIndex(where: { $0.id == span.id }) {
-                    let merged = SpanRecord(spans[index]).merged(with: SpanRecord(span))
-                    spans[index] = .init(id: span.id, start: spans[index].start, end: merged.end, lastPulse: merged.lastPulse, session: merged.session)
-                } else {
-                    spans.append(span)
-                }
-            }
-            spans.sort { ($0.start, $0.id) < ($1.start, $1.id) }
-            if let change = operation.progressBasisChange, change.restarts || change.basis != basis {
-                ranges = []
-                basis = change.basis
-            }
-            if !operation.ranges.isEmpty, basis == operation.rangesBasis {
-                ranges = IntervalSet((ranges + operation.ranges).map { $0.lower...$0.upper }).intervals.map { .init(lower: $0.lowerBound, upper: $0.upperBound) }
-            }
-            if operation.removesAllItems { items = [] }
-            if operation.clearsPrimary { items.removeAll(where: \.isPrimary) }
-            items.removeAll { operation.deletedItems.contains($0.identifier) }
-            for item in operation.items {
-                if let index = items.firstIndex(where: { $0.identifier == item.identifier }) {
-                    var newer = item
-                    newer.createdAt = items[index].createdAt
-                    items[index] = newer
-                } else {
-                    items.append(item)
-                }
-                if item.isPrimary { items.removeAll { $0.isPrimary && $0.identifier != item.identifier } }
-            }
-            items.sort { ($0.createdAt, $0.identifier) < ($1.createdAt, $1.identifier) }
-            if let date = operation.completedAt { completedAt = min(completedAt ?? date, date) }
-        }
-    }
-
     /// Random operations on one assignment, drawing ids from small pools so that they collide.
     static func operations(_ count: Int, seed: UInt64) -> [SyncOperation] {
         var random = SplitMix(seed: seed)
@@ -96,7 +45,7 @@ struct WorkStateTests {
     @Test(arguments: 0..<40)
     func theLinearMergeHoldsWhatThePlainMergeHolds(seed: UInt64) {
         let operations = Self.operations(120, seed: seed)
-        var plain = PlainMerge(attempt: operations[0].attempt)
+        var plain = PlainWorkMerge(attempt: operations[0].attempt)
         var oneByOne = WorkState(startingWith: operations[0])
         var whole = WorkState(startingWith: operations[0])
         var inBatches = WorkState(startingWith: operations[0])

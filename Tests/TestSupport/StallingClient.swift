@@ -31,17 +31,8 @@ public enum StallingClient {
     ///   or nil when it was still open after `limit`.
     public static func secondsUntilClosed(port: Int, sending first: String, then behaviour: Behaviour,
                                           limit: TimeInterval) throws -> TimeInterval? {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw ClientError(description: "socket: errno \(errno)") }
+        let descriptor = try LoopbackSocket.connected(to: port)
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw ClientError(description: "connect to port \(port): errno \(errno)") }
         let bytes = Array(first.utf8)
         guard send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
             throw ClientError(description: "send: errno \(errno)")

@@ -168,10 +168,16 @@ extension ServerDatabase {
         }
     }
 
-    private func classAssignments(_ classID: UUID, on connection: PostgresConnection) async throws -> [SyncWire.ClassAssignment] {
-        try await connection.run("""
+    /// The catalog assignments of a class, newest first; only those of the ids or assigned paths
+    /// given, when `matching` is given.
+    func classAssignments(_ classID: UUID, matching: (ids: [UUID], paths: [[String]])? = nil,
+                          on connection: PostgresConnection) async throws -> [SyncWire.ClassAssignment] {
+        let keys = try (matching?.paths ?? []).map { try CatalogRow.key(of: $0) }
+        return try await connection.run("""
             SELECT id, title, due_at, instructions, team, path_key, contexts::text, created_at FROM clsfile.catalog_assignment
-            WHERE class_id = \(classID) ORDER BY created_at DESC, id
+            WHERE class_id = \(classID)
+              AND (\(matching == nil) OR id = ANY(\(matching?.ids ?? [])::uuid[]) OR path_key = ANY(\(keys)::text[]))
+            ORDER BY created_at DESC, id
             """, logger: logger).decode((UUID, String, Date?, String?, String, String, String, Date).self).collected().map { row in
             guard let path = try? JSONDecoder().decode([String].self, from: Data(row.5.utf8)),
                   let contexts = try? JSONDecoder().decode([CourseManifest.Entry].self, from: Data(row.6.utf8)) else {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,19 +22,10 @@ enum HTTPProbe {
 
     /// Sends one request and reads the whole reply; a header given as "" is left out (`Host` too).
     static func request(port: Int, path: String, method: String = "GET", headers: [String: String] = [:]) throws -> Reply {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw ProbeError(description: "socket: \(errno)") }
+        let descriptor = try LoopbackSocket.connected(to: port)
         defer { close(descriptor) }
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw ProbeError(description: "connect to port \(port): errno \(errno)") }
         var allHeaders = ["Host": "127.0.0.1:\(port)", "Connection": "close"]
         allHeaders.merge(headers) { $1 }
         allHeaders = allHeaders.filter { !$0.value.isEmpty }
