@@ -21,11 +21,13 @@ import Glibc
 ///     swift run -c release ClassServerBenchmark [--quick] [--students 10000] [--servers 2] [--nginx]
 ///                                               [--batch 5] [--start-rate 1000] [--step-seconds 15]
 ///                                               [--report-students 40] [--assignments 50] [--report-rounds 30]
+///                                               [--rate R]
 ///
 /// Each step offers its rate for `--step-seconds` (requests at fixed times, their latency counted
 /// from the time each was due, so that a server falling behind shows in the p99); rates rise by
 /// half each step, and after the first step that fails, two steps halve the gap to the last that
-/// held. `--quick`: 1,000 students, 5 s steps, 10 report rounds.
+/// held. `--quick`: 1,000 students, 5 s steps, 10 report rounds. `--rate R`: one step at R
+/// operations/s and no search (to compare two builds of the server at one load).
 ///
 /// Reported: the highest rate held with its p50/p99, the servers' resident memory when the load
 /// starts (after every student synced once to each server) and when it ends, and the CPU time of one applied
@@ -47,6 +49,7 @@ struct ClassServerBenchmark {
         let assignments = option("--assignments", default: 50)
         let reportRounds = option("--report-rounds", default: quick ? 10 : 30)
         let throughNginx = CommandLine.arguments.contains("--nginx")
+        let fixedRate = arguments.text("--rate").flatMap(Double.init)
         guard Tool.initdb.url != nil else { fail("PostgreSQL is not installed: apt-get install -y postgresql") }
         if throughNginx, Tool.nginx.url == nil { fail("nginx is not installed: apt-get install -y nginx") }
         let serverProgram = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("clsfile-server")
@@ -71,7 +74,7 @@ struct ClassServerBenchmark {
         print("ClassServerBenchmark: \(students) students joined in \(joining.duration(to: .now))")
 
         // Behind nginx, tokens name nginx's address, which each server is told.
-        let front = Int.random(in: 40_000..<50_000)
+        let front = try LoopbackSocket.unusedPort()
         var servers: [ServerProcess] = []
         for index in 0..<serverCount {
             let publicURL = throughNginx ? ["--public-url", "http://127.0.0.1:\(front)"] : []
@@ -115,10 +118,10 @@ struct ClassServerBenchmark {
 
         var held: Step?
         var failed: Step?
-        var rate = startRate
+        var rate = fixedRate ?? startRate
         var refinements = 0
         // At most 12 steps, so that the run is bounded whatever the machine.
-        for _ in 0..<12 {
+        for _ in 0..<(fixedRate == nil ? 12 : 1) {
             let cpuBefore = meter.seconds()
             var step = await load.step(rate: rate, seconds: stepSeconds)
             step.cpu = meter.seconds() - cpuBefore

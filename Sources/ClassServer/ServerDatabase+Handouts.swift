@@ -41,14 +41,14 @@ extension ServerDatabase {
     /// assignment (`ctx-` identifiers, derived on the student's side), the assignment's title and
     /// due date, once the context is found assignable under it in the catalog as it was assigned
     /// (by the title the student's clsfile derives for it; the document name is the student's file's).
-    /// - Parameter claimed: What the student's operations say of each assignment, by identifier.
+    /// - Parameters:
+    ///   - claimed: What the student's operations say of each assignment, by identifier.
+    ///   - registered: The class's registered handouts among them, as stored (JSON text).
     /// - Throws: ``ServerError`` `.unknownAssignment` listing the assignments the class does not have.
-    func teachersDetails(of claimed: [String: SyncOperation.AssignmentInfo], inClass classID: UUID,
+    func teachersDetails(of claimed: [String: SyncOperation.AssignmentInfo], registered: [String: String], inClass classID: UUID,
                          on connection: PostgresConnection) async throws -> [String: SyncOperation.AssignmentInfo] {
         var details: [String: SyncOperation.AssignmentInfo] = [:]
-        for (assignment, text) in try await connection.run("""
-            SELECT assignment_id, detail::text FROM clsfile.handout WHERE class_id = \(classID) AND assignment_id = ANY(\(Array(claimed.keys))::text[])
-            """, logger: logger).decode((String, String).self).collected() {
+        for (assignment, text) in registered where claimed[assignment] != nil {
             details[assignment] = try Self.handoutInfo(text, assignment: assignment)
         }
         let pending = claimed.filter { details[$0.key] == nil }

@@ -29,109 +29,115 @@ extension ServerDatabase {
     /// - Throws: ``ServerError`` `.notFound` when the student has not joined the class.
     public func apply(_ operations: [SyncOperation], toClass classID: UUID, as student: UUID) async throws -> SyncWire.SyncAnswer {
         let notJoined = ServerError(.notFound, "you have not joined the class \(classID.uuidString.lowercased()): join it with its code (clsfile join URL --code CODE)")
-        return try await asAccount(student) { connection in
-            // A few statements a request, whatever its size, besides the transaction and the
-            // caller's account: the ids applied now, the class, its assignments named, the
-            // student's work in it (locked), the work written back.
-            let fresh = try await Set(connection.run("""
-                INSERT INTO clsfile.applied_operation (student_id, operation_id)
-                SELECT \(student), id FROM unnest(\(operations.map(\.id))::uuid[]) AS id
-                ON CONFLICT DO NOTHING RETURNING operation_id
-                """, logger: logger).decode(UUID.self).collected())
-            var pending = fresh
-            let applied = operations.filter { pending.remove($0.id) != nil }
-            let answer = SyncWire.SyncAnswer(applied: applied.count, repeated: operations.count - applied.count)
-            // Nothing written, nothing read: a caller who has not joined the class learns nothing.
-            guard !applied.isEmpty else { return answer }
-            // Nothing more is read for a caller who has not joined the class.
-            guard try await connection.run("SELECT 1 FROM clsfile.class WHERE id = \(classID)", logger: logger).collect().count == 1 else {
-                throw notJoined
-            }
-            // What each assignment is comes from its teacher: the operations' own words are replaced.
-            let claimed = Dictionary(applied.map { ($0.assignmentIdentifier, $0.assignment) }, uniquingKeysWith: { first, _ in first })
-            let teachers = try await teachersDetails(of: claimed, inClass: classID, on: connection)
-            let operations = Dictionary(grouping: applied.map { operation in
-                var operation = operation
-                operation.assignment = teachers[operation.assignmentIdentifier] ?? operation.assignment
-                return operation
-            }, by: \.assignmentIdentifier)
-            // Every row of the student's work in the class, locked: its version (`xmin`, the
-            // transaction that wrote it), its stored size, for the budget, and the title of its
-            // assignment when it is a catalog context's.
-            var (otherBytes, rows) = (0, 0)
-            var contextWork: [String: String] = [:]
-            var versions: [String: Int64] = [:]
-            for (assignment, version, bytes, contextTitle) in try await connection.run("""
-                SELECT assignment_id, xmin::text::bigint, pg_column_size(detail),
-                       CASE WHEN starts_with(assignment_id, 'ctx-') THEN detail->'assignment'->>'title' END
-                FROM clsfile.work WHERE class_id = \(classID) AND student_id = \(student) FOR UPDATE
-                """, logger: logger).decode((String, Int64, Int, String?).self).collected() {
-                rows += 1
-                if let contextTitle { contextWork[contextTitle] = assignment }
-                if operations[assignment] == nil {
-                    otherBytes += bytes
-                } else {
-                    versions[assignment] = version
+        let named = Array(Set(operations.map(\.assignmentIdentifier))).sorted()
+        // The rows this process holds decoded: the database sends the text of the others only.
+        let kept = decodedWork.versions(of: student, in: classID, on: named)
+        return try await translating("the request") {
+            try await client.withTransaction(logger: logger) { connection in
+                // Four statements a request, whatever its size: BEGIN, the two functions, COMMIT
+                // (ServerSchema.version7). The first sets the caller, records the ids not applied
+                // before and, when there are any, reads the class, its handouts among those named
+                // and the student's work in it (locked).
+                var fresh = Set<UUID>()
+                var joined = false
+                var registered: [String: String] = [:]
+                var contextWork: [String: String] = [:]
+                var versions: [String: Int64] = [:]
+                var storedBytes: [String: Int] = [:]
+                var texts: [String: String] = [:]
+                for (kind, name, version, bytes, title, detail) in try await connection.run("""
+                    SELECT * FROM clsfile.sync_begin(\(student), \(classID), \(operations.map(\.id))::uuid[], \(named)::text[],
+                                                     \(kept.map(\.assignment))::text[], \(kept.map(\.version))::bigint[])
+                    """, logger: logger).decode((String, String?, Int64?, Int?, String?, String?).self).collected() {
+                    switch (kind, name) {
+                    case ("applied", let id?):
+                        if let id = UUID(uuidString: id) { fresh.insert(id) }
+                    case ("class", _):
+                        joined = true
+                    case ("handout", let assignment?):
+                        registered[assignment] = detail
+                    case ("work", let assignment?):
+                        if let title { contextWork[title] = assignment }
+                        if let version { versions[assignment] = version }
+                        if let detail { texts[assignment] = detail }
+                        storedBytes[assignment] = bytes ?? 0
+                    default:
+                        throw ServerError(.database, "the database answered a sync with a row of kind \(kind); is the schema newer than this server?")
+                    }
                 }
-            }
-            // The work the operations change: decoded before, unless another request (of this
-            // process or another) wrote it since.
-            var states: [String: WorkState] = [:]
-            var stale: [String] = []
-            for (assignment, version) in versions {
-                if let kept = decodedWork.state(of: student, in: classID, on: assignment, version: version) {
-                    states[assignment] = kept
-                } else {
-                    stale.append(assignment)
+                var pending = fresh
+                let applied = operations.filter { pending.remove($0.id) != nil }
+                let answer = SyncWire.SyncAnswer(applied: applied.count, repeated: operations.count - applied.count)
+                // Nothing written, nothing read: a caller who has not joined the class learns nothing.
+                guard !applied.isEmpty else { return answer }
+                guard joined else { throw notJoined }
+                // What each assignment is comes from its teacher: the operations' own words are replaced.
+                let claimed = Dictionary(applied.map { ($0.assignmentIdentifier, $0.assignment) }, uniquingKeysWith: { first, _ in first })
+                let teachers = try await teachersDetails(of: claimed, registered: registered, inClass: classID, on: connection)
+                let operations = Dictionary(grouping: applied.map { operation in
+                    var operation = operation
+                    operation.assignment = teachers[operation.assignmentIdentifier] ?? operation.assignment
+                    return operation
+                }, by: \.assignmentIdentifier)
+                // The work the operations change: decoded before, unless another request (of this
+                // process or another) wrote it since.
+                var states: [String: WorkState] = [:]
+                var stale: [String] = []
+                for (assignment, version) in versions where operations[assignment] != nil {
+                    if let text = texts[assignment] {
+                        let state = try Self.decodedState(text, assignment: assignment)
+                        decodedWork.keep(state, of: student, in: classID, on: assignment, version: version)
+                        states[assignment] = state
+                    } else if let held = decodedWork.state(of: student, in: classID, on: assignment, version: version) {
+                        states[assignment] = held
+                    } else {
+                        // Dropped from this process's memory since it was asked for.
+                        stale.append(assignment)
+                    }
                 }
-            }
-            if !stale.isEmpty {
-                for (assignment, text) in try await connection.run("""
-                    SELECT assignment_id, detail::text FROM clsfile.work
-                    WHERE class_id = \(classID) AND student_id = \(student) AND assignment_id = ANY(\(stale)::text[])
-                    """, logger: logger).decode((String, String).self).collected() {
-                    let state = try Self.decodedState(text, assignment: assignment)
-                    if let version = versions[assignment] { decodedWork.keep(state, of: student, in: classID, on: assignment, version: version) }
-                    states[assignment] = state
+                if !stale.isEmpty {
+                    for (assignment, text) in try await connection.run("""
+                        SELECT assignment_id, detail::text FROM clsfile.work
+                        WHERE class_id = \(classID) AND student_id = \(student) AND assignment_id = ANY(\(stale)::text[])
+                        """, logger: logger).decode((String, String).self).collected() {
+                        states[assignment] = try Self.decodedState(text, assignment: assignment)
+                    }
                 }
-            }
-            // The work on one context of a catalog assignment is one record a student: another
-            // id for a context held already would count it twice in the assignment's figures.
-            for (assignment, info) in teachers.sorted(by: { $0.key < $1.key }) where assignment.hasPrefix("ctx-") {
-                if let held = contextWork[info.title], held != assignment {
-                    throw ServerError(.invalidValue, "your work on '\(info.title)' is held already under \(held); the work of another id (\(assignment)) on the same context is not taken")
+                // The work on one context of a catalog assignment is one record a student: another
+                // id for a context held already would count it twice in the assignment's figures.
+                for (assignment, info) in teachers.sorted(by: { $0.key < $1.key }) where assignment.hasPrefix("ctx-") {
+                    if let held = contextWork[info.title], held != assignment {
+                        throw ServerError(.invalidValue, "your work on '\(info.title)' is held already under \(held); the work of another id (\(assignment)) on the same context is not taken")
+                    }
+                    contextWork[info.title] = assignment
                 }
-                contextWork[info.title] = assignment
-            }
-            try WorkLimits.check(adding: operations, to: states, amongAssignments: rows, inClass: classID)
-            for (assignment, changes) in operations {
-                states[assignment, default: WorkState(startingWith: changes[0])].apply(contentsOf: changes)
-            }
-            // In one order, so that two requests of one student on two server processes lock
-            // the same rows in the same order (in a dictionary's, they could deadlock).
-            let written = states.sorted { $0.key < $1.key }
-            let details = try written.map { String(decoding: try WorkStateCoding.encoder.encode($0.value), as: UTF8.self) }
-            // The policy on work refuses a class the student has not joined (and the whole
-            // transaction, operation ids included, is rolled back).
-            // The rows' new versions come back, so that the next request and report find these
-            // states decoded already (a transaction rolled back leaves a version no row has).
-            var writtenBytes = 0
-            try await Self.refusingRowSecurity(as: notJoined) {
-                for (assignment, version, bytes) in try await connection.run("""
-                    INSERT INTO clsfile.work (class_id, student_id, assignment_id, detail, updated_at)
-                    SELECT \(classID), \(student), assignment, detail::jsonb, now()
-                    FROM unnest(\(written.map(\.key))::text[], \(details)::text[]) AS w(assignment, detail)
-                    ON CONFLICT (class_id, student_id, assignment_id)
-                    DO UPDATE SET detail = excluded.detail, updated_at = now()
-                    RETURNING assignment_id, xmin::text::bigint, pg_column_size(detail)
-                    """, logger: logger).decode((String, Int64, Int).self).collected() {
-                    if let state = states[assignment] { decodedWork.keep(state, of: student, in: classID, on: assignment, version: version) }
-                    writtenBytes += bytes
+                try WorkLimits.check(adding: operations, to: states, amongAssignments: storedBytes.count, inClass: classID)
+                for (assignment, changes) in operations {
+                    states[assignment, default: WorkState(startingWith: changes[0])].apply(contentsOf: changes)
                 }
+                // In one order, so that two requests of one student on two server processes lock
+                // the same rows in the same order (in a dictionary's, they could deadlock).
+                let written = states.sorted { $0.key < $1.key }
+                let details = try written.map { String(decoding: try WorkStateCoding.encoder.encode($0.value), as: UTF8.self) }
+                // The policy on work refuses a class the student has not joined (and the whole
+                // transaction, operation ids included, is rolled back). The rows' new versions
+                // come back, so that the next request and report find these states decoded
+                // already (a transaction rolled back leaves a version no row has).
+                var writtenBytes = 0
+                try await Self.refusingRowSecurity(as: notJoined) {
+                    for (assignment, version, bytes) in try await connection.run("""
+                        SELECT * FROM clsfile.sync_finish(\(student), \(classID), \(written.map(\.key))::text[], \(details)::text[])
+                        """, logger: logger).decode((String, Int64, Int).self).collected() {
+                        if let state = states[assignment] { decodedWork.keep(state, of: student, in: classID, on: assignment, version: version) }
+                        writtenBytes += bytes
+                    }
+                }
+                // Past the budget, the transaction is rolled back: nothing of the request stays.
+                // The rows not rewritten count by the size they had.
+                let otherBytes = storedBytes.filter { operations[$0.key] == nil }.values.reduce(0, +)
+                try WorkLimits.check(storedBytes: otherBytes + writtenBytes, inClass: classID)
+                return answer
             }
-            // Past the budget, the transaction is rolled back: nothing of the request stays.
-            try WorkLimits.check(storedBytes: otherBytes + writtenBytes, inClass: classID)
-            return answer
         }
     }
 
@@ -263,6 +269,15 @@ final class DecodedWorkCache: Sendable {
     private let entries = NIOLockedValueBox<[Key: (version: Int64, state: WorkState)]>([:])
     static let capacity = 200_000
 
+    /// The versions held decoded of a student's work on `assignments`.
+    func versions(of student: UUID, in classID: UUID, on assignments: [String]) -> [(assignment: String, version: Int64)] {
+        entries.withLockedValue { entries in
+            assignments.compactMap { assignment in
+                entries[Key(student: student, classID: classID, assignment: assignment)].map { (assignment, $0.version) }
+            }
+        }
+    }
+
     /// The state decoded from a row's version, if it was.
     func state(of student: UUID, in classID: UUID, on assignment: String, version: Int64) -> WorkState? {
         let key = Key(student: student, classID: classID, assignment: assignment)
@@ -279,12 +294,9 @@ final class DecodedWorkCache: Sendable {
     }
 }
 
-/// How work is kept in the `detail` column.
+/// How work is kept in the `detail` column. jsonb keeps keys in an order of its own, so the
+/// text is not sorted here: sorting would be work that jsonb undoes.
 enum WorkStateCoding {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }()
+    static let encoder = JSONEncoder()
     static let decoder = JSONDecoder()
 }

@@ -47,7 +47,7 @@ struct ScaleTests {
             scratch = try Scratch()
             let readURL = replica.url(user: "clsfile_app", password: "app-secret", database: "clsfile")
             // Tokens name the address students are given: nginx's, which each server is told.
-            let front = Int.random(in: 40_000..<50_000)
+            let front = try LoopbackSocket.unusedPort()
             var started: [SyncTests.RunningServer] = []
             for index in 0..<count {
                 started.append(try await SyncTests.RunningServer(school, in: scratch.url, name: "server-\(index)",

@@ -1,0 +1,79 @@
+extension ServerSchema {
+    /// A sync in four statements, whatever it carries: `BEGIN`, ``ServerDatabase/apply(_:toClass:as:)``'s
+    /// two functions, `COMMIT`. PL/pgSQL keeps the plan of each statement it runs for the life of
+    /// the connection, where a statement sent from the server, or an SQL function, is planned at
+    /// every call: the planning was as much of PostgreSQL's work on a sync as the statements
+    /// themselves (ClassServerBenchmark). For the same reason the two functions the policies
+    /// call (`taught_classes`, `joined_classes`) become PL/pgSQL.
+    ///
+    /// - `sync_begin(student, class, operation ids, assignments named, kept, kept versions)`
+    ///   sets the caller, records the operation ids not applied before and returns them
+    ///   (`applied`); when there are any, whether the caller sees the class (`class`); when they
+    ///   do, the class's registered handouts among the assignments named (`handout`) and every
+    ///   row of the caller's work in the class, locked, with its version, stored size and
+    ///   context title (`work`), and its text when it is one the operations name and its
+    ///   version is not the one the server holds decoded already.
+    /// - `sync_finish(student, class, assignments, details)` writes the work and returns each
+    ///   row's new version and stored size.
+    ///
+    /// Both run as the caller (row-level security holds them as it held the statements).
+    static let version7: [String] = [
+        """
+            CREATE OR REPLACE FUNCTION clsfile.taught_classes() RETURNS SETOF uuid LANGUAGE plpgsql STABLE SECURITY DEFINER
+                SET search_path = pg_catalog, clsfile
+                AS $$ BEGIN RETURN QUERY SELECT c.id FROM clsfile.class c WHERE c.teacher_id = clsfile.caller(); END $$
+            """,
+        """
+            CREATE OR REPLACE FUNCTION clsfile.joined_classes() RETURNS SETOF uuid LANGUAGE plpgsql STABLE SECURITY DEFINER
+                SET search_path = pg_catalog, clsfile
+                AS $$ BEGIN RETURN QUERY SELECT e.class_id FROM clsfile.enrolment e WHERE e.student_id = clsfile.caller(); END $$
+            """,
+        """
+            CREATE FUNCTION clsfile.sync_begin(student uuid, wanted_class uuid, operation_ids uuid[], named text[],
+                                               kept text[], kept_versions bigint[])
+                RETURNS TABLE (row_kind text, row_name text, row_version bigint, row_bytes integer, row_title text, row_detail text)
+                LANGUAGE plpgsql SET search_path = pg_catalog, clsfile
+                AS $$
+                BEGIN
+                    PERFORM set_config('clsfile.account', student::text, true);
+                    RETURN QUERY WITH fresh AS (
+                            INSERT INTO clsfile.applied_operation (student_id, operation_id)
+                            SELECT student, o.id FROM unnest(operation_ids) AS o(id)
+                            ON CONFLICT DO NOTHING RETURNING operation_id)
+                        SELECT 'applied'::text, fresh.operation_id::text, NULL::bigint, NULL::integer, NULL::text, NULL::text FROM fresh;
+                    IF NOT FOUND THEN RETURN; END IF;
+                    RETURN QUERY SELECT 'class'::text, NULL::text, NULL::bigint, NULL::integer, NULL::text, NULL::text
+                        FROM clsfile.class c WHERE c.id = wanted_class;
+                    IF NOT FOUND THEN RETURN; END IF;
+                    RETURN QUERY SELECT 'handout'::text, h.assignment_id, NULL::bigint, NULL::integer, NULL::text, h.detail::text
+                        FROM clsfile.handout h WHERE h.class_id = wanted_class AND h.assignment_id = ANY(named);
+                    RETURN QUERY SELECT 'work'::text, w.assignment_id, w.xmin::text::bigint, pg_column_size(w.detail),
+                            CASE WHEN starts_with(w.assignment_id, 'ctx-') THEN w.detail->'assignment'->>'title' END,
+                            CASE WHEN w.assignment_id = ANY(named) AND NOT EXISTS (
+                                     SELECT 1 FROM unnest(kept, kept_versions) AS k(assignment_id, version)
+                                     WHERE k.assignment_id = w.assignment_id AND k.version = w.xmin::text::bigint)
+                                 THEN w.detail::text END
+                        FROM clsfile.work w WHERE w.class_id = wanted_class AND w.student_id = student FOR UPDATE;
+                END $$
+            """,
+        """
+            CREATE FUNCTION clsfile.sync_finish(student uuid, wanted_class uuid, assignments text[], details text[])
+                RETURNS TABLE (row_name text, row_version bigint, row_bytes integer)
+                LANGUAGE plpgsql SET search_path = pg_catalog, clsfile
+                AS $$
+                BEGIN
+                    RETURN QUERY WITH written AS (
+                            INSERT INTO clsfile.work AS w (class_id, student_id, assignment_id, detail, updated_at)
+                            SELECT wanted_class, student, x.assignment_id, x.detail::jsonb, now()
+                            FROM unnest(assignments, details) AS x(assignment_id, detail)
+                            ON CONFLICT (class_id, student_id, assignment_id)
+                            DO UPDATE SET detail = excluded.detail, updated_at = now()
+                            RETURNING w.assignment_id, w.xmin::text::bigint AS version, pg_column_size(w.detail) AS bytes)
+                        SELECT written.assignment_id, written.version, written.bytes FROM written;
+                END $$
+            """,
+        """
+            REVOKE ALL ON ALL FUNCTIONS IN SCHEMA clsfile FROM PUBLIC
+            """,
+    ]
+}
