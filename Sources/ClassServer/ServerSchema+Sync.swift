@@ -4,7 +4,8 @@ extension ServerSchema {
     /// the connection, where a statement sent from the server, or an SQL function, is planned at
     /// every call: the planning was as much of PostgreSQL's work on a sync as the statements
     /// themselves (ClassServerBenchmark). For the same reason the two functions the policies
-    /// call (`taught_classes`, `joined_classes`) become PL/pgSQL.
+    /// call (`taught_classes`, `joined_classes`) and the look-up of a token's key
+    /// (`device_key_named`) become PL/pgSQL.
     ///
     /// - `sync_begin(student, class, operation ids, assignments named, kept, kept versions)`
     ///   sets the caller, records the operation ids not applied before and returns them
@@ -27,6 +28,17 @@ extension ServerSchema {
             CREATE OR REPLACE FUNCTION clsfile.joined_classes() RETURNS SETOF uuid LANGUAGE plpgsql STABLE SECURITY DEFINER
                 SET search_path = pg_catalog, clsfile
                 AS $$ BEGIN RETURN QUERY SELECT e.class_id FROM clsfile.enrolment e WHERE e.student_id = clsfile.caller(); END $$
+            """,
+        // Looked up for a token whose key the process has not held for a minute: with students
+        // spread over the processes, most of a busy school's requests.
+        """
+            CREATE OR REPLACE FUNCTION clsfile.device_key_named(wanted text)
+                RETURNS TABLE (account_id uuid, role text, public_key bytea) LANGUAGE plpgsql STABLE SECURITY DEFINER
+                SET search_path = pg_catalog, clsfile
+                AS $$ BEGIN
+                    RETURN QUERY SELECT k.account_id, a.role, k.public_key FROM clsfile.device_key k
+                                 JOIN clsfile.account a ON a.id = k.account_id WHERE k.kid = wanted;
+                END $$
             """,
         """
             CREATE FUNCTION clsfile.sync_begin(student uuid, wanted_class uuid, operation_ids uuid[], named text[],
