@@ -120,12 +120,9 @@ public struct DashboardPages: Sendable {
         }
     }
 
-    /// How `api/class-report.json` is encoded: sorted keys, ISO 8601 dates.
+    /// How `api/class-report.json` is encoded: sorted keys, ISO 8601 dates (``Classroom/ClassReport/jsonEncoder()``).
     public static func reportEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
+        ClassReport.jsonEncoder()
     }
 
     /// A failure to read the class, shown as a page with its message.

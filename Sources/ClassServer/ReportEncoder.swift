@@ -8,10 +8,12 @@ import NIOConcurrencyHelpers
 /// assignments whose work changed.
 ///
 /// The bytes are those of ``ClassDashboard/DashboardPages/reportEncoder()`` encoding the whole
-/// report: the assignments are the top-level object's first key, the contexts its second.
+/// report: the assignments are the top-level object's first key, the contexts its second, and
+/// the link to the next page, when there is one, its third (`next`).
 final class ReportEncoder: Sendable {
     private struct Key: Hashable {
         var classID: UUID
+        var page: ServerDatabase.StudentPage
         var assignment: String
     }
 
@@ -19,12 +21,15 @@ final class ReportEncoder: Sendable {
     /// The most assignments kept, over all classes; past that the cache starts again.
     static let capacity = 20_000
 
-    func encode(_ report: ClassReport, of classID: UUID) throws -> Data {
+    /// - Parameters:
+    ///   - page: The page of students the report holds, each of whose assignments is kept apart.
+    ///   - next: The address of the next page, if one follows.
+    func encode(_ report: ClassReport, of classID: UUID, page: ServerDatabase.StudentPage, next: String?) throws -> Data {
         let encoder = Self.encoder()
         var parts: [Data] = []
         parts.reserveCapacity(report.assignments.count)
         for summary in report.assignments {
-            let key = Key(classID: classID, assignment: summary.identifier)
+            let key = Key(classID: classID, page: page, assignment: summary.identifier)
             if let held = kept.withLockedValue({ $0[key] }), held.summary == summary {
                 parts.append(held.json)
                 continue
@@ -43,6 +48,10 @@ final class ReportEncoder: Sendable {
         }
         data.append(contentsOf: Array(#"],"contexts":"#.utf8))
         data.append(try encoder.encode(report.contexts))
+        if let next {
+            data.append(contentsOf: Array(#","next":"#.utf8))
+            data.append(try encoder.encode(next))
+        }
         data.append(UInt8(ascii: "}"))
         return data
     }

@@ -81,14 +81,14 @@ extension ServerDatabase {
     /// Ends a class: writes its report to a new file, then deletes the class with its join code,
     /// enrolments, work and catalog assignments.
     ///
-    /// The file holds the report exactly as `GET /api/class-report.json?class=ID` answered it
-    /// last (every assignment with each student's work, and the catalog's contexts' titles); it
-    /// is written and flushed to disk before anything is deleted. The class is locked
-    /// meanwhile: a sync to it waits, and is then refused (the student is in no such class), so
-    /// the file holds all the work the class received. Kept: the teacher's account, the
-    /// students' accounts and keys (they may be in other classes; ``forgetStudent(_:)`` deletes
-    /// one), the ids of their operations (until ``pruneAppliedOperations(batchSize:)``) and the
-    /// catalogs.
+    /// The file holds the whole report: what `GET /api/class-report.json?class=ID` gives a page
+    /// of students at a time, every student at once (every assignment with each student's work,
+    /// and the catalog's contexts' titles); it is written and flushed to disk before anything is
+    /// deleted. The class is locked meanwhile: a sync to it waits, and is then refused (the
+    /// student is in no such class), so the file holds all the work the class received. Kept:
+    /// the teacher's account, the students' accounts and keys (they may be in other classes;
+    /// ``forgetStudent(_:)`` deletes one), the ids of their operations (until
+    /// ``pruneAppliedOperations(batchSize:)``) and the catalogs.
     /// - Parameters:
     ///   - schoolClass: The class's id or join code.
     ///   - file: Where to write the report; must not exist.

@@ -152,10 +152,70 @@ extension ServerDatabase {
     }
 
     /// A class's report from the work synced to it, for its teacher: the same report, with the
-    /// same averages, as `clsfile class-report` makes from collected submissions.
+    /// same averages, as `clsfile class-report` makes from collected submissions. Every
+    /// student's rows: for the archive and the teacher's pages; the JSON routes answer pages of
+    /// it (``classReport(_:as:students:summarizing:)``).
     /// Read from the replica when the server has one (``asReader(_:_:)``).
     /// - Throws: ``ServerError`` `.notFound` unless the caller teaches the class.
     public func classReport(_ classID: UUID, as teacher: UUID) async throws -> ClassReport {
+        try await classReport(classID, as: teacher, students: nil).report
+    }
+
+    /// Which of a class's students a page of its report holds: those with work in the class
+    /// whose account id sorts after `after` (by PostgreSQL's order of `uuid`, which is that of
+    /// the lowercase text), at most `limit` of them.
+    ///
+    /// A page starts after a key, not at an offset, so that a student who joins (or is
+    /// forgotten) between two pages moves no other student from one page to another: following
+    /// the pages gives every student once. One who joins meanwhile is on a later page when their
+    /// id sorts after the page read last, and on none of this walk otherwise.
+    public struct StudentPage: Sendable, Hashable {
+        /// The account id the page before ended with; nil for the first page.
+        public var after: UUID?
+        /// The most students the page holds.
+        public var limit: Int
+
+        public init(after: UUID? = nil, limit: Int = SyncWire.reportStudentsPerPage) {
+            self.after = after
+            self.limit = limit
+        }
+    }
+
+    /// What a page's averages, counts and contexts are taken over.
+    public enum SummaryScope: Sendable, Equatable {
+        /// Every student of the class, whichever page: a page's summaries are the class's, and
+        /// only its rows are the page's.
+        case wholeClass
+        /// The page's students only, whose work alone is read: for answers that use the rows
+        /// and not the summaries (xAPI statements).
+        case pageOnly
+    }
+
+    /// A page of a class's report, and where the next one starts.
+    public struct ClassReportPage: Sendable, Equatable {
+        /// The assignments with the page's students' rows.
+        public var report: ClassReport
+        /// The ``StudentPage/after`` of the next page; nil when no student follows.
+        public var nextAfter: UUID?
+    }
+
+    /// A page of a class's report: the rows of some of its students (see ``StudentPage``),
+    /// each assignment's rows sorted by name as in the whole report.
+    ///
+    /// The students of the page are chosen by the database (the primary key of `work` starts
+    /// with the class and the student), and their names, keys and enrolments alone are read.
+    /// With ``SummaryScope/wholeClass`` every assignment with work in the class is listed, with
+    /// the averages and counts of the whole class and its contexts' too, so that a page's figures
+    /// are the class's; an assignment none of the page's students worked on has no rows there.
+    /// Those figures are computed from every row's work, decoded once per version of the row
+    /// and kept: a page reads the versions of the class's rows, and the text of those changed
+    /// since they were last decoded.
+    /// - Parameters:
+    ///   - students: The page; nil for every student.
+    ///   - scope: What the summaries are taken over.
+    /// - Throws: ``ServerError`` `.notFound` unless the caller teaches the class.
+    public func classReport(_ classID: UUID, as teacher: UUID, students page: StudentPage?,
+                            summarizing scope: SummaryScope = .wholeClass) async throws -> ClassReportPage {
         try await asReader(teacher) { connection in
             let taught = try await connection.run("""
                 SELECT name FROM clsfile.class WHERE id = \(classID) AND teacher_id = clsfile.caller()
@@ -163,9 +223,24 @@ extension ServerDatabase {
             guard let className = taught.first else {
                 throw ServerError(.notFound, "you teach no class \(classID.uuidString.lowercased()): GET /v1/classes lists yours")
             }
+            // The page's students, one more to learn whether another page follows.
+            var shown: [UUID]?
+            var nextAfter: UUID?
+            if let page {
+                let following = try await connection.run("""
+                    SELECT DISTINCT student_id FROM clsfile.work
+                    WHERE class_id = \(classID) AND (\(page.after == nil) OR student_id > \(page.after))
+                    ORDER BY student_id LIMIT \(page.limit + 1)
+                    """, logger: logger).decode(UUID.self).collected()
+                shown = Array(following.prefix(page.limit))
+                nextAfter = following.count > page.limit ? shown?.last : nil
+            }
+            // Whose work is read: the page's, or the class's for its summaries.
+            let onlyShown = scope == .pageOnly && shown != nil
             let rows = try await connection.run("""
                 SELECT w.student_id, a.name, w.assignment_id, w.xmin::text::bigint, w.updated_at
-                FROM clsfile.work w JOIN clsfile.account a ON a.id = w.student_id WHERE w.class_id = \(classID)
+                FROM clsfile.work w JOIN clsfile.account a ON a.id = w.student_id
+                WHERE w.class_id = \(classID) AND (NOT \(onlyShown) OR w.student_id = ANY(\(shown ?? [])::uuid[]))
                 """, logger: logger).decode((UUID, String, String, Int64, Date).self).collected()
             // Only the rows written since they were last decoded are read whole.
             var states: [String: WorkState] = [:]
@@ -192,12 +267,13 @@ extension ServerDatabase {
                 }
             }
             let handouts = try await registeredHandouts(ofClass: classID, on: connection)
-            // Each student's enrolment and first key, which tell two students of one name apart.
+            // Each shown student's enrolment and first key, which tell two students of one name apart.
             var enrolments: [UUID: (joined: Date, fingerprint: String?)] = [:]
             for (student, joined, key) in try await connection.run("""
                 SELECT e.student_id, e.joined_at,
                        (SELECT k.public_key FROM clsfile.device_key k WHERE k.account_id = e.student_id ORDER BY k.created_at, k.kid LIMIT 1)
-                FROM clsfile.enrolment e WHERE e.class_id = \(classID)
+                FROM clsfile.enrolment e
+                WHERE e.class_id = \(classID) AND (\(shown == nil) OR e.student_id = ANY(\(shown ?? [])::uuid[]))
                 """, logger: logger).decode((UUID, Date, Data?).self).collected() {
                 enrolments[student] = (joined, key.map(Identity.fingerprint(of:)))
             }
@@ -231,7 +307,15 @@ extension ServerDatabase {
                 """, logger: logger).decode((String, String?).self).collected() {
                 if let path = try? JSONDecoder().decode([String].self, from: Data(key.utf8)), let title { titles[path] = title }
             }
-            return ClassReport(assignments: summaries, contextTitles: titles)
+            // The figures are taken over every row read; the rows given are the page's.
+            var report = ClassReport(assignments: summaries, contextTitles: titles)
+            if let shown {
+                let identifiers = Set(shown.map { $0.uuidString.lowercased() })
+                for index in report.assignments.indices {
+                    report.assignments[index].students.removeAll { !identifiers.contains($0.studentIdentifier) }
+                }
+            }
+            return ClassReportPage(report: report, nextAfter: nextAfter)
         }
     }
 

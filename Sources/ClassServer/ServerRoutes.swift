@@ -68,8 +68,10 @@ struct ServerRoutes: Sendable {
         let reports = self.reports
         router.get("/api/class-report.json") { request, _ in
             let (caller, classID) = try await teachersClass(of: request)
-            let report = try await database.classReport(classID, as: caller.accountID)
-            return Self.json(data: try reports.encode(report, of: classID))
+            let page = try Self.studentPage(of: request)
+            let answer = try await database.classReport(classID, as: caller.accountID, students: page)
+            let next = answer.nextAfter.map { Self.nextPage("/api/class-report.json", of: request, classID: classID, after: $0) }
+            return Self.json(data: try reports.encode(answer.report, of: classID, page: page, next: next), next: next)
         }
         router.get("/api/xapi.json") { request, _ in
             let (caller, classID) = try await teachersClass(of: request)
@@ -77,10 +79,45 @@ struct ServerRoutes: Sendable {
             guard let url = URL(string: homePage), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw ServerError(.invalidValue, "homePage must be an absolute http or https address, such as https://school.example")
             }
-            let report = try await database.classReport(classID, as: caller.accountID)
+            let page = try Self.studentPage(of: request)
+            let answer = try await database.classReport(classID, as: caller.accountID, students: page, summarizing: .pageOnly)
             let builder = XAPIStatementBuilder(configuration: .init(homePage: homePage))
-            return Self.json(data: try XAPIStatement.jsonArray(builder.statements(for: report)))
+            return Self.json(data: try XAPIStatement.jsonArray(builder.statements(for: answer.report)),
+                             next: answer.nextAfter.map { Self.nextPage("/api/xapi.json", of: request, classID: classID, after: $0) })
         }
+    }
+
+    /// The page of students a report request asks for: `?after=ID` (the account id the page
+    /// before ended with, as its next link gives it) and `?limit=N`, 1 to
+    /// ``ClassSync/SyncWire/maximumReportStudentsPerPage`` (by default
+    /// ``ClassSync/SyncWire/reportStudentsPerPage``).
+    /// - Throws: ``ServerError`` `.invalidValue` naming the parameter that is not one of those.
+    static func studentPage(of request: Request) throws -> ServerDatabase.StudentPage {
+        let query = request.uri.queryParameters
+        var page = ServerDatabase.StudentPage()
+        if let text = query.get("limit") {
+            guard let limit = Int(text), (1...SyncWire.maximumReportStudentsPerPage).contains(limit) else {
+                throw ServerError(.invalidValue, "limit is a number of students from 1 to \(SyncWire.maximumReportStudentsPerPage), not \(text.prefix(20))")
+            }
+            page.limit = limit
+        }
+        if let text = query.get("after") {
+            guard let after = UUID(uuidString: text) else {
+                throw ServerError(.invalidValue, "after is a student's account id, as the next link of the page before gives it, not \(text.prefix(40))")
+            }
+            page.after = after
+        }
+        return page
+    }
+
+    /// The address of the page after a student: the request's own, with `after` set.
+    static func nextPage(_ path: String, of request: Request, classID: UUID, after student: UUID) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+#")
+        let kept = ["limit", "homePage"].compactMap { name in
+            request.uri.queryParameters.get(name).map { "&\(name)=\($0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0)" }
+        }
+        return "\(path)?class=\(classID.uuidString.lowercased())&after=\(student.uuidString.lowercased())" + kept.joined()
     }
 
     /// The teacher and the class a report request names (`?class=ID`).
@@ -165,9 +202,11 @@ struct ServerRoutes: Sendable {
         json(data: try SyncWire.encoder.encode(value))
     }
 
-    static func json(data: Data, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
+    /// - Parameter next: The address of the next page, sent as `Link: <ADDRESS>; rel="next"`.
+    static func json(data: Data, status: HTTPResponse.Status = .ok, next: String? = nil) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if let next, let link = HTTPFields.Element.Name("Link") { headers[link] = "<\(next)>; rel=\"next\"" }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
     }
 }
 

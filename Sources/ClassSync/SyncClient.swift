@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Classroom
 import Crypto
 import Foundation
 import NIOCore
@@ -153,9 +154,44 @@ public struct SyncClient: Sendable {
         return received
     }
 
-    /// A class's report as JSON (a teacher's request).
+    /// A class's whole report as JSON (a teacher's request), as `GET /api/class-report.json`
+    /// gives it a page of students at a time: the next pages are followed and put together
+    /// (``Classroom/ClassReport/init(mergingPages:)``). A class of one page is that page's bytes.
+    /// - Throws: ``SyncError`` as a request does; `.unreachable` when a page is not a report or
+    ///   links to something other than a next page of it.
     public func classReport(classID: UUID) async throws -> Data {
-        try await request(.GET, "api/class-report.json?class=\(classID.uuidString)", body: nil)
+        let route = "/api/class-report.json?"
+        var path = "\(route)class=\(classID.uuidString)", visited: Set<String> = []
+        var pages: [Data] = []
+        while true {
+            let data = try await request(.GET, String(path.dropFirst()), body: nil)
+            pages.append(data)
+            let next: String?
+            do {
+                next = try SyncWire.decoder.decode(ReportPageLink.self, from: data).next
+            } catch {
+                throw SyncError(.unreachable, "\(serverURL.absoluteString) answered \(route.dropLast()) with something that is not a class report (\(error)); check the address")
+            }
+            guard let next else { break }
+            // Only the next page of this report, and each once: no answer sends the token elsewhere or in circles.
+            guard next.hasPrefix(route), visited.insert(next).inserted else {
+                throw SyncError(.unreachable, "\(serverURL.absoluteString) linked the report to \(next.prefix(200)), which is not a next page of it; check that clsfile and the server are of the same version")
+            }
+            path = next
+        }
+        guard pages.count > 1 else { return pages[0] }
+        do {
+            let decoder = ClassReport.jsonDecoder()
+            return try ClassReport.jsonEncoder().encode(ClassReport(mergingPages: try pages.map { try decoder.decode(ClassReport.self, from: $0) }))
+        } catch {
+            throw SyncError(.unreachable, "\(serverURL.absoluteString) answered a page of the class report that cannot be read (\(error)); check that clsfile and the server are of the same version")
+        }
+    }
+
+    /// What a page of `GET /api/class-report.json` says of the next one.
+    private struct ReportPageLink: Decodable {
+        /// The address of the next page, from the server's root; nil on the last.
+        var next: String?
     }
 
     /// What one ``sendOutbox(of:batchSize:progress:)`` did.

@@ -10,6 +10,11 @@ public enum SyncWire {
     public static let maximumBodyBytes = 4 << 20
     /// The most handouts one registration may carry.
     public static let maximumHandouts = 500
+    /// The students a page of `GET /api/class-report.json` or `GET /api/xapi.json` holds when
+    /// the request names no `limit`.
+    public static let reportStudentsPerPage = 200
+    /// The most students a page of those routes holds, whatever `limit` asks.
+    public static let maximumReportStudentsPerPage = 1_000
 
     /// `POST /v1/join`: a student joins a class with its code. The token must be signed by the key
     /// sent, which proves the device holds it.

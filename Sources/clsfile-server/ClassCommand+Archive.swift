@@ -9,9 +9,9 @@ extension ClassCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a class's report to a file, then delete the class and its work (run as the schema's owner).",
             discussion: """
-                At the end of a term: writes the class's report, as GET \
-                /api/class-report.json?class=ID gives it (every assignment with each student's \
-                work), to FILE and flushes it to disk; then deletes the class, its join code, \
+                At the end of a term: writes the class's whole report, what GET \
+                /api/class-report.json?class=ID gives a page of students at a time, every student \
+                at once (every assignment with each student's work), to FILE and flushes it to disk; then deletes the class, its join code, \
                 enrolments, work and catalog assignments, in one transaction that syncs to the \
                 class wait behind (they are refused afterwards). Kept: the teacher, the students' \
                 accounts and keys (they may be in other classes; `student forget` deletes one), \

@@ -14,8 +14,9 @@ struct ServeCommand: AsyncParsableCommand {
             Routes: POST /v1/join (a student joins with a code), POST /v1/sync (a student's \
             operations, at most 500 a request, 4 MiB a body), GET /v1/classes, POST \
             /v1/classes/ID/handouts (the class's teacher registers handouts), GET \
-            /api/class-report.json?class=ID and /api/xapi.json?class=ID (the class's teacher), and the \
-            teacher's pages under /classes/ID/ (a token in ?token=, as clsfile class-report --link makes). Every request carries a JWT \
+            /api/class-report.json?class=ID and /api/xapi.json?class=ID (the class's teacher; 200 \
+            students a page, ?limit=N up to 1000, the next page's address in the Link header and \
+            class-report.json's "next", ?after=ID), and the teacher's pages under /classes/ID/ (a token in ?token=, as clsfile class-report --link makes). Every request carries a JWT \
             signed with ES256 by the caller's device key and naming the server it is for (aud); \
             every refusal is JSON {id, code, message}.
 

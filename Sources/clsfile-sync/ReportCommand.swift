@@ -12,7 +12,8 @@ struct ReportCommand: AsyncParsableCommand {
         abstract: "Print a class's report from the class server as JSON, or the address of its pages (teacher role).",
         discussion: """
             Run as `clsfile class-report --server URL`, which shows the report as `clsfile \
-            class-report` does. With --link, prints the address of the class's pages on the \
+            class-report` does. The server answers a page of students at a time; every page is \
+            read and the whole class printed. With --link, prints the address of the class's pages on the \
             server, with a token good for 30 minutes: open it in a browser (the pages reload as \
             students work).
             """)

@@ -28,12 +28,22 @@ struct ReportEncoderTests {
         for progress in [0.5, 0.5, 0.75] {
             let report = report(progress: progress)
             let whole = try ReportEncoder.encoder().encode(report)
-            #expect(try encoder.encode(report, of: classID) == whole)
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            #expect(try decoder.decode(ClassReport.self, from: encoder.encode(report, of: classID)) == report)
+            #expect(try encoder.encode(report, of: classID, page: .init(), next: nil) == whole)
+            #expect(try ClassReport.jsonDecoder().decode(ClassReport.self, from: encoder.encode(report, of: classID, page: .init(), next: nil)) == report)
         }
         let empty = ClassReport(assignments: [])
-        #expect(try encoder.encode(empty, of: classID) == ReportEncoder.encoder().encode(empty))
+        #expect(try encoder.encode(empty, of: classID, page: .init(), next: nil) == ReportEncoder.encoder().encode(empty))
+    }
+
+    /// A page that has a next one says where it is, as the last key, the rest as before.
+    @Test func aPageWithANextOneEndsWithItsLink() throws {
+        struct Page: Encodable {
+            var assignments: [ClassReport.AssignmentSummary]
+            var contexts: [ClassReport.ContextSummary]
+            var next: String
+        }
+        let report = report(progress: 0.5), next = "/api/class-report.json?class=c&after=s1&limit=1"
+        let page = try ReportEncoder().encode(report, of: UUID(), page: .init(after: nil, limit: 1), next: next)
+        #expect(page == (try ReportEncoder.encoder().encode(Page(assignments: report.assignments, contexts: report.contexts, next: next))))
     }
 }

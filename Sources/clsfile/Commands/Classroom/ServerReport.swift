@@ -22,10 +22,8 @@ enum ServerReport {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw ExitCode(process.terminationStatus) }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
         do {
-            return try decoder.decode(ClassReport.self, from: data)
+            return try ClassReport.jsonDecoder().decode(ClassReport.self, from: data)
         } catch {
             throw ClassroomError(.malformedFile, "the class server's report cannot be read (\(JSONCoding.describe(error))); check that clsfile and the server are of the same version")
         }
