@@ -45,40 +45,49 @@ struct ThumbnailImageTests {
         return jpeg.prefix(scan + 2 + length) + data + Data([0xFF, 0xD9])
     }
 
-    @Test(arguments: [
-        ("PNG 330×330", TestImages.png(width: 330, height: 330)),
-        ("PNG 80×80", TestImages.png(width: 80, height: 80)),
-        ("JPEG 330×330", TestImages.jpeg(width: 330, height: 330)),
-        ("JPEG 201×99, not whole blocks", TestImages.jpeg(width: 201, height: 99)),
-        ("progressive JPEG", TestImages.jpeg(width: 330, height: 330, progressive: true)),
-        ("CMYK JPEG", TestImages.jpeg(width: 120, height: 120, cmyk: true)),
-    ])
-    func anImageThatDecodesIsTaken(_ name: String, _ image: Data) {
-        #expect(ThumbnailImage.problem(with: image) == nil, "\(name)")
+    /// `image` with one bit of its byte at `offset` flipped.
+    static func flipping(_ image: Data, at offset: Int) -> Data {
+        var image = image
+        image[offset] ^= 0x01
+        return image
     }
 
+    /// The first two thirds of a file.
+    static func cut(_ image: Data) -> Data { image.prefix(image.count * 2 / 3) }
+
+    static let png330 = TestImages.png(width: 330, height: 330), png80 = TestImages.png(width: 80, height: 80)
+    static let jpeg330 = TestImages.jpeg(width: 330, height: 330), jpeg201 = TestImages.jpeg(width: 201, height: 99)
+    static let progressive = TestImages.jpeg(width: 330, height: 330, progressive: true)
+    static let cmyk = TestImages.jpeg(width: 120, height: 120, cmyk: true)
+
+    /// A real image is taken whole and refused once damaged, with the decoder's complaint.
     @Test(arguments: [
-        ("PNG cut short in its IDAT", TestImages.png(width: 330, height: 330).prefix(400), "the thumbnail's PNG data is damaged (libpng: "),
-        ("PNG header, then junk", TestImages.pngHeader(width: 100, height: 100) + noise(2_000), "the thumbnail's PNG data is damaged (libpng: "),
-        ("PNG whose IDAT is junk with a right CRC", png(TestImages.png(width: 100, height: 100), withIDAT: noise(3_000)),
-         "the thumbnail's PNG data is damaged (libpng: "),
-        ("PNG with a wrong CRC", {
-            var png = TestImages.png(width: 100, height: 100)
-            let idat = chunks(of: png).first { $0.type == "IDAT" }!
-            png[idat.offset + idat.length] ^= 0x01
-            return png
-        }(), "CRC error"),
-        ("JPEG header, then junk", TestImages.jpegHeader(width: 330, height: 330) + noise(20_000), "the thumbnail's JPEG data is damaged (libjpeg-turbo: "),
-        ("JPEG whose scan is junk", jpeg(TestImages.jpeg(width: 330, height: 330), withScan: noise(20_000)),
-         "the thumbnail's JPEG data is damaged (libjpeg-turbo: "),
-        ("JPEG cut short", { let jpeg = TestImages.jpeg(width: 330, height: 330); return jpeg.prefix(jpeg.count * 2 / 3) }(),
+        ("PNG 330×330, cut short in its IDAT", png330, png330.prefix(400), "the thumbnail's PNG data is damaged (libpng: read beyond end of data)"),
+        ("PNG 80×80, its IDAT junk with a right CRC", png80, png(png80, withIDAT: noise(3_000)), "the thumbnail's PNG data is damaged (libpng: IDAT: "),
+        ("PNG 80×80, a wrong CRC", png80, flipping(png80, at: chunks(of: png80).first { $0.type == "IDAT" }.map { $0.offset + $0.length }!),
+         "the thumbnail's PNG data is damaged (libpng: IDAT: CRC error)"),
+        ("JPEG 330×330, its scan junk", jpeg330, jpeg(jpeg330, withScan: noise(20_000)), "the thumbnail's JPEG data is damaged (libjpeg-turbo: "),
+        ("JPEG 201×99 (not whole blocks), cut short", jpeg201, cut(jpeg201), "the thumbnail's JPEG data is damaged (libjpeg-turbo: Premature end of JPEG file)"),
+        ("progressive JPEG, cut short", progressive, cut(progressive), "the thumbnail's JPEG data is damaged (libjpeg-turbo: "),
+        ("CMYK JPEG, its scan junk", cmyk, jpeg(cmyk, withScan: noise(5_000)), "the thumbnail's JPEG data is damaged (libjpeg-turbo: "),
+    ])
+    func aRealImageIsTakenWholeAndRefusedDamaged(_ name: String, _ whole: Data, _ damaged: Data, _ message: String) throws {
+        #expect(ThumbnailImage.problem(with: whole) == nil, "\(name), whole")
+        let problem = try #require(ThumbnailImage.problem(with: damaged), "\(name) was taken")
+        #expect(problem.hasPrefix(message) && problem.hasSuffix(Self.wanted), "\(name): \(problem)")
+    }
+
+    /// Bytes whose header alone is right, or that are no image, are refused.
+    @Test(arguments: [
+        ("PNG header of 100×100, then junk", TestImages.pngHeader(width: 100, height: 100) + noise(2_000), "the thumbnail's PNG data is damaged (libpng: "),
+        ("JPEG frame header of 330×330, then junk", TestImages.jpegHeader(width: 330, height: 330) + noise(20_000),
          "the thumbnail's JPEG data is damaged (libjpeg-turbo: "),
         ("no bytes", Data(), "the thumbnail is not a PNG or JPEG image (0 bytes)"),
         ("random bytes", noise(5_000), "the thumbnail is not a PNG or JPEG image (5000 bytes)"),
     ])
-    func anImageThatDoesNotDecodeIsRefused(_ name: String, _ image: Data, _ message: String) throws {
+    func bytesThatAreNoWholeImageAreRefused(_ name: String, _ image: Data, _ message: String) throws {
         let problem = try #require(ThumbnailImage.problem(with: image), "\(name) was taken")
-        #expect(problem.contains(message) && problem.hasSuffix(Self.wanted), "\(name): \(problem)")
+        #expect(problem.hasPrefix(message) && problem.hasSuffix(Self.wanted), "\(name): \(problem)")
     }
 
     @Test func aTooLargeImageIsRefusedBeforeItIsDecoded() throws {
