@@ -8,7 +8,7 @@ import Glibc
 /// What the release `clsfile` is linked with, for a short start-up: editor plugins start it on
 /// every event, and `clsfile stats` is compared with other tools process to process.
 ///
-/// - SQLite, zlib and the C++ runtime come from their static archives, through
+/// - SQLite, zlib, the C++ runtime, libpng and TurboJPEG come from their static archives, through
 ///   `Scripts/link-static-deps` (it says why and how); this saves about a millisecond a process.
 /// - The unwinder comes from libgcc's archive (`-static-libgcc`), not from libgcc_s.so: loading and
 ///   binding one more shared library cost each process about 0.3 ms. Nothing throws C++ exceptions
@@ -74,7 +74,7 @@ let package = Package(
     targets: [
         .target(
             name: "OpenClassKit",
-            dependencies: ["CSQLite", "CInflate", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["CSQLite", "CInflate", "CPNG", "CTurboJPEG", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift"),
                            .product(name: "Crypto", package: "swift-crypto"),
                            // Its lock is pthread's, which ThreadSanitizer sees; Synchronization's
@@ -84,6 +84,11 @@ let package = Package(
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
         .systemLibrary(name: "CInflate", path: "Sources/CInflate"),
+        // A context's thumbnail is decoded in full before it is kept or served (ThumbnailImage).
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"]), .yum(["libpng-devel"]), .brew(["libpng"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"]), .yum(["turbojpeg-devel"]), .brew(["jpeg-turbo"])]),
         .target(name: "CTextScan"),
         .target(
             name: "ContentDetectors",
@@ -277,7 +282,8 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["OpenClassKit"],
+            // CPNG and CTurboJPEG: its test images are real PNG and JPEG files, written by libpng and libjpeg-turbo.
+            dependencies: ["OpenClassKit", "CPNG", "CTurboJPEG"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

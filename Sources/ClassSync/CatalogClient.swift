@@ -105,8 +105,8 @@ public struct CatalogClient: Sendable {
     /// then deletes what the catalog holds beyond the manifest. Publishing the same manifest again
     /// changes nothing.
     /// - Parameter progress: Called after each request with the steps done and the steps in all.
-    /// - Throws: ``SyncError``; `.invalidValue` for a thumbnail file that cannot be read or is not
-    ///   a PNG or JPEG of 330 × 330 pixels, before anything is sent.
+    /// - Throws: ``SyncError``; `.invalidValue` for a thumbnail file that cannot be read, is not
+    ///   a PNG or JPEG of 330 × 330 pixels or does not decode, before anything is sent.
     public func publish(_ manifest: CourseManifest, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Outcome {
         var thumbnails: [String: Data] = [:]
         var contexts: [CatalogWire.Context] = []
@@ -175,6 +175,9 @@ public struct CatalogClient: Sendable {
         guard let format = ThumbnailImage.format(of: image), format.width == side, format.height == side,
               image.count <= CatalogWire.maximumThumbnailBytes else {
             throw SyncError(.invalidValue, "the thumbnail \(url.path) is not a PNG or JPEG of \(side)×\(side) pixels and at most 1 MiB: scale it first")
+        }
+        if let problem = ThumbnailImage.problem(with: image) {
+            throw SyncError(.invalidValue, "\(url.path): \(problem)")
         }
         return image
     }

@@ -10,8 +10,8 @@ public enum CatalogWire {
     public static let maximumContexts = 200
     /// The largest body of a contexts request, in bytes.
     public static let maximumContextsBytes = 4 << 20
-    /// The largest thumbnail, in bytes.
-    public static let maximumThumbnailBytes = 1 << 20
+    /// The largest thumbnail, in bytes: as large as a context's thumbnail may be.
+    public static let maximumThumbnailBytes = ThumbnailImage.maximumBytes
     /// A thumbnail's width and height, in pixels.
     public static let thumbnailSide = 330
 

@@ -36,7 +36,7 @@ struct CatalogAssignmentTests {
         let decode = { (contexts: [[String: Any]]) in
             try JSONDecoder().decode([CatalogWire.Context].self, from: try JSONSerialization.data(withJSONObject: contexts))
         }
-        let image = ImageHeaders.png(width: 330, height: 330) + Data(repeating: 7, count: 100)
+        let image = TestImages.png(width: 330, height: 330)
         try await ServerDatabase.withDatabase(school.app) { database in
             _ = try await database.publishContexts(try decode(production), team: "acme", environment: .production)
             _ = try await database.putThumbnail(try CatalogThumbnail(checking: image, contentType: "image/png"), id: "measurements",

@@ -57,8 +57,8 @@ struct CatalogTests {
         try JSONSerialization.data(withJSONObject: contexts)
     }
 
-    /// A thumbnail's image: a PNG or JPEG header of a size, with some bytes after.
-    static func image(_ header: Data) -> Data { header + Data(repeating: 0, count: 64) }
+    /// The thumbnail of the manifest's units: a PNG of 330 × 330 pixels.
+    static let unitImage = TestImages.png(width: 330, height: 330)
 
     @Test func everyRuleIsRefusedWithItsCode() async throws {
         let catalogs = try await Catalogs()
@@ -112,10 +112,10 @@ struct CatalogTests {
         #expect((small.contexts + rest.contexts) == page.contexts && rest.next == nil)
 
         // Thumbnails: referenced first, PNG or JPEG, 330 × 330.
-        let png = Self.image(ImageHeaders.png(width: 330, height: 330))
+        let png = TestImages.png(width: 330, height: 330)
         expect(try await catalogs.call("POST", "/v1/thumbnails", query: "id=nobody", body: png, contentType: "image/png"), 409,
                "THUMBNAIL_NOT_REFERENCED", saying: "no context of the development catalog references the thumbnail nobody")
-        expect(try await catalogs.call("POST", "/v1/thumbnails", query: "id=t1", body: Self.image(ImageHeaders.png(width: 331, height: 331)),
+        expect(try await catalogs.call("POST", "/v1/thumbnails", query: "id=t1", body: TestImages.pngHeader(width: 331, height: 331),
                                        contentType: "image/png"), 400, "INVALID_THUMBNAIL", saying: "331×331 pixels")
         expect(try await catalogs.call("POST", "/v1/thumbnails", query: "id=t1", body: Data("GIF89a".utf8) + Data(count: 64),
                                        contentType: "image/gif"), 400, "INVALID_THUMBNAIL", saying: "PNG or JPEG")
@@ -124,7 +124,7 @@ struct CatalogTests {
         expect(try await catalogs.call("POST", "/v1/thumbnails", query: "id=t1", body: png, contentType: "image/jpeg"), 400,
                "INVALID_THUMBNAIL", saying: "bytes are image/png, but Content-Type says image/jpeg")
         #expect(try await catalogs.call("POST", "/v1/thumbnails", query: "id=t1", body: png, contentType: "image/png").status == 200)
-        let jpeg = Self.image(ImageHeaders.jpeg(width: 330, height: 330))
+        let jpeg = TestImages.jpeg(width: 330, height: 330)
         #expect(try await catalogs.call("POST", "/v1/thumbnails", query: "id=t1", body: jpeg, contentType: "image/jpeg").status == 200)
         let fetched = try await catalogs.call("GET", "/v1/thumbnails", query: "id=t1", answersJSON: false)
         #expect(fetched.status == 200 && fetched.body == jpeg)
@@ -213,10 +213,40 @@ struct CatalogTests {
         #expect(try await catalogs.call("GET", "/v1/contexts", token: try await catalogs.token("globex")).status == 200)
     }
 
+    /// A thumbnail whose header alone is right (a PNG's IHDR or a JPEG's frame header of
+    /// 330 × 330, then junk) is refused by the Catalog API and never served; `clsfile catalog`
+    /// refuses it in a manifest before it sends anything.
+    @Test func aThumbnailThatDoesNotDecodeIsRefused() async throws {
+        let catalogs = try await Catalogs()
+        let tree = [Self.context(["app"], "Rivers", type: "app"), Self.context(["app", "ch1"], thumbnail: "t1")]
+        #expect(try await catalogs.call("POST", "/v1/contexts", body: try Self.json(tree)).status == 200)
+        let junk = Data((0..<4_000).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+        let damagedPNG = TestImages.pngHeader(width: 330, height: 330) + junk
+        for (image, mediaType, format) in [(damagedPNG, "image/png", "PNG"),
+                                           (TestImages.jpegHeader(width: 330, height: 330) + junk, "image/jpeg", "JPEG")] {
+            let answer = try await catalogs.call("POST", "/v1/thumbnails", query: "id=t1", body: image, contentType: mediaType)
+            #expect(answer.status == 400 && answer.error?.code == "INVALID_THUMBNAIL", "\(String(decoding: answer.body, as: UTF8.self))")
+            #expect(answer.error?.message.contains("the thumbnail's \(format) data is damaged (") == true, "\(answer.error?.message ?? "")")
+        }
+        #expect(try await catalogs.call("GET", "/v1/thumbnails", query: "id=t1").status == 404)
+
+        let folder = catalogs.scratch.url
+        try damagedPNG.write(to: folder.appendingPathComponent("damaged.png"))
+        let manifestURL = folder.appendingPathComponent("damaged.json")
+        try Data(#"""
+            {"contexts": [{"data": {"identifierPath": ["app"], "title": "Rivers", "type": "app"}},
+                          {"data": {"identifierPath": ["app", "ch2"], "title": "Chapter 2", "type": "chapter"}, "thumbnail": "damaged.png"}]}
+            """#.utf8).write(to: manifestURL)
+        let client = try CatalogClient(serverURL: catalogs.server.url, team: "acme", kid: "acme-1", key: catalogs.acme, environment: .development)
+        let refused = await #expect(throws: SyncError.self) { try await client.publish(try CourseManifest.read(from: manifestURL)) }
+        #expect(refused?.message.contains("damaged.png: the thumbnail's PNG data is damaged (libpng: ") == true, "\(refused?.message ?? "")")
+        #expect(try await Self.published(client).keys.sorted { $0.count < $1.count } == [["app"], ["app", "ch1"]])
+    }
+
     /// A course of 10,000 contexts: a book, 20 units of 10 sections, and exercises spread over
     /// the sections; two units with a thumbnail (one image shared by both), one unit not assignable.
     static func manifest(units: Int = 20, in folder: URL) throws -> (URL, CourseManifest) {
-        try Data(image(ImageHeaders.png(width: 330, height: 330))).write(to: folder.appendingPathComponent("unit.png"))
+        try unitImage.write(to: folder.appendingPathComponent("unit.png"))
         var contexts: [[String: Any]] = [["data": ["identifierPath": ["rivers"], "title": "Rivers", "type": "book"]]]
         for unit in 0..<units {
             var data: [String: Any] = ["identifierPath": ["rivers", "u\(unit)"], "title": "Unit \(unit)", "type": "chapter",
@@ -251,7 +281,7 @@ struct CatalogTests {
     static func expectEqual(_ catalog: [[String]: CatalogWire.Context], _ manifest: CourseManifest,
                             sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(catalog.count == manifest.contexts.count, sourceLocation: sourceLocation)
-        let thumbnail = String(SHA256.hash(data: image(ImageHeaders.png(width: 330, height: 330))).prefix(16)
+        let thumbnail = String(SHA256.hash(data: unitImage).prefix(16)
             .map { String(format: "%02x", $0) }.joined())
         let differing = manifest.contexts.filter { entry in
             let context = catalog[entry.data.identifierPath]

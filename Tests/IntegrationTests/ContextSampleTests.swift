@@ -11,7 +11,7 @@ struct ContextSampleTests {
         let environment = ["CLSFILE_STORE": scratch.storeURL.path]
         let sample = try builtExecutable("ContextSample")
         let thumbnail = scratch.url.appending(path: "quiz.png")
-        try ImageHeaders.png(width: 330, height: 330).write(to: thumbnail)
+        try TestImages.png(width: 330, height: 330).write(to: thumbnail)
 
         let first = try run(sample, ["--answers", "1,0,1", "--thumbnail", thumbnail.path], environment: environment)
         #expect(first.status == 0, "\(first.errorOutput)")

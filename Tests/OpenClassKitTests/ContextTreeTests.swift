@@ -65,7 +65,7 @@ struct ContextTreeTests {
         chapter.displayOrder = 7
         chapter.topic = .math
         chapter.summary = String(repeating: "é", count: 4_000)
-        chapter.thumbnail = ImageHeaders.png(width: 330, height: 80)
+        chapter.thumbnail = TestImages.png(width: 330, height: 80)
         chapter.isAssignable = false
         chapter.suggestedAge = NSRange(location: 9, length: 3)
         chapter.suggestedCompletionTime = NSRange(location: 20, length: 25)
@@ -135,18 +135,38 @@ struct ContextTreeTests {
         }
         let summary = await refused { $0.summary = String(repeating: "x", count: 4_001) }
         #expect(summary?.code == .limits && summary?.message.contains("4001 characters") == true)
-        let big = await refused { $0.thumbnail = ImageHeaders.png(width: 331, height: 100) }
+        let big = await refused { $0.thumbnail = TestImages.pngHeader(width: 331, height: 100) }
         #expect(big?.code == .limits && big?.message.contains("331×100 pixels") == true)
-        let small = await refused { $0.thumbnail = ImageHeaders.png(width: 100, height: 79) }
+        let small = await refused { $0.thumbnail = TestImages.pngHeader(width: 100, height: 79) }
         #expect(small?.code == .limits)
         let junk = await refused { $0.thumbnail = Data("GIF89a".utf8) }
         #expect(junk?.message.contains("not a PNG or JPEG") == true)
         let jpeg = CLSContext(type: .task, identifier: "jpeg", title: "JPEG")
         store.mainAppContext.addChildContext(jpeg)
-        jpeg.thumbnail = ImageHeaders.jpeg(width: 200, height: 150)
+        jpeg.thumbnail = TestImages.jpeg(width: 200, height: 150)
         try await store.save()
         let title = await refused { $0.title = String(repeating: "t", count: 257) }
         #expect(title?.code == .limits && title?.object != nil)
+    }
+
+    /// A thumbnail whose header alone is right (a PNG's IHDR of 100 × 100, then junk) is not kept:
+    /// the save is refused and another data store reads no thumbnail; the real image is kept.
+    @Test func aThumbnailThatDoesNotDecodeIsNotSaved() async throws {
+        let scratch = try Scratch()
+        let store = scratch.store()
+        let chapter = CLSContext(type: .chapter, identifier: "chapter-1", title: "Chapter 1")
+        store.mainAppContext.addChildContext(chapter)
+        try await store.save()
+        chapter.thumbnail = TestImages.pngHeader(width: 100, height: 100) + Data(repeating: 0x41, count: 500)
+        let refused = await #expect(throws: CLSError.self) { try await store.save() }
+        #expect(refused?.code == .limits, "\(String(describing: refused))")
+        #expect(refused?.message.contains("chapter-1 cannot keep its thumbnail: the thumbnail's PNG data is damaged (libpng: ") == true,
+                "\(refused?.message ?? "")")
+        #expect(try await scratch.store().contexts(matchingIdentifierPath: ["chapter-1"]).first?.thumbnail == nil)
+
+        chapter.thumbnail = TestImages.png(width: 100, height: 100)
+        try await store.save()
+        #expect(try await scratch.store().contexts(matchingIdentifierPath: ["chapter-1"]).first?.thumbnail == chapter.thumbnail)
     }
 
     /// A block predicate sees every stored app context, parents first, never a file's.

@@ -13,7 +13,8 @@ public struct CatalogThumbnail: Sendable, Equatable {
         self.bytes = bytes
     }
 
-    /// Checks an uploaded image: its bytes must be the PNG or JPEG its `Content-Type` says, 330 × 330.
+    /// Checks an uploaded image: its bytes must be the PNG or JPEG its `Content-Type` says, 330 × 330,
+    /// and every pixel of it must decode (libpng or libjpeg-turbo decodes it), as teachers' browsers show it.
     /// - Throws: ``ServerError`` `.invalidThumbnail` saying what is wrong.
     public init(checking bytes: Data, contentType: String?) throws {
         let side = CatalogWire.thumbnailSide
@@ -29,6 +30,9 @@ public struct CatalogThumbnail: Sendable, Equatable {
         }
         guard width == side, height == side else {
             throw ServerError(.invalidThumbnail, "the thumbnail is \(width)×\(height) pixels; thumbnails are \(side)×\(side): scale it first")
+        }
+        if let problem = ThumbnailImage.problem(with: bytes) {
+            throw ServerError(.invalidThumbnail, problem)
         }
         self.init(mediaType: format, bytes: bytes)
     }

@@ -142,8 +142,9 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
         set { change { $0.metadata.summary = newValue } }
     }
 
-    /// A picture of the context: the bytes of a PNG or JPEG image, 80 to 330 pixels a side.
-    /// (ClassKit takes a `CGImage`, which Linux does not have.) The size is checked at save.
+    /// A picture of the context: the bytes of a PNG or JPEG image, 80 to 330 pixels a side and at
+    /// most 1 MiB. (ClassKit takes a `CGImage`, which Linux does not have.) At save the size is
+    /// checked and the whole image decoded; a thumbnail that does not decode is refused.
     public var thumbnail: Data? {
         get { state.withLockedValue { $0.metadata.thumbnail } }
         set { change { $0.metadata.thumbnail = newValue } }

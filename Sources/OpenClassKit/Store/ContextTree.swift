@@ -174,7 +174,8 @@ final class ContextTree: Sendable {
     }
 
     /// ClassKit's limits: 8 levels and 256 characters of path, 256 of an identifier or title,
-    /// 4,000 of a summary, and a PNG or JPEG thumbnail of 80 to 330 pixels a side.
+    /// 4,000 of a summary, and a PNG or JPEG thumbnail of 80 to 330 pixels a side and at most
+    /// 1 MiB, whose every pixel decodes.
     static func checkLimits(of context: CLSContext) throws {
         let path = context.identifierPath
         func refuse(_ what: String) -> CLSError {
