@@ -237,26 +237,34 @@ extension ServerDatabase {
             }
             // Whose work is read: the page's, or the class's for its summaries.
             let onlyShown = scope == .pageOnly && shown != nil
-            let rows = try await connection.run("""
-                SELECT w.student_id, a.name, w.assignment_id, w.xmin::text::bigint, w.updated_at
-                FROM clsfile.work w JOIN clsfile.account a ON a.id = w.student_id
+            let worked = try await connection.run("""
+                SELECT w.student_id, w.assignment_id, w.xmin::text::bigint, w.updated_at FROM clsfile.work w
                 WHERE w.class_id = \(classID) AND (NOT \(onlyShown) OR w.student_id = ANY(\(shown ?? [])::uuid[]))
-                """, logger: logger).decode((UUID, String, String, Int64, Date).self).collected()
+                """, logger: logger).decode((UUID, String, Int64, Date).self).collected()
+            // Each student's name, enrolment and first key (which tell two students of one name
+            // apart), by their ids: the work of a student no longer enrolled is not reported.
+            var roster: [UUID: (name: String, joined: Date, fingerprint: String?)] = [:]
+            for (student, name, joined, key) in try await connection.run("""
+                SELECT * FROM clsfile.class_students(\(classID), \(Array(Set(worked.map(\.0))))::uuid[])
+                """, logger: logger).decode((UUID, String, Date, Data?).self).collected() {
+                roster[student] = (name, joined, key.map(Identity.fingerprint(of:)))
+            }
+            let rows = worked.filter { roster[$0.0] != nil }
             // Only the rows written since they were last decoded are read whole.
             var states: [String: WorkState] = [:]
-            var stale: [(UUID, String, String, Int64, Date)] = []
+            var stale: [(UUID, String, Int64, Date)] = []
             for row in rows {
-                if let kept = decodedWork.state(of: row.0, in: classID, on: row.2, version: row.3) {
-                    states["\(row.0)/\(row.2)"] = kept
+                if let kept = decodedWork.state(of: row.0, in: classID, on: row.1, version: row.2) {
+                    states["\(row.0)/\(row.1)"] = kept
                 } else {
                     stale.append(row)
                 }
             }
             if !stale.isEmpty {
-                let versions = Dictionary(stale.map { ("\($0.0)/\($0.2)", $0.3) }, uniquingKeysWith: { first, _ in first })
+                let versions = Dictionary(stale.map { ("\($0.0)/\($0.1)", $0.2) }, uniquingKeysWith: { first, _ in first })
                 for (student, assignment, text) in try await connection.run("""
                     SELECT w.student_id, w.assignment_id, w.detail::text FROM clsfile.work w
-                    JOIN unnest(\(stale.map(\.0))::uuid[], \(stale.map(\.2))::text[]) AS s(student_id, assignment_id)
+                    JOIN unnest(\(stale.map(\.0))::uuid[], \(stale.map(\.1))::text[]) AS s(student_id, assignment_id)
                       ON s.student_id = w.student_id AND s.assignment_id = w.assignment_id
                     WHERE w.class_id = \(classID)
                     """, logger: logger).decode((UUID, String, String).self).collected() {
@@ -267,24 +275,14 @@ extension ServerDatabase {
                 }
             }
             let handouts = try await registeredHandouts(ofClass: classID, on: connection)
-            // Each shown student's enrolment and first key, which tell two students of one name apart.
-            var enrolments: [UUID: (joined: Date, fingerprint: String?)] = [:]
-            for (student, joined, key) in try await connection.run("""
-                SELECT e.student_id, e.joined_at,
-                       (SELECT k.public_key FROM clsfile.device_key k WHERE k.account_id = e.student_id ORDER BY k.created_at, k.kid LIMIT 1)
-                FROM clsfile.enrolment e
-                WHERE e.class_id = \(classID) AND (\(shown == nil) OR e.student_id = ANY(\(shown ?? [])::uuid[]))
-                """, logger: logger).decode((UUID, Date, Data?).self).collected() {
-                enrolments[student] = (joined, key.map(Identity.fingerprint(of:)))
-            }
             var byAssignment: [String: [(state: WorkState, row: ClassReport.StudentRow)]] = [:]
-            for (student, name, assignment, _, updated) in rows {
-                guard let state = states["\(student)/\(assignment)"] else {
+            for (student, assignment, _, updated) in rows {
+                guard let state = states["\(student)/\(assignment)"], let known = roster[student] else {
                     throw ServerError(.database, "the work of a student on \(assignment) left the class while the report was read; read it again")
                 }
                 byAssignment[assignment, default: []].append((state, ClassReport.StudentRow(
-                    studentIdentifier: student.uuidString.lowercased(), studentName: name, submittedAt: updated,
-                    keyFingerprint: enrolments[student]?.fingerprint, enrolledAt: enrolments[student]?.joined,
+                    studentIdentifier: student.uuidString.lowercased(), studentName: known.name, submittedAt: updated,
+                    keyFingerprint: known.fingerprint, enrolledAt: known.joined,
                     work: StudentWork(state: state))))
             }
             let summaries = byAssignment.map { identifier, entries in

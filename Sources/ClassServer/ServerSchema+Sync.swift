@@ -18,6 +18,7 @@ extension ServerSchema {
     ///   row's new version and stored size.
     ///
     /// Both run as the caller (row-level security holds them as it held the statements).
+    /// `class_students` is a class report's: see its comment.
     static let version7: [String] = [
         """
             CREATE OR REPLACE FUNCTION clsfile.taught_classes() RETURNS SETOF uuid LANGUAGE plpgsql STABLE SECURITY DEFINER
@@ -82,6 +83,26 @@ extension ServerSchema {
                             DO UPDATE SET detail = excluded.detail, updated_at = now()
                             RETURNING w.assignment_id, w.xmin::text::bigint AS version, pg_column_size(w.detail) AS bytes)
                         SELECT written.assignment_id, written.version, written.bytes FROM written;
+                END $$
+            """,
+        // The names, enrolment dates and first keys of a class's students among `wanted`, for its
+        // teacher only (none for anyone else): what the policies on account, enrolment and
+        // device_key let a teacher read, found by the students' ids. Through the policies, a
+        // report's join built the set of every student of every class its teacher has, and read
+        // every account: 29 ms of a 40-student report for a teacher with 10,000 more students.
+        """
+            CREATE FUNCTION clsfile.class_students(wanted_class uuid, wanted uuid[])
+                RETURNS TABLE (row_student uuid, row_name text, row_joined timestamptz, row_key bytea)
+                LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, clsfile
+                AS $$
+                BEGIN
+                    IF NOT EXISTS (SELECT 1 FROM clsfile.class c WHERE c.id = wanted_class AND c.teacher_id = clsfile.caller()) THEN
+                        RETURN;
+                    END IF;
+                    RETURN QUERY SELECT a.id, a.name, e.joined_at,
+                            (SELECT k.public_key FROM clsfile.device_key k WHERE k.account_id = a.id ORDER BY k.created_at, k.kid LIMIT 1)
+                        FROM clsfile.account a JOIN clsfile.enrolment e ON e.class_id = wanted_class AND e.student_id = a.id
+                        WHERE a.id = ANY(wanted);
                 END $$
             """,
         """
