@@ -2,8 +2,7 @@ import ArgumentParser
 import ClassServer
 import CommandSupport
 
-/// `clsfile-server`: the class server's administration on PostgreSQL.
-@main
+/// `clsfile-server`: the class server's administration on PostgreSQL (run by ``ServerMain``).
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clsfile-server",
