@@ -30,8 +30,10 @@ extension ServerDatabase {
     public func apply(_ operations: [SyncOperation], toClass classID: UUID, as student: UUID) async throws -> SyncWire.SyncAnswer {
         let notJoined = ServerError(.notFound, "you have not joined the class \(classID.uuidString.lowercased()): join it with its code (clsfile join URL --code CODE)")
         let named = Array(Set(operations.map(\.assignmentIdentifier))).sorted()
-        // The rows this process holds decoded: the database sends the text of the others only.
-        let kept = decodedWork.versions(of: student, in: classID, on: named)
+        // The rows this process holds decoded, taken now: the database sends the text only of
+        // rows whose version is not one of these.
+        let held = decodedWork.held(of: student, in: classID, on: named)
+        let heldVersions = held.map { (assignment: $0.key, version: $0.value.version) }
         return try await translating("the request") {
             try await client.withTransaction(logger: logger) { connection in
                 // Four statements a request, whatever its size: BEGIN, the two functions, COMMIT
@@ -47,7 +49,7 @@ extension ServerDatabase {
                 var texts: [String: String] = [:]
                 for (kind, name, version, bytes, title, detail) in try await connection.run("""
                     SELECT * FROM clsfile.sync_begin(\(student), \(classID), \(operations.map(\.id))::uuid[], \(named)::text[],
-                                                     \(kept.map(\.assignment))::text[], \(kept.map(\.version))::bigint[])
+                                                     \(heldVersions.map(\.assignment))::text[], \(heldVersions.map(\.version))::bigint[])
                     """, logger: logger).decode((String, String?, Int64?, Int?, String?, String?).self).collected() {
                     switch (kind, name) {
                     case ("applied", let id?):
@@ -62,7 +64,7 @@ extension ServerDatabase {
                         if let detail { texts[assignment] = detail }
                         storedBytes[assignment] = bytes ?? 0
                     default:
-                        throw ServerError(.database, "the database answered a sync with a row of kind \(kind); is the schema newer than this server?")
+                        throw ServerError(.database, "the database answered a sync with a row of kind \(kind) that this server does not know; run the clsfile-server of the version that migrated the schema")
                     }
                 }
                 var pending = fresh
@@ -79,28 +81,18 @@ extension ServerDatabase {
                     operation.assignment = teachers[operation.assignmentIdentifier] ?? operation.assignment
                     return operation
                 }, by: \.assignmentIdentifier)
-                // The work the operations change: decoded before, unless another request (of this
-                // process or another) wrote it since.
+                // The work the operations change: the text the database sent, or else the state
+                // held of that very version.
                 var states: [String: WorkState] = [:]
-                var stale: [String] = []
                 for (assignment, version) in versions where operations[assignment] != nil {
                     if let text = texts[assignment] {
                         let state = try Self.decodedState(text, assignment: assignment)
                         decodedWork.keep(state, of: student, in: classID, on: assignment, version: version)
                         states[assignment] = state
-                    } else if let held = decodedWork.state(of: student, in: classID, on: assignment, version: version) {
-                        states[assignment] = held
+                    } else if let kept = held[assignment], kept.version == version {
+                        states[assignment] = kept.state
                     } else {
-                        // Dropped from this process's memory since it was asked for.
-                        stale.append(assignment)
-                    }
-                }
-                if !stale.isEmpty {
-                    for (assignment, text) in try await connection.run("""
-                        SELECT assignment_id, detail::text FROM clsfile.work
-                        WHERE class_id = \(classID) AND student_id = \(student) AND assignment_id = ANY(\(stale)::text[])
-                        """, logger: logger).decode((String, String).self).collected() {
-                        states[assignment] = try Self.decodedState(text, assignment: assignment)
+                        throw ServerError(.database, "the database sent no text for the work on \(assignment) of a version this server does not hold (\(version)); is clsfile.sync_begin the one of this server's schema? Run clsfile-server migrate")
                     }
                 }
                 // The work on one context of a catalog assignment is one record a student: another
@@ -237,19 +229,19 @@ extension ServerDatabase {
             }
             // Whose work is read: the page's, or the class's for its summaries.
             let onlyShown = scope == .pageOnly && shown != nil
-            let worked = try await connection.run("""
+            let rows = try await connection.run("""
                 SELECT w.student_id, w.assignment_id, w.xmin::text::bigint, w.updated_at FROM clsfile.work w
                 WHERE w.class_id = \(classID) AND (NOT \(onlyShown) OR w.student_id = ANY(\(shown ?? [])::uuid[]))
                 """, logger: logger).decode((UUID, String, Int64, Date).self).collected()
             // Each student's name, enrolment and first key (which tell two students of one name
-            // apart), by their ids: the work of a student no longer enrolled is not reported.
+            // apart), by their ids. Work has an enrolment (its foreign key), so a student missing
+            // here left the class between the two statements.
             var roster: [UUID: (name: String, joined: Date, fingerprint: String?)] = [:]
             for (student, name, joined, key) in try await connection.run("""
-                SELECT * FROM clsfile.class_students(\(classID), \(Array(Set(worked.map(\.0))))::uuid[])
+                SELECT * FROM clsfile.class_students(\(classID), \(Array(Set(rows.map(\.0))))::uuid[])
                 """, logger: logger).decode((UUID, String, Date, Data?).self).collected() {
                 roster[student] = (name, joined, key.map(Identity.fingerprint(of:)))
             }
-            let rows = worked.filter { roster[$0.0] != nil }
             // Only the rows written since they were last decoded are read whole.
             var states: [String: WorkState] = [:]
             var stale: [(UUID, String, Int64, Date)] = []
@@ -351,12 +343,14 @@ final class DecodedWorkCache: Sendable {
     private let entries = NIOLockedValueBox<[Key: (version: Int64, state: WorkState)]>([:])
     static let capacity = 200_000
 
-    /// The versions held decoded of a student's work on `assignments`.
-    func versions(of student: UUID, in classID: UUID, on assignments: [String]) -> [(assignment: String, version: Int64)] {
+    /// The states held decoded of a student's work on `assignments`, with their versions, by assignment.
+    func held(of student: UUID, in classID: UUID, on assignments: [String]) -> [String: (version: Int64, state: WorkState)] {
         entries.withLockedValue { entries in
-            assignments.compactMap { assignment in
-                entries[Key(student: student, classID: classID, assignment: assignment)].map { (assignment, $0.version) }
+            var held: [String: (version: Int64, state: WorkState)] = [:]
+            for assignment in assignments {
+                held[assignment] = entries[Key(student: student, classID: classID, assignment: assignment)]
             }
+            return held
         }
     }
 

@@ -77,6 +77,15 @@ struct HostileStudentTests {
                 try await ServerDatabaseTests.count("applied_operation", as: student, in: database)
             }
         }
+
+        /// Fills the student's essay with items to the cap, 500 a request.
+        func fillItems() async throws {
+            for first in stride(from: 0, to: WorkLimits.maximumItems, by: 500) {
+                var adding = HostileStudentTests.operation()
+                adding.items = HostileStudentTests.items(500, from: first)
+                _ = try await send([adding])
+            }
+        }
     }
 
     static let now = Date().timeIntervalSince1970
@@ -107,11 +116,7 @@ struct HostileStudentTests {
     @Test func itemsRangesAndSpansAreCappedAcrossRequestsBeforeAnyMerge() async throws {
         let room = try await Room()
         // Items: each request within the per-operation bound, the record reaching its cap.
-        for first in stride(from: 0, to: WorkLimits.maximumItems, by: 500) {
-            var adding = Self.operation()
-            adding.items = Self.items(500, from: first)
-            _ = try await room.send([adding])
-        }
+        try await room.fillItems()
         #expect(try await room.work()["essay"]?.items.count == WorkLimits.maximumItems)
         var oneMore = Self.operation()
         oneMore.items = Self.items(1, from: WorkLimits.maximumItems)
@@ -154,11 +159,7 @@ struct HostileStudentTests {
 
     @Test func aSnapshotStartsTheCountsAgain() async throws {
         let room = try await Room()
-        for first in stride(from: 0, to: WorkLimits.maximumItems, by: 500) {
-            var adding = Self.operation()
-            adding.items = Self.items(500, from: first)
-            _ = try await room.send([adding])
-        }
+        try await room.fillItems()
         // A snapshot of 10 items replaces the 1,000 held: it is within the cap, as is what follows it.
         var snapshot = Self.operation()
         snapshot.replacesWork = true
@@ -282,6 +283,32 @@ struct HostileStudentTests {
         var small = Self.operation(on: "bulky-0")
         small.completedAt = Self.now - 60
         #expect(try await room.send([small]).applied == 1)
+    }
+
+    @Test func onlyTheClassesTeacherReadsItsStudentsThroughClassStudents() async throws {
+        let room = try await Room()
+        let other = try await ServerDatabase.withDatabase(room.school.owner) { database in
+            try await database.addTeacher(name: "Mr Lee", publicKey: P256.Signing.PrivateKey().publicKey,
+                                          recipientKey: P256.KeyAgreement.PrivateKey().publicKey).id
+        }
+        // clsfile.class_students reads past the policies: it must answer the class's teacher alone.
+        func students(as caller: UUID) async throws -> [String] {
+            try await ServerDatabase.withDatabase(room.school.app) { database in
+                try await database.asAccount(caller) { connection in
+                    try await connection.run("""
+                        SELECT row_name FROM clsfile.class_students(\(room.classID), \([room.student])::uuid[])
+                        """, logger: database.logger).decode(String.self).collected()
+                }
+            }
+        }
+        #expect(try await students(as: room.teacher) == ["Mallory"])
+        #expect(try await students(as: room.student).isEmpty)
+        #expect(try await students(as: other).isEmpty)
+        // The report names the student, with the key they joined with.
+        _ = try await room.send([Self.operation()])
+        let report = try await ServerDatabase.withDatabase(room.school.app) { try await $0.classReport(room.classID, as: room.teacher) }
+        let row = try #require(report.assignments.first?.students.first)
+        #expect(row.studentName == "Mallory" && row.keyFingerprint != nil && row.enrolledAt != nil)
     }
 
     @Test func twoStudentsOfOneNameAreToldApartAndAnEnrolmentAndACodeCanEnd() async throws {
