@@ -12,8 +12,10 @@ import Glibc
 #endif
 
 /// Finds the class server's capacity: 10,000 simulated students on a private PostgreSQL, their
-/// syncs spread over two real `clsfile-server serve` processes (round robin from the client, or
-/// through nginx with `--nginx`), all on loopback. The offered rate of operations is raised step
+/// syncs spread over two real `clsfile-server serve` processes, all on loopback. A student's
+/// requests go to one process, as nginx's hash on `Clsfile-Key` sends them
+/// (`Samples/class-server`): chosen by the client, or by nginx itself with `--nginx`;
+/// `--round-robin` spreads each student's requests over the processes instead. The offered rate of operations is raised step
 /// by step, each student syncing a small batch at its turn, until the sync p99 passes 50 ms (or
 /// the server falls behind, or requests fail); the highest rate held is the capacity. Then a
 /// teacher reads a large class report.
@@ -21,7 +23,7 @@ import Glibc
 ///     swift run -c release ClassServerBenchmark [--quick] [--students 10000] [--servers 2] [--nginx]
 ///                                               [--batch 5] [--start-rate 1000] [--step-seconds 15]
 ///                                               [--report-students 40] [--assignments 50] [--report-rounds 30]
-///                                               [--rate R]
+///                                               [--rate R] [--round-robin]
 ///
 /// Each step offers its rate for `--step-seconds` (requests at fixed times, their latency counted
 /// from the time each was due, so that a server falling behind shows in the p99); rates rise by
@@ -49,6 +51,7 @@ struct ClassServerBenchmark {
         let assignments = option("--assignments", default: 50)
         let reportRounds = option("--report-rounds", default: quick ? 10 : 30)
         let throughNginx = CommandLine.arguments.contains("--nginx")
+        let roundRobin = CommandLine.arguments.contains("--round-robin")
         let fixedRate = arguments.text("--rate").flatMap(Double.init)
         guard Tool.initdb.url != nil else { fail("PostgreSQL is not installed: apt-get install -y postgresql") }
         if throughNginx, Tool.nginx.url == nil { fail("nginx is not installed: apt-get install -y nginx") }
@@ -93,18 +96,24 @@ struct ClassServerBenchmark {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 128
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        // Each student's client of each address: a request goes to the next address in turn.
-        let clients = try keys.map { key in try addresses.map { try SyncClient(serverURL: $0, key: key, http: http) } }
+        // Each student's client of each address. Round robin: a request goes to the next address
+        // in turn; otherwise each student has one address, as nginx's hash would give them.
+        let clients = try keys.enumerated().map { student, key in
+            let own = roundRobin ? addresses : [addresses[student % addresses.count]]
+            return try own.map { try SyncClient(serverURL: $0, key: key, http: http) }
+        }
         let loadClassID = loadClass.id
-        print("  \(serverCount) server processes\(nginx == nil ? ", requests spread round robin by the client" : " behind nginx")")
+        let routing = nginx != nil ? "behind nginx, a student's requests to one process by their Clsfile-Key"
+            : roundRobin ? "requests spread round robin by the client" : "a student's requests to one process, chosen by the client"
+        print("  \(serverCount) server processes, \(routing)")
 
-        // Every student syncs once to each address first, 32 at a time: connection pools are
-        // filled, and each server holds what it keeps of every student (their key, their
-        // decoded work, which requests spread over the servers make every server read) before
-        // its memory is measured, so that what grows after is what the load leaves behind.
+        // Every student syncs once to each of their addresses first, 32 at a time: connection
+        // pools are filled, and each server holds what it keeps of its students (their key, their
+        // decoded work) before its memory is measured, so that what grows after is what the load
+        // leaves behind.
         let load = Load(clients: clients, classID: loadClassID, batch: batch)
         let warming = ContinuousClock.now
-        let routes = addresses.count
+        let routes = clients[0].count
         // A student's two syncs never run at once (a client sends one batch at a time).
         let count = clients.count
         try await forEachConcurrently(0..<(count * routes), width: 32) { turn in
@@ -112,7 +121,7 @@ struct ClassServerBenchmark {
             let operations = (0..<batch).map { operation(student: student, round: route, number: $0, assignments: 3) }
             _ = try await clients[student][route].send(operations, classID: loadClassID)
         }
-        print("  every student synced once to each address in \(warming.duration(to: .now))")
+        print("  every student synced once to each of their addresses in \(warming.duration(to: .now))")
         let meter = CPUMeter(serverPIDs: servers.map(\.process.pid), dataFolder: cluster.folder.appendingPathComponent("data"))
         let rssStart = servers.map { CPUMeter.residentKilobytes(of: $0.process.pid) }
 
@@ -153,7 +162,7 @@ struct ClassServerBenchmark {
             print(String(format: "    so one core applies about %.0f operations/s: 100,000 students each saving once a minute (%.0f operations/s) need %.1f cores",
                          1_000 / perOperation, 100_000.0 / 60, 100_000.0 / 60 * perOperation / 1_000))
         } else {
-            print("    no rate held: the first step, \(Int(startRate)) operations/s, already failed (try --start-rate lower)")
+            print("    no rate held: the first step, \(Int(fixedRate ?? startRate)) operations/s, already failed (try \(fixedRate == nil ? "--start-rate" : "--rate") lower)")
         }
         for (index, (start, end)) in zip(rssStart, rssEnd).enumerated() {
             let growth = Double(end - start) / Double(max(1, start))

@@ -8,8 +8,10 @@ import OpenClassKit
 ///
 /// The pages are `PREFIX/` (every assignment), `PREFIX/assignments/ID` (a row per student),
 /// `PREFIX/assignments/ID/students/STUDENT` (one student's work), its `/replay` and
-/// `PREFIX/api/class-report.json`. Lists that grow with what students send are shown a page at
-/// a time (`?sessions-from=500`), and a replay step in parts. Who may see them is the caller's to
+/// `PREFIX/api/class-report.json`. Lists that grow with what students send, or with who joins,
+/// are shown a page at a time (`?sessions-from=500`, `?students-from=200`; the JSON 200 students
+/// a page, `?after=ID&limit=N`, the next page's address in its `next` and `Link` header), and a
+/// replay step in parts. Who may see them is the caller's to
 /// check (a middleware), as is where the report comes from.
 public struct DashboardPages: Sendable {
     /// Where the pages read the class from, which decides their footer and whether they refresh.
@@ -77,6 +79,7 @@ public struct DashboardPages: Sendable {
                     return PageResponse.notFound(links: links, what: "There is no assignment with this identifier in this class.")
                 }
                 return PageResponse.html(AssignmentPage(assignment: assignment, links: links,
+                                                        studentsFrom: Self.offset("students-from", of: request),
                                                         keptAsideFrom: Self.offset("kept-aside-from", of: request)).render())
             }
         }
@@ -114,10 +117,29 @@ public struct DashboardPages: Sendable {
             }
         }
         router.get("\(prefix)/api/class-report.json") { request, requestContext in
-            try await Self.respond(request, requestContext, source: source, context: context) { report, _ in
-                PageResponse.json(try Self.reportEncoder().encode(report))
+            let (after, limit) = try Self.studentPage(of: request)
+            return try await Self.respond(request, requestContext, source: source, context: context) { report, links in
+                let page = report.page(after: after, limit: limit ?? ClassReport.studentsPerPage)
+                let next = page.nextAfter.map { links.classReportJSON(after: $0, limit: limit) }
+                return PageResponse.json(try Self.reportEncoder().encode(ReportPageDocument(report: page.report, next: next)), next: next)
             }
         }
+    }
+
+    /// The page of students `api/class-report.json` asks for: `?after=ID` (the student the page
+    /// before ended with, as its `next` gives it) and `?limit=N`, 1 to
+    /// ``Classroom/ClassReport/maximumStudentsPerPage`` (nil when not given).
+    /// - Throws: `HTTPError` 400 naming the parameter that is not one of those.
+    private static func studentPage(of request: Request) throws -> (after: String?, limit: Int?) {
+        let query = request.uri.queryParameters
+        var limit: Int?
+        if let text = query.get("limit") {
+            guard let number = Int(text), (1...ClassReport.maximumStudentsPerPage).contains(number) else {
+                throw HTTPError(.badRequest, message: "limit is a number of students from 1 to \(ClassReport.maximumStudentsPerPage), not \(text.prefix(20))")
+            }
+            limit = number
+        }
+        return (query.get("after"), limit)
     }
 
     /// How `api/class-report.json` is encoded: sorted keys, ISO 8601 dates (``Classroom/ClassReport/jsonEncoder()``).

@@ -28,6 +28,12 @@ struct Links: Sendable {
 
     var home: String { base + "/" + query }
     var classReportJSON: String { base + "/api/class-report.json" + query }
+
+    /// The page of `api/class-report.json` after a student, of `limit` students when given.
+    func classReportJSON(after student: String, limit: Int?) -> String {
+        base + "/api/class-report.json"
+            + Self.query([("after", student)] + (limit.map { [("limit", String($0))] } ?? []) + (token.map { [("token", $0)] } ?? []))
+    }
     /// The catalog page, where the class server has one.
     var catalog: String? { source.offersCatalog ? base + "/catalog" + query : nil }
 

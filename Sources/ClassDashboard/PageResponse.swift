@@ -17,8 +17,11 @@ enum PageResponse {
     }
 
     /// A JSON document.
-    static func json(_ data: Data) -> Response {
-        response(data, contentType: "application/json; charset=utf-8", status: .ok)
+    /// - Parameter next: The address of the next page, sent as `Link: <ADDRESS>; rel="next"`.
+    static func json(_ data: Data, next: String? = nil) -> Response {
+        var response = response(data, contentType: "application/json; charset=utf-8", status: .ok)
+        if let next, let link = HTTPFields.Element.Name("Link") { response.headers[link] = "<\(next)>; rel=\"next\"" }
+        return response
     }
 
     private static func response(_ data: Data, contentType: String, status: HTTPResponse.Status,

@@ -13,16 +13,18 @@ struct ServerConnection: Sendable {
     /// What to do when the server cannot be reached or cannot take the request now.
     let retrying: String
 
-    /// Sends a request and returns the answer's body and `Content-Type`.
+    /// Sends a request and returns the answer's body and `Content-Type`; `keyIdentifier`, when
+    /// given, goes in ``SyncWire/keyHeader`` for a proxy's routing.
     /// - Throws: ``SyncError``: `.unreachable` when the server cannot be reached, answers 5xx or
     ///   is not the class server; `.unauthorized` or `.refused` with the server's JSON error.
     func request(_ method: HTTPMethod, _ path: String, body: (data: Data, contentType: String)?,
-                 token: String) async throws -> (data: Data, contentType: String?) {
+                 token: String, keyIdentifier: String? = nil) async throws -> (data: Data, contentType: String?) {
         let url = serverURL.absoluteString.hasSuffix("/") ? serverURL.absoluteString + path : serverURL.absoluteString + "/" + path
         var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.headers.add(name: "Accept", value: "application/json")
+        if let keyIdentifier { request.headers.add(name: SyncWire.keyHeader, value: keyIdentifier) }
         if let body {
             request.headers.add(name: "Content-Type", value: body.contentType)
             request.body = .bytes(ByteBuffer(data: body.data))

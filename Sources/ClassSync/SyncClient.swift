@@ -24,6 +24,8 @@ public struct SyncClient: Sendable {
     public let origin: ServerOrigin
     /// The device's key, which signs every request's token.
     public let key: P256.Signing.PrivateKey
+    /// The id of ``key`` (its tokens' `kid`), which each request also names in ``SyncWire/keyHeader``.
+    private let keyIdentifier: String
     /// How long one request may take.
     public var timeout: TimeAmount = .seconds(30)
     private let http: HTTPClient
@@ -34,6 +36,7 @@ public struct SyncClient: Sendable {
         self.serverURL = try Self.serverURL(serverURL.absoluteString)
         origin = try ServerOrigin(self.serverURL)
         self.key = key
+        keyIdentifier = Identity.keyIdentifier(of: key.publicKey.x963Representation)
         self.http = http
     }
 
@@ -305,6 +308,6 @@ public struct SyncClient: Sendable {
     private func request(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> Data {
         try await ServerConnection(serverURL: serverURL, http: http, timeout: timeout, retrying: "sync again (clsfile sync): nothing is lost meanwhile")
             .request(method, path, body: body.map { ($0, "application/json") },
-                     token: try await DeviceToken.make(key: key, audience: origin, lifetime: 5 * 60)).data
+                     token: try await DeviceToken.make(key: key, audience: origin, lifetime: 5 * 60), keyIdentifier: keyIdentifier).data
     }
 }

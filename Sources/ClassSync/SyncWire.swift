@@ -1,3 +1,4 @@
+import Classroom
 import Foundation
 import OpenClassKit
 
@@ -12,9 +13,14 @@ public enum SyncWire {
     public static let maximumHandouts = 500
     /// The students a page of `GET /api/class-report.json` or `GET /api/xapi.json` holds when
     /// the request names no `limit`.
-    public static let reportStudentsPerPage = 200
+    public static let reportStudentsPerPage = ClassReport.studentsPerPage
     /// The most students a page of those routes holds, whatever `limit` asks.
-    public static let maximumReportStudentsPerPage = 1_000
+    public static let maximumReportStudentsPerPage = ClassReport.maximumStudentsPerPage
+    /// The header naming the device key that signed a request (the `kid` its token names), so
+    /// that a proxy in front of several server processes can send one device's requests to one
+    /// of them (nginx: `hash $http_clsfile_key consistent`), where that process holds the
+    /// device's work decoded. Routing only: the server reads the key from the verified token.
+    public static let keyHeader = "Clsfile-Key"
 
     /// `POST /v1/join`: a student joins a class with its code. The token must be signed by the key
     /// sent, which proves the device holds it.

@@ -205,6 +205,46 @@ struct DashboardTests {
         #expect(await server.stop() == 0)
     }
 
+    /// The JSON a page of students at a time (200 unless `limit` says), the next page's address in
+    /// `next` and in `Link`; the pages together are the whole report.
+    @Test func theReportsJSONComesAPageOfStudentsAtATime() async throws {
+        let fixture = try await ClassFixture()
+        let server = try await fixture.serve()
+        let whole = try await ClassReport(store: fixture.store())
+        let everyone = Set(whole.assignments.flatMap { $0.students.map(\.studentIdentifier) + $0.keptAside.map(\.studentIdentifier) })
+        #expect(everyone.count >= 2)
+        let all = try HTTPProbe.request(port: server.port, path: "/api/class-report.json")
+        #expect(all.status == 200 && all.header("Link") == nil && !all.body.contains("\"next\""))
+        #expect(try ClassReport.jsonDecoder().decode(ClassReport.self, from: Data(all.body.utf8)) == whole)
+
+        var path = "/api/class-report.json?limit=1"
+        var pages: [ClassReport] = []
+        while pages.count <= everyone.count {
+            let answer = try HTTPProbe.request(port: server.port, path: path)
+            #expect(answer.status == 200, "\(path): \(answer.body)")
+            pages.append(try ClassReport.jsonDecoder().decode(ClassReport.self, from: Data(answer.body.utf8)))
+            let object = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
+            guard let next = object?["next"] as? String else {
+                #expect(answer.header("Link") == nil)
+                break
+            }
+            #expect(answer.header("Link") == "<\(next)>; rel=\"next\"")
+            #expect(next.hasPrefix("/api/class-report.json?after=") && next.hasSuffix("&limit=1"))
+            path = next
+        }
+        #expect(pages.count == everyone.count)
+        // Put together, as a class server's pages are: assignments by title.
+        var byTitle = whole
+        byTitle.assignments.sort { ($0.title, $0.identifier) < ($1.title, $1.identifier) }
+        #expect(ClassReport(mergingPages: pages) == byTitle)
+
+        for bad in ["0", "1001", "many"] {
+            let refused = try HTTPProbe.request(port: server.port, path: "/api/class-report.json?limit=\(bad)")
+            #expect(refused.status == 400 && refused.body.contains("limit is a number of students from 1 to 1000"), "\(bad): \(refused.body)")
+        }
+        #expect(await server.stop() == 0)
+    }
+
     @Test func requestsNamingAnotherHostAreRefusedOnLoopback() async throws {
         let fixture = try await ClassFixture()
         let server = try await fixture.serve()

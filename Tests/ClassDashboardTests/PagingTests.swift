@@ -105,3 +105,75 @@ struct PagingTests {
         #expect(last.contains("kept-aside-from=100\">Previous 100</a>") && !last.contains("kept-aside-paging-next"))
     }
 }
+
+/// Lists that grow with who joins a class (anyone with its code may): the students of an
+/// assignment, their progress lines on the class page, and the report's JSON, a page at a time.
+struct StudentPagingTests {
+    static let start = PagingTests.start
+
+    static func row(_ index: Int, withHistory: Bool = false) -> ClassReport.StudentRow {
+        var work = StudentWork(assignmentIdentifier: "assignment-1", documentName: "essay.txt", activeSeconds: Double(60 * (index + 1)),
+                               sessions: [.init(start: start, end: start.addingTimeInterval(60))], progress: Double(index % 10) / 10,
+                               progressBasis: .targetWords, primaryItem: nil, additionalItems: [], completedAt: index % 3 == 0 ? start : nil)
+        if withHistory {
+            work.history = [WritingHistoryEntry(date: start.addingTimeInterval(60), sessionStart: start, sessionEnd: start.addingTimeInterval(60),
+                                                activeTime: 60, progress: 0.1),
+                            WritingHistoryEntry(date: start.addingTimeInterval(7_260), sessionStart: start.addingTimeInterval(7_200),
+                                                sessionEnd: start.addingTimeInterval(7_260), activeTime: 120, progress: 0.4)]
+        }
+        return ClassReport.StudentRow(studentIdentifier: String(format: "student-%04d", index), studentName: "Student \(index)",
+                                      submittedAt: start, work: work)
+    }
+
+    @Test func anAssignmentsStudentsAreShownAPageAtATime() {
+        let summary = PagingTests.summary((0..<450).map { Self.row($0) })
+        let first = AssignmentPage(assignment: summary, links: Links(token: nil)).render().rendered
+        #expect(PagingTests.count("<tr data-student=\"student-", in: first) == AssignmentPage.studentsShown)
+        #expect(first.contains("Students 1–200 of 450.") && first.contains("/assignments/assignment-1?students-from=200\">Next 200</a>"))
+        // The cards count every student, whichever rows are shown.
+        #expect(first.contains(#"data-students="450""#))
+        let last = AssignmentPage(assignment: summary, links: Links(token: nil), studentsFrom: 400).render().rendered
+        #expect(PagingTests.count("<tr data-student=\"student-", in: last) == 50)
+        #expect(last.contains("Students 401–450 of 450.") && last.contains("students-from=200\">Previous 200</a>"))
+        #expect(!last.contains("students-paging-next"))
+        // A class of ordinary size has no paging.
+        let small = AssignmentPage(assignment: PagingTests.summary((0..<30).map { Self.row($0) }), links: Links(token: nil)).render().rendered
+        #expect(!small.contains("students-paging") && PagingTests.count("<tr data-student=\"student-", in: small) == 30)
+    }
+
+    @Test func theClassPageDrawsAtMostFortyProgressLinesAnAssignment() {
+        let many = PagingTests.summary((0..<45).map { Self.row($0, withHistory: true) })
+        let page = ClassPage(report: ClassReport(assignments: [many]), links: Links(token: nil)).render().rendered
+        #expect(PagingTests.count("class=\"progress-line\"", in: page) == ClassPage.progressLinesShown)
+        #expect(page.contains("<a href=\"/assignments/assignment-1\">and 5 more students</a>"))
+        let few = PagingTests.summary((0..<3).map { Self.row($0, withHistory: true) })
+        let short = ClassPage(report: ClassReport(assignments: [few]), links: Links(token: nil)).render().rendered
+        #expect(PagingTests.count("class=\"progress-line\"", in: short) == 3 && !short.contains("more-lines"))
+    }
+
+    /// Every student once over the pages, by identifier; each page with the class's own figures;
+    /// a student whose only submission was kept aside on a page too.
+    @Test func aReportIsWalkedAPageOfStudentsAtATime() {
+        var summary = PagingTests.summary((0..<5).map { Self.row($0) })
+        summary.keptAside = [.init(studentIdentifier: "student-0009", studentName: "Student 9", submittedAt: Self.start, keyFingerprint: "ab12")]
+        let whole = ClassReport(assignments: [summary])
+        var pages: [ClassReport] = []
+        var after: String?
+        repeat {
+            let page = whole.page(after: after, limit: 2)
+            pages.append(page.report)
+            after = page.nextAfter
+        } while after != nil && pages.count < 10
+        #expect(pages.map { $0.assignments[0].students.map(\.studentIdentifier) + $0.assignments[0].keptAside.map(\.studentIdentifier) } == [
+            ["student-0000", "student-0001"], ["student-0002", "student-0003"], ["student-0004", "student-0009"],
+        ])
+        for page in pages {
+            #expect(page.assignments[0].studentCount == 5 && page.assignments[0].averageProgress == summary.averageProgress)
+            #expect(page.assignments[0].doneCount == summary.doneCount)
+        }
+        #expect(ClassReport(mergingPages: pages) == whole)
+        // After the last student, an empty page and no next.
+        let past = whole.page(after: "student-0009", limit: 2)
+        #expect(past.report.assignments[0].students.isEmpty && past.nextAfter == nil)
+    }
+}

@@ -28,6 +28,9 @@ struct TokenAudienceTests {
         let token = try #require(catcher.tokens.first)
         // A token of its own, naming that server: nothing made for the real server is reused.
         #expect(try Self.audience(of: token) == [try ServerOrigin(catcher.address).value])
+        // The request names the key that signed it, for a proxy's routing: the token's kid.
+        let kid = try #require(try Self.part(0, of: token)["kid"] as? String)
+        #expect(catcher.keyHeaders.first == kid)
 
         // Replayed on the real server, on every route: refused.
         let real = room.server.url.absoluteString
@@ -90,22 +93,29 @@ struct TokenAudienceTests {
 
     /// The audience a token's claims name.
     static func audience(of token: String) throws -> [String] {
-        let claims = try #require(token.split(separator: ".").dropFirst().first)
-        var base64 = claims.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let object = try part(1, of: token)
+        return (object["aud"] as? String).map { [$0] } ?? object["aud"] as? [String] ?? []
+    }
+
+    /// A token's header (0) or claims (1), decoded.
+    static func part(_ index: Int, of token: String) throws -> [String: Any] {
+        let parts = token.split(separator: ".")
+        try #require(parts.count == 3)
+        var base64 = parts[index].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         let data = try #require(Data(base64Encoded: base64))
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return (object["aud"] as? String).map { [$0] } ?? object["aud"] as? [String] ?? []
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }
 
 /// Someone else's server on loopback: it answers every request 503 and keeps the bearer token
-/// each carried.
+/// each carried, and the key it named for routing (`Clsfile-Key`).
 private final class TokenCatcher: Sendable {
     /// Its address, as a student would be given it.
     let address: String
     private let descriptor: Int32
     private let caught = Mutex<[String]>([])
+    private let caughtKeys = Mutex<[String]>([])
 
     init() throws {
         let listening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -126,6 +136,8 @@ private final class TokenCatcher: Sendable {
 
     /// The tokens caught so far.
     var tokens: [String] { caught.withLock { $0 } }
+    /// The `Clsfile-Key` headers caught so far.
+    var keyHeaders: [String] { caughtKeys.withLock { $0 } }
 
     /// Stops listening; the thread that accepts ends.
     func stop() {
@@ -147,9 +159,14 @@ private final class TokenCatcher: Sendable {
                 received += buffer[0..<count]
             }
             let head = String(decoding: received, as: UTF8.self)
-            for line in head.components(separatedBy: "\r\n") where line.lowercased().hasPrefix("authorization: bearer ") {
-                let token = String(line.dropFirst("authorization: bearer ".count))
-                caught.withLock { $0.append(token) }
+            for line in head.components(separatedBy: "\r\n") {
+                if line.lowercased().hasPrefix("authorization: bearer ") {
+                    let token = String(line.dropFirst("authorization: bearer ".count))
+                    caught.withLock { $0.append(token) }
+                } else if line.lowercased().hasPrefix("clsfile-key: ") {
+                    let key = String(line.dropFirst("clsfile-key: ".count))
+                    caughtKeys.withLock { $0.append(key) }
+                }
             }
             let answer = Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
             _ = send(client, answer, answer.count, Int32(MSG_NOSIGNAL))

@@ -6,7 +6,7 @@ import Glibc
 
 /// Debian's nginx in front of several `clsfile-server serve` processes, on loopback, as
 /// `Samples/class-server/clsfile-server.nginx` puts it in front of them: one upstream of the
-/// servers, connections kept alive, and a sync that failed on one server (killed, say) sent to
+/// servers, a device's requests to one of them by their `Clsfile-Key`, connections kept alive, and a sync that failed on one server (killed, say) sent to
 /// the next, which is safe because a sync is idempotent by its operation ids. Runs as one
 /// process (`master_process off`), with its files in a folder of its own; stopped when released.
 public final class NginxProcess: Sendable {
@@ -68,7 +68,12 @@ public final class NginxProcess: Sendable {
                 fastcgi_temp_path \(home)/fastcgi;
                 uwsgi_temp_path \(home)/uwsgi;
                 scgi_temp_path \(home)/scgi;
+                map $http_clsfile_key $clsfile_route {
+                    ""      $request_id;
+                    default $http_clsfile_key;
+                }
                 upstream clsfile_server {
+                    hash $clsfile_route consistent;
             \(servers)
                     keepalive 64;
                 }

@@ -1,14 +1,19 @@
 import Classroom
 
-/// `/assignments/{id}?kept-aside-from=N`: a row per student with the key they signed with, time,
-/// primary item, progress and done, under the assignment's averages; then the submissions kept
-/// aside, a page at a time.
+/// `/assignments/{id}?students-from=N&kept-aside-from=N`: a row per student with the key they
+/// signed with, time, primary item, progress and done, under the assignment's averages; then the
+/// submissions kept aside. Both lists a page at a time.
 struct AssignmentPage {
+    /// The most students shown at once: anyone with the class's code may join, so a class has
+    /// no bound of its own.
+    static let studentsShown = 200
     /// The most submissions kept aside shown at once: every one sent with another key is kept.
     static let keptAsideShown = 100
 
     var assignment: ClassReport.AssignmentSummary
     var links: Links
+    /// The first student shown (0-based); out of range shows the first.
+    var studentsFrom = 0
     /// The first submission kept aside shown (0-based); out of range shows the first.
     var keptAsideFrom = 0
 
@@ -26,13 +31,18 @@ struct AssignmentPage {
             """
         }
         let shared = assignment.sharedNames
+        let paging = Paging(total: assignment.students.count, size: Self.studentsShown, offset: studentsFrom)
+        let navigation = paging.navigation(id: "students-paging", noun: "Students") { offset in
+            links.assignment(assignment.identifier, rowsFrom: ("students", offset))
+        }
         let students: HTML = assignment.students.isEmpty
             ? "<p class=\"empty\" id=\"no-students\">No work collected for this assignment yet.</p>"
             : """
+                \(navigation)\
                 <table id="students">
                 <thead><tr><th>Student</th><th>Key</th><th class="number">Time</th><th>Primary item</th><th>Progress</th><th>Done</th></tr></thead>
                 <tbody>
-                \(assignment.students.map { row($0, sharing: shared) })
+                \(assignment.students[paging.shown].map { row($0, sharing: shared) })
                 </tbody>
                 </table>
                 """

@@ -85,14 +85,23 @@ struct ClassPage {
         """
     }
 
+    /// The most progress lines an assignment's row draws; its page has every student.
+    static let progressLinesShown = 40
+
     /// A small line of each student's progress over time, for the students whose work holds its
-    /// writing history (the assignment asked for process evidence) and whose progress measures something.
+    /// writing history (the assignment asked for process evidence) and whose progress measures
+    /// something: the first ``progressLinesShown`` of them, then how many more there are.
     private func progressLines(_ assignment: ClassReport.AssignmentSummary) -> HTML {
-        let lines = assignment.students.compactMap { student -> HTML? in
-            guard let entries = student.work.history, student.work.progressBasis?.measuresProgress != false,
+        let drawn = assignment.students.filter { $0.work.history != nil && $0.work.progressBasis?.measuresProgress != false }
+        let lines = drawn.prefix(Self.progressLinesShown).compactMap { student -> HTML? in
+            guard let entries = student.work.history,
                   let line = HistoryCharts(history: WritingHistory(entries: entries)).progressLine(name: student.studentName) else { return nil }
             return HTML(escapedMarkup: line)
         }
-        return lines.isEmpty ? "–" : HTML(joining: lines)
+        guard !lines.isEmpty else { return "–" }
+        let more = drawn.count - Self.progressLinesShown
+        let rest: HTML = more > 0
+            ? "<div class=\"note more-lines\"><a href=\"\(links.assignment(assignment.identifier))\">and \(more) more \(more == 1 ? "student" : "students")</a></div>" : ""
+        return HTML(joining: lines + [rest])
     }
 }
