@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import OpenClassKit
 
-/// The teacher's pages, made from a ``ClassReport``: the one page code of `clsfile serve`, which
+/// The teacher's pages, made from a `ClassReport`: the one page code of `clsfile serve`, which
 /// reads the teacher's store, and of the class server, which reads PostgreSQL.
 ///
 /// The pages are `PREFIX/` (every assignment), `PREFIX/assignments/ID` (a row per student),
@@ -60,8 +60,11 @@ public struct DashboardPages: Sendable {
     }
 
     /// Adds the pages to a router under a path, which may hold parameters (`/classes/:class`).
-    /// - Parameter context: Reads the class for a request; a ``PageFailure`` it throws becomes a
-    ///   page saying what failed.
+    /// - Parameters:
+    ///   - router: The router the routes are added to.
+    ///   - prefix: The path the pages are under, without a trailing slash: `""` or `/classes/:class`.
+    ///   - context: Reads the class for a request; a ``PageFailure`` it throws becomes a page
+    ///     saying what failed.
     public func add<RequestContext: Hummingbird.RequestContext>(
         to router: Router<RequestContext>, under prefix: String,
         context: @escaping @Sendable (Request, RequestContext) async throws -> Context
@@ -142,7 +145,7 @@ public struct DashboardPages: Sendable {
         return (query.get("after"), limit)
     }
 
-    /// How `api/class-report.json` is encoded: sorted keys, ISO 8601 dates (``Classroom/ClassReport/jsonEncoder()``).
+    /// How `api/class-report.json` is encoded: sorted keys, ISO 8601 dates (`jsonEncoder()`).
     public static func reportEncoder() -> JSONEncoder {
         ClassReport.jsonEncoder()
     }

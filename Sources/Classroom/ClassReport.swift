@@ -135,7 +135,7 @@ public struct ClassReport: Sendable, Equatable, Codable {
     public var contexts: [ContextSummary]
 
     /// Reads the class from a teacher's store.
-    /// - Throws: ``CLSError`` when the store cannot be read, ``ClassroomError`` `.malformedFile`
+    /// - Throws: `CLSError` when the store cannot be read, ``ClassroomError`` `.malformedFile`
     ///   when a stored submission cannot be read back.
     public init(store: CLSDataStore) async throws {
         var summaries: [AssignmentSummary] = []

@@ -19,7 +19,7 @@ public struct Collector: Sendable {
         public var assignmentTitle: String?
         /// The fingerprint of the key the file is signed with, when the file could be read.
         public var keyFingerprint: String?
-        /// Why the file is a conflict, when the result is ``Submission/ImportResult/conflict``.
+        /// Why the file is a conflict, when the result is `conflict`.
         public var conflict: String?
         /// What the import did, or why the file was refused.
         public var result: Result<Submission.ImportResult, ClassroomError>
@@ -36,7 +36,7 @@ public struct Collector: Sendable {
 
     /// Imports every `.clssubmission` file of a folder (not its subfolders), in name order.
     /// A file that is refused leaves the store as it was; the others are imported.
-    /// - Throws: ``ClassroomError`` `.fileAccess` when the folder cannot be listed; ``CLSError``
+    /// - Throws: ``ClassroomError`` `.fileAccess` when the folder cannot be listed; `CLSError`
     ///   when the store cannot be used.
     public func collect(folder: URL, at now: Date = Date()) async throws -> [Outcome] {
         let files = try Self.submissionFiles(in: folder)

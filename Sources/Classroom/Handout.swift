@@ -144,8 +144,8 @@ public struct Handout: Sendable, Equatable, Codable {
     /// Accepts the handout for a student's copy of its document; for a handout of an assigned
     /// context, the course's contexts come into the store and the document is tied to its
     /// context, so its work is recorded there (and what was recorded for it before moves along).
-    /// - Throws: ``CLSError`` as ``CLSDataStore/acceptAssignment(_:for:)`` and
-    ///   ``CLSDataStore/importContexts(_:)`` do.
+    /// - Throws: `CLSError` as `acceptAssignment(_:for:)` and
+    ///   `importContexts(_:)` do.
     public func accept(for documentURL: URL, in store: CLSDataStore) async throws {
         try await store.acceptAssignment(assignment, for: documentURL)
         guard let course else { return }
@@ -267,7 +267,7 @@ extension Handout {
     /// it — only `NAME.clshandout` for `NAME`, only for an assignment not accepted yet, and only
     /// while the document is still the one handed out (its SHA-256). An accepted assignment is
     /// never tied to another file here. Other roles get nothing.
-    /// - Throws: ``CLSError`` when the store cannot be read; a handout's problems are warnings.
+    /// - Throws: `CLSError` when the store cannot be read; a handout's problems are warnings.
     public static func assignment(opening document: URL, store: CLSDataStore, mode: DeveloperMode) async throws -> Opening {
         var opening = Opening()
         guard mode.role == .student, FileManager.default.fileExists(atPath: document.path) else { return opening }

@@ -170,7 +170,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
     static let maximumSnapshotBytes = 8 << 20
 
     /// Checks every value of work decrypted from another person's file before it is stored:
-    /// finite, in range, not dated in the future beyond ``Submission/clockMargin``, with bounded
+    /// finite, in range, not dated in the future beyond `clockMargin`, with bounded
     /// counts and sizes.
     /// - Throws: ``ClassroomError`` `.invalidValue` naming the file and the first value out of range.
     public func validate(at now: Date = Date(), file url: URL) throws {

@@ -37,7 +37,7 @@ public struct SubmissionFile: Sendable, Equatable, Codable {
     public var encapsulatedKey: Data
     /// The encrypted work.
     public var sealed: Data
-    /// The student's signature (P-256 ECDSA, raw r‖s) of ``signedBytes``.
+    /// The student's signature (P-256 ECDSA, raw r‖s) of `signedBytes`.
     public var signature: Data
 
     /// Encrypts a student's work on a handout to its teacher and signs it.

@@ -16,7 +16,9 @@ public struct Submitter: Sendable {
     }
 
     /// The work on every accepted assignment (or on one), read from the store.
-    /// - Parameter key: One assignment's identifier, a unique prefix of it, or its title; nil for all.
+    /// - Parameters:
+    ///   - store: The student's store.
+    ///   - key: One assignment's identifier, a unique prefix of it, or its title; nil for all.
     /// - Throws: ``ClassroomError`` `.notAssigned` when there is nothing to submit, or the key names
     ///   no accepted assignment or several.
     public static func assignedWork(in store: CLSDataStore, key: String? = nil) async throws -> [(assignment: Assignment, work: StudentWork)] {

@@ -24,7 +24,9 @@ public struct HistoryCharts: Sendable {
     public let showsProgress: Bool
 
     /// Pictures of a history.
-    /// - Parameter showsProgress: False when the document's progress measures nothing.
+    /// - Parameters:
+    ///   - history: The history drawn.
+    ///   - showsProgress: False when the document's progress measures nothing.
     public init(history: WritingHistory, showsProgress: Bool = true) {
         self.history = history
         self.showsProgress = showsProgress

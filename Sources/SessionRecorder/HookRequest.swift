@@ -37,7 +37,9 @@ public struct HookRequest: Decodable, Sendable, Equatable {
     public var largestPaste: Int?
 
     /// Reads one line.
-    /// - Parameter decoder: The decoder, which a reader of many lines makes once.
+    /// - Parameters:
+    ///   - line: The line's bytes, without its newline.
+    ///   - decoder: The decoder, which a reader of many lines makes once.
     /// - Throws: ``RecorderError/Code/invalidRequest`` when the line is not a JSON object of an event.
     public init(line: Data, decoder: JSONDecoder = JSONDecoder()) throws(RecorderError) {
         do {
@@ -48,7 +50,7 @@ public struct HookRequest: Decodable, Sendable, Equatable {
     }
 
     /// The event this line asks to record, its values checked.
-    /// - Parameter file: The file's URL; the default is `file` as a path.
+    /// - Parameter url: The file's URL; the default is `file` as a path.
     /// - Throws: ``RecorderError/Code/invalidRequest`` for a value the command line refuses too.
     public func sessionEvent(file url: URL? = nil) throws(RecorderError) -> SessionEvent {
         let isReading = reading == true

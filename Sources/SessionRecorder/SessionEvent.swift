@@ -40,7 +40,7 @@ public struct SessionEvent: Codable, Sendable, Equatable {
     public var targetWords: Int?
     /// True when the file is being read: its progress is then the share of its lines viewed.
     public var isReading: Bool?
-    /// The editor run that sent the event (``CLSDataStore/parentEditorRun``), when a plugin's hook
+    /// The editor run that sent the event (`parentEditorRun`), when a plugin's hook
     /// named it: an open from the run whose session on the file was the last goes on with it (a
     /// buffer left and entered again), one from another run starts a session of its own.
     public var editorRun: String?

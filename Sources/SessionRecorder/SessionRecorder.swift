@@ -303,7 +303,7 @@ public struct SessionRecorder: Sendable {
 extension SessionRecorder {
     /// Makes every store this process opens measure the file of a session a dead process left
     /// (a killed `clsfile open`), so that the session keeps the figures of the text last saved:
-    /// see ``CLSDataStore/measureFilesOfAbandonedSessions(with:)``. A file that cannot be
+    /// see `measureFilesOfAbandonedSessions(with:)`. A file that cannot be
     /// measured keeps the figures it had.
     public static func measureFilesOfAbandonedSessions() {
         CLSDataStore.measureFilesOfAbandonedSessions { file in

@@ -9,7 +9,7 @@ public enum ThumbnailImage {
     static let sides = 80...330
 
     /// The largest thumbnail, in bytes. A PNG or JPEG of 330 × 330 pixels takes far less; the limit
-    /// bounds what a decoder reads, as ``sides`` bounds the pixels it makes.
+    /// bounds what a decoder reads, as `sides` bounds the pixels it makes.
     public static let maximumBytes = 1 << 20
 
     /// What a thumbnail is for, at the end of a message that refuses it.
@@ -51,7 +51,7 @@ public enum ThumbnailImage {
         return nil
     }
 
-    /// Why a thumbnail cannot be used; nil when it can: a PNG or JPEG of ``sides`` pixels a side
+    /// Why a thumbnail cannot be used; nil when it can: a PNG or JPEG of `sides` pixels a side
     /// and at most ``maximumBytes``, whose every pixel decodes.
     ///
     /// The header is read first and nothing larger is decoded. A warning of libjpeg-turbo (data

@@ -158,7 +158,7 @@ public struct WritingSnapshots: AsyncSequence, Sendable {
 public struct WritingSnapshotRecord: Sendable, Equatable, Codable {
     /// The row the snapshot was taken at.
     public var entry: WritingHistoryEntry
-    /// The delta, as ``ContentDelta`` encodes it.
+    /// The delta, as `ContentDelta` encodes it.
     public var delta: Data
     /// The first 16 bytes of the SHA-256 of the content it makes.
     public var digest: Data

@@ -4,7 +4,7 @@ import Foundation
 /// try both sides of an assignment on one machine.
 /// Not part of ClassKit, so without its `CLS` prefix.
 ///
-/// Each role keeps its data in its own store (see ``storeURL(dataHome:)``), so a teacher's collected
+/// Each role keeps its data in its own store (see ``storeURL(for:dataHome:)``), so a teacher's collected
 /// work and a student's own files never mix, and a role's data can be reset on its own. The settings
 /// live in `$XDG_CONFIG_HOME/clsfile/developer-mode.json` (`~/.config/clsfile/…`).
 public struct DeveloperMode: Sendable, Equatable, Codable {

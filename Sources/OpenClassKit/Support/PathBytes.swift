@@ -157,7 +157,7 @@ public enum FileSystemPath {
         try PathBytes.withCString(bytes, body)
     }
 
-    /// Calls `body` with a file URL's path, NUL-terminated, its bytes kept (``Foundation/URL/fileSystemPathBytes``).
+    /// Calls `body` with a file URL's path, NUL-terminated, its bytes kept (`URL.fileSystemPathBytes`).
     public static func withCString<R>(_ url: URL, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         try PathBytes.withCString(url.fileSystemPathBytes, body)
     }

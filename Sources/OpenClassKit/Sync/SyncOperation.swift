@@ -103,7 +103,7 @@ public struct SyncOperation: Sendable, Equatable, Codable {
     public var assignment: AssignmentInfo
     /// Spans started, pulsed or stopped: merged by id.
     public var spans: [Span] = []
-    /// Ids of spans removed (``CLSActivity/removeAllTimeSpans()`` and the like).
+    /// Ids of spans removed (``CLSActivity/discardStart()``).
     public var discardedSpans: [String] = []
     /// Set when the progress basis changes or the progress starts again.
     public var progressBasisChange: BasisChange?
