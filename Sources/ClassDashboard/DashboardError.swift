@@ -3,9 +3,13 @@ import Foundation
 /// An error from the class dashboard: a setting it refuses, or an address it cannot listen on.
 public struct DashboardError: Error, Sendable, LocalizedError, CustomStringConvertible {
     /// What went wrong. New codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: Sendable, Hashable { case invalidToken, insecureAddress, cannotListen }
+    public struct Code: Sendable, Hashable, CustomStringConvertible, CaseIterable {
+        private enum Value: Sendable, Hashable, CaseIterable { case invalidToken, insecureAddress, cannotListen }
         private let value: Value
+
+        /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
+        /// code added here is in them, and their tests fail until it has one.
+        public static var allCases: [Code] { Value.allCases.map { Code(value: $0) } }
 
         /// A token given on the command line that is too short or has characters an address cannot carry.
         public static let invalidToken = Code(value: .invalidToken)

@@ -228,7 +228,10 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let answer = SyncWire.ErrorAnswer(code: code, message: message,
                                               assignments: (error as? ServerError).flatMap { $0.assignments.isEmpty ? nil : $0.assignments })
             if status.code >= 500 {
-                context.logger.error("request failed", metadata: ["id": "\(answer.id)", "path": "\(request.uri.path)", "error": "\(error)"])
+                var metadata: Logger.Metadata = ["id": "\(answer.id)", "path": "\(request.uri.path)", "error": "\(error)"]
+                // What failed underneath (PostgreSQL's own error, say), which the refusal does not show.
+                if let underlying = (error as? ServerError)?.underlyingError { metadata["underlying"] = "\(String(reflecting: underlying))" }
+                context.logger.error("request failed", metadata: metadata)
             } else {
                 context.logger.info("request refused", metadata: ["id": "\(answer.id)", "path": "\(request.uri.path)", "code": "\(code)"])
             }
@@ -239,15 +242,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     static func described(_ error: any Error) -> (HTTPResponse.Status, String, String) {
         switch error {
         case let error as ServerError:
-            let status: HTTPResponse.Status = switch error.code {
-            case .unauthorized: .unauthorized
-            case .forbidden: .forbidden
-            case .notFound: .notFound
-            case .invalidValue, .invalidAddress, .invalidEnvironment, .tooManyContexts, .invalidThumbnail: .badRequest
-            case .parentNotFound, .thumbnailNotReferenced, .alreadyAssigned, .unknownAssignment: .conflict
-            case .tooLarge: .contentTooLarge
-            default: .serviceUnavailable
-            }
+            let status = error.httpStatus
             let message = status == .serviceUnavailable ? "the server cannot use its database now; try again later" : error.message
             return (status, "\(error.code)", message)
         case let error as SyncError where error.code == .unauthorized:

@@ -3,32 +3,39 @@ import Foundation
 /// The one error type of Classroom: what failed, on which file, and what to do.
 public struct ClassroomError: Error, LocalizedError, CustomStringConvertible, Sendable {
     /// What kind of failure happened. New codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
+    public struct Code: Sendable, Hashable, CustomStringConvertible, CaseIterable {
+        private enum Name: String, Sendable, CaseIterable {
+            case malformedFile, damagedFile, newerFormat, unknownHandout, wrongRole, notAssigned, fileAccess, outdatedFormat, invalidValue, identity
+        }
+        private let name: Name
+        private init(_ name: Name) { self.name = name }
 
         /// A file is not a handout or submission at all, or lacks a field it must have.
-        public static let malformedFile = Code("malformedFile")
+        public static let malformedFile = Code(.malformedFile)
         /// A file was edited or damaged after it was sealed.
-        public static let damagedFile = Code("damagedFile")
+        public static let damagedFile = Code(.damagedFile)
         /// A file was written by a newer clsfile, in a format version this one does not know.
-        public static let newerFormat = Code("newerFormat")
+        public static let newerFormat = Code(.newerFormat)
         /// A submission is for a handout this store does not know.
-        public static let unknownHandout = Code("unknownHandout")
+        public static let unknownHandout = Code(.unknownHandout)
         /// The command needs another development-mode role.
-        public static let wrongRole = Code("wrongRole")
+        public static let wrongRole = Code(.wrongRole)
         /// A file is not assigned.
-        public static let notAssigned = Code("notAssigned")
+        public static let notAssigned = Code(.notAssigned)
         /// A file could not be read or written.
-        public static let fileAccess = Code("fileAccess")
+        public static let fileAccess = Code(.fileAccess)
         /// A file was written in a format version this clsfile no longer accepts.
-        public static let outdatedFormat = Code("outdatedFormat")
+        public static let outdatedFormat = Code(.outdatedFormat)
         /// A sealed file holds a value out of range: not finite, negative, too large, or in the future.
-        public static let invalidValue = Code("invalidValue")
+        public static let invalidValue = Code(.invalidValue)
         /// The person's identity keys are missing or damaged, or are not the ones a file is for.
-        public static let identity = Code("identity")
+        public static let identity = Code(.identity)
 
-        public var description: String { name }
+                /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
+        /// code added here is in them, and their tests fail until it has one.
+        public static var allCases: [Code] { Name.allCases.map(Code.init) }
+
+        public var description: String { name.rawValue }
     }
 
     /// What kind of failure happened.

@@ -7,50 +7,62 @@ import SessionRecorder
 
 /// An error a command reports as one `clsfile:` line and an exit code.
 ///
-/// The conformances below are the one table of exit codes, as README's "Exit codes" and
-/// `--help` give them: sysexits(3) numbers, 64 a usage error, 65 bad data, 66 a missing input,
-/// 69 a program that cannot run, 74 an input/output failure, 75 a temporary failure. The
-/// dashboard's error joins the table in `clsfile-serve`, the one program that links it.
+/// The conformances below, and those of the programs that link the other modules' errors
+/// (`SyncError` in `clsfile-sync`, `ServerError` in `clsfile-server`, `DashboardError` in
+/// `clsfile-serve`), are the one table of exit codes, as README's "Exit codes" and `--help` give
+/// them: sysexits(3) numbers, 64 a usage error, 65 bad data, 66 a missing input, 69 a program that
+/// cannot run, 74 an input/output failure, 75 a temporary failure, 77 a permission refused, and 1
+/// for a failure of none of those kinds. Each table names every code of its error, so that a code
+/// added to a module gets its exit code by decision: `ExitCodeTests` fails until it has one.
 public protocol CommandFailure: Error {
+    /// The error's codes.
+    associatedtype Code: Hashable & CaseIterable
     /// What failed, on which path, and what to do.
     var message: String { get }
-    /// The exit code it gives.
-    var exitCode: Int32 { get }
+    /// What kind of failure it is.
+    var code: Code { get }
+    /// The exit code of every code.
+    static var exitCodes: [Code: Int32] { get }
+}
+
+extension CommandFailure {
+    /// The exit code it gives: its code's in ``exitCodes``.
+    public var exitCode: Int32 {
+        // Every code is in the table (ExitCodeTests); 1 is only the answer of a table left incomplete.
+        Self.exitCodes[code] ?? 1
+    }
 }
 
 extension CLSError: CommandFailure {
-    public var exitCode: Int32 {
-        switch code {
-        case .invalidArgument: 66
-        case .databaseInaccessible: 74
-        default: 1
-        }
-    }
+    public static let exitCodes: [Code: Int32] = [
+        .invalidArgument: 66, .databaseInaccessible: 74,
+        .none: 1, .classKitUnavailable: 1, .invalidModification: 1, .authorizationDenied: 1, .limits: 1,
+        .invalidCreate: 1, .invalidUpdate: 1, .partialFailure: 1, .invalidAccountCredentials: 1,
+    ]
 }
 
 extension ClassroomError: CommandFailure {
-    public var exitCode: Int32 {
-        if code == .wrongRole { return 64 }
-        if [.malformedFile, .damagedFile, .newerFormat, .outdatedFormat, .unknownHandout, .invalidValue].contains(code) { return 65 }
-        if [.notAssigned, .fileAccess, .identity].contains(code) { return 66 }
-        return 1
-    }
+    public static let exitCodes: [Code: Int32] = [
+        .wrongRole: 64,
+        .malformedFile: 65, .damagedFile: 65, .newerFormat: 65, .outdatedFormat: 65, .unknownHandout: 65, .invalidValue: 65,
+        .notAssigned: 66, .fileAccess: 66, .identity: 66,
+    ]
 }
 
 extension DetectorError: CommandFailure {
-    public var exitCode: Int32 {
-        [.notARegularFile, .unreadable].contains(code) ? 66 : 65
-    }
+    public static let exitCodes: [Code: Int32] = [
+        .notARegularFile: 66, .unreadable: 66,
+        .fileTooLarge: 65, .unsupportedFormat: 65, .corruptArchive: 65, .encryptedEntry: 65, .decompressionLimit: 65,
+        .malformedDocument: 65, .libraryUnavailable: 65,
+    ]
 }
 
 extension RecorderError: CommandFailure {
-    public var exitCode: Int32 {
-        if code == .storeBusy { return 75 }
-        if code == .editorUnavailable { return 69 }
-        if code == .fileAccess { return 66 }
-        if code == .spoolUnavailable { return 74 }
-        return 1
-    }
+    public static let exitCodes: [Code: Int32] = [
+        .fileAccess: 66, .editorUnavailable: 69, .spoolUnavailable: 74, .storeBusy: 75,
+        // A hook line that does not parse: the plugin's fault, not the user's data.
+        .invalidRequest: 1,
+    ]
 }
 
 /// Runs a command body, printing a ``CommandFailure`` as one line on standard error and exiting

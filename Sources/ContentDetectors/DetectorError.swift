@@ -6,14 +6,18 @@ import Foundation
 /// file and says what to do about it.
 public struct DetectorError: Error, LocalizedError, Sendable, Equatable {
     /// What went wrong, independent of the file.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Kind: String, Sendable {
+    public struct Code: Hashable, Sendable, CustomStringConvertible, CaseIterable {
+        private enum Kind: String, Sendable, CaseIterable {
             case notARegularFile, fileTooLarge, unreadable, unsupportedFormat
             case corruptArchive, encryptedEntry, decompressionLimit, malformedDocument
             case libraryUnavailable
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
+
+        /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
+        /// code added here is in them, and their tests fail until it has one.
+        public static var allCases: [Code] { Kind.allCases.map(Code.init) }
 
         /// The path is a directory, FIFO, socket or device; nothing was read from it.
         public static let notARegularFile = Code(.notARegularFile)

@@ -115,8 +115,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-/// The dashboard's row of the exit-code table (``CommandFailure``): an address it cannot listen
+/// The dashboard's rows of the exit-code table (``CommandFailure``): an address it cannot listen
 /// on is 69, a token or address refused is a usage error.
 extension DashboardError: CommandFailure {
-    public var exitCode: Int32 { code == .cannotListen ? 69 : 64 }
+    public static let exitCodes: [Code: Int32] = [.cannotListen: 69, .invalidToken: 64, .insecureAddress: 64]
 }

@@ -23,14 +23,15 @@ struct ServerCommand: AsyncParsableCommand {
                       PublisherCommand.self, PruneCommand.self])
 }
 
+/// The server's rows of the exit-code table (``CommandFailure``): a database address that does not
+/// parse is a usage error, a value refused bad data, something named that is not there a missing
+/// input, a role that could read past row-level security refused; what the database or a request
+/// fails with, the server cannot run.
 extension ServerError: CommandFailure {
-    public var exitCode: Int32 {
-        switch code {
-        case .invalidAddress: 64
-        case .invalidValue: 65
-        case .notFound: 66
-        case .unsafeRole: 77
-        default: 69
-        }
-    }
+    public static let exitCodes: [Code: Int32] = [
+        .invalidAddress: 64, .invalidValue: 65, .notFound: 66, .unsafeRole: 77,
+        .database: 69, .schema: 69, .unauthorized: 69, .tooLarge: 69, .forbidden: 69, .invalidEnvironment: 69,
+        .tooManyContexts: 69, .parentNotFound: 69, .thumbnailNotReferenced: 69, .invalidThumbnail: 69,
+        .alreadyAssigned: 69, .unknownAssignment: 69,
+    ]
 }

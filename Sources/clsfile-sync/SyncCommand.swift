@@ -28,14 +28,12 @@ struct SyncCommand: AsyncParsableCommand {
         subcommands: [JoinCommand.self, SendCommand.self, StatusCommand.self, LeaveCommand.self, ReportCommand.self, RegisterCommand.self, CatalogCommand.self])
 }
 
+/// The client's rows of the exit-code table (``CommandFailure``): a value given that is refused
+/// is a usage error, what the server refused bad data, a class not joined a missing input, a key
+/// the server does not take a permission refused; a server that cannot be reached, a program that
+/// cannot run now.
 extension SyncError: CommandFailure {
-    public var exitCode: Int32 {
-        switch code {
-        case .invalidValue: 64
-        case .refused: 65
-        case .notJoined: 66
-        case .unauthorized: 77
-        default: 69
-        }
-    }
+    public static let exitCodes: [Code: Int32] = [
+        .invalidValue: 64, .refused: 65, .notJoined: 66, .unauthorized: 77, .unreachable: 69,
+    ]
 }

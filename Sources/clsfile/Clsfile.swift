@@ -19,7 +19,8 @@ struct Clsfile: AsyncParsableCommand {
             counted (unsupported, damaged, over a safety limit, or needing libmagic when it cannot \
             be loaded), or a handout or submission file that is malformed, edited, damaged or not \
             yours; 74 a store or spool that cannot be opened, read or written; 75 a store another process kept \
-            locked when clsfile open ended (the session waits in the store's spool for the next call).
+            locked when clsfile open ended (the session waits in the store's spool for the next call); \
+            77 a device key the class server does not accept (join, sync and the other class-server commands).
             """,
         version: "0.1.0",
         subcommands: [OpenCommand.self, ShowCommand.self, ReplayCommand.self, ForgetCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,

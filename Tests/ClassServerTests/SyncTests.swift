@@ -405,6 +405,22 @@ struct SyncTests {
         #expect(served.primaryItem?.value == 3_999 && served.sessions.count == 2_000)
     }
 
+    /// A request the database fails is answered 503 without the database's words, and the
+    /// server's log says what failed underneath, for whoever runs it.
+    @Test func aRequestTheDatabaseFailsIsLoggedWithWhatFailedUnderneath() async throws {
+        let room = try await Classroom()
+        let (bob, _) = try room.student("bob", fullName: "Bob Dylan")
+        // The function a join calls is gone (a schema damaged by hand): PostgreSQL refuses the call.
+        _ = try room.school.cluster.psql("ALTER FUNCTION clsfile.join_class(text, text, text, bytea) RENAME TO join_class_gone", database: "clsfile")
+        let joined = try bob.clsfile("join", room.server.url.absoluteString, "--code", room.code, expecting: 69)
+        #expect(joined.errorOutput.contains("cannot take the request now: the server cannot use its database now"), "\(joined.errorOutput)")
+        let deadline = Date().addingTimeInterval(10)
+        while !room.server.process.errorOutput.contains("request failed"), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        let line = try #require(room.server.process.errorOutput.split(separator: "\n").first { $0.contains("request failed") })
+        #expect(line.contains("path=/v1/join") && line.contains("underlying=PSQLError") && line.contains("join_class"), "\(line)")
+        #expect(!joined.errorOutput.contains("join_class"), "the database's words stay in the log")
+    }
+
     @Test func anOperationTheServerRefusesIsSetAsideAndTheRestGoes() async throws {
         let room = try await Classroom()
         let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")

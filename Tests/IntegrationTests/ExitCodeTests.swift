@@ -1,6 +1,8 @@
 import ClassDashboard
 import Classroom
 import clsfile_serve
+import clsfile_sync
+import ClassSync
 import CommandSupport
 import ContentDetectors
 import Foundation
@@ -33,10 +35,41 @@ struct ExitCodeTests {
         (RecorderError(.fileAccess, "a folder that does not exist"), 66),
         (RecorderError(.spoolUnavailable, "a spool that cannot be written"), 74),
         (RecorderError(.storeBusy, "a store kept locked"), 75),
+        (RecorderError(.invalidRequest, "a hook line that does not parse"), 1),
+        (SyncError(.invalidValue, "a server address that is not one"), 64),
+        (SyncError(.refused, "a value the server refused"), 65),
+        (SyncError(.notJoined, "a class not joined"), 66),
+        (SyncError(.unauthorized, "a key the server does not know"), 77),
+        (SyncError(.unreachable, "a server that does not answer"), 69),
         (DashboardError(.cannotListen, "an address in use"), 69),
         (DashboardError(.invalidToken, "a short token"), 64),
         (DashboardError(.insecureAddress, "a public address without a token"), 64),
     ]
+
+    /// The codes of `failure`'s type that its table gives no exit code.
+    static func codesWithoutExitCode<Failure: CommandFailure>(_ failure: Failure.Type) -> [Failure.Code] {
+        Failure.Code.allCases.filter { Failure.exitCodes[$0] == nil }
+    }
+
+    /// Every code of every module's error has an exit code given on purpose, one README explains:
+    /// a code added to a module fails here until its table names it. (`ServerError`'s, in
+    /// `clsfile-server`, is checked by `ServerErrorTests`.)
+    @Test func everyCodeOfEveryModuleHasAnExitCode() {
+        #expect(Self.codesWithoutExitCode(CLSError.self).isEmpty)
+        #expect(Self.codesWithoutExitCode(ClassroomError.self).isEmpty)
+        #expect(Self.codesWithoutExitCode(DetectorError.self).map(\.description) == [])
+        #expect(Self.codesWithoutExitCode(RecorderError.self).map(\.description) == [])
+        #expect(Self.codesWithoutExitCode(DashboardError.self).map(\.description) == [])
+        #expect(Self.codesWithoutExitCode(SyncError.self).map(\.description) == [])
+        let documented: Set<Int32> = [1, 64, 65, 66, 69, 74, 75, 77]
+        let given = Set(CLSError.exitCodes.values).union(ClassroomError.exitCodes.values).union(DetectorError.exitCodes.values)
+            .union(RecorderError.exitCodes.values).union(DashboardError.exitCodes.values).union(SyncError.exitCodes.values)
+        #expect(given.isSubset(of: documented), "\(given.subtracting(documented).sorted())")
+        // Each type's codes are all its own: as many as allCases gives, none twice.
+        #expect(ClassroomError.Code.allCases.count == Set(ClassroomError.Code.allCases).count)
+        #expect(ClassroomError.Code.allCases.count == ClassroomError.exitCodes.count)
+        #expect(SyncError.Code.allCases.map(\.description) == ["unauthorized", "unreachable", "refused", "notJoined", "invalidValue"])
+    }
 
     @Test func everyModulesFailureGivesItsDocumentedCode() {
         for row in Self.table {
