@@ -24,7 +24,7 @@ struct Clsfile: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [OpenCommand.self, ShowCommand.self, ReplayCommand.self, ForgetCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,
                       RoleCommand.self, AssignCommand.self, AcceptCommand.self, AssignmentsCommand.self, DoneCommand.self,
-                      SubmitCommand.self, CollectCommand.self, TrustKeyCommand.self, ClassReportCommand.self, ContextsCommand.self, ServeCommand.self, ForwardedCommand.Join.self, ForwardedCommand.Sync.self,
+                      SubmitCommand.self, CollectCommand.self, TrustKeyCommand.self, ClassReportCommand.self, ContextsCommand.self, ForwardedCommand.Serve.self, ForwardedCommand.Join.self, ForwardedCommand.Sync.self,
                       ForwardedCommand.Status.self, ForwardedCommand.Leave.self, ForwardedCommand.Register.self, ForwardedCommand.Catalog.self, ExportCommand.self, ResetCommand.self]
     )
 }
