@@ -6,6 +6,9 @@ import Foundation
 import OpenClassKit
 
 /// `clsfile class-report --server URL`: a class's report, or its pages' address, from the class server.
+///
+/// What it prints is the contract with `clsfile` (its `ServerReport`): one ``ClassReport`` as
+/// `ClassReport.jsonEncoder()` writes it, which `ClassReport.jsonDecoder()` reads.
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
@@ -39,7 +42,18 @@ struct ReportCommand: AsyncParsableCommand {
                 print("\(base)/classes/\(chosen.id.uuidString.lowercased())/?token=\(token)")
                 return
             }
-            FileHandle.standardOutput.write(try await client.classReport(classID: chosen.id))
+            FileHandle.standardOutput.write(try Self.checkedReport(try await client.classReport(classID: chosen.id)))
+        }
+    }
+
+    /// The server's report as `clsfile` reads it: checked to be a ``ClassReport``, and written again.
+    /// - Throws: ``ClassroomError`` (malformed file) when the server's answer is not a report.
+    static func checkedReport(_ answer: Data) throws -> Data {
+        do {
+            let report = try ClassReport.jsonDecoder().decode(ClassReport.self, from: answer)
+            return try ClassReport.jsonEncoder().encode(report)
+        } catch {
+            throw ClassroomError(.malformedFile, "the class server's report cannot be read (\(JSONCoding.describe(error))); check that clsfile and the server are of the same version")
         }
     }
 }

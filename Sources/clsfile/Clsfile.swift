@@ -23,9 +23,21 @@ struct Clsfile: AsyncParsableCommand {
             77 a device key the class server does not accept (join, sync and the other class-server commands).
             """,
         version: "0.1.0",
-        subcommands: [OpenCommand.self, ShowCommand.self, ReplayCommand.self, ForgetCommand.self, ListCommand.self, StatsCommand.self, HookCommand.self, ReportCommand.self,
-                      RoleCommand.self, AssignCommand.self, AcceptCommand.self, AssignmentsCommand.self, DoneCommand.self,
-                      SubmitCommand.self, CollectCommand.self, TrustKeyCommand.self, ClassReportCommand.self, ContextsCommand.self, ServeCommand.self, ForwardedCommand.Join.self, ForwardedCommand.Sync.self,
-                      ForwardedCommand.Status.self, ForwardedCommand.Leave.self, ForwardedCommand.Register.self, ForwardedCommand.Catalog.self, ExportCommand.self, ResetCommand.self]
+        groupedSubcommands: [
+            CommandGroup(name: "Recording", subcommands: [
+                OpenCommand.self, HookCommand.self, ShowCommand.self, ReplayCommand.self, ListCommand.self, ReportCommand.self,
+                ForgetCommand.self, RoleCommand.self, ResetCommand.self,
+            ]),
+            CommandGroup(name: "Student", subcommands: [AcceptCommand.self, DoneCommand.self, SubmitCommand.self]),
+            CommandGroup(name: "Teacher", subcommands: [
+                AssignCommand.self, AssignmentsCommand.self, CollectCommand.self, TrustKeyCommand.self, ClassReportCommand.self,
+                ExportCommand.self, ForwardedCommand.Serve.self,
+            ]),
+            CommandGroup(name: "Class server", subcommands: [
+                ForwardedCommand.Join.self, ForwardedCommand.Sync.self, ForwardedCommand.Status.self, ForwardedCommand.Leave.self,
+                ForwardedCommand.Register.self,
+            ]),
+            CommandGroup(name: "Content tools", subcommands: [StatsCommand.self, ContextsCommand.self, ForwardedCommand.Catalog.self]),
+        ]
     )
 }

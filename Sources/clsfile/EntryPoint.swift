@@ -8,8 +8,8 @@ import SessionRecorder
 ///
 /// A plain `clsfile hook EVENT FILE` call (see ``HookCall``) is recorded at once on the main
 /// thread (see ``MainThreadExecutor``), a plain `clsfile stats FILE…` (see ``StatsCall``) counted
-/// there, `clsfile serve`, `join`, `sync` and `status` are handed to their own programs, and every other call goes through
-/// ArgumentParser on the main actor, as an asynchronous `main` would run it.
+/// there, a command another program runs (see ``HelperProgram``) handed to it, and every other
+/// call goes through ArgumentParser on the main actor, as an asynchronous `main` would run it.
 @main
 enum EntryPoint {
     static func main() {
@@ -18,8 +18,12 @@ enum EntryPoint {
         CLSDataStore.reportExitFailures { Diagnostics.warn($0.message) }
         // A session a killed `clsfile open` left keeps the figures of the text last saved.
         SessionRecorder.measureFilesOfAbandonedSessions()
-        if let (program, forwarded, command) = ForwardedCommand.forwarding(arguments) {
-            do { try ServeCommand.replaceProcess(with: program, forwarded, for: command) } catch { Clsfile.exit(withError: error) }
+        if let forwarding = HelperProgram.forwarding(arguments) {
+            do {
+                try forwarding.program.replaceProcess(with: forwarding.arguments, for: forwarding.command)
+            } catch {
+                Clsfile.exit(withError: error)
+            }
         }
         if let call = HookCall(arguments: arguments) {
             MainThreadExecutor.run {

@@ -5,36 +5,18 @@ import SessionRecorder
 /// One hook request, read in three ways that must agree: by the entry point itself from the
 /// plainest form of `clsfile hook EVENT FILE` (see ``PlainArguments``), by ArgumentParser
 /// (``HookCommand``), and from a JSON line of `hook --stdio` (``HookRequest``).
+///
+/// The request is the ``SessionEvent`` it records, with the store and idle timeout to record it
+/// with; the event's fields read through the call (`call.targetWords`).
+@dynamicMemberLookup
 struct HookCall: Sendable, Equatable {
-    var event: SessionEvent.Kind
-    var file: String
-    var line: Int?
-    var visibleLines: ClosedRange<Int>?
-    var totalLines: Int?
-    var editor: String?
-    var inputAt: Date?
-    var openedAt: Date?
-    var targetWords: Int?
-    var isReading: Bool
-    /// With close: what the plugin counted in the session.
-    var input: SessionEvent.InputFigures?
+    /// The event as read; ``sessionEvent`` dates it when it is recorded.
+    var event: SessionEvent
     var store: String?
     var idleTimeout: TimeInterval
 
-    init(event: SessionEvent.Kind, file: String, line: Int?, visibleLines: ClosedRange<Int>?, totalLines: Int?,
-         editor: String?, inputAt: Date?, openedAt: Date?, targetWords: Int?, isReading: Bool,
-         input: SessionEvent.InputFigures?, store: String?, idleTimeout: TimeInterval) {
+    init(event: SessionEvent, store: String?, idleTimeout: TimeInterval) {
         self.event = event
-        self.file = file
-        self.line = line
-        self.visibleLines = visibleLines
-        self.totalLines = totalLines
-        self.editor = editor
-        self.inputAt = inputAt
-        self.openedAt = openedAt
-        self.targetWords = targetWords
-        self.isReading = isReading
-        self.input = input
         self.store = store
         self.idleTimeout = idleTimeout
     }
@@ -42,20 +24,29 @@ struct HookCall: Sendable, Equatable {
     /// Reads a JSON line's request; the store and idle timeout are those of `hook --stdio`.
     /// - Throws: `ValidationError` for a value the command line would refuse too.
     init(request: HookRequest, store: String? = nil, idleTimeout: TimeInterval = 0) throws {
-        let event = try HookLine.validated { () throws(RecorderError) in try request.sessionEvent() }
-        self.init(event: request.event, file: request.file, line: event.line, visibleLines: event.visibleLines,
-                  totalLines: event.totalLines, editor: event.editor, inputAt: event.inputAt, openedAt: event.openedAt,
-                  targetWords: event.targetWords, isReading: event.isReading == true,
-                  input: event.input, store: store, idleTimeout: idleTimeout)
+        let event = try HookLine.validated { () throws(RecorderError) in
+            try request.sessionEvent(file: FileArgument.url(for: request.file))
+        }
+        self.init(event: event, store: store, idleTimeout: idleTimeout)
     }
 
-    /// The event this call records, from the editor run that started this process.
+    subscript<Value>(dynamicMember field: KeyPath<SessionEvent, Value>) -> Value {
+        event[keyPath: field]
+    }
+
+    /// The event this call records, dated now, from the editor run that started this process.
     var sessionEvent: SessionEvent {
-        var sessionEvent = SessionEvent(kind: event, file: FileArgument.url(for: file), line: line, visibleLines: visibleLines,
-                                        totalLines: totalLines, editor: editor, inputAt: inputAt, openedAt: openedAt,
-                                        targetWords: targetWords, isReading: isReading ? true : nil, input: input)
+        var sessionEvent = event
+        sessionEvent.date = Date()
         sessionEvent.editorRun = Self.editorRun
         return sessionEvent
+    }
+
+    /// Two readings of one request are equal whenever each was read.
+    static func == (left: HookCall, right: HookCall) -> Bool {
+        var event = right.event
+        event.date = left.event.date
+        return left.event == event && left.store == right.store && left.idleTimeout == right.idleTimeout
     }
 
     /// The editor that started this process: a hook's parent, or the plugin that keeps `--stdio` running.
@@ -81,14 +72,16 @@ struct HookCall: Sendable, Equatable {
               let typed = number("--typed", as: Int.self), let pasted = number("--pasted", as: Int.self),
               let largestPaste = number("--largest-paste", as: Int.self) else { return nil }
         do {
-            self.init(event: event, file: call.positionals[1], line: lineNumber,
-                      visibleLines: try HookLine.visibleLines(call.value(of: "--view"), totalLines: lineCount),
-                      totalLines: lineCount, editor: call.value(of: "--editor"),
-                      inputAt: try HookLine.date(inputAt, option: "--input-at"),
-                      openedAt: try HookLine.date(openedAt, option: "--opened-at"),
-                      targetWords: try ProgressOptions.targetWords(targetWords, reading: call.has("--reading")), isReading: call.has("--reading"),
-                      input: try HookLine.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event),
-                      store: call.value(of: "--store"), idleTimeout: try SessionOptions.resolvedIdleTimeout(seconds))
+            let isReading = call.has("--reading")
+            let sessionEvent = SessionEvent(
+                kind: event, file: FileArgument.url(for: call.positionals[1]), line: lineNumber,
+                visibleLines: try HookLine.visibleLines(call.value(of: "--view"), totalLines: lineCount),
+                totalLines: lineCount, editor: call.value(of: "--editor"),
+                inputAt: try HookLine.date(inputAt, option: "--input-at"),
+                openedAt: try HookLine.date(openedAt, option: "--opened-at"),
+                targetWords: try ProgressOptions.targetWords(targetWords, reading: isReading), isReading: isReading ? true : nil,
+                input: try HookLine.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event))
+            self.init(event: sessionEvent, store: call.value(of: "--store"), idleTimeout: try SessionOptions.resolvedIdleTimeout(seconds))
         } catch {
             return nil
         }

@@ -100,14 +100,15 @@ struct HookCommand: AsyncParsableCommand {
     /// The request these arguments make; nil with `--stdio`.
     func call(idleTimeout: TimeInterval) throws -> HookCall? {
         guard let event, let file else { return nil }
-        return HookCall(event: event, file: file, line: line,
-                        visibleLines: try HookLine.visibleLines(view, totalLines: totalLines),
-                        totalLines: totalLines, editor: editor,
-                        inputAt: try HookLine.date(inputAt, option: "--input-at"),
-                        openedAt: try HookLine.date(openedAt, option: "--opened-at"),
-                        targetWords: progressOptions.targetWords, isReading: progressOptions.reading,
-                        input: try HookLine.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event),
-                        store: storeOptions.store, idleTimeout: idleTimeout)
+        let sessionEvent = SessionEvent(
+            kind: event, file: FileArgument.url(for: file), line: line,
+            visibleLines: try HookLine.visibleLines(view, totalLines: totalLines),
+            totalLines: totalLines, editor: editor,
+            inputAt: try HookLine.date(inputAt, option: "--input-at"),
+            openedAt: try HookLine.date(openedAt, option: "--opened-at"),
+            targetWords: progressOptions.targetWords, isReading: progressOptions.reading ? true : nil,
+            input: try HookLine.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event))
+        return HookCall(event: sessionEvent, store: storeOptions.store, idleTimeout: idleTimeout)
     }
 }
 

@@ -174,7 +174,7 @@ struct AssignCommand: AsyncParsableCommand {
         guard let server else { return }
         var arguments = ["register", "--server", server] + (className.map { ["--class", $0] } ?? []) + identifiers.flatMap { ["--assignment", $0] }
         if let store = storeOptions.store { arguments += ["--store", store] }
-        let status = try ServeCommand.runSibling("clsfile-sync", arguments, for: "assign --server")
+        let status = try HelperProgram.sync.run(arguments, for: "assign --server")
         guard status == 0 else {
             Diagnostics.warn("the assignment is made and its handout written, but it is not registered with \(server) (above): once that is fixed, run clsfile register --server \(server)\(className.map { " --class \($0)" } ?? "")")
             throw ExitCode(status)

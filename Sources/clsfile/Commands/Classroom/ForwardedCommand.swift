@@ -1,26 +1,19 @@
 import ArgumentParser
 
-/// The commands another program beside `clsfile` runs: `serve` (`clsfile-serve`), and `join`,
-/// `sync`, `status`, `leave`, `register` and `catalog` (`clsfile-sync`), whose web server and HTTP client stay out of the
-/// program editor plugins start on every event. Their entries below give `clsfile --help` its
-/// lines; `EntryPoint` hands the calls over before ArgumentParser sees them.
+/// The commands another program beside `clsfile` runs (see ``HelperProgram``): `serve`
+/// (`clsfile-serve`), and `join`, `sync`, `status`, `leave`, `register` and `catalog`
+/// (`clsfile-sync`). Their entries below describe them to `clsfile --help`; `EntryPoint` hands
+/// the calls over before ArgumentParser sees them, so none of them runs here.
 enum ForwardedCommand {
-    /// The program, its arguments and the command's name for a call of a forwarded command
-    /// (`clsfile help sync` too); nil for any other call.
-    static func forwarding(_ arguments: [String]) -> (program: String, arguments: [String], command: String)? {
-        var arguments = arguments
-        var asksHelp = false
-        if arguments.count == 2, arguments[0] == "help" {
-            arguments = [arguments[1]]
-            asksHelp = true
-        }
-        guard let command = arguments.first else { return nil }
-        let rest = asksHelp ? ["--help"] : Array(arguments.dropFirst())
-        switch command {
-        case "serve": return ("clsfile-serve", rest, command)
-        case "join", "sync", "status", "leave", "register", "catalog": return ("clsfile-sync", [command] + rest, command)
-        default: return nil
-        }
+    /// `clsfile serve`: the teacher's view as web pages, served by `clsfile-serve`, so that the
+    /// web server stays out of the program editor plugins start on every event.
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "serve",
+            abstract: "Serve the teacher's view of the class as web pages (teacher role).",
+            discussion: "Run `clsfile serve --help` for its options.")
+        @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The options of clsfile serve.", valueName: "options"))
+        var options: [String] = []
     }
 
     /// `clsfile join`.
