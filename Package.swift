@@ -53,6 +53,7 @@ let package = Package(
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
         .library(name: "ClassServer", targets: ["ClassServer"]),
         .library(name: "ClassSync", targets: ["ClassSync"]),
+        .library(name: "ClassWire", targets: ["ClassWire"]),
         .executable(name: "clsfile", targets: ["clsfile"]),
         .executable(name: "clsfile-sync", targets: ["clsfile-sync"]),
         .executable(name: "clsfile-server", targets: ["clsfile-server"]),
@@ -124,13 +125,23 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
+        // The format deployed clients and servers must keep compatible: wire types, tokens, their error.
         .target(
-            name: "ClassSync",
+            name: "ClassWire",
             dependencies: [
                 "Classroom",
                 "OpenClassKit",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
+        .target(
+            name: "ClassSync",
+            dependencies: [
+                "ClassWire",
+                "Classroom",
+                "OpenClassKit",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -141,8 +152,9 @@ let package = Package(
             name: "ClassServer",
             dependencies: [
                 "Classroom",
-                "ClassSync",
+                "ClassWire",
                 "ClassDashboard",
+                "OpenClassKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -154,14 +166,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             resources: [.embedInCode("Catalog/catalog-openapi.yaml")]
         ),
         .executableTarget(
             name: "clsfile-server",
             dependencies: [
-                "ClassDashboard", "ClassServer", "ClassSync", "CommandSupport",
+                "ClassDashboard", "ClassServer", "ClassWire", "CommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -185,8 +196,9 @@ let package = Package(
         .executableTarget(
             name: "clsfile-sync",
             dependencies: [
-                "ClassSync", "CommandSupport", "Classroom", "OpenClassKit",
+                "ClassSync", "ClassWire", "CommandSupport", "Classroom", "OpenClassKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
@@ -245,7 +257,7 @@ let package = Package(
         .executableTarget(
             name: "ClassServerBenchmark",
             // clsfile-server: built first, so that the benchmark loads the real server.
-            dependencies: ["ClassServer", "ClassSync", "OpenClassKit", "TestSupport", "clsfile-server",
+            dependencies: ["ClassServer", "ClassSync", "ClassWire", "OpenClassKit", "TestSupport", "clsfile-server",
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
@@ -253,14 +265,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "WorkLimitsBenchmark",
-            dependencies: ["ClassServer", "ClassSync", "OpenClassKit", "TestSupport",
+            dependencies: ["ClassServer", "ClassWire", "OpenClassKit", "TestSupport",
                            .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/WorkLimitsBenchmark"
         ),
         .executableTarget(
             name: "CatalogBenchmark",
             // clsfile-server, clsfile and clsfile-sync: built first, so that the benchmark times the real programs.
-            dependencies: ["ClassServer", "ClassSync", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile", "clsfile-sync",
+            dependencies: ["ClassServer", "ClassSync", "ClassWire", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile", "clsfile-sync",
                            .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/CatalogBenchmark"
         ),
@@ -313,13 +325,17 @@ let package = Package(
         ),
         .testTarget(
             name: "ClassServerTests",
-            dependencies: ["ClassServer", "ClassSync", "Classroom", "CommandSupport", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile-sync", "clsfile",
+            dependencies: ["ClassServer", "ClassSync", "ClassWire", "Classroom", "CommandSupport", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile-sync", "clsfile",
                            "ContextSample",
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOFoundationCompat", package: "swift-nio"),
                            .product(name: "NIOSSL", package: "swift-nio-ssl")]
+        ),
+        .testTarget(
+            name: "ClassWireTests",
+            dependencies: ["ClassWire", "Classroom", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(
             name: "IntegrationTests",

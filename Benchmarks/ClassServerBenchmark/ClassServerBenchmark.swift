@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import ClassServer
 import ClassSync
+import ClassWire
 import Crypto
 import Foundation
 import NIOConcurrencyHelpers

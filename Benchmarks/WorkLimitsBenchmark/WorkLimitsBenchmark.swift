@@ -1,5 +1,5 @@
 import ClassServer
-import ClassSync
+import ClassWire
 import Crypto
 import Foundation
 import OpenClassKit

@@ -23,6 +23,12 @@ public struct DashboardPages: Sendable {
         /// Whether the class page links to the catalog page (`PREFIX/catalog`), as the class server's does.
         public var offersCatalog = false
 
+        /// A source of pages of its own: the class server's catalog page.
+        package init(footer: String, refreshSeconds: Int?) {
+            self.footer = footer
+            self.refreshSeconds = refreshSeconds
+        }
+
         /// The teacher's own store, read at every request.
         public static let teachersStore = Source(
             footer: "Read from the teacher's store at every request: reload to see newly collected work.", refreshSeconds: nil)

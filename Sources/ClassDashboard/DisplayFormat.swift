@@ -2,7 +2,7 @@ import Foundation
 import OpenClassKit
 
 /// How the dashboard writes times, shares and numbers: the same way the `clsfile` command does.
-enum DisplayFormat {
+package enum DisplayFormat {
     /// `2h 05m`, `41m 12s`, `9s`.
     static func duration(_ seconds: Double) -> String {
         // Imported work can hold anything: a value that is no number is a dash, a negative one 0s.
@@ -24,10 +24,10 @@ enum DisplayFormat {
     }
 
     /// `2026-11-21 22:10` in the server's time zone.
-    static func timestamp(_ date: Date) -> String { format(date, "yyyy-MM-dd HH:mm") }
+    package static func timestamp(_ date: Date) -> String { format(date, "yyyy-MM-dd HH:mm") }
 
     /// `2026-11-21`.
-    static func day(_ date: Date) -> String { format(date, "yyyy-MM-dd") }
+    package static func day(_ date: Date) -> String { format(date, "yyyy-MM-dd") }
 
     /// `2026-11-21T21:10:03Z`, for `<time datetime>` and for tests.
     static func machine(_ date: Date) -> String { date.formatted(.iso8601) }

@@ -8,24 +8,24 @@ import HistoryPictures
 /// ```swift
 /// let row: HTML = "<td>\(student.studentName)</td>"   // "<td>&lt;b&gt;Ada</td>" for "<b>Ada"
 /// ```
-struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
+package struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The markup.
     private(set) var rendered: String
 
-    init(stringLiteral markup: String) {
+    package init(stringLiteral markup: String) {
         rendered = markup
     }
 
-    init(stringInterpolation: Interpolation) {
+    package init(stringInterpolation: Interpolation) {
         rendered = stringInterpolation.rendered
     }
 
     /// Markup from pieces, in order.
-    init(joining pieces: some Sequence<HTML>) {
+    package init(joining pieces: some Sequence<HTML>) {
         rendered = pieces.map(\.rendered).joined()
     }
 
-    var description: String { rendered }
+    package var description: String { rendered }
 
     /// Markup made elsewhere that escapes its own text: the pictures of `HistoryCharts`.
     init(escapedMarkup: String) {
@@ -37,30 +37,30 @@ struct HTML: Sendable, Equatable, ExpressibleByStringInterpolation, CustomString
         Markup.escaped(text)
     }
 
-    struct Interpolation: StringInterpolationProtocol {
+    package struct Interpolation: StringInterpolationProtocol {
         var rendered = ""
 
-        init(literalCapacity: Int, interpolationCount: Int) {
+        package init(literalCapacity: Int, interpolationCount: Int) {
             rendered.reserveCapacity(literalCapacity + interpolationCount * 16)
         }
 
-        mutating func appendLiteral(_ markup: String) {
+        package mutating func appendLiteral(_ markup: String) {
             rendered += markup
         }
 
-        mutating func appendInterpolation(_ text: String) {
+        package mutating func appendInterpolation(_ text: String) {
             rendered += HTML.escape(text)
         }
 
-        mutating func appendInterpolation(_ html: HTML) {
+        package mutating func appendInterpolation(_ html: HTML) {
             rendered += html.rendered
         }
 
-        mutating func appendInterpolation(_ pieces: [HTML]) {
+        package mutating func appendInterpolation(_ pieces: [HTML]) {
             for piece in pieces { rendered += piece.rendered }
         }
 
-        mutating func appendInterpolation(_ number: Int) {
+        package mutating func appendInterpolation(_ number: Int) {
             rendered += String(number)
         }
     }

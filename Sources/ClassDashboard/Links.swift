@@ -5,7 +5,7 @@ import Hummingbird
 ///
 /// When the browser gave the access token in the address (`?token=`), links carry it on, since a
 /// page without scripts has no other way to send it with the next request.
-struct Links: Sendable {
+package struct Links: Sendable {
     /// The token to carry in links, if any.
     var token: String?
     /// The path the pages are under: empty for `clsfile serve`, `/classes/ID` on the class server.
@@ -20,13 +20,13 @@ struct Links: Sendable {
         self.token = token.value
     }
 
-    init(token: String?, base: String = "", source: DashboardPages.Source = .teachersStore) {
+    package init(token: String?, base: String = "", source: DashboardPages.Source = .teachersStore) {
         self.token = token
         self.base = base
         self.source = source
     }
 
-    var home: String { base + "/" + query }
+    package var home: String { base + "/" + query }
     var classReportJSON: String { base + "/api/class-report.json" + query }
 
     /// The page of `api/class-report.json` after a student, of `limit` students when given.
@@ -66,7 +66,7 @@ struct Links: Sendable {
     }
 
     /// A query, `?name=value&…` with the values percent-encoded; empty without pairs.
-    static func query(_ pairs: [(String, String)]) -> String {
+    package static func query(_ pairs: [(String, String)]) -> String {
         pairs.isEmpty ? "" : "?" + pairs.map { "\($0.0)=\(queryValue($0.1))" }.joined(separator: "&")
     }
 

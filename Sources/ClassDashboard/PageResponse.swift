@@ -2,11 +2,11 @@ import Foundation
 import Hummingbird
 
 /// Responses with the headers every dashboard response carries.
-enum PageResponse {
+package enum PageResponse {
     /// An HTML page.
     /// - Parameter allowingImagesAndForms: Whether the page may show images from the server
     ///   itself and post forms to it (the catalog page); no other page does either.
-    static func html(_ page: HTML, status: HTTPResponse.Status = .ok, allowingImagesAndForms: Bool = false) -> Response {
+    package static func html(_ page: HTML, status: HTTPResponse.Status = .ok, allowingImagesAndForms: Bool = false) -> Response {
         response(Data(page.rendered.utf8), contentType: "text/html; charset=utf-8", status: status,
                  allowingImagesAndForms: allowingImagesAndForms)
     }

@@ -1,5 +1,5 @@
 import ClassDashboard
-import ClassSync
+import ClassWire
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -71,7 +71,7 @@ public struct ClassServerApp: Sendable {
             do {
                 // Port 0 is known only once listening; any port checks the host.
                 _ = try configuration.listeningOrigin(port: max(configuration.port, 1))
-            } catch let error as SyncError {
+            } catch let error as WireError {
                 throw ServerError(.invalidValue, "\(error.message), or give the address students use with --public-url", underlyingError: error)
             }
         }

@@ -1,5 +1,5 @@
 import Classroom
-import ClassSync
+import ClassWire
 import Foundation
 import OpenClassKit
 

@@ -1,5 +1,5 @@
 import Classroom
-import ClassSync
+import ClassWire
 import Crypto
 import Foundation
 import NIOConcurrencyHelpers

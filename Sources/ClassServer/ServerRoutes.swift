@@ -1,6 +1,6 @@
 import ClassDashboard
 import Classroom
-import ClassSync
+import ClassWire
 import Crypto
 import Foundation
 import Hummingbird
@@ -89,8 +89,8 @@ struct ServerRoutes: Sendable {
 
     /// The page of students a report request asks for: `?after=ID` (the account id the page
     /// before ended with, as its next link gives it) and `?limit=N`, 1 to
-    /// ``ClassSync/SyncWire/maximumReportStudentsPerPage`` (by default
-    /// ``ClassSync/SyncWire/reportStudentsPerPage``).
+    /// ``ClassWire/SyncWire/maximumReportStudentsPerPage`` (by default
+    /// ``ClassWire/SyncWire/reportStudentsPerPage``).
     /// - Throws: ``ServerError`` `.invalidValue` naming the parameter that is not one of those.
     static func studentPage(of request: Request) throws -> ServerDatabase.StudentPage {
         let query = request.uri.queryParameters
@@ -245,7 +245,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let status = error.httpStatus
             let message = status == .serviceUnavailable ? "the server cannot use its database now; try again later" : error.message
             return (status, "\(error.code)", message)
-        case let error as SyncError where error.code == .unauthorized:
+        case let error as WireError where error.code == .unauthorized:
             return (.unauthorized, "unauthorized", error.message)
         case is NIOTooManyBytesError:
             return (.contentTooLarge, "tooLarge", "the body is larger than this route takes (\(SyncWire.maximumBodyBytes) bytes for a sync, \(CatalogWire.maximumContextsBytes) for contexts, \(CatalogWire.maximumThumbnailBytes) for a thumbnail): send less a request")

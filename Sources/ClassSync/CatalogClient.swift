@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ClassWire
 import Crypto
 import Foundation
 import NIOCore

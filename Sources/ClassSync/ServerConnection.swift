@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ClassWire
 import Foundation
 import NIOCore
 import NIOFoundationCompat

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Classroom
+import ClassWire
 import Crypto
 import Foundation
 import NIOCore
@@ -34,7 +35,11 @@ public struct SyncClient: Sendable {
     /// - Throws: ``SyncError`` `.invalidValue` for an address that is not http(s) with a host.
     public init(serverURL: URL, key: P256.Signing.PrivateKey, http: HTTPClient = SyncClient.sharedHTTP) throws {
         self.serverURL = try Self.serverURL(serverURL.absoluteString)
-        origin = try ServerOrigin(self.serverURL)
+        do {
+            origin = try ServerOrigin(self.serverURL)
+        } catch let error as WireError {
+            throw SyncError(.invalidValue, error.message, underlyingError: error)
+        }
         self.key = key
         keyIdentifier = Identity.keyIdentifier(of: key.publicKey.x963Representation)
         self.http = http

@@ -1,3 +1,4 @@
+import ClassWire
 import Foundation
 
 /// The one error type of ClassSync: a code, and a message that says what failed and what to do.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ClassDashboard
 import ClassServer
-import ClassSync
+import ClassWire
 import CommandSupport
 import Foundation
 
@@ -71,7 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         for url in publicURLs {
-            do { _ = try ServerOrigin(url) } catch let error as SyncError { throw ValidationError("--public-url: \(error.message).") }
+            do { _ = try ServerOrigin(url) } catch let error as WireError { throw ValidationError("--public-url: \(error.message).") }
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ClassSync
+import ClassWire
 import Classroom
 import CommandSupport
 import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ClassWire
 import Classroom
 import ClassSync
 import CommandSupport

@@ -1,4 +1,5 @@
 import ClassSync
+import ClassWire
 import Foundation
 
 /// The class a teacher's command is about: the one named (`--class`, by name or id), else the

@@ -1,5 +1,6 @@
 @testable import ClassServer
 import AsyncHTTPClient
+import ClassWire
 import Classroom
 import ClassSync
 import Foundation

@@ -1,4 +1,5 @@
 @testable import ClassServer
+import ClassWire
 import Classroom
 import ClassSync
 import CommandSupport

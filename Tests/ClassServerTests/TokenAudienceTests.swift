@@ -1,3 +1,4 @@
+import ClassWire
 import Classroom
 import ClassSync
 import Crypto

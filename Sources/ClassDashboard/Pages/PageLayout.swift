@@ -1,10 +1,15 @@
 /// The frame of every page: the document head with the embedded style sheet, a header with the
 /// trail back to the class, and the content.
-struct PageLayout {
+package struct PageLayout {
     /// One step of the trail: its label, and where it leads (nil for the page itself).
-    struct Step {
+    package struct Step {
         var label: String
         var link: String?
+
+        package init(label: String, link: String?) {
+            self.label = label
+            self.link = link
+        }
     }
 
     var title: String
@@ -13,7 +18,14 @@ struct PageLayout {
     /// Where the class is read from, which says in the footer how the page updates.
     var source: DashboardPages.Source
 
-    func render() -> HTML {
+    package init(title: String, trail: [Step], content: HTML, source: DashboardPages.Source) {
+        self.title = title
+        self.trail = trail
+        self.content = content
+        self.source = source
+    }
+
+    package func render() -> HTML {
         let steps = trail.map { step -> HTML in
             if let link = step.link { return "<a href=\"\(link)\">\(step.label)</a>" }
             return "<span aria-current=\"page\">\(step.label)</span>"

@@ -1,5 +1,5 @@
 import Classroom
-import ClassSync
+import ClassWire
 import Crypto
 import Foundation
 import Hummingbird
@@ -9,7 +9,7 @@ import OpenClassKit
 
 /// The Catalog API: content tools publish their context trees, and the thumbnails of their
 /// contexts, to a development and a production catalog. Every call names the catalog
-/// (`?environment=development|production`) and carries a ``ClassSync/CatalogToken``; a team sees
+/// (`?environment=development|production`) and carries a ``ClassWire/CatalogToken``; a team sees
 /// and changes only its own catalogs. The document of the API is `GET /v1/openapi.yaml`.
 struct CatalogRoutes: Sendable {
     let database: ServerDatabase

@@ -1,4 +1,4 @@
-import ClassSync
+import ClassWire
 import Foundation
 import OpenClassKit
 

@@ -1,5 +1,5 @@
 import ClassDashboard
-import ClassSync
+import ClassWire
 import Foundation
 import Hummingbird
 import NIOCore

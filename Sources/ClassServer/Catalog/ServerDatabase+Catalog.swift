@@ -1,4 +1,4 @@
-import ClassSync
+import ClassWire
 import Crypto
 import Foundation
 import OpenClassKit

@@ -41,10 +41,10 @@ enum SignedToken {
     ///   - lifetimes: How long a token may be good for, from `iat` to `exp`.
     ///   - unknownKey: What to do when the key id is not registered, for the refusal's message.
     ///   - key: The public key registered under a key id, or nil when there is none.
-    /// - Throws: ``SyncError`` `.unauthorized` saying why the token is refused.
+    /// - Throws: ``WireError`` `.unauthorized` saying why the token is refused.
     static func verify(_ token: String, at now: Date, lifetimes: ClosedRange<TimeInterval>, unknownKey: String,
                        key: (String) async throws -> P256.Signing.PublicKey?) async throws -> (kid: String, claims: Claims) {
-        func refuse(_ why: String) -> SyncError { SyncError(.unauthorized, "the token \(why)") }
+        func refuse(_ why: String) -> WireError { WireError(.unauthorized, "the token \(why)") }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard token.utf8.count <= 4096, parts.count == 3, let headerData = base64URLDecoded(parts[0]),
               let header = try? JSONDecoder().decode(Header.self, from: headerData) else {

@@ -1,3 +1,4 @@
+import ClassDashboard
 import Foundation
 import Hummingbird
 import OpenClassKit
@@ -10,16 +11,16 @@ import OpenClassKit
 /// The page has no script: a level is an address (`?team=T&path=A&path=B`), an assignment a
 /// form posted to `catalog/assignments`. Containers the publisher marked not assignable are
 /// shown as such, without a form.
-public struct CatalogPage: Sendable {
+struct CatalogPage: Sendable {
     /// A context of the level shown.
-    public struct Entry: Sendable {
-        public var context: CourseManifest.ContextData
+    struct Entry: Sendable {
+        var context: CourseManifest.ContextData
         /// The id of its thumbnail in the team's catalog, if it has one.
-        public var thumbnailID: String?
+        var thumbnailID: String?
         /// How many children it has.
-        public var childCount: Int
+        var childCount: Int
 
-        public init(context: CourseManifest.ContextData, thumbnailID: String?, childCount: Int) {
+        init(context: CourseManifest.ContextData, thumbnailID: String?, childCount: Int) {
             self.context = context
             self.thumbnailID = thumbnailID
             self.childCount = childCount
@@ -27,17 +28,17 @@ public struct CatalogPage: Sendable {
     }
 
     /// An assignment of the class made from the catalog.
-    public struct Assigned: Sendable {
-        public var identifier: String
-        public var title: String
-        public var team: String
-        public var identifierPath: [String]
+    struct Assigned: Sendable {
+        var identifier: String
+        var title: String
+        var team: String
+        var identifierPath: [String]
         /// The title of the context assigned.
-        public var contextTitle: String
-        public var dueDate: Date?
-        public var createdAt: Date
+        var contextTitle: String
+        var dueDate: Date?
+        var createdAt: Date
 
-        public init(identifier: String, title: String, team: String, identifierPath: [String], contextTitle: String,
+        init(identifier: String, title: String, team: String, identifierPath: [String], contextTitle: String,
                     dueDate: Date?, createdAt: Date) {
             self.identifier = identifier
             self.title = title
@@ -50,33 +51,33 @@ public struct CatalogPage: Sendable {
     }
 
     /// A sentence at the top of the page: what a form did, or why it was refused.
-    public struct Notice: Sendable {
-        public var text: String
-        public var isRefusal: Bool
+    struct Notice: Sendable {
+        var text: String
+        var isRefusal: Bool
 
-        public init(_ text: String, isRefusal: Bool) {
+        init(_ text: String, isRefusal: Bool) {
             self.text = text
             self.isRefusal = isRefusal
         }
     }
 
     /// The class's pages, without a trailing slash: `/classes/ID`.
-    public var base: String
+    var base: String
     /// The token the address gave, carried on in links and forms.
-    public var token: String?
+    var token: String?
     /// The teams that published a production catalog.
-    public var teams: [String]
+    var teams: [String]
     /// The team whose catalog is shown; nil for the list of teams.
-    public var team: String?
+    var team: String?
     /// The contexts from the team's top down to the one whose children are shown.
-    public var ancestors: [CourseManifest.ContextData]
-    public var entries: [Entry]
+    var ancestors: [CourseManifest.ContextData]
+    var entries: [Entry]
     /// Whether the level has more children than ``entries``.
-    public var isTruncated: Bool
-    public var assignments: [Assigned]
-    public var notice: Notice?
+    var isTruncated: Bool
+    var assignments: [Assigned]
+    var notice: Notice?
 
-    public init(base: String, token: String?, teams: [String], team: String?, ancestors: [CourseManifest.ContextData],
+    init(base: String, token: String?, teams: [String], team: String?, ancestors: [CourseManifest.ContextData],
                 entries: [Entry], isTruncated: Bool, assignments: [Assigned], notice: Notice? = nil) {
         self.base = base
         self.token = token
@@ -91,12 +92,12 @@ public struct CatalogPage: Sendable {
 
     /// The page as a response: HTML with the dashboard's headers, which here let the page show
     /// the catalog's thumbnails and post its forms to the server itself.
-    public func response(status: HTTPResponse.Status = .ok) -> Response {
+    func response(status: HTTPResponse.Status = .ok) -> Response {
         PageResponse.html(render(), status: status, allowingImagesAndForms: true)
     }
 
     /// The address of a level of the catalog.
-    public static func address(base: String, token: String?, team: String?, path: [String]) -> String {
+    static func address(base: String, token: String?, team: String?, path: [String]) -> String {
         var query: [(String, String)] = team.map { [("team", $0)] } ?? []
         query += path.map { ("path", $0) }
         if let token { query.append(("token", token)) }

@@ -1,6 +1,5 @@
-@testable import ClassServer
+import ClassWire
 import Classroom
-import ClassSync
 import Crypto
 import Foundation
 import Testing
@@ -28,11 +27,11 @@ struct DeviceTokenTests {
             _ = try await verify(token, at: now)
             Issue.record("the token was accepted")
             return nil
-        } catch let error as SyncError {
+        } catch let error as WireError {
             #expect(error.code == .unauthorized)
             return error.message
         } catch {
-            Issue.record("expected a SyncError, got \(error)")
+            Issue.record("expected a WireError, got \(error)")
             return nil
         }
     }
@@ -180,6 +179,6 @@ struct DeviceTokenTests {
 
     @Test(arguments: ["ftp://class.example.org", "class.example.org", "https://", "http://:8080", "http://host:0", "http://host:70000", ""])
     func anAddressThatIsNoServersIsRefused(address: String) {
-        #expect(throws: SyncError.self) { _ = try ServerOrigin(address) }
+        #expect(throws: WireError.self) { _ = try ServerOrigin(address) }
     }
 }

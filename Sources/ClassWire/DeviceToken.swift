@@ -56,7 +56,7 @@ public enum DeviceToken {
     ///   - now: The server's time.
     ///   - key: The public key registered under a key id, or nil when there is none.
     /// - Returns: The key id and dates of the token.
-    /// - Throws: ``SyncError`` `.unauthorized` saying why the token is refused.
+    /// - Throws: ``WireError`` `.unauthorized` saying why the token is refused.
     public static func verify(_ token: String, audiences: Set<ServerOrigin>, at now: Date = Date(),
                               key: (String) async throws -> P256.Signing.PublicKey?) async throws -> Verified {
         let (kid, claims) = try await SignedToken.verify(
@@ -64,11 +64,11 @@ public enum DeviceToken {
             unknownKey: "join a class (clsfile join) or ask the administrator to add the key", key: key)
         let ours = audiences.map(\.value).sorted().joined(separator: ", ")
         guard let named = claims.aud?.value, !named.isEmpty else {
-            throw SyncError(.unauthorized, "the token names no server (aud), as an older clsfile made them: update clsfile (a token must name this server, \(ours))")
+            throw WireError(.unauthorized, "the token names no server (aud), as an older clsfile made them: update clsfile (a token must name this server, \(ours))")
         }
         guard named.contains(where: { name in audiences.contains { $0.value == name } }) else {
             let shown = named.prefix(3).map { "\($0.prefix(100))" }.joined(separator: ", ")
-            throw SyncError(.unauthorized, "the token was made for another server (\(shown)), not this one (\(ours)): join this server at its own address (clsfile join URL --code CODE); its administrator names the addresses it is reached at with clsfile-server serve --public-url")
+            throw WireError(.unauthorized, "the token was made for another server (\(shown)), not this one (\(ours)): join this server at its own address (clsfile join URL --code CODE); its administrator names the addresses it is reached at with clsfile-server serve --public-url")
         }
         return Verified(keyIdentifier: kid, issuedAt: claims.iat.value, expiresAt: claims.exp.value)
     }

@@ -22,11 +22,11 @@ public struct ServerOrigin: Sendable, Hashable, CustomStringConvertible {
 
     /// The origin of an address.
     /// - Parameter text: An `http` or `https` address with a host, such as `https://class.example.org`.
-    /// - Throws: ``SyncError`` `.invalidValue` for an address that is not http(s) with a host, or
+    /// - Throws: ``WireError`` `.invalidValue` for an address that is not http(s) with a host, or
     ///   whose port is out of range.
     public init(_ text: String) throws {
-        func refuse() -> SyncError {
-            SyncError(.invalidValue, "'\(text.prefix(200))' is not a class server's address: give it as http(s)://HOST[:PORT]")
+        func refuse() -> WireError {
+            WireError(.invalidValue, "'\(text.prefix(200))' is not a class server's address: give it as http(s)://HOST[:PORT]")
         }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               let defaultPort = ["http": 80, "https": 443][scheme] else { throw refuse() }
@@ -40,7 +40,7 @@ public struct ServerOrigin: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The origin of an address.
-    /// - Throws: ``SyncError`` `.invalidValue` for an address that is not http(s) with a host.
+    /// - Throws: ``WireError`` `.invalidValue` for an address that is not http(s) with a host.
     public init(_ url: URL) throws {
         try self.init(url.absoluteString)
     }

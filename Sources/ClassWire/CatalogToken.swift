@@ -42,7 +42,7 @@ public enum CatalogToken {
     ///   - token: The token, as the `Authorization` header gives it after `Bearer `.
     ///   - now: The server's time.
     ///   - publisher: The team and public key registered under a key id, or nil when there is none.
-    /// - Throws: ``SyncError`` `.unauthorized` saying why the token is refused.
+    /// - Throws: ``WireError`` `.unauthorized` saying why the token is refused.
     public static func verify(_ token: String, at now: Date = Date(),
                               publisher: (String) async throws -> (team: String, key: P256.Signing.PublicKey)?) async throws -> Verified {
         let found = TeamBox()
@@ -54,10 +54,10 @@ public enum CatalogToken {
             return entry.key
         }
         guard let team = found.team, let issuer = claims.iss?.value else {
-            throw SyncError(.unauthorized, "the token names no team (iss): put your team id in its claims")
+            throw WireError(.unauthorized, "the token names no team (iss): put your team id in its claims")
         }
         guard issuer == team else {
-            throw SyncError(.unauthorized, "the token's team (iss) \(issuer.prefix(64)) is not the team the key \(kid) is registered to")
+            throw WireError(.unauthorized, "the token's team (iss) \(issuer.prefix(64)) is not the team the key \(kid) is registered to")
         }
         return Verified(keyIdentifier: kid, team: team, issuedAt: claims.iat.value, expiresAt: claims.exp.value)
     }
