@@ -245,8 +245,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let status = error.httpStatus
             let message = status == .serviceUnavailable ? "the server cannot use its database now; try again later" : error.message
             return (status, "\(error.code)", message)
-        case let error as WireError where error.code == .unauthorized:
-            return (.unauthorized, "unauthorized", error.message)
+        case let error as WireError:
+            return (error.httpStatus, "\(error.code)", error.message)
         case is NIOTooManyBytesError:
             return (.contentTooLarge, "tooLarge", "the body is larger than this route takes (\(SyncWire.maximumBodyBytes) bytes for a sync, \(CatalogWire.maximumContextsBytes) for contexts, \(CatalogWire.maximumThumbnailBytes) for a thumbnail): send less a request")
         case let error as HTTPError:

@@ -7,16 +7,23 @@ import Foundation
 /// given.
 public struct WireError: Error, LocalizedError, CustomStringConvertible, Sendable {
     /// What kind of failure happened. New codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
+    public struct Code: Sendable, Hashable, CustomStringConvertible, CaseIterable {
+        private enum Name: String, Sendable, CaseIterable {
+            case unauthorized, invalidValue
+        }
+        private let name: Name
+        private init(_ name: Name) { self.name = name }
 
         /// A token is missing, malformed, of another algorithm or key, or out of date.
-        public static let unauthorized = Code("unauthorized")
+        public static let unauthorized = Code(.unauthorized)
         /// A value given is malformed or out of range.
-        public static let invalidValue = Code("invalidValue")
+        public static let invalidValue = Code(.invalidValue)
 
-        public var description: String { name }
+                /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
+        /// code added here is in them, and their tests fail until it has one.
+        public static var allCases: [Code] { Name.allCases.map(Code.init) }
+
+        public var description: String { name.rawValue }
     }
 
     /// What kind of failure happened.

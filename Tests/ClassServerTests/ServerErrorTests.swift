@@ -1,4 +1,5 @@
 @testable import ClassServer
+import ClassWire
 import clsfile_server
 import CommandSupport
 import Hummingbird
@@ -13,6 +14,13 @@ struct ServerErrorTests {
         #expect(codes.filter { ServerError.httpStatuses[$0] == nil }.map(\.description) == [])
         #expect(codes.filter { ServerError.exitCodes[$0] == nil }.map(\.description) == [])
         #expect(Set(ServerError.exitCodes.values).isSubset(of: [64, 65, 66, 69, 77]))
+    }
+
+    @Test func everyCodeOfTheWireFormatHasAnHTTPStatus() {
+        #expect(WireError.Code.allCases.filter { WireError.httpStatuses[$0] == nil }.map(\.description) == [])
+        let (status, name, message) = JSONErrorMiddleware<BasicRequestContext>.described(WireError(.unauthorized, "the token has expired"))
+        #expect(status == .unauthorized && name == "unauthorized" && message == "the token has expired")
+        #expect(JSONErrorMiddleware<BasicRequestContext>.described(WireError(.invalidValue, "a bad address")).0 == .badRequest)
     }
 
     @Test func refusalsAnswerWithTheirStatus() {
