@@ -79,8 +79,10 @@ public struct ClassServerApp: Sendable {
     }
 
     /// Serves until SIGINT or SIGTERM.
-    /// - Parameter onListening: Called once, when the server listens, with the port and the
-    ///   origins whose tokens it takes.
+    /// - Parameters:
+    ///   - database: The database the routes read and write.
+    ///   - onListening: Called once, when the server listens, with the port and the origins
+    ///     whose tokens it takes.
     public func run(database: ServerDatabase, onListening: @escaping @Sendable (_ port: Int, _ origins: [ServerOrigin]) -> Void) async throws {
         let router = Router()
         let audiences = NIOLockedValueBox(Set(configuration.publicOrigins))

@@ -13,7 +13,7 @@ extension ServerDatabase {
     /// Registers the assignments of a teacher's handouts with their class, or updates them.
     /// - Returns: How many handouts the class has now.
     /// - Throws: ``ServerError`` `.notFound` unless the caller teaches the class; `.tooLarge` past
-    ///   ``maximumHandoutsPerClass``.
+    ///   `maximumHandoutsPerClass`.
     public func registerHandouts(_ handouts: [SyncWire.HandoutRequest.Handout], inClass classID: UUID,
                                  as teacher: UUID) async throws -> SyncWire.HandoutAnswer {
         try await asAccount(teacher) { connection in

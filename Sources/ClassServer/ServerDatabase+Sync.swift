@@ -147,7 +147,7 @@ extension ServerDatabase {
     /// same averages, as `clsfile class-report` makes from collected submissions. Every
     /// student's rows: for the archive and the teacher's pages; the JSON routes answer pages of
     /// it (``classReport(_:as:students:summarizing:)``).
-    /// Read from the replica when the server has one (``asReader(_:_:)``).
+    /// Read from the replica when the server has one (`asReader(_:_:)`).
     /// - Throws: ``ServerError`` `.notFound` unless the caller teaches the class.
     public func classReport(_ classID: UUID, as teacher: UUID) async throws -> ClassReport {
         try await classReport(classID, as: teacher, students: nil).report
@@ -203,7 +203,9 @@ extension ServerDatabase {
     /// and kept: a page reads the versions of the class's rows, and the text of those changed
     /// since they were last decoded.
     /// - Parameters:
-    ///   - students: The page; nil for every student.
+    ///   - classID: The class.
+    ///   - teacher: The account of its teacher, who reads it.
+    ///   - page: The page; nil for every student.
     ///   - scope: What the summaries are taken over.
     /// - Throws: ``ServerError`` `.notFound` unless the caller teaches the class.
     public func classReport(_ classID: UUID, as teacher: UUID, students page: StudentPage?,

@@ -6,7 +6,7 @@ import NIOPosix
 import PostgresNIO
 
 /// The class server's PostgreSQL database: its schema, the administrator's commands, and the
-/// transactions that run as one account, under row-level security (see ``ServerSchema``).
+/// transactions that run as one account, under row-level security (see `ServerSchema`).
 public struct ServerDatabase: Sendable {
     let client: PostgresClient
     let address: DatabaseAddress
@@ -24,7 +24,8 @@ public struct ServerDatabase: Sendable {
     /// - Parameters:
     ///   - address: The primary, which every write and students' requests go to.
     ///   - readAddress: A streaming replica of it (`hot_standby`), which teachers' pages and
-    ///     reports read from (``asReader(_:_:)``); nil to read everything from the primary.
+    ///     reports read from (`asReader(_:_:)`); nil to read everything from the primary.
+    ///   - body: The work, with the database; the connections close when it returns.
     /// - Throws: What `body` throws; ``ServerError`` `.database` when a database cannot be used.
     public static func withDatabase<Result: Sendable>(
         _ address: DatabaseAddress, reading readAddress: DatabaseAddress? = nil, _ body: (ServerDatabase) async throws -> Result

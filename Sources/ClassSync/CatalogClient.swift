@@ -105,7 +105,9 @@ public struct CatalogClient: Sendable {
     /// first, then its thumbnails (each under the first 32 hexadecimal digits of its SHA-256),
     /// then deletes what the catalog holds beyond the manifest. Publishing the same manifest again
     /// changes nothing.
-    /// - Parameter progress: Called after each request with the steps done and the steps in all.
+    /// - Parameters:
+    ///   - manifest: The catalog as it should be.
+    ///   - progress: Called after each request with the steps done and the steps in all.
     /// - Throws: ``SyncError``; `.invalidValue` for a thumbnail file that cannot be read, is not
     ///   a PNG or JPEG of 330 × 330 pixels or does not decode, before anything is sent.
     public func publish(_ manifest: CourseManifest, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Outcome {

@@ -164,7 +164,7 @@ public struct SyncClient: Sendable {
 
     /// A class's whole report as JSON (a teacher's request), as `GET /api/class-report.json`
     /// gives it a page of students at a time: the next pages are followed and put together
-    /// (``Classroom/ClassReport/init(mergingPages:)``). A class of one page is that page's bytes.
+    /// (`init(mergingPages:)`). A class of one page is that page's bytes.
     /// - Throws: ``SyncError`` as a request does; `.unreachable` when a page is not a report or
     ///   links to something other than a next page of it.
     public func classReport(classID: UUID) async throws -> Data {
@@ -210,7 +210,7 @@ public struct SyncClient: Sendable {
         public var repeated = 0
         /// Requests made.
         public var batches = 0
-        /// Operations the server refused for their values, set aside (``OpenClassKit/CLSDataStore/refusedSyncOperations()``).
+        /// Operations the server refused for their values, set aside (`refusedSyncOperations()`).
         public var refused = 0
     }
 
@@ -219,8 +219,11 @@ public struct SyncClient: Sendable {
     /// refuses for its values is set aside with the server's reason, so that the rest can go.
     /// Any other failure leaves the rest in the outbox (and is noted for `clsfile status`);
     /// sending again later picks up where it stopped, and the server ignores what it applied already.
-    /// - Parameter progress: Called after each batch with the operations sent so far and the
-    ///   number that waited at the start.
+    /// - Parameters:
+    ///   - store: The store whose outbox is sent.
+    ///   - batchSize: The most operations a request carries.
+    ///   - progress: Called after each batch with the operations sent so far and the number
+    ///     that waited at the start.
     public func sendOutbox(of store: CLSDataStore, batchSize: Int = SyncWire.maximumOperations,
                            progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Outcome {
         guard let membership = try await store.classServerMemberships().first else {

@@ -58,9 +58,12 @@ extension ServerDatabase {
     }
 
     /// Runs `body` in a transaction as a publishing team: it sees and writes only that team's catalogs.
-    /// - Parameter writing: The catalog the transaction changes, if any: changes of one catalog
-    ///   take turns (a transaction-level advisory lock), so that a child is never published under
-    ///   a parent deleted meanwhile, nor a thumbnail stored for a context deleted meanwhile.
+    /// - Parameters:
+    ///   - team: The publishing team.
+    ///   - environment: The catalog the transaction changes, if any: changes of one catalog
+    ///     take turns (a transaction-level advisory lock), so that a child is never published
+    ///     under a parent deleted meanwhile, nor a thumbnail stored for a context deleted meanwhile.
+    ///   - body: The work, on the transaction's connection.
     public func asPublisher<Result: Sendable>(_ team: String, writing environment: CatalogWire.Environment? = nil,
                                               _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         try await translating("a catalog request of the team \(team)") {
@@ -142,9 +145,13 @@ extension ServerDatabase {
     }
 
     /// Deletes contexts and their descendants, and the thumbnails only they referenced.
-    /// - Parameter requiringOne: Whether finding none of the contexts is an error (a delete of
-    ///   one context named in the query) rather than a count of 0 (of several, in a body, which
-    ///   a client may send again after a lost answer).
+    /// - Parameters:
+    ///   - paths: The identifier paths of the contexts.
+    ///   - requiringOne: Whether finding none of the contexts is an error (a delete of one context
+    ///     named in the query) rather than a count of 0 (of several, in a body, which a client
+    ///     may send again after a lost answer).
+    ///   - team: The publishing team whose catalog it is.
+    ///   - environment: The catalog, development or production.
     /// - Throws: ``ServerError`` `.notFound` when `requiringOne` and the catalog has none of them.
     public func deleteContexts(under paths: [[String]], requiringOne: Bool = true, team: String,
                                environment: CatalogWire.Environment) async throws -> CatalogWire.Status {

@@ -37,7 +37,7 @@ extension ServerDatabase {
 
     /// A level of a team's production catalog for the teacher of a class: the children of the
     /// context at `path` (the top contexts without one). Read from the replica when the server
-    /// has one (``asReader(_:_:)``): after the teacher assigns a context, from the primary until
+    /// has one (`asReader(_:_:)`): after the teacher assigns a context, from the primary until
     /// the replica has the assignment.
     /// - Throws: ``ServerError`` `.notFound` unless the caller teaches the class, or for a path
     ///   the catalog does not hold.
