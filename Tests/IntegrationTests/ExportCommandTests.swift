@@ -166,7 +166,8 @@ struct ExportCommandTests {
         #expect(try teacher.clsfile(["role", "teacher"]).status == 0)
         let result = try teacher.clsfile(["export", "--xapi"])
         #expect(result.status == 0, "\(result.errorOutput)")
-        #expect(result.output == "[\n\n]\n" || result.output == "[]\n")
+        // The pretty-printing encoder of swift-foundation writes an empty array over two lines.
+        #expect(result.output == "[\n\n]\n")
     }
 
     // MARK: Errors
