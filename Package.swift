@@ -298,7 +298,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ContentDetectorsTests",
-            dependencies: ["ContentDetectors", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["ContentDetectors", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
