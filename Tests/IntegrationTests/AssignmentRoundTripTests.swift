@@ -2,6 +2,7 @@ import Classroom
 import Foundation
 import OpenClassKit
 import Testing
+import StoreTestSupport
 import TestSupport
 
 /// The whole assignment round trip with one teacher and two students, each with their own stores.

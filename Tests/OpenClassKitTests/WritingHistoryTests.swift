@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import OpenClassKit
+import StoreTestSupport
 import TestSupport
 import Testing
 
