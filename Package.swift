@@ -265,7 +265,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "WorkLimitsBenchmark",
-            dependencies: ["ClassServer", "ClassWire", "OpenClassKit", "TestSupport",
+            dependencies: ["ClassServer", "ClassWire", "OpenClassKit", "StoreTestSupport", "TestSupport",
                            .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/WorkLimitsBenchmark"
         ),
@@ -296,23 +296,31 @@ let package = Package(
             dependencies: ["OpenClassKit"],
             path: "Tests/StoreWorker"
         ),
+        // What tests of any module use: temporary folders, a seeded generator, processes, tmux,
+        // PostgreSQL, nginx, Chromium. It does not depend on OpenClassKit.
         .target(
             name: "TestSupport",
             // CPNG and CTurboJPEG: its test images are real PNG and JPEG files, written by libpng and libjpeg-turbo.
-            dependencies: ["OpenClassKit", "CPNG", "CTurboJPEG"],
+            dependencies: ["CPNG", "CTurboJPEG"],
             path: "Tests/TestSupport"
+        ),
+        // What tests of the store use: a store in a temporary folder, CLSError expectations, the plain work merge.
+        .target(
+            name: "StoreTestSupport",
+            dependencies: ["OpenClassKit", "TestSupport"],
+            path: "Tests/StoreTestSupport"
         ),
         .testTarget(
             name: "OpenClassKitTests",
-            dependencies: ["OpenClassKit", "TestSupport", "store-worker"]
+            dependencies: ["OpenClassKit", "StoreTestSupport", "TestSupport", "store-worker"]
         ),
         .testTarget(
             name: "SessionRecorderTests",
-            dependencies: ["SessionRecorder", "OpenClassKit", "TestSupport"]
+            dependencies: ["SessionRecorder", "OpenClassKit", "StoreTestSupport", "TestSupport"]
         ),
         .testTarget(
             name: "ContentDetectorsTests",
-            dependencies: ["ContentDetectors", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["ContentDetectors", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -340,7 +348,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "HistoryPictures", "SessionRecorder",
-                           "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync", "SeedSample", "ContextSample", "FuzzTargets", .product(name: "Crypto", package: "swift-crypto")],
+                           "StoreTestSupport", "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync", "SeedSample", "ContextSample", "FuzzTargets", .product(name: "Crypto", package: "swift-crypto")],
             // Read from the source tree by GoldenOutputTests, which can also rewrite them.
             exclude: ["Golden"]
         ),

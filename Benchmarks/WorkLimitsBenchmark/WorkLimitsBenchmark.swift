@@ -3,6 +3,7 @@ import ClassWire
 import Crypto
 import Foundation
 import OpenClassKit
+import StoreTestSupport
 import TestSupport
 
 /// A student's work at every limit of ``ClassServer/WorkLimits`` (5,000 spans, 1,000 ranges,

@@ -95,14 +95,23 @@ struct HTMLTests {
         #expect(DisplayFormat.duration(seconds) == text)
     }
 
-    @Test(arguments: [(Double.nan, "-"), (.infinity, "-"), (1e300, "-"), (-1e300, "-")] as [(Double, String)])
-    func sharesAndNumbersNeverTrap(value: Double, text: String) {
-        #expect(DisplayFormat.percent(value) == text || value.isFinite, "\(value)")
-        #expect(DisplayFormat.number(value) == text || value.isFinite, "\(value)")
-        // Finite extremes are written out, not trapped on.
-        if value.isFinite {
-            #expect(DisplayFormat.percent(value).hasSuffix("%"))
-            #expect(!DisplayFormat.number(value).isEmpty)
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func sharesAndNumbersThatAreNotFiniteReadAsADash(value: Double) {
+        #expect(DisplayFormat.percent(value) == "-", "\(value)")
+        #expect(DisplayFormat.number(value) == "-", "\(value)")
+    }
+
+    /// Past the range of `Int` a share or a number is written out in full to one decimal, neither
+    /// trapped on nor put in exponent form: what it reads as is the value.
+    @Test(arguments: [1e300, -1e300, 1e15, -2.5e17])
+    func finiteExtremesAreWrittenOutInFull(value: Double) throws {
+        let number = DisplayFormat.number(value), percent = DisplayFormat.percent(value)
+        #expect(number.hasSuffix(".0") && percent.hasSuffix(".0%"), "\(number) \(percent)")
+        for text in [number, String(percent.dropLast())] {
+            #expect(text.dropFirst(value < 0 ? 1 : 0).allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }, "\(text)")
         }
+        let written = try #require(Double(number)), writtenShare = try #require(Double(percent.dropLast()))
+        #expect(abs(written - value) <= abs(value) * 1e-15, "\(number)")
+        #expect(abs(writtenShare - value * 100) <= abs(value * 100) * 1e-15, "\(percent)")
     }
 }

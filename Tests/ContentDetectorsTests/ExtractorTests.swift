@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContentDetectors
+import TestSupport
 
 @Suite("Extractors")
 struct ExtractorTests {
@@ -63,7 +64,7 @@ struct ExtractorTests {
     }
 
     @Test func plainTextChecklist() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = try dir.file("todo.txt", "Plan\n- [x] one\n  * [ ] two\n1. [x] three\nnot - [x] an item\n")
         let r = try analyzer.analyze(url)
         #expect(r.checklist == ChecklistCount(done: 2, total: 3))
@@ -123,7 +124,7 @@ struct ExtractorTests {
     /// Empty and hidden headers are self-closing, as LibreOffice writes them; they must not end the
     /// regions that count, before the body or after them. An annotation in a header is a comment.
     @Test func emptyHeadersAndNestedNotesKeepEveryRegionApart() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = try dir.file("empty-header.fodt", """
             <?xml version="1.0" encoding="UTF-8"?>
             <office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:mimetype="application/vnd.oasis.opendocument.text">
@@ -182,7 +183,7 @@ struct ExtractorTests {
     @Test func otherPrefixesBoundToTheDialectsNamespacesWork() throws {
         // WordprocessingML bound to "x" and "w" to an unrelated namespace: elements are matched
         // by namespace, not by the usual prefix.
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("prefixes.docx")
         let xml = """
         <x:document xmlns:w="urn:example:other" xmlns:x="http://schemas.openxmlformats.org/wordprocessingml/2006/main">\
@@ -199,7 +200,7 @@ struct ExtractorTests {
     /// Text held in entities the document defines itself is never expanded, so not counted; the
     /// report says so instead of giving 0 words silently.
     @Test func unexpandedEntitiesAreReported() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("entities.docx")
         try makeDocx(at: url, body: paragraph("&intro; &intro; &amp; two words"))
         let r = try analyzer.analyze(url)
@@ -210,7 +211,7 @@ struct ExtractorTests {
     }
 
     @Test func docxNotesCommentsAndDeletions() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("essay.docx")
         let body = paragraph("Kept words here")
             + "<w:p><w:r><w:t>Also</w:t></w:r><w:del w:id=\"1\"><w:r><w:delText>deleted words</w:delText></w:r></w:del><w:ins w:id=\"2\"><w:r><w:t xml:space=\"preserve\"> inserted</w:t></w:r></w:ins><w:r><w:tab/><w:t>tabbed</w:t></w:r></w:p>"
@@ -231,7 +232,7 @@ struct ExtractorTests {
     }
 
     @Test func odtNotesAnnotationsAndTrackedChanges() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("essay.odt")
         let content = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -257,7 +258,7 @@ struct ExtractorTests {
     }
 
     @Test func epubFollowsTheSpine() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("book.epub")
         let container = "<?xml version=\"1.0\"?><container version=\"1.0\" xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\"><rootfiles><rootfile full-path=\"OEBPS/content.opf\" media-type=\"application/oebps-package+xml\"/></rootfiles></container>"
         let opf = """

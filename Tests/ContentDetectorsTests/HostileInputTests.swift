@@ -3,6 +3,7 @@ import Testing
 @testable import ContentDetectors
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 @Suite("Hostile inputs")
@@ -10,7 +11,7 @@ struct HostileInputTests {
     let analyzer = DocumentAnalyzer()
 
     @Test func zipBombIsRefusedByRatio() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("bomb.docx")
         var xml = Data("<w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body><w:p><w:r><w:t>".utf8)
         xml.append(Data(repeating: 0x61, count: 64 << 20))
@@ -24,7 +25,7 @@ struct HostileInputTests {
     }
 
     @Test func entryLargerThanTheLimitIsStoppedWhileStreaming() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("big.docx")
         let text = String(repeating: "word ", count: 400_000)
         try makeZip(at: url, [("word/document.xml", wordDocument(paragraph(text)))], compress: false)
@@ -34,7 +35,7 @@ struct HostileInputTests {
     }
 
     @Test func encryptedEntryIsRefused() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("locked.docx")
         try makeDocx(at: url, body: paragraph("secret"))
         var bytes = [UInt8](try Data(contentsOf: url))
@@ -51,7 +52,7 @@ struct HostileInputTests {
     }
 
     @Test func truncatedZipIsCorrupt() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("cut.docx")
         let whole = try Data(contentsOf: Fixtures.url("english-lo.docx"))
         try whole.prefix(whole.count / 2).write(to: url)
@@ -60,7 +61,7 @@ struct HostileInputTests {
     }
 
     @Test func billionLaughsDoesNotExpand() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         var entities = "<!ENTITY lol \"lol\">"
         for k in 1...9 {
             let prev = k == 1 ? "lol" : "lol\(k - 1)"
@@ -81,7 +82,7 @@ struct HostileInputTests {
     }
 
     @Test func fifoIsRefusedWithoutBlocking() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("pipe")
         #expect(mkfifo(url.path, 0o600) == 0)
         var error: DetectorError?
@@ -98,13 +99,13 @@ struct HostileInputTests {
         #expect(error?.code == .notARegularFile)
         #expect(error?.message.contains("character device") == true)
         #expect(seconds < 10, "bounded time, generous for a loaded machine")
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         #expect(detectorError { _ = try analyzer.analyze(dir.url) }?.code == .notARegularFile)
         #expect(detectorError { _ = try analyzer.analyze(dir.url.appendingPathComponent("missing.txt")) }?.code == .unreadable)
     }
 
     @Test func sparseFileAboveTheLimitIsRefusedBeforeReading() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("sparse.txt")
         #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
         #expect(truncate(url.path, 2 << 30) == 0)
@@ -117,7 +118,7 @@ struct HostileInputTests {
 
     @Test func sparseFileWithinTheLimitIsCountedInConstantMemory() throws {
         // 256 MiB of NUL bytes: binary, so refused as unsupported after reading only the sample.
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("zeros.bin")
         #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
         #expect(truncate(url.path, 256 << 20) == 0)
@@ -126,10 +127,10 @@ struct HostileInputTests {
     }
 
     @Test func randomBytesAreUnsupported() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("random.bin")
         // A fixed sequence: system randomness now and then looks like some format to libmagic.
-        var random = FixedRandom()
+        var random = SplitMix(seed: 1)
         let bytes = (0..<65536).map { _ in UInt8(truncatingIfNeeded: random.next() >> 24) }
         try Data(bytes).write(to: url)
         let error = detectorError { _ = try analyzer.analyze(url) }
@@ -139,9 +140,9 @@ struct HostileInputTests {
 
     @Test func randomBytesNeverCrashTheExtractors() throws {
         // Every extractor, fed garbage under a forced kind, must end with counts or a DetectorError.
-        let dir = try TemporaryDirectory()
-        let seed = FixedRandom.testSeed()
-        var generator = FixedRandom(seed: seed)
+        let dir = try Scratch()
+        let seed = SplitMix.testSeed()
+        var generator = SplitMix(seed: seed)
         print("randomBytesNeverCrashTheExtractors: CLSFILE_TEST_SEED=\(seed)")
         let bytes = (0..<40_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let url = dir.url.appendingPathComponent("garbage")
@@ -170,7 +171,7 @@ struct HostileInputTests {
     /// Found by the fuzzer (Fuzz/Regressions/rtf): a \u with a parameter past 32 bits trapped
     /// converting it to a scalar. Parameters too long for RTF are read as none.
     @Test func rtfParametersTooLargeForRTFAreReadAsNone() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("huge.rtf")
         let text = #"{\rtf1\ansi\ansicpg99999999999999999999 one \u888888888888888888888? two \u4294967296? three \u-99999999999? four \uc99999999999 five}"#
         try Data(text.utf8).write(to: url)

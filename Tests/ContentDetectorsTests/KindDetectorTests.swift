@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContentDetectors
+import TestSupport
 
 @Suite("Kind detection")
 struct KindDetectorTests {
@@ -39,7 +40,7 @@ struct KindDetectorTests {
     }
 
     @Test func docxSavedAsDocWithLateRelsIsRecognisedByEntries() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("essay.doc")
         try makeDocx(at: url, body: paragraph("Hello there"))
         let kind = try detector.kind(of: url)
@@ -47,7 +48,7 @@ struct KindDetectorTests {
     }
 
     @Test func binaryIsUnknownWithMagicMimeType() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("image.png")
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52]
         bytes += [UInt8](repeating: 0, count: 64)
@@ -73,7 +74,7 @@ struct KindDetectorTests {
     /// is stored first, else through the central directory.
     @Test(arguments: [false, true])
     func theDeclaredMimetypeDecidesEvenWhenItIsCompressed(_ compress: Bool) throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("sheet.odt")
         let spreadsheet = "application/vnd.oasis.opendocument.spreadsheet"
         try makeZip(at: url, [("mimetype", Data(spreadsheet.utf8)), ("content.xml", Data("<x/>".utf8)),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContentDetectors
+import TestSupport
 
 /// What each format holds that is not body prose: code, tracked deletions, page furniture and file
 /// names, and the charset an HTML file declares.
@@ -72,14 +73,14 @@ struct NotProseTests {
     }
 
     @Test func htmlByteOrderMarkWinsOverTheDeclaration() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("bom.html")
         try Data([0xEF, 0xBB, 0xBF] + Array("<html><head><meta charset=\"windows-1252\"></head><body><p>Caf\u{E9}</p></body></html>".utf8)).write(to: url)
         #expect(try analyzer.analyze(url).kind.charset == "utf-8")
     }
 
     @Test func docxHeadersAndFootersAreReportedApart() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = dir.url.appendingPathComponent("essay.docx")
         try makeDocx(at: url, body: paragraph("Four words of body"), parts: [
             ("word/header1.xml", "w:hdr", paragraph("Course title here")),

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import ContentDetectors
+import TestSupport
 
 @Suite("Notebooks as a stream")
 struct NotebookStreamingTests {
     func analyze(_ json: String, options: AnalysisOptions = AnalysisOptions()) throws -> DocumentReport {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         return try DocumentAnalyzer().analyze(try dir.file("lab.ipynb", json), options: options)
     }
 

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ContentDetectors
+import TestSupport
 
 @Suite("Opened files")
 struct SafeFileTests {
     @Test func aNameThatIsNotUTF8IsOpenedByItsBytes() throws {
         // "café.txt" in Latin-1: Foundation gives such a URL no path; its bytes are what open takes.
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)
         let bytes = Array(dir.url.path.utf8) + [UInt8(ascii: "/")] + name
         let fd = open(bytes.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_EXCL, 0o600)
@@ -24,7 +25,7 @@ struct SafeFileTests {
 
     @Test(arguments: ["two words.txt", "100% done.txt", "naïve #1?.md", "%E9.txt"])
     func namesThatURLsEscapeAreOpened(name: String) throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let url = try dir.file(name, "three little words")
         #expect(try DocumentAnalyzer().analyze(url).statistics.words == 3)
         #expect(try SafeFile(url: url, maximumSize: 1 << 20).path == url.path)
@@ -32,7 +33,7 @@ struct SafeFileTests {
 
     @Test(arguments: ["essay.docx", "archive.tar.gz", ".notes", "plain", "file.", "two words.TXT", "dir.d/inside"])
     func theExtensionIsURLs(name: String) throws {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("dir.d"), withIntermediateDirectories: true)
         let url = dir.url.appendingPathComponent(name)
         try Data("x".utf8).write(to: url)

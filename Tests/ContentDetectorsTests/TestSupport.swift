@@ -8,24 +8,6 @@ enum Fixtures {
     }
 }
 
-/// A temporary directory removed when the value is dropped.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("detectors-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func file(_ name: String, _ contents: String) throws -> URL {
-        let u = url.appendingPathComponent(name)
-        try Data(contents.utf8).write(to: u)
-        return u
-    }
-}
-
 /// Builds ZIP files for tests; entries are written in the order given.
 func makeZip(at url: URL, _ entries: [(String, Data)], compress: Bool = true) throws {
     let archive = try Archive(url: url, accessMode: .create)
@@ -75,39 +57,6 @@ func detectorError(_ body: () throws -> Void) -> DetectorError? {
         return error
     } catch {
         return nil
-    }
-}
-
-/// A xorshift64 sequence: the same numbers on every run, so that a failure can be replayed.
-struct FixedRandom: RandomNumberGenerator {
-    private var state: UInt64 = 0x2545_F491_4F6C_DD1D
-
-    /// The sequence the generated fixtures are made from.
-    init() {}
-
-    /// A sequence per test argument: small seeds are spread over all 64 bits (from a small state
-    /// xorshift's first numbers are small too), and the state is never zero.
-    init(seed: UInt64) {
-        state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-    }
-
-    mutating func next() -> UInt64 {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return state
-    }
-
-    /// A number in `0..<n`.
-    mutating func next(below n: Int) -> Int {
-        Int(next() % UInt64(n))
-    }
-
-    /// The seed of a randomized test: `CLSFILE_TEST_SEED` replays a failing run; otherwise each run
-    /// draws a new one, which the test names in every failure.
-    static func testSeed() -> UInt64 {
-        ProcessInfo.processInfo.environment["CLSFILE_TEST_SEED"].flatMap { UInt64($0) }
-            ?? UInt64.random(in: 1...UInt64.max)
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import CTextScan
 @testable import ContentDetectors
+import TestSupport
 
 @Suite("Counting rule")
 struct WordCounterTests {
@@ -87,16 +88,16 @@ struct WordCounterTests {
         let pieces = ["tabl1e", "b2e", "l'e", "it'le", "ma\u{E9}s", "caf\u{E9}e", "rock'n'rolle", "x1ed", "a.b.es", "table",
                       "\u{4E2D}\u{6587}", "na\u{EF}ve", "4e", "e", "done.", "\u{1F469}\u{200D}\u{1F4BB}e"]
         let gaps = [" ", " ", "\n", "\r\n", "\n\n", "\t"]
-        var random = FixedRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         var text = ""
-        for _ in 0..<400 { text += pieces[random.next(below: pieces.count)] + gaps[random.next(below: gaps.count)] }
+        for _ in 0..<400 { text += pieces[Int.random(in: 0..<pieces.count, using: &random)] + gaps[Int.random(in: 0..<gaps.count, using: &random)] }
         let whole = count(text)
         let bytes = Array(text.utf8)
         for cutting in 1...20 {
             var counter = WordCounter()
             var i = 0
             while i < bytes.count {
-                let end = min(bytes.count, i + 1 + random.next(below: 4))
+                let end = min(bytes.count, i + 1 + Int.random(in: 0..<4, using: &random))
                 bytes[i..<end].withUnsafeBytes { counter.consume($0) }
                 i = end
             }
@@ -122,11 +123,11 @@ struct WordCounterTests {
         let pieces = ["the", "table", "used", "wanted", "boxes", "notes", "make", "rhythm", "Mr", "42", "e.g.", "U.S.", "bee",
                       "done.", "\"why?\"", "(yes!)", "end.)", "it's", "-", "...", "cafe\u{301}", "na\u{EF}ve", "x"]
         let gaps = [" ", " ", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\r\n\r\n", "\r", "\r\u{0B}", "\n \n", "\u{0C}", "\u{01}", "\u{7F}"]
-        var random = FixedRandom(seed: seed)
+        var random = SplitMix(seed: seed)
         var text = ""
         for _ in 0..<3000 {
-            text += pieces[random.next(below: pieces.count)]
-            text += random.next(below: 3) == 0 ? gaps[random.next(below: gaps.count)] : " "
+            text += pieces[Int.random(in: 0..<pieces.count, using: &random)]
+            text += Int.random(in: 0..<3, using: &random) == 0 ? gaps[Int.random(in: 0..<gaps.count, using: &random)] : " "
         }
         var slow = WordCounter()
         for b in text.utf8 { [b].withUnsafeBytes { slow.consume($0) } }

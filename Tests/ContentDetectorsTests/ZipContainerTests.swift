@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ContentDetectors
+import TestSupport
 
 /// ZIP documents made by ZIPFoundation, read back by ``ZipContainer``'s own reader and zlib,
 /// whole and damaged in each field it trusts.
@@ -13,11 +14,11 @@ struct ZipContainerTests {
     static func words(_ count: Int) -> String {
         let vocabulary = ["essay", "river", "photosynthesis", "because", "the", "students", "argue", "quietly",
                           "seventeen", "northern", "evidence", "which", "library", "measured", "a", "conclusion"]
-        var random = FixedRandom()
+        var random = SplitMix(seed: 1)
         var text = ""
         text.reserveCapacity(count * 9)
         for index in 0..<count {
-            text += vocabulary[random.next(below: vocabulary.count)]
+            text += vocabulary[Int.random(in: 0..<vocabulary.count, using: &random)]
             text += index % 23 == 22 ? ". " : " "
         }
         return text
@@ -37,7 +38,7 @@ struct ZipContainerTests {
     }
 
     /// A DOCX whose body is `text`, as bytes to damage.
-    func docx(_ dir: TemporaryDirectory, _ text: String, compress: Bool = true) throws -> (URL, [UInt8]) {
+    func docx(_ dir: Scratch, _ text: String, compress: Bool = true) throws -> (URL, [UInt8]) {
         let url = dir.url.appendingPathComponent("essay.docx")
         try makeZip(at: url, [("word/document.xml", wordDocument(paragraph(text))), ("_rels/.rels", Data("<r/>".utf8))],
                     compress: compress)
@@ -48,7 +49,7 @@ struct ZipContainerTests {
     func entriesLargerThanOneReadAreCountedWhole(compressed: Bool) throws {
         // About 3.5 MB of XML: more than one 1 MiB read of the file when stored, and many 16 KiB
         // output buffers of zlib when deflated.
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let (url, bytes) = try docx(dir, Self.words(400_000), compress: compressed)
         let report = try analyzer.analyze(url)
         #expect(report.statistics.words == 400_000)
@@ -59,7 +60,7 @@ struct ZipContainerTests {
     /// The error from analyzing a DOCX of `text` after `damage` changed its bytes; `central` is
     /// where the central header of its first entry, `word/document.xml`, starts.
     func errorAfterDamaging(_ text: String, _ damage: (_ bytes: inout [UInt8], _ central: Int) -> Void) throws -> DetectorError? {
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         var (url, bytes) = try docx(dir, text)
         damage(&bytes, try #require(Self.headers(bytes, 1).first))
         try Data(bytes).write(to: url)
@@ -82,9 +83,9 @@ struct ZipContainerTests {
     @Test func randomlyDamagedDocumentsGiveCountsOrDetectorErrors() throws {
         // Bytes flipped anywhere (headers, compressed data, directory) of real LibreOffice and
         // pandoc files: each read ends with a report or a DetectorError, never a crash or a hang.
-        let dir = try TemporaryDirectory()
-        let seed = FixedRandom.testSeed()
-        var generator = FixedRandom(seed: seed)
+        let dir = try Scratch()
+        let seed = SplitMix.testSeed()
+        var generator = SplitMix(seed: seed)
         print("randomlyDamagedDocumentsGiveCountsOrDetectorErrors: CLSFILE_TEST_SEED=\(seed)")
         for fixture in ["english-lo.docx", "english.odt", "header-footer.odt"] {
             let original = [UInt8](try Data(contentsOf: Fixtures.url(fixture)))
@@ -170,7 +171,7 @@ struct ZipContainerTests {
 
     @Test func theFileIsOpenedOnceForDetectionAndExtraction() throws {
         // Kind detection reads the central directory; the extractor reuses it and the open file.
-        let dir = try TemporaryDirectory()
+        let dir = try Scratch()
         let (url, _) = try docx(dir, "four words in all")
         let file = try SafeFile(url: url, maximumSize: 1 << 30)
         let (kind, items) = try KindDetector().detect(file)

@@ -49,7 +49,7 @@ struct ClassroomTrustTests {
 
     @Test func aClassmateWithACopiedIdentifierIsAConflictAndTheReportIsUnchanged() async throws {
         let room = try Classroom()
-        let (ada, _) = try room.student("Ada")
+        let (ada, essay) = try room.student("Ada")
         try ada.clsfile("submit", "--output", room.inbox.path)
         #expect(try room.teacher.clsfile("collect", room.inbox.path).output.contains("added: "))
         let before = try room.classReport()
@@ -82,10 +82,13 @@ struct ClassroomTrustTests {
         let text = try room.teacher.clsfile("class-report").output
         #expect(text.contains("kept aside: Ada") && text.contains("clsfile trust-key"))
 
-        // Ada's own later submission still goes in: the forgery superseded nothing.
+        // Ada's own later work still goes in: the forgery superseded nothing. She writes more
+        // first, so that her submission differs from the one collected (the same work again
+        // would be "unchanged", and then nothing shows whether a later file is taken).
+        try ada.edit(essay, appending: "and a later paragraph", seconds: 0.1)
         try ada.clsfile("submit", "--output", room.inbox.path)
         let again = try room.teacher.clsfile("collect", room.inbox.path)
-        #expect(again.output.contains("unchanged: ") || again.output.contains("updated: "), "\(again.output)")
+        #expect(again.output.hasPrefix("updated: ") && again.output.components(separatedBy: "\n").count == 2, "\(again.output)")
     }
 
     @Test func workDatedInTheFutureIsAConflictNotAnUpdate() async throws {

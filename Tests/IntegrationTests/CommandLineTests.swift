@@ -1,6 +1,7 @@
 import Foundation
 import OpenClassKit
 import Testing
+import StoreTestSupport
 import TestSupport
 
 /// Runs the built `clsfile` binary, the way a person or a script does.

@@ -1,6 +1,7 @@
 import Foundation
 import OpenClassKit
 import Testing
+import StoreTestSupport
 import TestSupport
 
 /// The context code of the 2018–2020 talks (`Samples/ContextSample`), run as a program, twice,

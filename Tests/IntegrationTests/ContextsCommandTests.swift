@@ -1,6 +1,7 @@
 import Foundation
 import OpenClassKit
 import Testing
+import StoreTestSupport
 import TestSupport
 
 /// `clsfile contexts import` and `clsfile contexts`, through the real binary.

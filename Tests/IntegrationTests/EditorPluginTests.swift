@@ -1,6 +1,7 @@
 import Foundation
 import OpenClassKit
 import Testing
+import StoreTestSupport
 import TestSupport
 
 #if canImport(Glibc)

@@ -7,34 +7,6 @@ import TestSupport
 /// `clsfile export --xapi` through the built binary, for a student and a teacher who each have
 /// their own configuration and data folders, as on two machines.
 struct ExportCommandTests {
-    /// One person's folders and the `clsfile` they run.
-    struct Person {
-        let home: URL
-
-        init(_ scratch: Scratch, _ name: String) throws {
-            home = scratch.url.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        }
-
-        var environment: [String: String] {
-            ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-             "XDG_DATA_HOME": home.appendingPathComponent("data").path, "CLSFILE_STORE": ""]
-        }
-
-        func clsfile(_ arguments: [String]) throws -> ProcessResult {
-            try run(try builtExecutable("clsfile"), arguments, environment: environment)
-        }
-
-        func mode() throws -> DeveloperMode {
-            try DeveloperMode.current(from: home.appendingPathComponent("config/clsfile/developer-mode.json"))
-        }
-
-        func store(_ role: DeveloperMode.Role) -> CLSDataStore {
-            CLSDataStore(storeURL: DeveloperMode.storeURL(for: role, dataHome: home.appendingPathComponent("data/clsfile")),
-                         configuration: .init(busyTimeout: 30))
-        }
-    }
-
     /// A student who accepted one handout for essay.txt, worked on it and marked it done, and who
     /// also worked on secret-diary.txt, which nobody assigned, and holds a handout never accepted.
     struct ClassSetup {
@@ -49,8 +21,8 @@ struct ExportCommandTests {
 
         init() async throws {
             scratch = try Scratch()
-            student = try Person(scratch, "student")
-            let role = try student.clsfile(["role", "student", "--name", "Ada Lovelace"])
+            student = try Person("student", in: scratch)
+            let role = try student.clsfile(arguments: ["role", "student", "--name", "Ada Lovelace"])
             try #require(role.status == 0, "\(role.errorOutput)")
             essay = try scratch.file("essay.txt", "one two three\n")
             diary = try scratch.file("secret-diary.txt", "my own thoughts\n")
@@ -106,37 +78,37 @@ struct ExportCommandTests {
 
     @Test func aStudentExportsOnlyTheirAssignedWorkAsValidStatements() async throws {
         let classroom = try await ClassSetup()
-        let result = try classroom.student.clsfile(["export", "--xapi"])
+        let result = try classroom.student.clsfile(arguments: ["export", "--xapi"])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(XAPIValidator.problems(inExport: Data(result.output.utf8)) == [])
         try classroom.expectNothingUnassigned(in: result.output)
 
         let statements = try JSONDecoder().decode([XAPIStatement].self, from: Data(result.output.utf8))
         #expect(statements.compactMap { $0.verb.display["en-US"] }.sorted() == ["completed", "initialized", "progressed", "terminated"])
-        let account = try classroom.student.mode().accountIdentifier
+        let account = try classroom.student.mode.accountIdentifier
         #expect(statements.allSatisfy { $0.actor.account.homePage == "https://clsfile.invalid" && $0.actor.account.name == account })
         let progressed = try #require(statements.first { $0.verb.id == "http://adlnet.gov/expapi/verbs/progressed" })
         #expect(progressed.result?.extensions == [XAPIStatementBuilder.progressExtension: 50, XAPIStatementBuilder.wordCountExtension: 3])
         #expect(statements.first { $0.verb.id.hasSuffix("/completed") }?.result?.completion == true)
 
-        let again = try classroom.student.clsfile(["export", "--xapi"])
+        let again = try classroom.student.clsfile(arguments: ["export", "--xapi"])
         #expect(again.output == result.output, "a second export is byte for byte the first")
 
         let file = classroom.scratch.url.appendingPathComponent("statements.json")
-        let written = try classroom.student.clsfile(["export", "--xapi", "--output", file.path])
+        let written = try classroom.student.clsfile(arguments: ["export", "--xapi", "--output", file.path])
         #expect(written.status == 0, "\(written.errorOutput)")
         #expect(written.output == "wrote 4 xAPI statements to \(file.path)\n")
         #expect(try Data(contentsOf: file) == Data(result.output.utf8))
 
-        let school = try classroom.student.clsfile(["export", "--xapi", "--home-page", "https://school.example"])
+        let school = try classroom.student.clsfile(arguments: ["export", "--xapi", "--home-page", "https://school.example"])
         #expect(school.output.contains(#""homePage" : "https://school.example""#))
         #expect(XAPIValidator.problems(inExport: Data(school.output.utf8)) == [])
     }
 
     @Test func theTeachersExportOfTheCollectedWorkIsTheStudentsExport() async throws {
         let classroom = try await ClassSetup()
-        let teacher = try Person(classroom.scratch, "teacher")
-        #expect(try teacher.clsfile(["role", "teacher"]).status == 0)
+        let teacher = try Person("teacher", in: classroom.scratch)
+        #expect(try teacher.clsfile(arguments: ["role", "teacher"]).status == 0)
         try await teacher.store(.teacher).recordAssignment(classroom.assignment)
 
         // A submission keeps whole seconds, so a session that ends in the second of the submission
@@ -146,34 +118,35 @@ struct ExportCommandTests {
         try await Task.sleep(for: .seconds(1.05 - fraction))
         let folder = classroom.scratch.url.appendingPathComponent("handin")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let files = try await Submitter(store: classroom.student.store(.student), student: try classroom.student.mode(),
+        let files = try await Submitter(store: classroom.student.store(.student), student: try classroom.student.mode,
                                         identity: Identity()).submit(to: folder)
         #expect(files.count == 1)
         let outcomes = try await Collector(store: teacher.store(.teacher), teacher: classroom.teacherIdentity).collect(folder: folder)
         #expect(outcomes.count == 1)
 
-        let result = try teacher.clsfile(["export", "--xapi"])
+        let result = try teacher.clsfile(arguments: ["export", "--xapi"])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(XAPIValidator.problems(inExport: Data(result.output.utf8)) == [])
         try classroom.expectNothingUnassigned(in: result.output)
-        #expect(result.output == (try classroom.student.clsfile(["export", "--xapi"])).output,
+        #expect(result.output == (try classroom.student.clsfile(arguments: ["export", "--xapi"])).output,
                 "the same work gives the same statements, so sending both changes nothing")
-        #expect(try teacher.clsfile(["export", "--xapi"]).output == result.output)
+        #expect(try teacher.clsfile(arguments: ["export", "--xapi"]).output == result.output)
     }
 
     @Test func aTeacherWithNothingCollectedExportsAnEmptyArray() throws {
-        let teacher = try Person(try Scratch(), "teacher")
-        #expect(try teacher.clsfile(["role", "teacher"]).status == 0)
-        let result = try teacher.clsfile(["export", "--xapi"])
+        let teacher = try Person("teacher", in: try Scratch())
+        #expect(try teacher.clsfile(arguments: ["role", "teacher"]).status == 0)
+        let result = try teacher.clsfile(arguments: ["export", "--xapi"])
         #expect(result.status == 0, "\(result.errorOutput)")
-        #expect(result.output == "[\n\n]\n" || result.output == "[]\n")
+        // The pretty-printing encoder of swift-foundation writes an empty array over two lines.
+        #expect(result.output == "[\n\n]\n")
     }
 
     // MARK: Errors
 
     @Test func withDevelopmentModeOffExportIsRefused() throws {
-        let person = try Person(try Scratch(), "nobody")
-        let result = try person.clsfile(["export", "--xapi"])
+        let person = try Person("nobody", in: try Scratch())
+        let result = try person.clsfile(arguments: ["export", "--xapi"], expecting: 64)
         #expect(result.status == 64)
         #expect(result.errorOutput.contains("development mode is off"))
         #expect(result.errorOutput.contains("clsfile role student"))
@@ -181,24 +154,24 @@ struct ExportCommandTests {
     }
 
     @Test func withoutXAPITheUsageErrorNamesTheOnlyFormat() throws {
-        let person = try Person(try Scratch(), "nobody")
-        let result = try person.clsfile(["export"])
+        let person = try Person("nobody", in: try Scratch())
+        let result = try person.clsfile(arguments: ["export"], expecting: 64)
         #expect(result.status == 64)
         #expect(result.errorOutput.contains("the only export format is xAPI"))
     }
 
     @Test(arguments: ["school.example", "ftp://school.example", "https://", "not a url"])
     func aHomePageThatIsNotAnAddressIsRefused(homePage: String) throws {
-        let person = try Person(try Scratch(), "nobody")
-        let result = try person.clsfile(["export", "--xapi", "--home-page", homePage])
+        let person = try Person("nobody", in: try Scratch())
+        let result = try person.clsfile(arguments: ["export", "--xapi", "--home-page", homePage], expecting: 64)
         #expect(result.status == 64)
         #expect(result.errorOutput.contains("--home-page must be an absolute http or https address"))
     }
 
     @Test func aStudentWithNoAcceptedAssignmentIsTold() throws {
-        let student = try Person(try Scratch(), "student")
-        #expect(try student.clsfile(["role", "student", "--name", "Ada"]).status == 0)
-        let result = try student.clsfile(["export", "--xapi"])
+        let student = try Person("student", in: try Scratch())
+        #expect(try student.clsfile(arguments: ["role", "student", "--name", "Ada"]).status == 0)
+        let result = try student.clsfile(arguments: ["export", "--xapi"], expecting: 66)
         #expect(result.status == 66)
         #expect(result.errorOutput.contains("no accepted assignments"))
     }
@@ -206,19 +179,19 @@ struct ExportCommandTests {
     @Test func anOutputThatCannotBeWrittenIsNamed() async throws {
         let classroom = try await ClassSetup()
         let missing = classroom.scratch.url.appendingPathComponent("no/such/folder/out.json").path
-        let result = try classroom.student.clsfile(["export", "--xapi", "--output", missing])
+        let result = try classroom.student.clsfile(arguments: ["export", "--xapi", "--output", missing], expecting: 66)
         #expect(result.status == 66)
         #expect(result.errorOutput.contains("cannot write \(missing)"))
     }
 
     @Test func helpDescribesTheCommand() throws {
-        let person = try Person(try Scratch(), "nobody")
-        let result = try person.clsfile(["export", "--help"])
+        let person = try Person("nobody", in: try Scratch())
+        let result = try person.clsfile(arguments: ["export", "--help"])
         #expect(result.status == 0)
         for text in ["--xapi", "--output <file>", "--home-page <iri>", "initialized", "terminated", "progressed", "completed",
                      "https://w3id.org/xapi/cmi5/result/extensions/progress", "Exit codes"] {
             #expect(result.output.contains(text), "help lacks \(text)")
         }
-        #expect(try person.clsfile(["--help"]).output.contains("export"))
+        #expect(try person.clsfile(arguments: ["--help"]).output.contains("export"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import OpenClassKit
 import Testing
+import StoreTestSupport
 import TestSupport
 
 /// What people read, compared whole with the files in `Golden/`: `--help`, `show`, `list`,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StoreTestSupport
 import TestSupport
 
 /// The user's own controls of the writing history: no snapshots at all, and forgetting a file's.

@@ -2,6 +2,7 @@ import Foundation
 import HistoryPictures
 import OpenClassKit
 import Testing
+import StoreTestSupport
 import TestSupport
 
 /// `clsfile show --html`: the writing history as one page of pictures, looked at in Chromium.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StoreTestSupport
 import TestSupport
 
 /// `clsfile hook` and `clsfile report`, run as built binaries.

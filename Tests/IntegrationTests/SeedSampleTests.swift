@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StoreTestSupport
 import TestSupport
 
 /// The talk's `openFile()` / `closeFile()` code, run as a program against the real store.

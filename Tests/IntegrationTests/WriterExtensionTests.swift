@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StoreTestSupport
 import TestSupport
 
 #if canImport(Glibc)

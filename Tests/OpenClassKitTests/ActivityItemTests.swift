@@ -1,5 +1,6 @@
 import Foundation
 import OpenClassKit
+import StoreTestSupport
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenClassKit
 import Testing
+import StoreTestSupport
 import TestSupport
 
 /// Assignments, the done flag, collected submissions and development-mode roles, on real store files.

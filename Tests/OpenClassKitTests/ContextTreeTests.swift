@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import StoreTestSupport
 import TestSupport
 @testable import OpenClassKit
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenClassKit
 import Testing
+import StoreTestSupport
 import TestSupport
 
 /// The store's outbox with several classes joined: each assignment's work is queued only for the

@@ -1,6 +1,7 @@
 import Foundation
 import OpenClassKit
 import Synchronization
+import StoreTestSupport
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenClassKit
 import Testing
+import StoreTestSupport
 import TestSupport
 
 /// The server's merge of operations (``WorkState/apply(contentsOf:)``), checked against the

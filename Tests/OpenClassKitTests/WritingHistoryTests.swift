@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import OpenClassKit
+import StoreTestSupport
 import TestSupport
 import Testing
 
@@ -10,10 +11,10 @@ struct ContentDeltaTests {
         try roundTrip(Array(base.utf8), Array(target.utf8))
     }
 
-    private func roundTrip(_ base: [UInt8], _ target: [UInt8]) throws -> Int {
+    private func roundTrip(_ base: [UInt8], _ target: [UInt8], _ comment: Comment? = nil) throws -> Int {
         let encoded = ContentDelta(from: base, to: target).encoded()
         let rebuilt = try ContentDelta(decoding: encoded).applied(to: base)
-        #expect(rebuilt.content == target)
+        #expect(rebuilt.content == target, comment)
         return encoded.count
     }
 
@@ -31,9 +32,10 @@ struct ContentDeltaTests {
     }
 
     @Test func randomEditsRoundTrip() throws {
-        var generator = SystemRandomNumberGenerator()
+        let seed = SplitMix.testSeed()
+        var generator = SplitMix(seed: seed)
         let words = ["river", "mill", "stone", "the", "\n", "water, ", "and", "\n\n", "é", "🌊"]
-        for _ in 0..<200 {
+        for round in 0..<200 {
             var text = (0..<Int.random(in: 0...80, using: &generator)).map { _ in words.randomElement(using: &generator)! }
             let base = Array(text.joined(separator: " ").utf8)
             for _ in 0..<Int.random(in: 0...6, using: &generator) {
@@ -44,7 +46,11 @@ struct ContentDeltaTests {
                     text.remove(at: min(at, text.count - 1))
                 }
             }
-            _ = try roundTrip(base, Array(text.joined(separator: " ").utf8))
+            let replay: Comment = "round \(round); replay with CLSFILE_TEST_SEED=\(seed)"
+            do { _ = try roundTrip(base, Array(text.joined(separator: " ").utf8), replay) } catch {
+                Issue.record(error, replay)
+                return
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import OpenClassKit
 @testable import SessionRecorder
 import Testing
+import StoreTestSupport
 import TestSupport
 
 #if canImport(Glibc)

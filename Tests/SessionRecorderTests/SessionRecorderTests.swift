@@ -3,6 +3,7 @@ import Foundation
 import OpenClassKit
 import SessionRecorder
 import Testing
+import StoreTestSupport
 import TestSupport
 
 struct SessionRecorderTests {

@@ -1,38 +1,8 @@
 import Foundation
-import OpenClassKit
-import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A temporary folder for one test, removed when the test ends.
-public final class Scratch: Sendable {
-    public let url: URL
-
-    public init() throws {
-        let template = FileManager.default.temporaryDirectory.appendingPathComponent("clsfile-test-XXXXXX").path
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else { throw POSIXError(.EIO) }
-        url = URL(fileURLWithPath: String(cString: made))
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// The store file inside the folder.
-    public var storeURL: URL { url.appendingPathComponent("store.sqlite") }
-
-    /// A store on this folder's store file.
-    public func store() -> CLSDataStore { CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: 30)) }
-
-    /// Writes a file and returns its URL.
-    @discardableResult
-    public func file(_ name: String, _ text: String = "some words\n") throws -> URL {
-        let url = url.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url
-    }
-}
 
 /// The result of running a helper process.
 public struct ProcessResult: Sendable {
@@ -58,7 +28,12 @@ public func builtExecutable(_ name: String) throws -> URL {
         if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         folder = folder.deletingLastPathComponent()
     }
-    throw CLSError(.invalidArgument, "\(name) is not built beside \(CommandLine.arguments[0]): run `swift build` first")
+    throw ExecutableNotBuilt(description: "\(name) is not built beside \(CommandLine.arguments[0]): run `swift build` first")
+}
+
+/// An executable a test runs is not among the built products.
+public struct ExecutableNotBuilt: Error, CustomStringConvertible {
+    public let description: String
 }
 
 /// Runs the store worker and waits for it.
@@ -91,20 +66,6 @@ public func run(_ executable: URL, _ arguments: [String], as user: String? = nil
     return ProcessResult(status: process.terminationStatus,
                          output: String(decoding: outputData, as: UTF8.self),
                          errorOutput: String(decoding: errorData, as: UTF8.self))
-}
-
-/// Runs `body` and returns the `CLSError` it throws; records an issue when it throws something else or nothing.
-public func clsError(sourceLocation: SourceLocation = #_sourceLocation,
-              _ body: () async throws -> Void) async -> CLSError? {
-    do {
-        try await body()
-        Issue.record("expected a CLSError, got none", sourceLocation: sourceLocation)
-    } catch let error as CLSError {
-        return error
-    } catch {
-        Issue.record("expected a CLSError, got \(error)", sourceLocation: sourceLocation)
-    }
-    return nil
 }
 
 /// Runs a command with no input or output and waits for it; see ``runBounded(_:_:environment:timeout:capturingIn:)``.
