@@ -181,7 +181,10 @@ let package = Package(
         ),
         .target(
             name: "CommandSupport",
-            dependencies: ["OpenClassKit", "Classroom", "ContentDetectors", "SessionRecorder",
+            // What every program needs, and nothing that only one of them uses: the exit codes of
+            // the errors only clsfile meets are in clsfile, so that clsfile-server, clsfile-serve
+            // and clsfile-sync link neither SessionRecorder nor ContentDetectors.
+            dependencies: ["OpenClassKit", "Classroom",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(

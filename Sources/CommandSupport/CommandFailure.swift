@@ -1,15 +1,14 @@
 import ArgumentParser
 import Classroom
-import ContentDetectors
 import Foundation
 import OpenClassKit
-import SessionRecorder
 
 /// An error a command reports as one `clsfile:` line and an exit code.
 ///
 /// The conformances below, and those of the programs that link the other modules' errors
-/// (`SyncError` in `clsfile-sync`, `ServerError` in `clsfile-server`, `DashboardError` in
-/// `clsfile-serve`), are the one table of exit codes, as README's "Exit codes" and `--help` give
+/// (`DetectorError` and `RecorderError` in `clsfile`, `SyncError` in `clsfile-sync`,
+/// `ServerError` in `clsfile-server`, `DashboardError` in `clsfile-serve`), are the one table of
+/// exit codes, as README's "Exit codes" and `--help` give
 /// them: sysexits(3) numbers, 64 a usage error, 65 bad data, 66 a missing input, 69 a program that
 /// cannot run, 74 an input/output failure, 75 a temporary failure, 77 a permission refused, and 1
 /// for a failure of none of those kinds. Each table names every code of its error, so that a code
@@ -46,22 +45,6 @@ extension ClassroomError: CommandFailure {
         .wrongRole: 64,
         .malformedFile: 65, .damagedFile: 65, .newerFormat: 65, .outdatedFormat: 65, .unknownHandout: 65, .invalidValue: 65,
         .notAssigned: 66, .fileAccess: 66, .identity: 66,
-    ]
-}
-
-extension DetectorError: CommandFailure {
-    public static let exitCodes: [Code: Int32] = [
-        .notARegularFile: 66, .unreadable: 66,
-        .fileTooLarge: 65, .unsupportedFormat: 65, .corruptArchive: 65, .encryptedEntry: 65, .decompressionLimit: 65,
-        .malformedDocument: 65, .libraryUnavailable: 65,
-    ]
-}
-
-extension RecorderError: CommandFailure {
-    public static let exitCodes: [Code: Int32] = [
-        .fileAccess: 66, .editorUnavailable: 69, .spoolUnavailable: 74, .storeBusy: 75,
-        // A hook line that does not parse: the plugin's fault, not the user's data.
-        .invalidRequest: 1,
     ]
 }
 

@@ -1,5 +1,6 @@
 import ClassDashboard
 import Classroom
+import clsfile
 import clsfile_serve
 import clsfile_sync
 import ClassSync

@@ -1,0 +1,23 @@
+import CommandSupport
+import ContentDetectors
+import SessionRecorder
+
+// The exit codes of the errors only `clsfile` meets (``CommandFailure``): the document counters'
+// and the session recorder's. They live here, not in CommandSupport, so that the other programs
+// do not link either module.
+
+extension DetectorError: CommandFailure {
+    public static let exitCodes: [Code: Int32] = [
+        .notARegularFile: 66, .unreadable: 66,
+        .fileTooLarge: 65, .unsupportedFormat: 65, .corruptArchive: 65, .encryptedEntry: 65, .decompressionLimit: 65,
+        .malformedDocument: 65, .libraryUnavailable: 65,
+    ]
+}
+
+extension RecorderError: CommandFailure {
+    public static let exitCodes: [Code: Int32] = [
+        .fileAccess: 66, .editorUnavailable: 69, .spoolUnavailable: 74, .storeBusy: 75,
+        // A hook line that does not parse: the plugin's fault, not the user's data.
+        .invalidRequest: 1,
+    ]
+}
