@@ -143,10 +143,11 @@ public struct DashboardPages: Sendable {
         let query = request.uri.queryParameters
         var limit: Int?
         if let text = query.get("limit") {
-            guard let number = Int(text), (1...ClassReport.maximumStudentsPerPage).contains(number) else {
-                throw HTTPError(.badRequest, message: "limit is a number of students from 1 to \(ClassReport.maximumStudentsPerPage), not \(text.prefix(20))")
+            do {
+                limit = try ClassReport.studentsPerPage(limit: text)
+            } catch {
+                throw HTTPError(.badRequest, message: error.message)
             }
-            limit = number
         }
         return (query.get("after"), limit)
     }

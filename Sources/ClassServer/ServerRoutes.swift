@@ -96,10 +96,11 @@ struct ServerRoutes: Sendable {
         let query = request.uri.queryParameters
         var page = ServerDatabase.StudentPage()
         if let text = query.get("limit") {
-            guard let limit = Int(text), (1...SyncWire.maximumReportStudentsPerPage).contains(limit) else {
-                throw ServerError(.invalidValue, "limit is a number of students from 1 to \(SyncWire.maximumReportStudentsPerPage), not \(text.prefix(20))")
+            do {
+                page.limit = try ClassReport.studentsPerPage(limit: text)
+            } catch {
+                throw ServerError(.invalidValue, error.message)
             }
-            page.limit = limit
         }
         if let text = query.get("after") {
             guard let after = UUID(uuidString: text) else {

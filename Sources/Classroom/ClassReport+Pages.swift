@@ -8,6 +8,16 @@ extension ClassReport {
     /// The most students a page holds, whatever `limit` asks.
     public static let maximumStudentsPerPage = 1_000
 
+    /// The students a page holds, as a request's `limit` asks for them.
+    /// - Throws: ``ClassroomError`` `.invalidValue` naming the value when it is not a number of
+    ///   students from 1 to ``maximumStudentsPerPage``.
+    public static func studentsPerPage(limit text: String) throws(ClassroomError) -> Int {
+        guard let limit = Int(text), (1...maximumStudentsPerPage).contains(limit) else {
+            throw ClassroomError(.invalidValue, "limit is a number of students from 1 to \(maximumStudentsPerPage), not \(text.prefix(20))")
+        }
+        return limit
+    }
+
     /// A page of the report: the rows of at most `limit` students, those whose identifiers sort
     /// first after `after`, with the summaries (averages, counts, contexts) of the whole class,
     /// as a class server's page has them. An assignment none of the page's students worked on
