@@ -42,6 +42,24 @@ struct WritingHistorySessionsTests {
         #expect(sessions.contains { $0.addedWords != nil } && sessions.contains { $0.typedCharacters != nil })
     }
 
+    /// A running session (an editor still open, or killed before its close) has no open time of
+    /// its own yet: its row holds the open time of the sessions before, which is added to only when
+    /// a session ends. Shown as its gain, that was "7s of 0s open": active above open.
+    @Test func aRunningSessionHasNoOpenTimeYet() {
+        let first = Self.start, second = Self.start.addingTimeInterval(3_600)
+        let history = WritingHistory(entries: [
+            WritingHistoryEntry(date: first.addingTimeInterval(350), sessionStart: first, sessionEnd: first.addingTimeInterval(350),
+                                activeTime: 20, openTime: 350, words: 37, sessionIdentifier: "one"),
+            WritingHistoryEntry(date: second.addingTimeInterval(8), sessionStart: second, activeTime: 27, openTime: 350, words: 54,
+                                sessionIdentifier: "two"),
+        ])
+        let sessions = history.sessions
+        #expect(sessions.count == 2)
+        #expect(sessions[0].activeTime == 20 && sessions[0].openTime == 350)
+        #expect(sessions[1].activeTime == 7 && sessions[1].openTime == nil && sessions[1].addedWords == 17)
+        for session in sessions { #expect(session.activeTime <= (session.openTime ?? .infinity)) }
+    }
+
     /// 60,000 rows in 20,000 sessions, whose typed characters only the first and the last row
     /// hold: searching back from every session for them read the whole history each time.
     @Test(.timeLimit(.minutes(1)))
@@ -97,7 +115,8 @@ struct WritingHistorySessionsTests {
             return WritingHistory.Session(
                 start: entry.sessionStart, end: entry.sessionEnd,
                 activeTime: timeBefore.map { max(0, entry.activeTime - $0) } ?? min(entry.activeTime, ownTime),
-                openTime: entry.openTime.flatMap { open in knowsBefore ? open - min(open, before(\.openTime) ?? 0) : nil },
+                openTime: entry.sessionEnd == nil ? nil
+                    : entry.openTime.flatMap { open in knowsBefore ? open - min(open, before(\.openTime) ?? 0) : nil },
                 words: entry.words,
                 addedWords: entry.words.flatMap { now in before(\.words).map { now - $0 } },
                 typedCharacters: gain(entry.typedCharacters, over: before(\.typedCharacters)),

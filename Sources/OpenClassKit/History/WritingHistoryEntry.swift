@@ -143,7 +143,10 @@ public struct WritingHistory: Sendable, Equatable {
             return Session(
                 start: entry.sessionStart, end: entry.sessionEnd,
                 activeTime: known.activeTime.map { max(0, entry.activeTime - $0) } ?? min(entry.activeTime, ownTime),
-                openTime: entry.openTime.flatMap { open in knowsBefore ? open - min(open, known.openTime ?? 0) : nil },
+                // A session's open time is added when it ends: a running session's row still holds
+                // the open time of those before, so its own is not known yet (never "7s of 0s open").
+                openTime: entry.sessionEnd == nil ? nil
+                    : entry.openTime.flatMap { open in knowsBefore ? open - min(open, known.openTime ?? 0) : nil },
                 words: entry.words,
                 addedWords: entry.words.flatMap { now in known.words.map { now - $0 } },
                 typedCharacters: gain(entry.typedCharacters, over: known.typedCharacters),
