@@ -27,7 +27,7 @@ extension ServerDatabase {
     /// Applies a student's operations in one transaction, in order, each at most once: an
     /// operation whose id was applied before is counted as repeated and changes nothing.
     /// - Throws: ``ServerError`` `.notFound` when the student has not joined the class.
-    public func apply(_ operations: [SyncOperation], toClass classID: UUID, as student: UUID) async throws -> SyncWire.SyncAnswer {
+    package func apply(_ operations: [SyncOperation], toClass classID: UUID, as student: UUID) async throws -> SyncWire.SyncAnswer {
         let notJoined = ServerError(.notFound, "you have not joined the class \(classID.uuidString.lowercased()): join it with its code (clsfile join URL --code CODE)")
         let named = Array(Set(operations.map(\.assignmentIdentifier))).sorted()
         // The rows this process holds decoded, taken now: the database sends the text only of

@@ -74,7 +74,7 @@ public struct SyncClient: Sendable {
     }
 
     /// Sends operations; the server answers once all of them are applied (or were before).
-    public func send(_ operations: [SyncOperation], classID: UUID) async throws -> SyncWire.SyncAnswer {
+    package func send(_ operations: [SyncOperation], classID: UUID) async throws -> SyncWire.SyncAnswer {
         try await exchange(.POST, "v1/sync", body: SyncWire.SyncRequest(classID: classID, operations: operations),
                        answer: SyncWire.SyncAnswer.self)
     }

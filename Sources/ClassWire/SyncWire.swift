@@ -59,9 +59,9 @@ public enum SyncWire {
     /// `POST /v1/sync`: operations on the student's assigned work, in the order they were made.
     public struct SyncRequest: Sendable, Equatable, Codable {
         public var classID: UUID
-        public var operations: [SyncOperation]
+        package var operations: [SyncOperation]
 
-        public init(classID: UUID, operations: [SyncOperation]) {
+        package init(classID: UUID, operations: [SyncOperation]) {
             self.classID = classID
             self.operations = operations
         }
@@ -95,9 +95,9 @@ public enum SyncWire {
         /// One handout's assignment: its identifier and what the report shows of it.
         public struct Handout: Sendable, Equatable, Codable {
             public var identifier: String
-            public var assignment: SyncOperation.AssignmentInfo
+            package var assignment: SyncOperation.AssignmentInfo
 
-            public init(identifier: String, assignment: SyncOperation.AssignmentInfo) {
+            package init(identifier: String, assignment: SyncOperation.AssignmentInfo) {
                 self.identifier = identifier
                 self.assignment = assignment
             }

@@ -22,7 +22,7 @@ public struct Collector: Sendable {
         /// Why the file is a conflict, when the result is `conflict`.
         public var conflict: String?
         /// What the import did, or why the file was refused.
-        public var result: Result<Submission.ImportResult, ClassroomError>
+        package var result: Result<Submission.ImportResult, ClassroomError>
     }
 
     public let store: CLSDataStore
@@ -110,7 +110,7 @@ public struct Collector: Sendable {
     /// - Returns: The student's identifier and what importing each kept-aside submission did.
     /// - Throws: ``ClassroomError`` `.notAssigned` when no kept-aside submission, or several keys,
     ///   match.
-    public func trust(student: String, fingerprint: String) async throws -> (student: String, results: [Submission.ImportResult]) {
+    package func trust(student: String, fingerprint: String) async throws -> (student: String, results: [Submission.ImportResult]) {
         let wanted = fingerprint.lowercased().filter { !$0.isWhitespace }
         guard wanted.count >= 8 else {
             throw ClassroomError(.notAssigned, "give at least 8 digits of the key's fingerprint, as `clsfile collect` printed it")

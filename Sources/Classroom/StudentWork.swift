@@ -113,7 +113,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
 
     /// The work a class server holds, merged from a student's operations: the same numbers as
     /// ``init(assignment:activity:)`` reads from the student's own store.
-    public init(state: WorkState) {
+    package init(state: WorkState) {
         assignmentIdentifier = state.assignmentIdentifier
         documentName = state.assignment.documentName
         completedAt = state.completedAt.map(Date.init(timeIntervalSince1970:))

@@ -4,25 +4,25 @@ import OpenClassKit
 /// for one by one, the ranges united and the items sorted after every operation: quadratic, and
 /// plainly right. What tests check ``OpenClassKit/WorkState/apply(contentsOf:)`` against, and what
 /// `WorkLimitsBenchmark` times beside it.
-public struct PlainWorkMerge: Sendable {
-    public private(set) var spans: [SyncOperation.Span] = []
-    public private(set) var basis: String?
-    public private(set) var ranges: [SyncOperation.Range] = []
-    public private(set) var items: [SyncOperation.Item] = []
-    public private(set) var attempt: Int
-    public private(set) var completedAt: Double?
+package struct PlainWorkMerge: Sendable {
+    package private(set) var spans: [SyncOperation.Span] = []
+    package private(set) var basis: String?
+    package private(set) var ranges: [SyncOperation.Range] = []
+    package private(set) var items: [SyncOperation.Item] = []
+    package private(set) var attempt: Int
+    package private(set) var completedAt: Double?
 
     /// Work with nothing recorded, of an attempt.
-    public init(attempt: Int) {
+    package init(attempt: Int) {
         self.attempt = attempt
     }
 
     /// Work as a ``OpenClassKit/WorkState`` holds it.
-    public init(_ work: WorkState) {
+    package init(_ work: WorkState) {
         (spans, basis, ranges, items, attempt, completedAt) = (work.spans, work.progressBasis, work.ranges, work.items, work.attempt, work.completedAt)
     }
 
-    public mutating func apply(_ operation: SyncOperation) {
+    package mutating func apply(_ operation: SyncOperation) {
         if operation.replacesWork || operation.attempt > attempt {
             self = PlainWorkMerge(attempt: operation.attempt)
         } else if operation.attempt < attempt {

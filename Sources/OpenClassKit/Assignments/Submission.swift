@@ -7,9 +7,9 @@ import Foundation
 /// each student. A student's key is pinned at the first submission the store accepts from them: one
 /// signed with another key is kept aside as a conflict until the teacher trusts that key
 /// (``CLSDataStore/trustStudentKey(_:forStudent:)``).
-public struct Submission: Sendable, Hashable {
+package struct Submission: Sendable, Hashable {
     /// What importing a submission did to the store.
-    public enum ImportResult: String, Sendable {
+    package enum ImportResult: String, Sendable {
         /// The store had nothing from this student for this assignment; it has now.
         case added
         /// The store held an older submission; this one replaced it.
@@ -25,26 +25,26 @@ public struct Submission: Sendable, Hashable {
 
     /// How far into the future a submission's date may be, for clocks that differ: five minutes.
     /// Work dated later is not imported.
-    public static let clockMargin: TimeInterval = 300
+    package static let clockMargin: TimeInterval = 300
 
     /// The assignment's identifier.
-    public var assignmentIdentifier: String
+    package var assignmentIdentifier: String
     /// The student's opaque account identifier.
-    public var studentIdentifier: String
+    package var studentIdentifier: String
     /// The name the student gave.
-    public var studentName: String
+    package var studentName: String
     /// When the student made the submission.
-    public var submittedAt: Date
+    package var submittedAt: Date
     /// A digest of the submission's content, which tells repeats apart from changes.
-    public var digest: String
+    package var digest: String
     /// The work, in the collecting tool's format.
-    public var payload: Data
-    /// The public key the student signed the submission with; nil for work collected before
+    package var payload: Data
+    /// The package key the student signed the submission with; nil for work collected before
     /// submissions were signed.
-    public var studentKey: Data?
+    package var studentKey: Data?
 
     /// Creates a submission to import.
-    public init(assignmentIdentifier: String, studentIdentifier: String, studentName: String,
+    package init(assignmentIdentifier: String, studentIdentifier: String, studentName: String,
                 submittedAt: Date, digest: String, payload: Data, studentKey: Data? = nil) {
         self.assignmentIdentifier = assignmentIdentifier
         self.studentIdentifier = studentIdentifier

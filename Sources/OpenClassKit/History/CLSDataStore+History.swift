@@ -90,7 +90,7 @@ extension CLSDataStore {
 public struct WritingSnapshots: AsyncSequence, Sendable {
     public typealias Element = WritingSnapshot
 
-    let storage: any ActivityStorage
+    let storage: SQLiteStorage
     let activityID: Int64?
 
     public func makeAsyncIterator() -> Iterator {
@@ -100,7 +100,7 @@ public struct WritingSnapshots: AsyncSequence, Sendable {
     /// Reads the rows a few at a time, each batch in a transaction of its own, so that a replay
     /// that waits for a key holds no transaction open.
     public struct Iterator: AsyncIteratorProtocol {
-        let storage: any ActivityStorage
+        let storage: SQLiteStorage
         let activityID: Int64?
         private var lastRow: Int64 = 0
         private var batch: [SnapshotRow] = []
@@ -110,7 +110,7 @@ public struct WritingSnapshots: AsyncSequence, Sendable {
         private var damage: CLSError?
         private static let batchSize = 8
 
-        init(storage: any ActivityStorage, activityID: Int64?) {
+        init(storage: SQLiteStorage, activityID: Int64?) {
             self.storage = storage
             self.activityID = activityID
             isDone = activityID == nil

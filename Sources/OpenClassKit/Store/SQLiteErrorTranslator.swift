@@ -45,5 +45,5 @@ enum SQLiteErrorTranslator {
 extension CLSError {
     /// Whether the store was held by another process for longer than the busy timeout, so that
     /// trying again later may succeed.
-    public var isBusy: Bool { SQLiteErrorTranslator.isBusy(self) }
+    package var isBusy: Bool { SQLiteErrorTranslator.isBusy(self) }
 }

@@ -127,7 +127,7 @@ extension URL {
     ///
     /// A relative path is taken relative to the current directory.
     /// - Parameter pathBytes: The path as the file system spells it.
-    public init(fileSystemPathBytes pathBytes: [UInt8]) {
+    package init(fileSystemPathBytes pathBytes: [UInt8]) {
         var absolute = pathBytes
         if absolute.first != UInt8(ascii: "/") {
             absolute = PathBytes.currentDirectory() + [UInt8(ascii: "/")] + pathBytes
@@ -139,26 +139,26 @@ extension URL {
 extension URL {
     /// The bytes of a file URL's path, as the file system spells them: `%XX` escapes decoded, so
     /// that a name that is not UTF-8 (for which Foundation gives no path) keeps its bytes.
-    public var fileSystemPathBytes: [UInt8] {
+    package var fileSystemPathBytes: [UInt8] {
         PathBytes.percentDecoded(absoluteURL.path(percentEncoded: true))
     }
 
     /// The path for messages: UTF-8 as it is, any other byte as `\xNN`.
-    public var displayPath: String {
+    package var displayPath: String {
         PathBytes.display(fileSystemPathBytes)
     }
 }
 
 /// Paths as the file system spells them, for code that calls the C library with them. Not part of
 /// ClassKit.
-public enum FileSystemPath {
+package enum FileSystemPath {
     /// Calls `body` with a NUL-terminated copy of a path's bytes.
-    public static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+    package static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         try PathBytes.withCString(bytes, body)
     }
 
     /// Calls `body` with a file URL's path, NUL-terminated, its bytes kept (`URL.fileSystemPathBytes`).
-    public static func withCString<R>(_ url: URL, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+    package static func withCString<R>(_ url: URL, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         try PathBytes.withCString(url.fileSystemPathBytes, body)
     }
 }

@@ -30,7 +30,7 @@ enum OutboxTable {
         guard case var (operation, classes)? = try emptyOperation(forActivity: activityID, at: now, in: db) else { return }
         if let onlyClass { classes = classes.filter { $0 == onlyClass } }
         operation.replacesWork = true
-        let record = try SQLiteStorage.load(activityID, in: db)
+        let record = try ActivityTable.load(activityID, in: db)
         operation.spans = record.spans.map(SyncOperation.Span.init)
         operation.progressBasisChange = SyncOperation.BasisChange(basis: record.progressBasis, restarts: true)
         operation.ranges = record.ranges.map { SyncOperation.Range(lower: $0.lowerBound, upper: $0.upperBound) }

@@ -55,7 +55,7 @@ extension CLSDataStore {
 
     /// Records an assignment a teacher made; recording it again changes nothing.
     /// - Throws: ``CLSError`` `.invalidModification` when another assignment already has its identifier.
-    public func recordAssignment(_ assignment: Assignment) async throws {
+    package func recordAssignment(_ assignment: Assignment) async throws {
         try await storage.record(assignment)
     }
 
@@ -63,7 +63,7 @@ extension CLSDataStore {
     /// Accepting the same assignment again, for the same or another file, ties it to that file.
     /// - Throws: ``CLSError`` `.invalidArgument` for a URL that names no regular file,
     ///   `.invalidModification` when the file is already tied to another assignment.
-    public func acceptAssignment(_ assignment: Assignment, for documentURL: URL) async throws {
+    package func acceptAssignment(_ assignment: Assignment, for documentURL: URL) async throws {
         try await storage.accept(assignment, for: try FileIdentity(resolving: documentURL))
     }
 
@@ -81,19 +81,19 @@ extension CLSDataStore {
     }
 
     /// Every assignment in this store, oldest first.
-    public func assignments() async throws -> [Assignment] {
+    package func assignments() async throws -> [Assignment] {
         try await storage.assignments()
     }
 
     /// The assignment a file is tied to, or nil.
-    public func assignment(for documentURL: URL) async throws -> Assignment? {
+    package func assignment(for documentURL: URL) async throws -> Assignment? {
         try await storage.assignment(for: try FileIdentity(resolving: documentURL))
     }
 
     /// Removes an assignment, with whatever was collected for it. The file's own activity stays.
     /// - Returns: Whether there was such an assignment.
     @discardableResult
-    public func removeAssignment(identifier: String) async throws -> Bool {
+    package func removeAssignment(identifier: String) async throws -> Bool {
         try await storage.removeAssignment(identifier: identifier)
     }
 
@@ -104,35 +104,35 @@ extension CLSDataStore {
     /// signed submission of a student pins their key; one signed with another key is kept aside
     /// (``Submission/ImportResult/conflict``) until ``trustStudentKey(_:forStudent:)``.
     /// - Throws: ``CLSError`` `.invalidArgument` when the store has no such assignment.
-    public func importSubmission(_ submission: Submission) async throws -> Submission.ImportResult {
+    package func importSubmission(_ submission: Submission) async throws -> Submission.ImportResult {
         try await storage.importSubmission(submission)
     }
 
     /// The latest submission of each student for an assignment, ordered by student name.
-    public func submissions(forAssignment identifier: String) async throws -> [Submission] {
+    package func submissions(forAssignment identifier: String) async throws -> [Submission] {
         try await storage.submissions(forAssignment: identifier)
     }
 
     /// Every submission accepted for an assignment, ordered by student name and date.
-    public func submissionHistory(forAssignment identifier: String) async throws -> [Submission] {
+    package func submissionHistory(forAssignment identifier: String) async throws -> [Submission] {
         try await storage.submissionHistory(forAssignment: identifier)
     }
 
     /// Keeps a submission aside as a conflict, out of the history and the reports: for work the
     /// collecting tool refuses to import but keeps for the teacher to inspect. It needs its
     /// ``Submission/studentKey``.
-    public func keepAside(_ submission: Submission) async throws {
+    package func keepAside(_ submission: Submission) async throws {
         try await storage.keepAside(submission)
     }
 
     /// Every submission kept aside as a conflict, ordered by student name and date.
-    public func keptAsideSubmissions() async throws -> [Submission] {
+    package func keptAsideSubmissions() async throws -> [Submission] {
         try await storage.keptAsideSubmissions()
     }
 
     /// The key pinned for a student: the one their first accepted submission was signed with, or
     /// the one the teacher last trusted.
-    public func pinnedKey(forStudent identifier: String) async throws -> Data? {
+    package func pinnedKey(forStudent identifier: String) async throws -> Data? {
         try await storage.pinnedKey(forStudent: identifier)
     }
 
@@ -140,7 +140,7 @@ extension CLSDataStore {
     /// (but work dated later than ``Submission/clockMargin`` from now).
     /// - Returns: What importing each kept-aside submission did, oldest first.
     @discardableResult
-    public func trustStudentKey(_ key: Data, forStudent identifier: String) async throws -> [Submission.ImportResult] {
+    package func trustStudentKey(_ key: Data, forStudent identifier: String) async throws -> [Submission.ImportResult] {
         try await storage.trust(key, forStudent: identifier, datedUpTo: Date().addingTimeInterval(Submission.clockMargin))
     }
 }

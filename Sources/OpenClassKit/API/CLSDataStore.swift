@@ -37,7 +37,9 @@ public final class CLSDataStore: Sendable {
             return CLSDataStore(storeURL: try defaultStoreURL)
         } catch {
             let reason = error as? CLSError ?? CLSError(.databaseInaccessible, "\(error)")
-            return CLSDataStore(storeURL: DeveloperMode.settingsURL, storage: UnusableStorage(reason: reason))
+            let settings = DeveloperMode.settingsURL
+            return CLSDataStore(storeURL: settings, storage: SQLiteStorage(path: settings.path, appIdentifier: "clsfile", busyTimeout: 0,
+                                                                           unusableBecause: reason))
         }
     }()
 
@@ -62,7 +64,7 @@ public final class CLSDataStore: Sendable {
     /// The root of the context tree: the tool that reports.
     public let mainAppContext: CLSContext
 
-    let storage: any ActivityStorage
+    let storage: SQLiteStorage
     /// The context tree: what was read, made and changed of it.
     let contextTree: ContextTree
     private var tracker: ChangeTracker { contextTree.instances.tracker }
@@ -91,7 +93,7 @@ public final class CLSDataStore: Sendable {
                                          busyTimeout: configuration.busyTimeout))
     }
 
-    init(storeURL: URL, appIdentifier: String = "clsfile", storage: any ActivityStorage) {
+    init(storeURL: URL, appIdentifier: String = "clsfile", storage: SQLiteStorage) {
         self.storeURL = storeURL
         self.storage = storage
         contextTree = ContextTree(storage: storage, appIdentifier: appIdentifier)

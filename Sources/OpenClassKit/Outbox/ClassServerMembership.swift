@@ -5,26 +5,26 @@ import Foundation
 /// Set by ``CLSDataStore/joinClassServer(_:)`` once the server accepted the join code; from then
 /// on every save of the activity of a document assigned by the class's teacher also writes a
 /// ``SyncOperation`` for the class to the store's outbox.
-public struct ClassServerMembership: Sendable, Equatable {
+package struct ClassServerMembership: Sendable, Equatable {
     /// The server's address, such as `https://class.example.org`.
-    public var serverURL: URL
+    package var serverURL: URL
     /// The student's account on the server.
-    public var accountID: UUID
+    package var accountID: UUID
     /// The class joined.
-    public var classID: UUID
-    public var className: String
-    /// The recipient public key of the class's teacher (P-256, X9.63), as their handouts carry
+    package var classID: UUID
+    package var className: String
+    /// The recipient package key of the class's teacher (P-256, X9.63), as their handouts carry
     /// it: only the work of assignments handed out with this key goes to the class. Nil for a
     /// class joined before classes were tied to their teacher, which gets every assignment's work.
-    public var teacherKey: Data?
-    public var joinedAt: Date
+    package var teacherKey: Data?
+    package var joinedAt: Date
     /// When a sync last reached the server; nil before the first.
-    public var lastSyncAt: Date?
+    package var lastSyncAt: Date?
     /// Why the last sync failed; nil when it succeeded.
-    public var lastError: String?
+    package var lastError: String?
 
     /// Creates a membership as the server answered a join.
-    public init(serverURL: URL, accountID: UUID, classID: UUID, className: String, teacherKey: Data?,
+    package init(serverURL: URL, accountID: UUID, classID: UUID, className: String, teacherKey: Data?,
                 joinedAt: Date = Date(), lastSyncAt: Date? = nil, lastError: String? = nil) {
         self.serverURL = serverURL
         self.accountID = accountID
@@ -38,10 +38,10 @@ public struct ClassServerMembership: Sendable, Equatable {
 }
 
 /// An operation waiting in the outbox, with its place in the queue.
-public struct OutboxEntry: Sendable, Equatable {
+package struct OutboxEntry: Sendable, Equatable {
     /// Its place: entries are sent in this order and acknowledged by it.
-    public var sequence: Int64
+    package var sequence: Int64
     /// The class joined when it was made, which it is sent to.
-    public var classID: UUID
-    public var operation: SyncOperation
+    package var classID: UUID
+    package var operation: SyncOperation
 }

@@ -7,19 +7,19 @@ import Foundation
 /// sync sends them in order and removes those the server acknowledged. Each has an id, so a
 /// server that receives one twice applies it once, and ``WorkState/apply(_:)`` merges them with
 /// the store's own rules, so that applying one again would change nothing either.
-public struct SyncOperation: Sendable, Equatable, Codable {
+package struct SyncOperation: Sendable, Equatable, Codable {
     /// A time span, without the process that runs it. Times are seconds since 1970.
-    public struct Span: Sendable, Equatable, Codable {
-        public var id: String
-        public var start: Double
-        public var end: Double?
-        public var lastPulse: Double
+    package struct Span: Sendable, Equatable, Codable {
+        package var id: String
+        package var start: Double
+        package var end: Double?
+        package var lastPulse: Double
         /// The id of the first span of the session this one goes on with (after a pause, or a
         /// buffer left and entered again in one editor run); absent for a span that begins a
         /// session, and from clients older than sessions, whose spans are joined where they touch.
-        public var session: String?
+        package var session: String?
 
-        public init(id: String, start: Double, end: Double?, lastPulse: Double, session: String? = nil) {
+        package init(id: String, start: Double, end: Double?, lastPulse: Double, session: String? = nil) {
             self.id = id
             self.start = start
             self.end = end
@@ -29,20 +29,20 @@ public struct SyncOperation: Sendable, Equatable, Codable {
     }
 
     /// An activity item's value at a moment.
-    public struct Item: Sendable, Equatable, Codable {
-        public var identifier: String
-        public var title: String
-        public var isPrimary: Bool
+    package struct Item: Sendable, Equatable, Codable {
+        package var identifier: String
+        package var title: String
+        package var isPrimary: Bool
         /// `quantity`, `score` or `binary`.
-        public var kind: String
+        package var kind: String
         /// The quantity, the score, or 1/0 for a binary item.
-        public var value: Double
-        public var maxScore: Double?
-        public var createdAt: Double
+        package var value: Double
+        package var maxScore: Double?
+        package var createdAt: Double
         /// What last-writer-wins compares.
-        public var modifiedAt: Double
+        package var modifiedAt: Double
 
-        public init(identifier: String, title: String, isPrimary: Bool, kind: String, value: Double,
+        package init(identifier: String, title: String, isPrimary: Bool, kind: String, value: Double,
                     maxScore: Double? = nil, createdAt: Double, modifiedAt: Double) {
             self.identifier = identifier
             self.title = title
@@ -56,26 +56,26 @@ public struct SyncOperation: Sendable, Equatable, Codable {
     }
 
     /// A progress range, 0…1.
-    public struct Range: Sendable, Equatable, Codable {
-        public var lower: Double
-        public var upper: Double
+    package struct Range: Sendable, Equatable, Codable {
+        package var lower: Double
+        package var upper: Double
 
-        public init(lower: Double, upper: Double) {
+        package init(lower: Double, upper: Double) {
             self.lower = lower
             self.upper = upper
         }
     }
 
     /// What the teacher's handout said, for the server's report.
-    public struct AssignmentInfo: Sendable, Equatable, Codable {
-        public var title: String
-        public var className: String?
-        public var documentName: String
-        public var dueDate: Double?
-        public var targetWords: Int?
-        public var contextPath: [String]?
+    package struct AssignmentInfo: Sendable, Equatable, Codable {
+        package var title: String
+        package var className: String?
+        package var documentName: String
+        package var dueDate: Double?
+        package var targetWords: Int?
+        package var contextPath: [String]?
 
-        public init(title: String, className: String? = nil, documentName: String, dueDate: Double? = nil,
+        package init(title: String, className: String? = nil, documentName: String, dueDate: Double? = nil,
                     targetWords: Int? = nil, contextPath: [String]? = nil) {
             self.title = title
             self.className = className
@@ -86,7 +86,7 @@ public struct SyncOperation: Sendable, Equatable, Codable {
         }
 
         /// What an assignment says of itself, its document named as the handout names it.
-        public init(describing assignment: Assignment) {
+        package init(describing assignment: Assignment) {
             self.init(title: assignment.title, className: assignment.className, documentName: assignment.documentName,
                       dueDate: assignment.dueDate?.timeIntervalSince1970, targetWords: assignment.targetWordCount,
                       contextPath: assignment.contextPath)
@@ -94,51 +94,51 @@ public struct SyncOperation: Sendable, Equatable, Codable {
     }
 
     /// The operation's id: applying an id a second time changes nothing.
-    public var id: UUID
-    public var assignmentIdentifier: String
+    package var id: UUID
+    package var assignmentIdentifier: String
     /// Which attempt of the document the change is to; a later attempt starts the work again.
-    public var attempt: Int
+    package var attempt: Int
     /// When it was made, seconds since 1970.
-    public var madeAt: Double
-    public var assignment: AssignmentInfo
+    package var madeAt: Double
+    package var assignment: AssignmentInfo
     /// Spans started, pulsed or stopped: merged by id.
-    public var spans: [Span] = []
+    package var spans: [Span] = []
     /// Ids of spans removed (``CLSActivity/discardStart()``).
-    public var discardedSpans: [String] = []
+    package var discardedSpans: [String] = []
     /// Set when the progress basis changes or the progress starts again.
-    public var progressBasisChange: BasisChange?
+    package var progressBasisChange: BasisChange?
     /// Ranges added, united with those held when they measure the same basis.
-    public var ranges: [Range] = []
+    package var ranges: [Range] = []
     /// The basis `ranges` measure.
-    public var rangesBasis: String?
-    public var removesAllItems = false
-    public var clearsPrimary = false
+    package var rangesBasis: String?
+    package var removesAllItems = false
+    package var clearsPrimary = false
     /// Identifiers of items removed.
-    public var deletedItems: [String] = []
+    package var deletedItems: [String] = []
     /// Items added or changed.
-    public var items: [Item] = []
+    package var items: [Item] = []
     /// When the student marked the work done; the first date stays.
-    public var completedAt: Double?
+    package var completedAt: Double?
     /// True for a snapshot of everything the activity holds (made when a server is joined, an
     /// assignment is tied to another file, or a new attempt starts): it replaces what the server
     /// held, whatever that was.
-    public var replacesWork = false
+    package var replacesWork = false
 
     /// A change of what the progress measures.
-    public struct BasisChange: Sendable, Equatable, Codable {
+    package struct BasisChange: Sendable, Equatable, Codable {
         /// The new basis; nil when unnamed.
-        public var basis: String?
+        package var basis: String?
         /// True when the ranges go even if the basis is the same.
-        public var restarts: Bool
+        package var restarts: Bool
 
-        public init(basis: String?, restarts: Bool) {
+        package init(basis: String?, restarts: Bool) {
             self.basis = basis
             self.restarts = restarts
         }
     }
 
     /// Creates an operation with nothing in it yet.
-    public init(id: UUID = UUID(), assignmentIdentifier: String, attempt: Int, madeAt: Double, assignment: AssignmentInfo) {
+    package init(id: UUID = UUID(), assignmentIdentifier: String, attempt: Int, madeAt: Double, assignment: AssignmentInfo) {
         self.id = id
         self.assignmentIdentifier = assignmentIdentifier
         self.attempt = attempt

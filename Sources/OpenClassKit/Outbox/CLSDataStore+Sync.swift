@@ -14,7 +14,7 @@ import NIOConcurrencyHelpers
 extension CLSDataStore {
     /// The classes joined on the class server this store syncs to, oldest first; empty when none
     /// was joined. All have the same server, account and last sync.
-    public func classServerMemberships() async throws -> [ClassServerMembership] {
+    package func classServerMemberships() async throws -> [ClassServerMembership] {
         try await storage.classServerMemberships()
     }
 
@@ -24,7 +24,7 @@ extension CLSDataStore {
     /// server leaves the previous server's classes and drops what waited for them.
     /// - Returns: How many operations were queued for the work recorded before.
     @discardableResult
-    public func joinClassServer(_ membership: ClassServerMembership) async throws -> Int {
+    package func joinClassServer(_ membership: ClassServerMembership) async throws -> Int {
         try await storage.joinClassServer(membership)
     }
 
@@ -32,14 +32,14 @@ extension CLSDataStore {
     /// dropping what waited for them. Leaving the last class forgets the server.
     /// - Returns: How many operations were dropped unsent.
     @discardableResult
-    public func leaveClassServer(classID: UUID? = nil) async throws -> Int {
+    package func leaveClassServer(classID: UUID? = nil) async throws -> Int {
         try await storage.leaveClassServer(classID: classID)
     }
 
     /// The accepted assignments whose work goes to no class joined, oldest first: their
     /// teacher's class was not joined, or they came from a version-1 handout, which names no
     /// teacher. Empty when the store joined no class.
-    public func assignmentsSyncedToNoClass() async throws -> [Assignment] {
+    package func assignmentsSyncedToNoClass() async throws -> [Assignment] {
         try await storage.assignmentsSyncedNowhere()
     }
 
@@ -48,41 +48,41 @@ extension CLSDataStore {
     /// classes in `excludedClasses` (which a sync could not send to just now), and the
     /// operations on the assignments in `excludedAssignments` of a class (which the class did
     /// not have just now).
-    public func pendingSyncOperations(limit: Int, excludingClasses excludedClasses: Set<UUID> = [],
+    package func pendingSyncOperations(limit: Int, excludingClasses excludedClasses: Set<UUID> = [],
                                       excludingAssignments excludedAssignments: [UUID: Set<String>] = [:]) async throws -> [OutboxEntry] {
         try await storage.pendingOperations(limit: limit, excluding: excludedClasses, excludingAssignments: excludedAssignments)
     }
 
     /// How many operations wait to be sent.
-    public func syncOutboxDepth() async throws -> Int {
+    package func syncOutboxDepth() async throws -> Int {
         try await storage.outboxDepth()
     }
 
     /// Removes the operations the server acknowledged and notes the time of the sync.
-    public func acknowledgeSyncOperations(_ sequences: [Int64], at date: Date = Date()) async throws {
+    package func acknowledgeSyncOperations(_ sequences: [Int64], at date: Date = Date()) async throws {
         try await storage.acknowledgeOperations(sequences, at: date)
     }
 
     /// How many sync operations this process has queued in any store's outbox since it started
     /// (a few may have been rolled back with a failed save). A program that records work checks
     /// it to learn, without reading the store, whether a sync may be due.
-    public static var syncOperationsQueuedByThisProcess: Int {
+    package static var syncOperationsQueuedByThisProcess: Int {
         OutboxTable.queuedInThisProcess.withLockedValue { $0 }
     }
 
     /// Notes why a sync failed, for `clsfile status`.
-    public func recordSyncFailure(_ reason: String) async throws {
+    package func recordSyncFailure(_ reason: String) async throws {
         try await storage.recordSyncFailure(reason)
     }
 
     /// Sets aside an operation the server refused (a value out of its range, say), with its
     /// reason, so that the operations after it can be sent; ``refusedSyncOperations()`` counts them.
-    public func setAsideSyncOperation(_ sequence: Int64, reason: String) async throws {
+    package func setAsideSyncOperation(_ sequence: Int64, reason: String) async throws {
         try await storage.setAsideOperation(sequence, reason: reason)
     }
 
     /// How many operations the server refused and were set aside, and the latest reason.
-    public func refusedSyncOperations() async throws -> (count: Int, latestReason: String?) {
+    package func refusedSyncOperations() async throws -> (count: Int, latestReason: String?) {
         try await storage.refusedOperations()
     }
 }

@@ -8,23 +8,23 @@ import Foundation
 /// starts them again), items last-writer-wins in the order the store committed them, the done
 /// date set once; a snapshot replaces everything. So the server's numbers are the student's own.
 /// A server applies each operation id once (a snapshot sent again would undo what followed it).
-public struct WorkState: Sendable, Equatable, Codable {
-    public var assignmentIdentifier: String
-    public var assignment: SyncOperation.AssignmentInfo
-    public var attempt: Int
+package struct WorkState: Sendable, Equatable, Codable {
+    package var assignmentIdentifier: String
+    package var assignment: SyncOperation.AssignmentInfo
+    package var attempt: Int
     /// The spans, by start.
-    public private(set) var spans: [SyncOperation.Span] = []
-    public private(set) var progressBasis: String?
+    package private(set) var spans: [SyncOperation.Span] = []
+    package private(set) var progressBasis: String?
     /// The progress ranges, united.
-    public private(set) var ranges: [SyncOperation.Range] = []
+    package private(set) var ranges: [SyncOperation.Range] = []
     /// The items, in the order they were made.
-    public private(set) var items: [SyncOperation.Item] = []
-    public private(set) var completedAt: Double?
+    package private(set) var items: [SyncOperation.Item] = []
+    package private(set) var completedAt: Double?
     /// The latest `madeAt` applied.
-    public private(set) var updatedAt: Double
+    package private(set) var updatedAt: Double
 
     /// Work with nothing recorded, for the operation's assignment and attempt.
-    public init(startingWith operation: SyncOperation) {
+    package init(startingWith operation: SyncOperation) {
         assignmentIdentifier = operation.assignmentIdentifier
         assignment = operation.assignment
         attempt = operation.attempt
@@ -34,14 +34,14 @@ public struct WorkState: Sendable, Equatable, Codable {
     /// Merges an operation in. One for an earlier attempt changes nothing; one for a later attempt
     /// starts the work again (the student started the document over), as does a snapshot
     /// (``SyncOperation/replacesWork``), which then holds all there is.
-    public mutating func apply(_ operation: SyncOperation) {
+    package mutating func apply(_ operation: SyncOperation) {
         apply(contentsOf: CollectionOfOne(operation))
     }
 
     /// Merges operations in, in order, as ``apply(_:)`` one at a time would, in time linear in
     /// the work held and the operations: spans and items are found by id, the ranges united once.
     /// Operations of another assignment change nothing.
-    public mutating func apply(contentsOf operations: some Sequence<SyncOperation>) {
+    package mutating func apply(contentsOf operations: some Sequence<SyncOperation>) {
         var merging = Merging(self)
         for operation in operations where operation.assignmentIdentifier == assignmentIdentifier {
             merging.apply(operation)
@@ -50,17 +50,17 @@ public struct WorkState: Sendable, Equatable, Codable {
     }
 
     /// How many spans, progress ranges and items a piece of work holds.
-    public struct Size: Sendable, Equatable {
-        public var spans: Int
-        public var ranges: Int
-        public var items: Int
+    package struct Size: Sendable, Equatable {
+        package var spans: Int
+        package var ranges: Int
+        package var items: Int
     }
 
     /// The most the work could hold after `operations`, counted without merging them, so that a
     /// server can refuse work past its limits before doing any: spans and items by their ids (in
     /// time linear in the work and the operations), ranges by the union of those held and sent
     /// under the basis they would be measured by (a sort of them).
-    public func size(after operations: some Sequence<SyncOperation>) -> Size {
+    package func size(after operations: some Sequence<SyncOperation>) -> Size {
         var attempt = self.attempt
         var spanIDs = Set(spans.map(\.id))
         var itemIDs = Set(items.map(\.identifier))
@@ -194,13 +194,13 @@ public struct WorkState: Sendable, Equatable, Codable {
 
     /// Active seconds: the union of the spans, a running span up to its last pulse, as the
     /// student's own report counts it (``CLSActivity/recordedDuration(since:)``).
-    public var activeSeconds: Double { SpanRecord.measure(of: spans.map(SpanRecord.init)) }
+    package var activeSeconds: Double { SpanRecord.measure(of: spans.map(SpanRecord.init)) }
 
     /// Progress, 0…1: the measure of the united ranges, as ``CLSActivity/progress``.
-    public var progress: Double { min(1, max(0, ranges.reduce(0) { $0 + ($1.upper - $1.lower) })) }
+    package var progress: Double { min(1, max(0, ranges.reduce(0) { $0 + ($1.upper - $1.lower) })) }
 
     /// The sessions a person sees, joined as ``CLSActivity/workSessions`` joins them.
-    public var sessions: [WorkSession] {
+    package var sessions: [WorkSession] {
         CLSActivity.sessions(of: spans.map {
             TimeSpan(start: Date(timeIntervalSince1970: $0.start), end: $0.end.map(Date.init(timeIntervalSince1970:)),
                      lastPulse: Date(timeIntervalSince1970: $0.lastPulse), continuesSession: $0.session != nil)

@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 /// The context tree of one data store: reads children from the store when first asked for, asks
 /// the delegate and the provider for what is missing, and keeps changed contexts until a save.
 final class ContextTree: Sendable {
-    let storage: any ActivityStorage
+    let storage: SQLiteStorage
     let appIdentifier: String
     /// The data store's activities, reached from contexts as from files.
     let instances = ActivityInstances()
@@ -22,7 +22,7 @@ final class ContextTree: Sendable {
     /// One save at a time: a context saved by one must have its row before another saves its children.
     private let saving = SaveTurn()
 
-    init(storage: any ActivityStorage, appIdentifier: String) {
+    init(storage: SQLiteStorage, appIdentifier: String) {
         self.storage = storage
         self.appIdentifier = appIdentifier
     }

@@ -16,7 +16,20 @@ enum ContextTable {
         return "(\(column)path IS NULL OR \(column)course_document = 1)"
     }
 
-    /// The child of a context with an identifier.
+    /// The row of the main app context, made when missing.
+    static func rootID(appIdentifier: String, in db: Database) throws -> Int64 {
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM context WHERE parent_id IS NULL AND identifier = ?",
+                                       arguments: [appIdentifier]) {
+            return id
+        }
+        let now = Date().timeIntervalSince1970
+        try db.execute(sql: """
+            INSERT INTO context (parent_id, identifier, type, title, created_at, modified_at)
+            VALUES (NULL, ?, ?, ?, ?, ?)
+            """, arguments: [appIdentifier, CLSContextType.app.rawValue, appIdentifier, now, now])
+        return db.lastInsertedRowID
+    }
+
     static func child(of parentID: Int64, identifier: String, in db: Database) throws -> ContextRecord? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM context WHERE parent_id = ? AND identifier = ?"),
                          arguments: [parentID, identifier]).map(record(from:))
