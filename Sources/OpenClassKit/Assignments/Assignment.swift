@@ -3,8 +3,8 @@ import Foundation
 /// A document a teacher handed out, as the teacher's store or an accepting student's store records it.
 /// Not part of ClassKit, so without its `CLS` prefix.
 ///
-/// The teacher records it with ``CLSDataStore/recordAssignment(_:)`` when making the handout; a
-/// student accepts it for one file with ``CLSDataStore/acceptAssignment(_:for:)``. From then on
+/// The teacher records it with `recordAssignment(_:)` (package API) when making the handout; a
+/// student accepts it for one file with `acceptAssignment(_:for:)`. From then on
 /// ``CLSDataStore/isAssignedDocument(_:)`` is true for that file, and only such files ever leave the
 /// student's machine.
 public struct Assignment: Sendable, Hashable {
