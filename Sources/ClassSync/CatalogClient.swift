@@ -1,9 +1,9 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import ClassWire
-import Crypto
+public import Crypto
 import Foundation
-import NIOCore
-import NIOHTTP1
+internal import NIOCore
+internal import NIOHTTP1
 import OpenClassKit
 
 /// A content tool's side of the Catalog API: publishing a course manifest's contexts and

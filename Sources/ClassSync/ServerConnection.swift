@@ -1,9 +1,9 @@
-import AsyncHTTPClient
+internal import AsyncHTTPClient
 import ClassWire
 import Foundation
-import NIOCore
-import NIOFoundationCompat
-import NIOHTTP1
+internal import NIOCore
+internal import NIOFoundationCompat
+internal import NIOHTTP1
 
 /// One request to the class server, signed with a token, its refusals turned into ``SyncError``s:
 /// what ``SyncClient`` and ``CatalogClient`` share.

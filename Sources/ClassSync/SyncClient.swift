@@ -1,11 +1,11 @@
-import AsyncHTTPClient
-import Classroom
+public import AsyncHTTPClient
+internal import Classroom
 import ClassWire
-import Crypto
+public import Crypto
 import Foundation
-import NIOCore
-import NIOFoundationCompat
-import NIOHTTP1
+public import NIOCore
+internal import NIOFoundationCompat
+internal import NIOHTTP1
 import OpenClassKit
 
 /// A student's side of the class server: joining a class, and sending the outbox of a store.

@@ -1,6 +1,6 @@
-import Crypto
+public import Crypto
 import Foundation
-import JWTKit
+internal import JWTKit
 
 /// The token every call of the Catalog API carries (`Authorization: Bearer TOKEN`): a JWT signed
 /// with ES256 by a publisher's P-256 key, its header naming the key as the administrator

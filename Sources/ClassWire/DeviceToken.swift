@@ -1,7 +1,7 @@
-import Classroom
-import Crypto
+internal import Classroom
+public import Crypto
 import Foundation
-import JWTKit
+internal import JWTKit
 
 /// The token every request of a student or teacher to the class server carries
 /// (`Authorization: Bearer TOKEN`): a JWT signed with ES256 by the device's P-256 key, its header

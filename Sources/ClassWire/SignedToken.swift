@@ -1,6 +1,6 @@
-import Crypto
+internal import Crypto
 import Foundation
-import JWTKit
+internal import JWTKit
 
 /// The JWTs the class server takes, signed with ES256 by a P-256 key named in the header (`kid`):
 /// what ``DeviceToken`` and ``CatalogToken`` share. Anything else is refused: another algorithm

@@ -1,4 +1,4 @@
-import Classroom
+internal import Classroom
 import Foundation
 import OpenClassKit
 

@@ -1,4 +1,4 @@
-import CTextScan
+internal import CTextScan
 
 /// The counting rule applied to one 64-byte block of ASCII text at once, with bit masks.
 ///

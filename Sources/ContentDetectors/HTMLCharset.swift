@@ -1,6 +1,6 @@
 #if canImport(Glibc)
 import Foundation
-import Glibc
+internal import Glibc
 #endif
 
 /// The character set an HTML file declares: `<meta charset>`, `<meta http-equiv="Content-Type"

@@ -1,8 +1,8 @@
-import CMagic
+internal import CMagic
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// libmagic, loaded when a file first needs it, behind a lock: a `magic_t` cookie is not

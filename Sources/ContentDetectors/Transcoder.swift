@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Streams bytes in one character set to UTF-8, replacing invalid input with U+FFFD.

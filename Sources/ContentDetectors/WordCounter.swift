@@ -1,4 +1,4 @@
-import CTextScan
+internal import CTextScan
 
 /// A streaming accumulator that applies the counting rule to UTF-8 text fed in pieces.
 ///

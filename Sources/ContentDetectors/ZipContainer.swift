@@ -1,4 +1,4 @@
-import CInflate
+internal import CInflate
 
 /// Limits applied when expanding ZIP-based documents.
 public struct ZipLimits: Sendable, Hashable {

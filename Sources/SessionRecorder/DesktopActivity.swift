@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Signs of work in a GUI editor that `clsfile open` runs, from the desktop: a GUI editor that

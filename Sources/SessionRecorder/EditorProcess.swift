@@ -1,9 +1,9 @@
-import CTerminal
+internal import CTerminal
 import Foundation
 import OpenClassKit
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// A running editor.

@@ -1,10 +1,10 @@
-import CTerminal
+internal import CTerminal
 import Foundation
 import OpenClassKit
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Runs an editor on a file and records the session: what `clsfile open` does.

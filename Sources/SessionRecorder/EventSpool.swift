@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Events waiting for a busy store, kept as JSON lines in a file beside it.

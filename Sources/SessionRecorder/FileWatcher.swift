@@ -2,7 +2,7 @@ import Foundation
 import OpenClassKit
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Tells when a file changes on disk, with inotify on its folder, so that editors that save by

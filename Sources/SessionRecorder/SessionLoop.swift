@@ -1,8 +1,8 @@
-import CTerminal
+internal import CTerminal
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// The blocking loop of an editor session, run on a thread of its own: relays the terminal, turns

@@ -2,7 +2,7 @@ import Foundation
 import OpenClassKit
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 extension SessionRecorder {

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Turns the signals a wrapper must act on into bytes on a pipe, so one `poll` loop sees them.

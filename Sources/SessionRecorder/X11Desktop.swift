@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// An X11 display read for ``DesktopActivity``: the input idle time from the XScreenSaver

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Rich Text Format: a streaming control-word parser. Font, colour and style tables, pictures,

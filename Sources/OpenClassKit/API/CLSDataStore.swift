@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// The store of every activity: fetch a file's activity, change it, save.
 ///

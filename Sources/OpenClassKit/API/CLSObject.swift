@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// The root of the ClassKit object hierarchy: every object knows when it was created and last changed.
 ///

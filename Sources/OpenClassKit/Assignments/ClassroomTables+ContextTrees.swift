@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Assignments of context trees (``Assignment/coversContextTree``): a teacher assigned a context
 /// of a class server's catalog, and every context at or below it that has work reports to an

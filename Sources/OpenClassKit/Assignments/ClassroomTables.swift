@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The classroom's tables — `assignment`, `submission`, `student_key` and `submission_conflict` —
 /// read and written inside a

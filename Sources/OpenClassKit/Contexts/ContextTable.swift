@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The SQL of the context tree, run inside a transaction that ``SQLiteStorage`` opens: contexts
 /// with their metadata, and the active context.

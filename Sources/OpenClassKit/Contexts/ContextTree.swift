@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// The context tree of one data store: reads children from the store when first asked for, asks
 /// the delegate and the provider for what is missing, and keeps changed contexts until a save.

@@ -1,4 +1,4 @@
-import CInflate
+internal import CInflate
 import Foundation
 
 /// How one snapshot of a document's content is made from the one before it: a list of byte runs

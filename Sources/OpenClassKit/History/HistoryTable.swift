@@ -1,9 +1,9 @@
-import Crypto
+internal import Crypto
 import Foundation
-import GRDB
+internal import GRDB
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// The rows of `writing_history`: written in the transaction of the save that makes them due, so

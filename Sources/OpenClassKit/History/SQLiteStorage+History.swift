@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The writing history's side of the store: each call is one transaction around ``HistoryTable``.
 extension SQLiteStorage {

@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// Syncing a student's assigned work to a class server. Not part of ClassKit.
 ///

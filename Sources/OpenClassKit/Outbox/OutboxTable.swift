@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
-import NIOConcurrencyHelpers
+internal import GRDB
+internal import NIOConcurrencyHelpers
 
 /// The store's side of syncing — `class_server`, `class_membership` and `outbox` — read and written inside a
 /// transaction that ``SQLiteStorage`` opens.

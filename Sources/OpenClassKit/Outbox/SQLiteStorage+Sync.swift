@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The store's side of syncing: each call is one transaction around ``OutboxTable``.
 extension SQLiteStorage {

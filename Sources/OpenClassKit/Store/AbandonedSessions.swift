@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// What a session's end measures in a file whose session a dead process left: the program that
 /// records sessions knows how to count a file, this library does not.

@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// The activities of one data store in memory: one instance per stored activity, and the tracker
 /// of their unsaved changes. Shared by the data store and its context tree, so that an activity

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The `activity` table and the tables that hang off it (`time_span`, `progress_range`,
 /// `activity_item`): reading a file's activity whole, making one, and writing a save's changes.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// The columns of the current row of a query, by position: what the store's records are read
 /// from, whether GRDB's `Row` or a ``StatementRows`` stepped by hand holds them.

@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// Hands batches from the task that reads the store to a thread of its own that works on them,
 /// so that reading and working run on two cores at once. At most `capacity` batches wait, so a

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// Turns SQLite's errors into ``CLSError``s that name the store and say what to do.
 enum SQLiteErrorTranslator {

@@ -1,9 +1,9 @@
-import CSQLite
+internal import CSQLite
 import Foundation
-import GRDB
+internal import GRDB
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Activity storage in one SQLite file, in WAL mode, shared safely by any number of processes.

@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
-import NIOConcurrencyHelpers
+internal import GRDB
+internal import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Hands this process's running spans over when it exits normally.

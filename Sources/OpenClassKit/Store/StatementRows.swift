@@ -1,5 +1,5 @@
-import GRDB
-import GRDBSQLite
+internal import GRDB
+internal import GRDBSQLite
 
 /// The rows of a query, stepped and read with SQLite's own calls. Reading a whole store (a
 /// million spans) this way costs a fraction of what GRDB's `Row` costs a column; everything

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The store's schema, as append-only migrations numbered by `PRAGMA user_version`. Each
 /// migration's SQL is the documentation of the tables: see the OpenClassKit documentation catalog

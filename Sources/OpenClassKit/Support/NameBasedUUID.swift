@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 import Foundation
 
 /// Name-based UUIDs (RFC 4122 §4.3, version 5): the same namespace and name always give the same

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// Who owns a running time span: one process on one boot of one host.

@@ -1,6 +1,6 @@
 import Foundation
-import NIOConcurrencyHelpers
-import Synchronization
+internal import NIOConcurrencyHelpers
+internal import Synchronization
 
 /// The work a person does on one file: time spent, progress, and the items that measure it.
 ///

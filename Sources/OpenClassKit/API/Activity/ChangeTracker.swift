@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// Keeps, for one data store, the activities with unsaved changes and the one most recently started.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// A place in the app's content tree: the main app context at the root; below it the app's own
 /// contexts (a book, its chapters, a quiz), and a document context for each file that has an

@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// A measurement an activity reports: the abstract base of quantity, score and binary items.
 ///
