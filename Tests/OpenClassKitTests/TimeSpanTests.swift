@@ -150,6 +150,37 @@ struct TimeSpanTests {
         #expect(activity.duration < killed - span.start.timeIntervalSince1970 + 0.001)
     }
 
+    /// A plugin's hook starts a session in its editor's run and exits; the editor is then killed,
+    /// so no close comes. While the editor runs, opening the store leaves the session running,
+    /// even though the hook ran through a shell that is gone (the run is the editor's, above the
+    /// shell); once the editor is gone, the next process to open the store ends the session at its
+    /// last pulse, as for a killed `clsfile open`, instead of showing it running until the file's
+    /// next event.
+    @Test func aSessionWhoseEditorWasKilledEndsWhenTheStoreOpens() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt")
+        let editor = Process()
+        editor.executableURL = try builtExecutable("store-worker")
+        editor.arguments = ["edit-through-shell", scratch.storeURL.path, file.path]
+        let output = Pipe()
+        editor.standardOutput = output
+        try editor.run()
+        defer { if editor.isRunning { kill(editor.processIdentifier, SIGKILL) } }
+        let said = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        try #require(said.hasPrefix("started"), "the hook failed: the editor said \(said.debugDescription)")
+
+        let running = try #require(try await scratch.store().activityRecorded(at: file))
+        #expect(running.isStarted, "an editor that still runs keeps its session, its hook's shell gone or not")
+        #expect(running.timeSpans.first?.end == nil)
+
+        kill(editor.processIdentifier, SIGKILL)
+        editor.waitUntilExit()
+        let activity = try #require(try await scratch.store().activityRecorded(at: file))
+        #expect(!activity.isStarted, "opening the store must end the session of a killed editor")
+        let span = try #require(activity.timeSpans.first)
+        #expect(span.end == span.lastPulse)
+    }
+
     /// Started and saved by one process that then exits: another process sees it running.
     @Test func theRunningActivityIsSeenFromAnotherProcess() async throws {
         let scratch = try Scratch()

@@ -4,6 +4,10 @@ import OpenClassKit
 /// A second process for the store's tests: each command does one thing to one file's activity.
 ///
 ///     store-worker start STORE FILE
+///     store-worker start-in-editor STORE FILE   (as a plugin's hook: started in its parent's editor
+///                                           run, then a normal exit, which hands the span over)
+///     store-worker edit-through-shell STORE FILE   (an editor that runs `start-in-editor` through
+///                                           `sh -c`, prints "started" once the shell is gone, and waits)
 ///     store-worker stop STORE FILE
 ///     store-worker hammer STORE FILE WORKER SAVES TOTAL_WORKERS
 ///     store-worker pulse-forever STORE FILE
@@ -52,6 +56,19 @@ struct StoreWorker {
             case "start":
                 try await store.fetchActivity(for: file).start()
                 try await store.save()
+            case "start-in-editor":
+                try await store.fetchActivity(for: file).start(at: Date(), inEditorRun: CLSDataStore.parentEditorRun)
+                try await store.save()
+            case "edit-through-shell":
+                let hook = Process()
+                hook.executableURL = URL(fileURLWithPath: "/bin/sh")
+                hook.arguments = ["-c", "\"$0\" start-in-editor \"$1\" \"$2\"",
+                                  URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path, arguments[1], arguments[2]]
+                try hook.run()
+                hook.waitUntilExit()
+                guard hook.terminationStatus == 0 else { exit(1) }
+                FileHandle.standardOutput.write(Data("started\n".utf8))
+                try await Task.sleep(for: .seconds(600))
             case "stop":
                 try await store.fetchActivity(for: file).stop()
                 try await store.save()

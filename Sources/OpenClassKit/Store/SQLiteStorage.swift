@@ -171,18 +171,25 @@ actor SQLiteStorage {
     }
 
     /// The running spans that a process owns.
+    /// The running spans that a process owns, and those that a process handed over in an editor
+    /// run (a plugin's hook, which exits while the editor goes on).
     private static func ownedRunningSpans(in db: Database) throws -> [Row] {
         try Row.fetchAll(db, sql: """
-            SELECT id, owner_host, owner_boot, owner_pid, owner_start FROM time_span
-            WHERE ended_at IS NULL AND owner_pid IS NOT NULL
+            SELECT id, owner_host, owner_boot, owner_pid, owner_start, editor_run FROM time_span
+            WHERE ended_at IS NULL AND (owner_pid IS NOT NULL OR editor_run IS NOT NULL)
             """)
     }
 
-    /// Ends, at their last pulse, the running spans of processes on this host that are gone.
+    /// Ends, at their last pulse, the running spans of processes on this host that are gone, and
+    /// those handed over in an editor run whose editor is gone from this host (killed, or crashed
+    /// before its plugin could send the close): the session ended at its last sign of work.
     private nonisolated func endSpansOfDeadProcesses(_ running: [Row], in queue: DatabaseQueue) throws {
         let dead = running.filter { row in
-            ProcessIdentity(host: row["owner_host"] ?? "", bootID: row["owner_boot"] ?? "",
-                            pid: row["owner_pid"] ?? 0, startTicks: row["owner_start"] ?? 0).isKnownDead
+            if let pid: Int64 = row["owner_pid"] {
+                return ProcessIdentity(host: row["owner_host"] ?? "", bootID: row["owner_boot"] ?? "",
+                                       pid: pid, startTicks: row["owner_start"] ?? 0).isKnownDead
+            }
+            return (row["editor_run"] as String?).map(ProcessIdentity.hasEndedOnThisBoot) ?? false
         }.map { $0["id"] as String }
         guard !dead.isEmpty else { return }
         try queue.write { db in

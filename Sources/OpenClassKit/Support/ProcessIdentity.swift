@@ -47,12 +47,23 @@ struct ProcessIdentity: Sendable, Hashable {
     }
 
     /// The parent of this process as one editor run: boot, process id and start time, which no
-    /// other process shares; nil when it cannot be read.
+    /// other process shares; nil when it cannot be read. A shell between the editor and this
+    /// process (Vim's `:!` and `system()`, `sh -c` in a plugin) ends with this process, so the
+    /// run is the first process above that is not a shell.
     static var parentRun: String? {
-        let parent = Int64(getppid())
-        guard parent > 1, let ticks = startTicks(of: parent) else { return nil }
-        return "\(current.bootID)/\(parent)/\(ticks)"
+        var pid = Int64(getppid())
+        for _ in 0..<8 {
+            guard pid > 1, let parent = status(of: pid) else { return nil }
+            guard shells.contains(parent.command), parent.parent > 1 else {
+                return "\(current.bootID)/\(pid)/\(parent.startTicks)"
+            }
+            pid = parent.parent
+        }
+        return nil
     }
+
+    /// The names (`comm`) of the shells an editor may run a hook through.
+    private static let shells: Set<String> = ["sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh"]
 
     /// This process as an editor run, for a program that runs the editor itself (`clsfile open`).
     static var currentRun: String {
@@ -67,14 +78,28 @@ struct ProcessIdentity: Sendable, Hashable {
         return !ProcessIdentity(host: current.host, bootID: String(parts[0]), pid: pid, startTicks: ticks).isKnownDead
     }
 
-    /// Field 22 of `/proc/PID/stat`: the process start time in clock ticks after boot.
+    /// Whether the process an editor run names ran on this boot of this host and is gone. A run
+    /// of another boot may be another host's that shares the store, so it is never judged here.
+    static func hasEndedOnThisBoot(_ run: String) -> Bool {
+        run.split(separator: "/", maxSplits: 1).first.map(String.init) == current.bootID && !isRunning(run)
+    }
+
+    /// The start time of a process in clock ticks after boot; nil when it is gone.
     static func startTicks(of pid: Int64) -> Int64? {
+        status(of: pid)?.startTicks
+    }
+
+    /// From `/proc/PID/stat`: the command name (field 2), the parent (field 4) and the start time
+    /// in clock ticks after boot (field 22); nil when the process is gone.
+    private static func status(of pid: Int64) -> (command: String, parent: Int64, startTicks: Int64)? {
         guard let data = contents(of: "/proc/\(pid)/stat"),
-              let close = data.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+              let open = data.firstIndex(of: UInt8(ascii: "(")),
+              let close = data.lastIndex(of: UInt8(ascii: ")")), open < close else { return nil }
         // Fields after the command name start at field 3; the name itself may hold spaces.
         let rest = data[data.index(after: close)...].split(separator: UInt8(ascii: " "))
-        guard rest.count > 19 else { return nil }
-        return Int64(String(decoding: rest[19], as: UTF8.self))
+        guard rest.count > 19, let parent = Int64(String(decoding: rest[1], as: UTF8.self)),
+              let ticks = Int64(String(decoding: rest[19], as: UTF8.self)) else { return nil }
+        return (String(decoding: data[data.index(after: open)..<close], as: UTF8.self), parent, ticks)
     }
 
     /// The bytes of a small file of /proc, read with two system calls: every hook process reads
