@@ -2,6 +2,7 @@ import ArgumentParser
 import ClassDashboard
 import CommandSupport
 import Foundation
+import Logging
 import OpenClassKit
 
 /// `clsfile serve`: the teacher's view of the class as web pages.
@@ -97,7 +98,10 @@ struct ServeCommand: AsyncParsableCommand {
             let generated = accessToken == nil && !LoopbackAddress.isLoopback(host)
             if generated { accessToken = AccessToken.random() }
             let timeouts = ConnectionTimeouts(idleSeconds: timeoutOptions.idleSeconds, requestBodySeconds: timeoutOptions.requestBodySeconds)
-            let server = try DashboardServer(store: store, configuration: .init(host: host, port: port, token: accessToken, timeouts: timeouts))
+            var logger = Logger(label: "clsfile.serve")
+            logger.logLevel = .error
+            let server = try DashboardServer(store: store, configuration: .init(host: host, port: port, token: accessToken, timeouts: timeouts),
+                                             logger: logger)
             try await server.run { endpoint in
                 var lines = ["Class dashboard: \(endpoint.url)", "Store: \(store.storeURL.path)"]
                 if generated, let token = endpoint.token {
