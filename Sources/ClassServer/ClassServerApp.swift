@@ -91,7 +91,7 @@ public struct ClassServerApp: Sendable {
     ///   - onListening: Called once, when the server listens, with the port and the origins
     ///     whose tokens it takes.
     public func run(database: ServerDatabase, onListening: @escaping @Sendable (_ port: Int, _ origins: [ServerOrigin]) -> Void) async throws {
-        let router = Router()
+        let router = Router(context: ServerRequestContext.self)
         let audiences = NIOLockedValueBox(Set(configuration.publicOrigins))
         ServerRoutes(database: database, audiences: audiences).add(to: router)
         let configuration = configuration
