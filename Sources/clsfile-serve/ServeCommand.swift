@@ -56,6 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var timeoutOptions: TimeoutOptions
 
+    @OptionGroup var verboseOption: VerboseOption
+
     /// The environment variable that may hold the token.
     static let tokenVariable = "CLSFILE_DASHBOARD_TOKEN"
 
@@ -122,5 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
 /// The dashboard's rows of the exit-code table (``CommandFailure``): an address it cannot listen
 /// on is 69, a token or address refused is a usage error.
 extension DashboardError: CommandFailure {
+    public var cause: (any Error)? { underlyingError }
+
     public static let exitCodes: [Code: Int32] = [.cannotListen: 69, .invalidToken: 64, .insecureAddress: 64]
 }
