@@ -175,6 +175,7 @@ let package = Package(
                 "ClassDashboard", "ClassServer", "ClassWire", "CommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -194,6 +195,7 @@ let package = Package(
                 "CommandSupport",
                 "OpenClassKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -263,20 +265,21 @@ let package = Package(
             dependencies: ["ClassServer", "ClassSync", "ClassWire", "OpenClassKit", "TestSupport", "clsfile-server",
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/ClassServerBenchmark"
         ),
         .executableTarget(
             name: "WorkLimitsBenchmark",
             dependencies: ["ClassServer", "ClassWire", "OpenClassKit", "StoreTestSupport", "TestSupport",
-                           .product(name: "Crypto", package: "swift-crypto")],
+                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/WorkLimitsBenchmark"
         ),
         .executableTarget(
             name: "CatalogBenchmark",
             // clsfile-server, clsfile and clsfile-sync: built first, so that the benchmark times the real programs.
             dependencies: ["ClassServer", "ClassSync", "ClassWire", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile", "clsfile-sync",
-                           .product(name: "Crypto", package: "swift-crypto")],
+                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/CatalogBenchmark"
         ),
         .executableTarget(
@@ -332,7 +335,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ClassDashboardTests",
-            dependencies: ["ClassDashboard", "Classroom", "OpenClassKit", "TestSupport", "clsfile", "clsfile-serve"]
+            dependencies: ["ClassDashboard", "Classroom", "OpenClassKit", "TestSupport", "clsfile", "clsfile-serve",
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "ClassServerTests",
@@ -342,7 +346,8 @@ let package = Package(
                            .product(name: "PostgresNIO", package: "postgres-nio"),
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                           .product(name: "NIOSSL", package: "swift-nio-ssl")]
+                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "ClassWireTests",

@@ -3,6 +3,7 @@ import ClassSync
 import ClassWire
 import Crypto
 import Foundation
+import Logging
 import OpenClassKit
 import TestSupport
 
@@ -72,7 +73,7 @@ struct CatalogBenchmark {
 
     /// Migrates the schema and registers the publisher `press-1` of the team `press`.
     static func registerPublisher(_ key: P256.Signing.PublicKey, in owner: DatabaseAddress) async throws {
-        try await ServerDatabase.withDatabase(owner) { database in
+        try await ServerDatabase.withDatabase(owner, logger: .benchmark) { database in
             _ = try await database.migrate(appRole: "clsfile_app")
             _ = try await database.addPublisher(team: "press", keyIdentifier: "press-1", publicKey: key)
         }
@@ -107,4 +108,9 @@ struct CatalogBenchmark {
         try JSONSerialization.data(withJSONObject: ["contexts": entries]).write(to: url)
         return url
     }
+}
+
+extension Logger {
+    /// Where the benchmark's database logs, at the level the server's database logger had.
+    static let benchmark = Logger(label: "benchmark.database")
 }

@@ -4,6 +4,7 @@ import ClassSync
 import ClassWire
 import Crypto
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import OpenClassKit
 import TestSupport
@@ -359,7 +360,7 @@ struct ClassServerBenchmark {
     /// which the server takes the students' work.
     static func makeClasses(_ owner: DatabaseAddress, teacher key: P256.Signing.PublicKey,
                             assignments: Int) async throws -> (SchoolClass, SchoolClass) {
-        try await ServerDatabase.withDatabase(owner) { database in
+        try await ServerDatabase.withDatabase(owner, logger: .benchmark) { database in
             _ = try await database.migrate(appRole: "clsfile_app")
             let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             let classes = (try await database.createClass(name: "Load", teacher: teacher.id.uuidString),
@@ -377,7 +378,7 @@ struct ClassServerBenchmark {
 
     /// Joins a student of each key to the class of `code`, 16 at a time.
     static func join(_ keys: [P256.Signing.PrivateKey], code: String, database address: DatabaseAddress) async throws {
-        try await ServerDatabase.withDatabase(address) { database in
+        try await ServerDatabase.withDatabase(address, logger: .benchmark) { database in
             try await forEachConcurrently(keys.indices, width: 16) { index in
                 _ = try await database.joinClass(code: code, studentName: "Student \(index + 1)", publicKey: keys[index].publicKey)
             }
@@ -433,4 +434,9 @@ struct ClassServerBenchmark {
     static func option(_ name: String, default value: Int) -> Int { arguments.option(name, default: value) }
 
     static func fail(_ message: String) -> Never { arguments.fail(message) }
+}
+
+extension Logger {
+    /// Where the benchmark's database logs, at the level the server's database logger had.
+    static let benchmark = Logger(label: "benchmark.database")
 }

@@ -2,6 +2,7 @@ import ClassServer
 import ClassWire
 import Crypto
 import Foundation
+import Logging
 import OpenClassKit
 import StoreTestSupport
 import TestSupport
@@ -34,7 +35,7 @@ struct WorkLimitsBenchmark {
         try cluster.psql("CREATE DATABASE clsfile OWNER clsfile_owner")
         let owner = try DatabaseAddress(cluster.url(user: "clsfile_owner", password: "owner", database: "clsfile"))
         let app = try DatabaseAddress(cluster.url(user: "clsfile_app", password: "app", database: "clsfile"))
-        let (classID, teacher) = try await ServerDatabase.withDatabase(owner) { database in
+        let (classID, teacher) = try await ServerDatabase.withDatabase(owner, logger: .benchmark) { database in
             _ = try await database.migrate(appRole: "clsfile_app")
             let teacher = try await database.addTeacher(name: "Ms Ruiz", publicKey: P256.Signing.PrivateKey().publicKey,
                                                         recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
@@ -68,7 +69,7 @@ struct WorkLimitsBenchmark {
             filling.append(items)
             return filling
         }()
-        let student = try await ServerDatabase.withDatabase(app) { database in
+        let student = try await ServerDatabase.withDatabase(app, logger: .benchmark) { database in
             _ = try await database.registerHandouts([.init(identifier: "essay", assignment: info)], inClass: classID.id, as: teacher)
             let student = try await database.joinClass(code: classID.joinCode, studentName: "Sam", publicKey: P256.Signing.PrivateKey().publicKey)
             for operation in filling { _ = try await database.apply([operation], toClass: classID.id, as: student.accountID) }
@@ -91,7 +92,7 @@ struct WorkLimitsBenchmark {
                 return change
             }
         }
-        let requestTimes = try await ServerDatabase.withDatabase(app) { database in
+        let requestTimes = try await ServerDatabase.withDatabase(app, logger: .benchmark) { database in
             var times: [Double] = []
             for round in 0..<rounds {
                 let operations = request(round)
@@ -145,4 +146,9 @@ struct WorkLimitsBenchmark {
     }
 
     static func format(_ value: Double) -> String { String(format: "%.2f", value) }
+}
+
+extension Logger {
+    /// Where the benchmark's database logs, at the level the server's database logger had.
+    static let benchmark = Logger(label: "benchmark.database")
 }

@@ -67,12 +67,13 @@ public struct DashboardPages: Sendable {
 
     /// Adds the pages to a router under a path, which may hold parameters (`/classes/:class`).
     /// - Parameters:
-    ///   - router: The router the routes are added to.
+    ///   - router: The router, or a group of it (whose middleware runs before the pages), the
+    ///     routes are added to.
     ///   - prefix: The path the pages are under, without a trailing slash: `""` or `/classes/:class`.
     ///   - context: Reads the class for a request; a ``PageFailure`` it throws becomes a page
     ///     saying what failed.
     public func add<RequestContext: Hummingbird.RequestContext>(
-        to router: Router<RequestContext>, under prefix: String,
+        to router: some RouterMethods<RequestContext>, under prefix: String,
         context: @escaping @Sendable (Request, RequestContext) async throws -> Context
     ) {
         let source = self.source

@@ -12,7 +12,8 @@ import NIOConcurrencyHelpers
 ///
 /// ```swift
 /// let server = try DashboardServer(store: CLSDataStore(storeURL: storeURL),
-///                                  configuration: .init(host: "127.0.0.1", port: 0))
+///                                  configuration: .init(host: "127.0.0.1", port: 0),
+///                                  logger: Logger(label: "dashboard"))
 /// try await server.run { endpoint in print("Open \(endpoint.url)") }
 /// ```
 public struct DashboardServer: Sendable {
@@ -55,10 +56,16 @@ public struct DashboardServer: Sendable {
     public let store: CLSDataStore
     /// Where to listen, and the token to require.
     public let configuration: Configuration
+    /// Where the server logs, such as a request that failed.
+    public let logger: Logger
 
     /// Prepares a server; nothing listens until ``run(onListening:)``.
+    /// - Parameters:
+    ///   - store: The store the pages are read from.
+    ///   - configuration: Where to listen, and the token to require.
+    ///   - logger: Where the server logs.
     /// - Throws: ``DashboardError`` `.insecureAddress` for an address that is not loopback with no token.
-    public init(store: CLSDataStore, configuration: Configuration = Configuration()) throws {
+    public init(store: CLSDataStore, configuration: Configuration = Configuration(), logger: Logger) throws {
         guard configuration.token != nil || LoopbackAddress.isLoopback(configuration.host) else {
             throw DashboardError(.insecureAddress, "\(configuration.host) can be reached from other machines, so the dashboard needs an access token there; give one with --token-file or CLSFILE_DASHBOARD_TOKEN, or leave it out to get a random one")
         }
@@ -67,6 +74,7 @@ public struct DashboardServer: Sendable {
         }
         self.store = store
         self.configuration = configuration
+        self.logger = logger
     }
 
     /// Listens and answers until SIGINT or SIGTERM, then stops cleanly and returns.
@@ -75,8 +83,6 @@ public struct DashboardServer: Sendable {
     public func run(onListening: @escaping @Sendable (Endpoint) -> Void) async throws {
         let router = Router()
         DashboardRoutes(store: store, token: configuration.token).add(to: router)
-        var logger = Logger(label: "clsfile.serve")
-        logger.logLevel = .error
         let listening = ListeningFlag()
         let configuration = configuration
         let application = Application(

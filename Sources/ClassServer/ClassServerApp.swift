@@ -49,12 +49,18 @@ public struct ClassServerApp: Sendable {
     }
 
     public let configuration: Configuration
+    /// Where the server logs: each request's failure, with the id its refusal carries.
+    public let logger: Logger
 
     /// Checks the configuration.
+    /// - Parameters:
+    ///   - configuration: Where to listen and the origins whose tokens the server takes.
+    ///   - logger: Where the server logs; a request that fails is logged at `error`, one
+    ///     refused at `info`.
     /// - Throws: ``ServerError`` `.invalidValue` for a port out of range, a certificate without
     ///   a key, an address other machines reach without TLS, or an address that is every
     ///   address of the machine (`0.0.0.0`, `::`) with no public origin given.
-    public init(configuration: Configuration) throws {
+    public init(configuration: Configuration, logger: Logger) throws {
         guard (0...65_535).contains(configuration.port) else {
             throw ServerError(.invalidValue, "port \(configuration.port) is not a port (0–65535; 0 picks a free one)")
         }
@@ -76,6 +82,7 @@ public struct ClassServerApp: Sendable {
             }
         }
         self.configuration = configuration
+        self.logger = logger
     }
 
     /// Serves until SIGINT or SIGTERM.
@@ -84,11 +91,9 @@ public struct ClassServerApp: Sendable {
     ///   - onListening: Called once, when the server listens, with the port and the origins
     ///     whose tokens it takes.
     public func run(database: ServerDatabase, onListening: @escaping @Sendable (_ port: Int, _ origins: [ServerOrigin]) -> Void) async throws {
-        let router = Router()
+        let router = Router(context: ServerRequestContext.self)
         let audiences = NIOLockedValueBox(Set(configuration.publicOrigins))
         ServerRoutes(database: database, audiences: audiences).add(to: router)
-        var logger = Logger(label: "clsfile-server")
-        logger.logLevel = .notice
         let configuration = configuration
         let listening = NIOLockedValueBox(false)
         let server: HTTPServerBuilder

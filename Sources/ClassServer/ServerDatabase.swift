@@ -14,7 +14,8 @@ public struct ServerDatabase: Sendable {
     let reader: ReplicaReader?
     /// Rows of work decoded for reports, kept while the server runs.
     let decodedWork = DecodedWorkCache()
-    let logger = Logger(label: "clsfile-server.database")
+    /// Where the database's queries and warnings are logged: the caller's logger.
+    let logger: Logger
 
     /// Connects to a database for the time of `body`.
     ///
@@ -25,17 +26,20 @@ public struct ServerDatabase: Sendable {
     ///   - address: The primary, which every write and students' requests go to.
     ///   - readAddress: A streaming replica of it (`hot_standby`), which teachers' pages and
     ///     reports read from (`asReader(_:_:)`); nil to read everything from the primary.
+    ///   - logger: Where the database logs: its queries, a replica it cannot read from, and
+    ///     the connection pool's errors.
     ///   - body: The work, with the database; the connections close when it returns.
     /// - Throws: What `body` throws; ``ServerError`` `.database` when a database cannot be used.
     public static func withDatabase<Result: Sendable>(
-        _ address: DatabaseAddress, reading readAddress: DatabaseAddress? = nil, _ body: (ServerDatabase) async throws -> Result
+        _ address: DatabaseAddress, reading readAddress: DatabaseAddress? = nil, logger: Logger,
+        _ body: (ServerDatabase) async throws -> Result
     ) async throws -> Result {
-        var poolLogger = Logger(label: "clsfile-server.pool")
+        var poolLogger = logger
         // The pool reports each failed attempt to connect at info; what fails for good is thrown.
-        poolLogger.logLevel = .error
+        poolLogger.logLevel = max(logger.logLevel, .error)
         let client = PostgresClient(configuration: address.configuration, backgroundLogger: poolLogger)
         let reader = readAddress.map { ReplicaReader(address: $0, backgroundLogger: poolLogger) }
-        let database = ServerDatabase(client: client, address: address, reader: reader)
+        let database = ServerDatabase(client: client, address: address, reader: reader, logger: logger)
         for checked in [address] + (readAddress.map { [$0] } ?? []) {
             try await database.translating("connecting", on: checked) {
                 let connection = try await PostgresConnection.connect(

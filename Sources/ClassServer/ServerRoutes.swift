@@ -11,8 +11,9 @@ import NIOFoundationCompat
 import OpenClassKit
 
 /// The class server's API. Every route but none is signed: the caller is the account whose
-/// device key signed the request's ``DeviceToken``; `/v1/join` is signed by the key it registers.
-/// A token must name one of the server's own origins as its audience.
+/// device key signed the request's ``DeviceToken``, which ``SignedCallerMiddleware`` puts in the
+/// request's context; `/v1/join` is signed by the key it registers. A token must name one of the
+/// server's own origins as its audience.
 struct ServerRoutes: Sendable {
     let database: ServerDatabase
     /// The origins the server is reached at, which a token's `aud` must name: set before the
@@ -23,7 +24,7 @@ struct ServerRoutes: Sendable {
     /// The JSON of reports' assignments, kept until they change.
     let reports = ReportEncoder()
 
-    func add<Context: RequestContext>(to router: Router<Context>) {
+    func add(to router: Router<ServerRequestContext>) {
         router.add(middleware: JSONErrorMiddleware())
         addPages(to: router)
         CatalogRoutes(database: database).add(to: router)
@@ -42,8 +43,9 @@ struct ServerRoutes: Sendable {
             return try Self.json(SyncWire.JoinAnswer(accountID: enrolment.accountID, classID: enrolment.classID,
                                                       className: enrolment.className, teacherKey: enrolment.teacherKey))
         }
-        router.post("/v1/sync") { request, _ in
-            let caller = try await authenticated(request)
+        let signed = signedRoutes(of: router, allowingTokenInAddress: false)
+        signed.post("/v1/sync") { request, context in
+            let caller = try context.caller
             guard caller.role == .student else {
                 throw ServerError(.forbidden, "only students sync work; a teacher's key cannot")
             }
@@ -52,8 +54,8 @@ struct ServerRoutes: Sendable {
             try OperationRetention.check(body.operations)
             return try Self.json(try await database.apply(body.operations, toClass: body.classID, as: caller.accountID))
         }
-        router.post("/v1/classes/:class/handouts") { request, context in
-            let caller = try await authenticated(request)
+        signed.post("/v1/classes/:class/handouts") { request, context in
+            let caller = try context.caller
             guard caller.role == .teacher else {
                 throw ServerError(.forbidden, "only the class's teacher registers its handouts; a student's key cannot")
             }
@@ -61,20 +63,20 @@ struct ServerRoutes: Sendable {
             try OperationCheck.check(body.handouts)
             return try Self.json(try await database.registerHandouts(body.handouts, inClass: try Self.classID(context), as: caller.accountID))
         }
-        router.get("/v1/classes") { request, _ in
-            let caller = try await authenticated(request)
+        signed.get("/v1/classes") { _, context in
+            let caller = try context.caller
             return try Self.json(try await database.classes(of: caller.accountID))
         }
         let reports = self.reports
-        router.get("/api/class-report.json") { request, _ in
-            let (caller, classID) = try await teachersClass(of: request)
+        signed.get("/api/class-report.json") { request, context in
+            let (caller, classID) = try Self.teachersClass(of: request, context)
             let page = try Self.studentPage(of: request)
             let answer = try await database.classReport(classID, as: caller.accountID, students: page)
             let next = answer.nextAfter.map { Self.nextPage("/api/class-report.json", of: request, classID: classID, after: $0) }
             return Self.json(data: try reports.encode(answer.report, of: classID, page: page, next: next), next: next)
         }
-        router.get("/api/xapi.json") { request, _ in
-            let (caller, classID) = try await teachersClass(of: request)
+        signed.get("/api/xapi.json") { request, context in
+            let (caller, classID) = try Self.teachersClass(of: request, context)
             let homePage = request.uri.queryParameters.get("homePage") ?? XAPIStatementBuilder.Configuration.defaultHomePage
             guard let url = URL(string: homePage), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw ServerError(.invalidValue, "homePage must be an absolute http or https address, such as https://school.example")
@@ -121,9 +123,18 @@ struct ServerRoutes: Sendable {
         return "\(path)?class=\(classID.uuidString.lowercased())&after=\(student.uuidString.lowercased())" + kept.joined()
     }
 
+    /// Routes added to the group that comes back take only a request whose token
+    /// ``SignedCallerMiddleware`` verifies, and read its signer as `context.caller`.
+    /// - Parameter allowingTokenInAddress: True for the pages, which a browser opens with the
+    ///   token in the address (`?token=`); every other route takes it in `Authorization` only.
+    func signedRoutes(of router: Router<ServerRequestContext>, allowingTokenInAddress: Bool) -> RouterGroup<ServerRequestContext> {
+        router.group().add(middleware: SignedCallerMiddleware(database: database, audiences: audiences, keys: keys,
+                                                               allowsTokenInAddress: allowingTokenInAddress))
+    }
+
     /// The teacher and the class a report request names (`?class=ID`).
-    private func teachersClass(of request: Request) async throws -> (ServerDatabase.Caller, UUID) {
-        let caller = try await authenticated(request)
+    private static func teachersClass(of request: Request, _ context: ServerRequestContext) throws -> (ServerDatabase.Caller, UUID) {
+        let caller = try context.caller
         guard let text = request.uri.queryParameters.get("class"), let classID = UUID(uuidString: text) else {
             throw ServerError(.invalidValue, "name the class as ?class=ID (GET /v1/classes lists yours)")
         }
@@ -136,10 +147,11 @@ struct ServerRoutes: Sendable {
     /// The teacher's pages of a class, the same pages as `clsfile serve`, read from PostgreSQL.
     /// A browser cannot sign a token, so the address carries one (`?token=`, at most 30
     /// minutes, as `clsfile class-report --server URL --link` makes it), and the links carry it on.
-    func addPages<Context: RequestContext>(to router: Router<Context>) {
+    func addPages(to router: Router<ServerRequestContext>) {
         let database = self.database
-        DashboardPages(source: .classServer(refreshSeconds: 10)).add(to: router, under: "/classes/:class") { request, context in
-            let (caller, classID) = try await self.pageTeacher(request, context)
+        let pages = signedRoutes(of: router, allowingTokenInAddress: true)
+        DashboardPages(source: .classServer(refreshSeconds: 10)).add(to: pages, under: "/classes/:class") { request, context in
+            let (caller, classID) = try Self.pageTeacher(context)
             let report = try await database.classReport(classID, as: caller.accountID)
             return DashboardPages.Context(report: report, base: "/classes/\(classID.uuidString.lowercased())",
                                           linkToken: request.uri.queryParameters.get("token"))
@@ -148,9 +160,9 @@ struct ServerRoutes: Sendable {
 
     /// The teacher whose token a class page's address carries, and the class it names.
     /// - Throws: ``ServerError`` `.forbidden` for a student's token, `.invalidValue` for an
-    ///   address without a class id, and what ``authenticated(_:allowingTokenInAddress:)`` throws.
-    func pageTeacher<Context: RequestContext>(_ request: Request, _ context: Context) async throws -> (ServerDatabase.Caller, UUID) {
-        let caller = try await authenticated(request, allowingTokenInAddress: true)
+    ///   address without a class id, and what ``ServerRequestContext/caller`` throws.
+    static func pageTeacher(_ context: ServerRequestContext) throws -> (ServerDatabase.Caller, UUID) {
+        let caller = try context.caller
         guard caller.role == .teacher else {
             throw ServerError(.forbidden, "the class pages are its teacher's; a student's key cannot read them")
         }
@@ -165,24 +177,8 @@ struct ServerRoutes: Sendable {
         return id
     }
 
-    /// The account whose key signed the request's token.
-    /// - Parameter allowingTokenInAddress: True for the pages, which a browser opens with the
-    ///   token in the address (`?token=`); every other route takes it in `Authorization` only.
-    func authenticated(_ request: Request, allowingTokenInAddress: Bool = false) async throws -> ServerDatabase.Caller {
-        let found = CallerBox()
-        let (database, keys) = (self.database, self.keys)
-        _ = try await DeviceToken.verify(try Self.token(of: request, allowingAddress: allowingTokenInAddress),
-                                         audiences: audiences.withLockedValue { $0 }) { kid in
-            guard let entry = try await keys.entry(named: kid, lookingUp: database.deviceKey(named:)) else { return nil }
-            found.caller = entry.caller
-            return entry.key
-        }
-        guard let caller = found.caller else { throw ServerError(.unauthorized, "the token's key is not registered here") }
-        return caller
-    }
-
     /// The token of `Authorization: Bearer`, else, for a page, of `?token=`.
-    private static func token(of request: Request, allowingAddress: Bool) throws -> String {
+    static func token(of request: Request, allowingAddress: Bool) throws -> String {
         if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
             return String(header.dropFirst("Bearer ".count))
         }
@@ -209,12 +205,6 @@ struct ServerRoutes: Sendable {
         if let next, let link = HTTPFields.Element.Name("Link") { headers[link] = "<\(next)>; rel=\"next\"" }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
     }
-}
-
-/// What the token check found, filled in by the key look-up it makes.
-private final class CallerBox: @unchecked Sendable {
-    // Written once, by the look-up closure, before it is read; never shared between requests.
-    var caller: ServerDatabase.Caller?
 }
 
 /// Turns every error into the JSON refusal `{id, code, message}` with its HTTP status, and logs

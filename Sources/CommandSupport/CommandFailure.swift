@@ -3,7 +3,8 @@ import Classroom
 import Foundation
 import OpenClassKit
 
-/// An error a command reports as one `clsfile:` line and an exit code.
+/// An error a command reports as one `clsfile:` line and an exit code, and under `--verbose`
+/// (``VerboseOption``) a second line with what failed underneath.
 ///
 /// The conformances below, and those of the programs that link the other modules' errors
 /// (`DetectorError` and `RecorderError` in `clsfile`, `SyncError` in `clsfile-sync`,
@@ -20,6 +21,9 @@ public protocol CommandFailure: Error {
     var message: String { get }
     /// What kind of failure it is.
     var code: Code { get }
+    /// What failed underneath, such as the system's or the database's own error; nil when
+    /// the message says all there is.
+    var cause: (any Error)? { get }
     /// The exit code of every code.
     static var exitCodes: [Code: Int32] { get }
 }
@@ -33,6 +37,8 @@ extension CommandFailure {
 }
 
 extension CLSError: CommandFailure {
+    public var cause: (any Error)? { underlyingError }
+
     public static let exitCodes: [Code: Int32] = [
         .invalidArgument: 66, .databaseInaccessible: 74,
         .none: 1, .classKitUnavailable: 1, .invalidModification: 1, .authorizationDenied: 1, .limits: 1,
@@ -41,6 +47,8 @@ extension CLSError: CommandFailure {
 }
 
 extension ClassroomError: CommandFailure {
+    public var cause: (any Error)? { underlyingError }
+
     public static let exitCodes: [Code: Int32] = [
         .wrongRole: 64,
         .malformedFile: 65, .damagedFile: 65, .newerFormat: 65, .outdatedFormat: 65, .unknownHandout: 65, .invalidValue: 65,
@@ -48,8 +56,8 @@ extension ClassroomError: CommandFailure {
     ]
 }
 
-/// Runs a command body, printing a ``CommandFailure`` as one line on standard error and exiting
-/// with its code.
+/// Runs a command body, printing a ``CommandFailure`` as one line on standard error, and under
+/// `--verbose` its ``CommandFailure/cause`` on a second, and exiting with its code.
 /// - Returns: What the body returns.
 @discardableResult
 public func reportingFailures<T>(_ body: () async throws -> T) async throws -> T {
@@ -57,6 +65,9 @@ public func reportingFailures<T>(_ body: () async throws -> T) async throws -> T
         return try await body()
     } catch let failure as any CommandFailure {
         Diagnostics.warn(failure.message)
+        if Diagnostics.isVerbose, let cause = failure.cause {
+            Diagnostics.warn("underlying error: \(String(reflecting: cause))")
+        }
         throw ExitCode(failure.exitCode)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import ClassDashboard
 import CommandSupport
 import Foundation
+import Logging
 import OpenClassKit
 
 /// `clsfile serve`: the teacher's view of the class as web pages.
@@ -55,6 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var timeoutOptions: TimeoutOptions
 
+    @OptionGroup var verboseOption: VerboseOption
+
     /// The environment variable that may hold the token.
     static let tokenVariable = "CLSFILE_DASHBOARD_TOKEN"
 
@@ -97,7 +100,10 @@ struct ServeCommand: AsyncParsableCommand {
             let generated = accessToken == nil && !LoopbackAddress.isLoopback(host)
             if generated { accessToken = AccessToken.random() }
             let timeouts = ConnectionTimeouts(idleSeconds: timeoutOptions.idleSeconds, requestBodySeconds: timeoutOptions.requestBodySeconds)
-            let server = try DashboardServer(store: store, configuration: .init(host: host, port: port, token: accessToken, timeouts: timeouts))
+            var logger = Logger(label: "clsfile.serve")
+            logger.logLevel = .error
+            let server = try DashboardServer(store: store, configuration: .init(host: host, port: port, token: accessToken, timeouts: timeouts),
+                                             logger: logger)
             try await server.run { endpoint in
                 var lines = ["Class dashboard: \(endpoint.url)", "Store: \(store.storeURL.path)"]
                 if generated, let token = endpoint.token {
@@ -118,5 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
 /// The dashboard's rows of the exit-code table (``CommandFailure``): an address it cannot listen
 /// on is 69, a token or address refused is a usage error.
 extension DashboardError: CommandFailure {
+    public var cause: (any Error)? { underlyingError }
+
     public static let exitCodes: [Code: Int32] = [.cannotListen: 69, .invalidToken: 64, .insecureAddress: 64]
 }

@@ -25,7 +25,7 @@ struct ClassCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let address = try databaseOptions.address()
-                let created = try await ServerDatabase.withDatabase(address) { try await $0.createClass(name: name, teacher: teacher) }
+                let created = try await ServerDatabase.withDatabase(address, logger: .server) { try await $0.createClass(name: name, teacher: teacher) }
                 print("class \(created.name) (\(created.id.uuidString.lowercased())) of \(created.teacherName): join code \(created.joinCode)")
             }
         }
@@ -39,7 +39,7 @@ struct ClassCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let address = try databaseOptions.address()
-                for item in try await ServerDatabase.withDatabase(address, { try await $0.classes() }) {
+                for item in try await ServerDatabase.withDatabase(address, logger: .server, { try await $0.classes() }) {
                     print("\(item.id.uuidString.lowercased())  \(item.joinCode)  \(item.studentCount) students  \(TerminalText.escaped(item.name)) (\(TerminalText.escaped(item.teacherName)))")
                 }
             }
@@ -63,7 +63,7 @@ struct ClassCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let address = try databaseOptions.address()
                 let id = try ClassArgument.id(classID)
-                let found = try await ServerDatabase.withDatabase(address) { database in
+                let found = try await ServerDatabase.withDatabase(address, logger: .server) { database in
                     try await rotate ? database.rotateJoinCode(ofClass: id) : database.schoolClass(id)
                 }
                 print("class \(TerminalText.escaped(found.name)) (\(found.id.uuidString.lowercased())): join code \(found.joinCode)")

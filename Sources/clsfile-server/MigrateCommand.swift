@@ -22,7 +22,7 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let address = try databaseOptions.address()
-            let (from, to) = try await ServerDatabase.withDatabase(address) { try await $0.migrate(appRole: appRole) }
+            let (from, to) = try await ServerDatabase.withDatabase(address, logger: .server) { try await $0.migrate(appRole: appRole) }
             print(from == to ? "schema version \(to), up to date; \(appRole) granted"
                              : "schema version \(from) → \(to); \(appRole) granted")
         }

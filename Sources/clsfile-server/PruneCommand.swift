@@ -22,7 +22,7 @@ struct PruneCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let address = try databaseOptions.address()
-            let pruned = try await ServerDatabase.withDatabase(address) { try await $0.pruneAppliedOperations() }
+            let pruned = try await ServerDatabase.withDatabase(address, logger: .server) { try await $0.pruneAppliedOperations() }
             print("pruned \(pruned.count) operation id\(pruned.count == 1 ? "" : "s") applied before \(pruned.appliedBefore.formatted(.iso8601))")
         }
     }

@@ -36,7 +36,7 @@ struct PublisherCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let address = try databaseOptions.address()
                 let key = try Self.readKey(publicKey)
-                let publisher = try await ServerDatabase.withDatabase(address) {
+                let publisher = try await ServerDatabase.withDatabase(address, logger: .server) {
                     try await $0.addPublisher(team: team, keyIdentifier: kid, publicKey: key)
                 }
                 print("publisher key \(publisher.keyIdentifier) of the team \(publisher.team) added")
@@ -60,7 +60,7 @@ struct PublisherCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let address = try databaseOptions.address()
-                for publisher in try await ServerDatabase.withDatabase(address, { try await $0.publishers() }) {
+                for publisher in try await ServerDatabase.withDatabase(address, logger: .server, { try await $0.publishers() }) {
                     print("\(publisher.team)  \(publisher.keyIdentifier)")
                 }
             }

@@ -81,8 +81,9 @@ struct ServeCommand: AsyncParsableCommand {
             let timeouts = ConnectionTimeouts(idleSeconds: timeoutOptions.idleSeconds, requestBodySeconds: timeoutOptions.requestBodySeconds)
             let readAddress = try readDatabaseOptions.address()
             let app = try ClassServerApp(configuration: .init(host: host, port: port, tlsCertificate: tlsCertificate, tlsKey: tlsKey,
-                                                              publicOrigins: try publicURLs.map(ServerOrigin.init), timeouts: timeouts))
-            try await ServerDatabase.withDatabase(address, reading: readAddress) { database in
+                                                              publicOrigins: try publicURLs.map(ServerOrigin.init), timeouts: timeouts),
+                                      logger: .server)
+            try await ServerDatabase.withDatabase(address, reading: readAddress, logger: .server) { database in
                 try await database.checkReadyToServe()
                 try await app.run(database: database) { port, origins in
                     let lines = "clsfile-server listening on \(tlsCertificate == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)\n"

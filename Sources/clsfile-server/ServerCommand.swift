@@ -21,6 +21,8 @@ struct ServerCommand: AsyncParsableCommand {
             """,
         subcommands: [MigrateCommand.self, ServeCommand.self, TeacherCommand.self, ClassCommand.self, StudentCommand.self,
                       PublisherCommand.self, PruneCommand.self])
+
+    @OptionGroup var verboseOption: VerboseOption
 }
 
 /// The server's rows of the exit-code table (``CommandFailure``): a database address that does not
@@ -28,6 +30,8 @@ struct ServerCommand: AsyncParsableCommand {
 /// input, a role that could read past row-level security refused; what the database or a request
 /// fails with, the server cannot run.
 extension ServerError: CommandFailure {
+    public var cause: (any Error)? { underlyingError }
+
     public static let exitCodes: [Code: Int32] = [
         .invalidAddress: 64, .invalidValue: 65, .notFound: 66, .unsafeRole: 77,
         .database: 69, .schema: 69, .unauthorized: 69, .tooLarge: 69, .forbidden: 69, .invalidEnvironment: 69,

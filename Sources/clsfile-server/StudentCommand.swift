@@ -23,7 +23,7 @@ struct StudentCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let address = try databaseOptions.address()
                 let id = try ClassArgument.id(classID)
-                let roster = try await ServerDatabase.withDatabase(address) { try await $0.roster(ofClass: id) }
+                let roster = try await ServerDatabase.withDatabase(address, logger: .server) { try await $0.roster(ofClass: id) }
                 let names = Dictionary(grouping: roster, by: \.name)
                 for entry in roster {
                     let joined = entry.joinedAt.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false))
@@ -54,7 +54,7 @@ struct StudentCommand: AsyncParsableCommand {
                 guard let account = UUID(uuidString: student) else {
                     throw ServerError(.invalidValue, "'\(student)' is not an account id: clsfile-server student list --class \(classID) shows them")
                 }
-                try await ServerDatabase.withDatabase(address) { try await $0.removeStudent(account, fromClass: id) }
+                try await ServerDatabase.withDatabase(address, logger: .server) { try await $0.removeStudent(account, fromClass: id) }
                 print("removed \(account.uuidString.lowercased()) from the class \(id.uuidString.lowercased())")
             }
         }

@@ -36,7 +36,7 @@ struct TeacherCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let address = try databaseOptions.address()
                 let (signing, recipient) = try Self.readKeys(publicKey)
-                let account = try await ServerDatabase.withDatabase(address) {
+                let account = try await ServerDatabase.withDatabase(address, logger: .server) {
                     try await $0.addTeacher(name: name, publicKey: signing, recipientKey: recipient)
                 }
                 print("teacher \(account.name): account \(account.id.uuidString.lowercased()), key \(account.keyIdentifier)")
@@ -61,7 +61,7 @@ struct TeacherCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let address = try databaseOptions.address()
-                for teacher in try await ServerDatabase.withDatabase(address, { try await $0.teachers() }) {
+                for teacher in try await ServerDatabase.withDatabase(address, logger: .server, { try await $0.teachers() }) {
                     print("\(teacher.id.uuidString.lowercased())  \(teacher.keyIdentifier)  \(TerminalText.escaped(teacher.name))")
                 }
             }

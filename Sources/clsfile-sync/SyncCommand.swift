@@ -26,6 +26,8 @@ struct SyncCommand: AsyncParsableCommand {
             not accept this device's key.
             """,
         subcommands: [JoinCommand.self, SendCommand.self, StatusCommand.self, LeaveCommand.self, ReportCommand.self, RegisterCommand.self, CatalogCommand.self])
+
+    @OptionGroup var verboseOption: VerboseOption
 }
 
 /// The client's rows of the exit-code table (``CommandFailure``): a value given that is refused
@@ -33,6 +35,8 @@ struct SyncCommand: AsyncParsableCommand {
 /// the server does not take a permission refused; a server that cannot be reached, a program that
 /// cannot run now.
 extension SyncError: CommandFailure {
+    public var cause: (any Error)? { underlyingError }
+
     public static let exitCodes: [Code: Int32] = [
         .invalidValue: 64, .refused: 65, .notJoined: 66, .unauthorized: 77, .unreachable: 69,
     ]

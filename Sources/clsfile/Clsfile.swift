@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 
 /// The `clsfile` command: parses arguments and prints; the work happens in the libraries.
 /// ``EntryPoint`` starts it.
@@ -40,4 +41,6 @@ struct Clsfile: AsyncParsableCommand {
             CommandGroup(name: "Content tools", subcommands: [StatsCommand.self, ContextsCommand.self, ForwardedCommand.Catalog.self]),
         ]
     )
+
+    @OptionGroup var verboseOption: VerboseOption
 }

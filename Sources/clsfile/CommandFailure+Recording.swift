@@ -7,6 +7,9 @@ import SessionRecorder
 // do not link either module.
 
 extension DetectorError: CommandFailure {
+    /// None: a detector's message names the file and what is wrong with it.
+    public var cause: (any Error)? { nil }
+
     public static let exitCodes: [Code: Int32] = [
         .notARegularFile: 66, .unreadable: 66,
         .fileTooLarge: 65, .unsupportedFormat: 65, .corruptArchive: 65, .encryptedEntry: 65, .decompressionLimit: 65,
@@ -15,6 +18,8 @@ extension DetectorError: CommandFailure {
 }
 
 extension RecorderError: CommandFailure {
+    public var cause: (any Error)? { underlyingError }
+
     public static let exitCodes: [Code: Int32] = [
         .fileAccess: 66, .editorUnavailable: 69, .spoolUnavailable: 74, .storeBusy: 75,
         // A hook line that does not parse: the plugin's fault, not the user's data.

@@ -1,4 +1,5 @@
 @testable import ClassDashboard
+import Logging
 import Testing
 
 struct AccessTokenTests {
@@ -39,9 +40,10 @@ struct AccessTokenTests {
 
     @Test func anAddressOtherThanLoopbackNeedsAToken() throws {
         let store = OpenClassKitStub.store()
-        #expect(throws: DashboardError.self) { try DashboardServer(store: store, configuration: .init(host: "0.0.0.0", port: 0)) }
-        _ = try DashboardServer(store: store, configuration: .init(host: "0.0.0.0", port: 0, token: .random()))
-        _ = try DashboardServer(store: store, configuration: .init(host: "127.0.0.1", port: 0))
+        let logger = Logger(label: "dashboard-tests")
+        #expect(throws: DashboardError.self) { try DashboardServer(store: store, configuration: .init(host: "0.0.0.0", port: 0), logger: logger) }
+        _ = try DashboardServer(store: store, configuration: .init(host: "0.0.0.0", port: 0, token: .random()), logger: logger)
+        _ = try DashboardServer(store: store, configuration: .init(host: "127.0.0.1", port: 0), logger: logger)
     }
 
     @Test func urlsBracketIPv6AndCarryTheToken() throws {

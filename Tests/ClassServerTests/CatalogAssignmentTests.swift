@@ -4,6 +4,7 @@ import ClassWire
 import Classroom
 import ClassSync
 import Foundation
+import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
@@ -38,7 +39,7 @@ struct CatalogAssignmentTests {
             try JSONDecoder().decode([CatalogWire.Context].self, from: try JSONSerialization.data(withJSONObject: contexts))
         }
         let image = TestImages.png(width: 330, height: 330)
-        try await ServerDatabase.withDatabase(school.app) { database in
+        try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
             _ = try await database.publishContexts(try decode(production), team: "acme", environment: .production)
             _ = try await database.putThumbnail(try CatalogThumbnail(checking: image, contentType: "image/png"), id: "measurements",
                                                 team: "acme", environment: .production)
@@ -77,7 +78,7 @@ struct CatalogAssignmentTests {
     @Test func aTeacherAssignsACatalogContextAndTheAppsAndTheCoursesWorkReportToIt() async throws {
         let room = try await SyncTests.Classroom()
         let image = try await Self.publishCatalog(room.school)
-        let classes = try await ServerDatabase.withDatabase(room.school.owner) { try await $0.classes() }
+        let classes = try await ServerDatabase.withDatabase(room.school.owner, logger: .tests) { try await $0.classes() }
         let sevenB = try #require(classes.first { $0.name == "7B" })
         let token = try await DeviceToken.make(key: try room.teacher.identity(.teacher).signingKey, audience: room.server.origin, lifetime: 30 * 60)
         let pages = room.server.url.absoluteString + "/classes/\(sevenB.id.uuidString.lowercased())"

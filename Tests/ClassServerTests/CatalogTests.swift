@@ -3,6 +3,7 @@ import ClassSync
 import ClassWire
 import Crypto
 import Foundation
+import Logging
 import OpenClassKit
 import Testing
 import TestSupport
@@ -23,7 +24,7 @@ struct CatalogTests {
             school = try await ServerDatabaseTests.School()
             scratch = try Scratch()
             let (acme, globex) = (self.acme, self.globex)
-            try await ServerDatabase.withDatabase(school.owner) { database in
+            try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
                 _ = try await database.addPublisher(team: "acme", keyIdentifier: "acme-1", publicKey: acme.publicKey)
                 _ = try await database.addPublisher(team: "globex", keyIdentifier: "globex-1", publicKey: globex.publicKey)
             }

@@ -4,6 +4,7 @@ import Classroom
 import ClassSync
 import Crypto
 import Foundation
+import Logging
 import OpenClassKit
 import PostgresNIO
 import Testing
@@ -24,12 +25,12 @@ struct HostileStudentTests {
         init() async throws {
             school = try await ServerDatabaseTests.School()
             let teacherKey = P256.Signing.PrivateKey()
-            let created = try await ServerDatabase.withDatabase(school.owner) { database in
+            let created = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
                 let teacher = try await database.addTeacher(name: "Ms Ruiz", publicKey: teacherKey.publicKey,
                                                             recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
                 return (teacher.id, try await database.createClass(name: "9A", teacher: teacher.id.uuidString))
             }
-            let enrolment = try await ServerDatabase.withDatabase(school.app) { database in
+            let enrolment = try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
                 try await database.joinClass(code: created.1.joinCode, studentName: "Mallory", publicKey: P256.Signing.PrivateKey().publicKey)
             }
             (classID, teacher, student) = (created.1.id, created.0, enrolment.accountID)
@@ -42,7 +43,7 @@ struct HostileStudentTests {
                 SyncWire.HandoutRequest.Handout(identifier: $0, assignment: .init(title: title, className: "9A", documentName: "essay.txt",
                                                                                   dueDate: HostileStudentTests.now + 86_400, targetWords: 500))
             }
-            _ = try await ServerDatabase.withDatabase(school.app) { database in
+            _ = try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
                 for start in stride(from: 0, to: handouts.count, by: 500) {
                     _ = try await database.registerHandouts(Array(handouts[start..<min(handouts.count, start + 500)]), inClass: classID, as: teacher)
                 }
@@ -52,14 +53,14 @@ struct HostileStudentTests {
         /// Applies operations as the student, as `POST /v1/sync` does after its checks.
         func send(_ operations: [SyncOperation]) async throws -> SyncWire.SyncAnswer {
             try OperationCheck.check(operations)
-            return try await ServerDatabase.withDatabase(school.app) { database in
+            return try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
                 try await database.apply(operations, toClass: classID, as: student)
             }
         }
 
         /// The student's work as the teacher's report holds it, by assignment.
         func work() async throws -> [String: WorkState] {
-            try await ServerDatabase.withDatabase(school.app) { database in
+            try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
                 try await database.asAccount(teacher) { connection in
                     var states: [String: WorkState] = [:]
                     for (assignment, text) in try await connection.run("""
@@ -74,7 +75,7 @@ struct HostileStudentTests {
 
         /// How many operation ids the server recorded as applied for the student.
         func appliedCount() async throws -> Int {
-            try await ServerDatabase.withDatabase(school.app) { database in
+            try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
                 try await ServerDatabaseTests.count("applied_operation", as: student, in: database)
             }
         }
@@ -181,7 +182,7 @@ struct HostileStudentTests {
         _ = try await room.send([rewriting])
         let stored = try #require(try await room.work()["essay"])
         #expect(stored.assignment.title == "Essay" && stored.assignment.className == "9A" && stored.assignment.targetWords == 500)
-        let report = try await ServerDatabase.withDatabase(room.school.app) { try await $0.classReport(room.classID, as: room.teacher) }
+        let report = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.classReport(room.classID, as: room.teacher) }
         #expect(report.assignments.map(\.title) == ["Essay"])
         #expect(report.assignments.first?.targetWords == 500 && report.assignments.first?.className == "9A")
         // An invented assignment is refused, naming it, and nothing of the request stays.
@@ -225,7 +226,7 @@ struct HostileStudentTests {
                                      code: .invalidValue, saying: "is held already under ctx-quiz")
         // A student registers no handouts.
         let refused = await #expect(throws: ServerError.self) {
-            try await ServerDatabase.withDatabase(room.school.app) { database in
+            try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { database in
                 try await database.registerHandouts([.init(identifier: "mine", assignment: .init(title: "Mine", documentName: "mine.txt"))],
                                                     inClass: room.classID, as: room.student)
             }
@@ -272,7 +273,7 @@ struct HostileStudentTests {
         let error = try #require(refusal, "40 MB of work were all accepted")
         #expect(error.code == .tooLarge)
         #expect(error.message.contains("more than its budget of \(WorkLimits.budgetBytes >> 20) MiB"))
-        let stored = try await ServerDatabase.withDatabase(room.school.app) { database in
+        let stored = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { database in
             try await database.asAccount(room.student) { connection in
                 try await connection.run("SELECT sum(pg_column_size(detail))::bigint FROM clsfile.work", logger: database.logger)
                     .decode(Int.self).collected().first ?? 0
@@ -288,13 +289,13 @@ struct HostileStudentTests {
 
     @Test func onlyTheClassesTeacherReadsItsStudentsThroughClassStudents() async throws {
         let room = try await Room()
-        let other = try await ServerDatabase.withDatabase(room.school.owner) { database in
+        let other = try await ServerDatabase.withDatabase(room.school.owner, logger: .tests) { database in
             try await database.addTeacher(name: "Mr Lee", publicKey: P256.Signing.PrivateKey().publicKey,
                                           recipientKey: P256.KeyAgreement.PrivateKey().publicKey).id
         }
         // clsfile.class_students reads past the policies: it must answer the class's teacher alone.
         func students(as caller: UUID) async throws -> [String] {
-            try await ServerDatabase.withDatabase(room.school.app) { database in
+            try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { database in
                 try await database.asAccount(caller) { connection in
                     try await connection.run("""
                         SELECT row_name FROM clsfile.class_students(\(room.classID), \([room.student])::uuid[])
@@ -307,26 +308,26 @@ struct HostileStudentTests {
         #expect(try await students(as: other).isEmpty)
         // The report names the student, with the key they joined with.
         _ = try await room.send([Self.operation()])
-        let report = try await ServerDatabase.withDatabase(room.school.app) { try await $0.classReport(room.classID, as: room.teacher) }
+        let report = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.classReport(room.classID, as: room.teacher) }
         let row = try #require(report.assignments.first?.students.first)
         #expect(row.studentName == "Mallory" && row.keyFingerprint != nil && row.enrolledAt != nil)
     }
 
     @Test func twoStudentsOfOneNameAreToldApartAndAnEnrolmentAndACodeCanEnd() async throws {
         let room = try await Room()
-        let code = try #require(try await ServerDatabase.withDatabase(room.school.owner) { try await $0.classes() }.first?.joinCode)
+        let code = try #require(try await ServerDatabase.withDatabase(room.school.owner, logger: .tests) { try await $0.classes() }.first?.joinCode)
         let (first, second) = (P256.Signing.PrivateKey(), P256.Signing.PrivateKey())
-        let alices = try await ServerDatabase.withDatabase(room.school.app) { database in
+        let alices = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { database in
             [try await database.joinClass(code: code, studentName: "Alice", publicKey: first.publicKey),
              try await database.joinClass(code: code, studentName: "Alice", publicKey: second.publicKey)]
         }
         for alice in alices {
             var work = Self.operation()
             work.items = Self.items(1)
-            _ = try await ServerDatabase.withDatabase(room.school.app) { try await $0.apply([work], toClass: room.classID, as: alice.accountID) }
+            _ = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.apply([work], toClass: room.classID, as: alice.accountID) }
         }
         // The report: each Alice with her key's fingerprint and enrolment, the name marked shared.
-        let report = try await ServerDatabase.withDatabase(room.school.app) { try await $0.classReport(room.classID, as: room.teacher) }
+        let report = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.classReport(room.classID, as: room.teacher) }
         let rows = try #require(report.assignments.first?.students.filter { $0.studentName == "Alice" })
         #expect(Set(rows.compactMap(\.keyFingerprint)) == [Identity.fingerprint(of: first.publicKey.x963Representation),
                                                            Identity.fingerprint(of: second.publicKey.x963Representation)])
@@ -345,10 +346,10 @@ struct HostileStudentTests {
         let again = try run(server, ["student", "remove", "--class", room.classID.uuidString, alices[1].accountID.uuidString], environment: admin)
         #expect(again.status == 66 && again.errorOutput.contains("has no student"), "\(again.errorOutput)")
         let refused = await #expect(throws: ServerError.self) {
-            try await ServerDatabase.withDatabase(room.school.app) { try await $0.apply([Self.operation()], toClass: room.classID, as: alices[1].accountID) }
+            try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.apply([Self.operation()], toClass: room.classID, as: alices[1].accountID) }
         }
         #expect(refused?.code == .notFound)
-        let after = try await ServerDatabase.withDatabase(room.school.app) { try await $0.classReport(room.classID, as: room.teacher) }
+        let after = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.classReport(room.classID, as: room.teacher) }
         #expect(after.assignments.first?.students.filter { $0.studentName == "Alice" }.count == 1)
         #expect(after.assignments.first?.sharedNames == [])
 
@@ -357,9 +358,9 @@ struct HostileStudentTests {
         let newCode = try #require(rotated.output.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(newCode != code && newCode.count == 10)
         await #expect(throws: ServerError.self) {
-            try await ServerDatabase.withDatabase(room.school.app) { try await $0.joinClass(code: code, studentName: "Eve", publicKey: P256.Signing.PrivateKey().publicKey) }
+            try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.joinClass(code: code, studentName: "Eve", publicKey: P256.Signing.PrivateKey().publicKey) }
         }
-        _ = try await ServerDatabase.withDatabase(room.school.app) { try await $0.joinClass(code: newCode, studentName: "Bea", publicKey: P256.Signing.PrivateKey().publicKey) }
+        _ = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.joinClass(code: newCode, studentName: "Bea", publicKey: P256.Signing.PrivateKey().publicKey) }
     }
 
     @Test func aSpanOfYearsIsRefused() throws {

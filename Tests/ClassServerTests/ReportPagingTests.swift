@@ -5,6 +5,7 @@ import Classroom
 import ClassSync
 import Crypto
 import Foundation
+import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
@@ -31,7 +32,7 @@ struct ReportPagingTests {
             school = try await ServerDatabaseTests.School()
             scratch = try Scratch()
             let key = teacherKey.publicKey
-            (teacher, schoolClass) = try await ServerDatabase.withDatabase(school.owner) { database in
+            (teacher, schoolClass) = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
                 let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
                 return (teacher.id, try await database.createClass(name: "7B", teacher: teacher.id.uuidString))
             }
@@ -39,7 +40,7 @@ struct ReportPagingTests {
                 SyncWire.HandoutRequest.Handout(identifier: $0.0, assignment: .init(title: $0.1, className: "7B", documentName: "\($0.0).md"))
             }
             let (classID, teacher) = (schoolClass.id, self.teacher)
-            _ = try await ServerDatabase.withDatabase(school.app) { try await $0.registerHandouts(handouts, inClass: classID, as: teacher) }
+            _ = try await ServerDatabase.withDatabase(school.app, logger: .tests) { try await $0.registerHandouts(handouts, inClass: classID, as: teacher) }
             server = try await SyncTests.RunningServer(school, in: scratch.url)
         }
 
@@ -49,7 +50,7 @@ struct ReportPagingTests {
         /// each a different time and progress; their account ids.
         func join(_ count: Int, from first: Int = 0) async throws -> [String] {
             let code = schoolClass.joinCode, classID = schoolClass.id
-            return try await ServerDatabase.withDatabase(school.app) { database in
+            return try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
                 var joined: [String] = []
                 for number in first..<first + count {
                     let student = try await database.joinClass(code: code, studentName: "Student \(number)",
@@ -82,7 +83,7 @@ struct ReportPagingTests {
         /// The whole report, as the archive and the teacher's pages read it.
         func wholeReport() async throws -> ClassReport {
             let (classID, teacher) = (schoolClass.id, self.teacher)
-            return try await ServerDatabase.withDatabase(school.app) { try await $0.classReport(classID, as: teacher) }
+            return try await ServerDatabase.withDatabase(school.app, logger: .tests) { try await $0.classReport(classID, as: teacher) }
         }
     }
 

@@ -5,6 +5,7 @@ import Classroom
 import ClassSync
 import Crypto
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import OpenClassKit
@@ -37,7 +38,7 @@ struct ScaleTests {
             school = try await ServerDatabaseTests.School()
             let key = P256.Signing.PrivateKey()
             teacherKey = key
-            (classID, joinCode) = try await ServerDatabase.withDatabase(school.owner) { database in
+            (classID, joinCode) = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
                 let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key.publicKey,
                                                             recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
                 let made = try await database.createClass(name: "7B", teacher: teacher.id.uuidString)
@@ -57,9 +58,9 @@ struct ScaleTests {
             servers = started
             nginx = try await NginxProcess(upstreams: started.map(\.server.port), port: front, in: scratch.url)
             // The teacher registers the essay, on which the students' work is taken.
-            let teacher = try await ServerDatabase.withDatabase(school.owner) { try await $0.teachers().first?.id }
+            let teacher = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { try await $0.teachers().first?.id }
             let classID = self.classID
-            try await ServerDatabase.withDatabase(school.app) { try await ScaleTests.registerEssay(in: classID, by: try #require(teacher), on: $0) }
+            try await ServerDatabase.withDatabase(school.app, logger: .tests) { try await ScaleTests.registerEssay(in: classID, by: try #require(teacher), on: $0) }
         }
 
         /// A student with a key of their own, joined to the class through nginx.
@@ -278,7 +279,7 @@ struct ScaleTests {
         let school = try await ServerDatabaseTests.School()
         let scratch = try Scratch()
         let key = P256.Signing.PrivateKey()
-        let code = try await ServerDatabase.withDatabase(school.owner) { database in
+        let code = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
             let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key.publicKey,
                                                         recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             let made = try await database.createClass(name: "7B", teacher: teacher.id.uuidString)
@@ -330,7 +331,7 @@ struct ScaleTests {
         let school = try await ServerDatabaseTests.School()
         let scratch = try Scratch()
         let key = P256.Signing.PrivateKey()
-        let (algebra, geometry) = try await ServerDatabase.withDatabase(school.owner) { database in
+        let (algebra, geometry) = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
             let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key.publicKey,
                                                         recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             let classes = (try await database.createClass(name: "Algebra", teacher: teacher.id.uuidString),

@@ -87,4 +87,27 @@ struct ServerCommandTests {
         let noPassword = try run(server, ["class", "list", "--database", "postgres://clsfile_owner@127.0.0.1:1/clsfile"], environment: ["DATABASE_URL": ""])
         #expect(noPassword.status == 69, "reaches for the database: \(noPassword.errorOutput)")
     }
+
+    /// A refusal caused by another error prints that error on a second line under `--verbose`,
+    /// given before or after the command, and only the one line without it.
+    @Test func verboseShowsWhatFailedUnderneath() throws {
+        let server = try builtExecutable("clsfile-server")
+        // The host makes no origin (a WireError), which the server's refusal wraps; no database is reached first.
+        let serve = ["serve", "--database", "postgres://clsfile_app@127.0.0.1:1/clsfile", "--host", "bad host",
+                     "--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"]
+        let plain = try run(server, serve)
+        #expect(plain.status == 65)
+        #expect(plain.errorOutput.hasPrefix("clsfile: 'https://bad host:8080' is not a class server's address"), "\(plain.errorOutput)")
+        #expect(plain.errorOutput.split(separator: "\n").count == 1 && !plain.errorOutput.contains("underlying error"), "\(plain.errorOutput)")
+        for arguments in [serve + ["--verbose"], ["--verbose"] + serve] {
+            let verbose = try run(server, arguments)
+            #expect(verbose.status == 65)
+            let lines = verbose.errorOutput.split(separator: "\n")
+            #expect(lines.count == 2 && lines.first.map(String.init) == plain.errorOutput.split(separator: "\n").first.map(String.init),
+                    "\(verbose.errorOutput)")
+            #expect(lines.last?.hasPrefix("clsfile: underlying error: 'https://bad host:8080' is not a class server's address") == true,
+                    "\(verbose.errorOutput)")
+        }
+    }
+
 }

@@ -2,6 +2,7 @@
 import Classroom
 import Crypto
 import Foundation
+import Logging
 import PostgresNIO
 import Testing
 import TestSupport
@@ -25,7 +26,7 @@ struct ServerDatabaseTests {
             owner = try DatabaseAddress(cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile"))
             app = try DatabaseAddress(cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile"))
             if migrated {
-                _ = try await ServerDatabase.withDatabase(owner) { try await $0.migrate(appRole: "clsfile_app") }
+                _ = try await ServerDatabase.withDatabase(owner, logger: .tests) { try await $0.migrate(appRole: "clsfile_app") }
             }
         }
 
@@ -36,7 +37,7 @@ struct ServerDatabaseTests {
 
     @Test func migrateMakesTheSchemaOnceAndRefusesAnUnsafeAppRole() async throws {
         let school = try await School(migrated: false)
-        try await ServerDatabase.withDatabase(school.owner) { database in
+        try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
             let first = try await database.migrate(appRole: "clsfile_app")
             #expect(first.from == 0 && first.to == ServerDatabase.currentVersion)
             let again = try await database.migrate(appRole: "clsfile_app")
@@ -50,7 +51,7 @@ struct ServerDatabaseTests {
         }
         try school.cluster.psql("CREATE ROLE bypasser LOGIN BYPASSRLS PASSWORD 'x'")
         let bypassing = await #expect(throws: ServerError.self) {
-            try await ServerDatabase.withDatabase(school.owner) { try await $0.migrate(appRole: "bypasser") }
+            try await ServerDatabase.withDatabase(school.owner, logger: .tests) { try await $0.migrate(appRole: "bypasser") }
         }
         #expect(bypassing?.code == .unsafeRole)
         #expect(bypassing?.message.contains("BYPASSRLS") == true)
@@ -87,12 +88,12 @@ struct ServerDatabaseTests {
             INSERT INTO clsfile.work (class_id, student_id, assignment_id, detail) VALUES ('\(algebra)', '\(student)', 'essay', '{"kept":true}')
             """)
 
-        try await ServerDatabase.withDatabase(school.owner) { database in
+        try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
             let migrated = try await database.migrate(appRole: "clsfile_app")
             #expect(migrated.from == 1 && migrated.to == ServerDatabase.currentVersion)
         }
         #expect(try school.cluster.psql("SELECT detail->>'kept' FROM clsfile.work", database: "clsfile") == "true")
-        try await ServerDatabase.withDatabase(school.app) { database in
+        try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
             // The same assignment's work in the student's other class of the same teacher.
             try await database.asAccount(student) { connection in
                 try await connection.run("""
@@ -107,7 +108,7 @@ struct ServerDatabaseTests {
         }
         #expect(try school.cluster.psql("SELECT count(*) FROM clsfile.work", database: "clsfile") == "2")
 
-        try await ServerDatabase.withDatabase(school.owner) { database in
+        try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
             let added = try await database.addTeacher(name: "Ms A", publicKey: teacherKey.publicKey, recipientKey: recipient.publicKey)
             #expect(added.id == teacher)
             let again = await #expect(throws: ServerError.self) {
@@ -115,7 +116,7 @@ struct ServerDatabaseTests {
             }
             #expect(again?.message.contains("registered already") == true)
         }
-        let joined = try await ServerDatabase.withDatabase(school.app) { database in
+        let joined = try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
             try await database.joinClass(code: "ALGEBRA111", studentName: "Bea", publicKey: P256.Signing.PrivateKey().publicKey)
         }
         #expect(joined.classID == algebra && joined.teacherKey == recipient.publicKey.x963Representation)
@@ -125,7 +126,7 @@ struct ServerDatabaseTests {
         let school = try await School()
         try school.cluster.psql("UPDATE clsfile.schema_version SET version = 99", database: "clsfile")
         let error = await #expect(throws: ServerError.self) {
-            try await ServerDatabase.withDatabase(school.owner) { try await $0.migrate(appRole: "clsfile_app") }
+            try await ServerDatabase.withDatabase(school.owner, logger: .tests) { try await $0.migrate(appRole: "clsfile_app") }
         }
         #expect(error?.code == .schema)
         #expect(error?.message.contains("schema version 99, newer than") == true)
@@ -134,7 +135,7 @@ struct ServerDatabaseTests {
     @Test func rowLevelSecurityHoldsEveryAccountToItsOwnRows() async throws {
         let school = try await School()
         let (teacherA, teacherB) = (P256.Signing.PrivateKey(), P256.Signing.PrivateKey())
-        let (classA, classB, studentKeys) = try await ServerDatabase.withDatabase(school.owner) { database in
+        let (classA, classB, studentKeys) = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
             let a = try await database.addTeacher(name: "Ms A", publicKey: teacherA.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             let b = try await database.addTeacher(name: "Mr B", publicKey: teacherB.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             #expect(a.keyIdentifier == Identity.keyIdentifier(of: teacherA.publicKey.x963Representation))
@@ -144,7 +145,7 @@ struct ServerDatabaseTests {
             return (classA, classB, (0..<3).map { _ in P256.Signing.PrivateKey() })
         }
         // Two students in A, one in B; joining again changes nothing.
-        let students = try await ServerDatabase.withDatabase(school.app) { database in
+        let students = try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
             let one = try await database.joinClass(code: classA.joinCode, studentName: "Ann", publicKey: studentKeys[0].publicKey)
             let again = try await database.joinClass(code: classA.joinCode.lowercased(), studentName: "Ann", publicKey: studentKeys[0].publicKey)
             #expect(again == one)
@@ -153,7 +154,7 @@ struct ServerDatabaseTests {
             #expect(one.classID == classA.id && three.classID == classB.id && one.className == "Algebra")
             return [one, two, three]
         }
-        try await ServerDatabase.withDatabase(school.app) { database in
+        try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
             // Each student writes their own work.
             for student in students {
                 try await database.asAccount(student.accountID) { connection in
@@ -238,7 +239,7 @@ struct ServerDatabaseTests {
             INSERT INTO clsfile.catalog_assignment (id, class_id, team, path_key, context_title, title, contexts)
                 VALUES (gen_random_uuid(), '\(classA.id)', 'acme', '["app"]', 'App', 'App', '[]')
             """, database: "clsfile")
-        try await ServerDatabase.withDatabase(school.app) { (database: ServerDatabase) async throws in
+        try await ServerDatabase.withDatabase(school.app, logger: .tests) { (database: ServerDatabase) async throws in
             let (ann, cat) = (students[0].accountID, students[2].accountID)
             let (teacherA, teacherB) = (classA.teacherID, classB.teacherID)
             for (table, teacher, student) in [("catalog_context", 1, 0), ("catalog_thumbnail", 1, 0), ("catalog_request", 0, 0), ("publisher", 0, 0)] {
@@ -273,7 +274,7 @@ struct ServerDatabaseTests {
     @Test func joiningIsRefusedForAnUnknownCodeAndATeachersKey() async throws {
         let school = try await School()
         let teacherKey = P256.Signing.PrivateKey()
-        let created = try await ServerDatabase.withDatabase(school.owner) { database in
+        let created = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
             let teacher = try await database.addTeacher(name: "Ms A", publicKey: teacherKey.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             let duplicate = await #expect(throws: ServerError.self) { try await database.addTeacher(name: "Again", publicKey: teacherKey.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey) }
             #expect(duplicate?.code == .invalidValue)
@@ -283,7 +284,7 @@ struct ServerDatabaseTests {
             #expect(empty?.code == .invalidValue)
             return try await database.createClass(name: "Algebra", teacher: teacher.id.uuidString)
         }
-        try await ServerDatabase.withDatabase(school.app) { database in
+        try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
             let unknown = await #expect(throws: ServerError.self) {
                 try await database.joinClass(code: "NOSUCHCODE", studentName: "Ann", publicKey: P256.Signing.PrivateKey().publicKey)
             }
@@ -301,7 +302,7 @@ struct ServerDatabaseTests {
         let address = try DatabaseAddress("postgres://someone:pw@127.0.0.1:1/clsfile")
         let started = Date()
         let error = await #expect(throws: ServerError.self) {
-            try await ServerDatabase.withDatabase(address) { try await $0.classes() }
+            try await ServerDatabase.withDatabase(address, logger: .tests) { try await $0.classes() }
         }
         #expect(error?.code == .database)
         #expect(error?.message.contains("postgres://someone@127.0.0.1:1/clsfile") == true)

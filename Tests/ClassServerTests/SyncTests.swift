@@ -6,6 +6,7 @@ import CommandSupport
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
@@ -169,9 +170,9 @@ struct SyncTests {
 
         /// A class's report, as the server makes it for the class's teacher.
         func report(of className: String = "7B") async throws -> ClassReport {
-            let classes = try await ServerDatabase.withDatabase(school.owner) { try await $0.classes() }
+            let classes = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { try await $0.classes() }
             let schoolClass = try #require(classes.first { $0.name == className })
-            return try await ServerDatabase.withDatabase(school.app) {
+            return try await ServerDatabase.withDatabase(school.app, logger: .tests) {
                 try await $0.classReport(schoolClass.id, as: schoolClass.teacherID)
             }
         }
@@ -669,7 +670,7 @@ struct SyncRefusalTests {
         try await expectRefusal("GET", "/api/class-report.json?class=\(membership.classID.uuidString)", token: adaToken, status: 403,
                                 code: "forbidden", saying: "a student's key cannot read it")
         let otherTeacher = P256.Signing.PrivateKey()
-        let otherClass = try await ServerDatabase.withDatabase(room.school.owner) { database in
+        let otherClass = try await ServerDatabase.withDatabase(room.school.owner, logger: .tests) { database in
             let account = try await database.addTeacher(name: "Mr Okafor", publicKey: otherTeacher.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             return try await database.createClass(name: "8C", teacher: account.id.uuidString)
         }

@@ -114,6 +114,24 @@ struct CommandLineTests {
         #expect(spooled.split(separator: "\n").count == 1 && spooled.contains("\"edit\""), "\(spooled)")
     }
 
+    /// `--verbose`, after the command or before it, adds what failed underneath (SQLite's own
+    /// error) on a second line; without it the one line is all.
+    @Test func verboseShowsWhatFailedUnderneath() throws {
+        let scratch = try Scratch()
+        try Data("not a database, just text that someone left here".utf8).write(to: scratch.storeURL)
+        let plain = try clsfile(["list"], store: scratch.storeURL)
+        #expect(plain.status == 74)
+        #expect(plain.errorOutput.split(separator: "\n").count == 1 && plain.errorOutput.contains("left untouched"), "\(plain.errorOutput)")
+        #expect(!plain.errorOutput.contains("underlying error") && !plain.errorOutput.contains("SQLite error"))
+        for arguments in [["list", "--verbose"], ["--verbose", "list"]] {
+            let verbose = try clsfile(arguments, store: scratch.storeURL)
+            #expect(verbose.status == 74)
+            let lines = verbose.errorOutput.split(separator: "\n")
+            #expect(lines.count == 2 && verbose.errorOutput.hasPrefix(plain.errorOutput), "\(verbose.errorOutput)")
+            #expect(lines.last?.hasPrefix("clsfile: underlying error: SQLite error 26: file is not a database") == true, "\(verbose.errorOutput)")
+        }
+    }
+
     @Test func aBadOptionIsAUsageError() throws {
         let scratch = try Scratch()
         let result = try clsfile(["show", "--colour", "x"], store: scratch.storeURL)

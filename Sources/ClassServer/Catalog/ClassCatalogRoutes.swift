@@ -14,13 +14,14 @@ struct ClassCatalogRoutes: Sendable {
     let routes: ServerRoutes
     var database: ServerDatabase { routes.database }
 
-    func add<Context: RequestContext>(to router: Router<Context>) {
-        router.get("/v1/classes/:class/assignments") { request, context in
-            let caller = try await routes.authenticated(request)
+    func add(to router: Router<ServerRequestContext>) {
+        routes.signedRoutes(of: router, allowingTokenInAddress: false).get("/v1/classes/:class/assignments") { _, context in
+            let caller = try context.caller
             return try ServerRoutes.json(try await database.catalogAssignments(ofClass: try ServerRoutes.classID(context), as: caller.accountID))
         }
-        router.get("/classes/:class/catalog") { request, context in
-            let (teacher, classID) = try await Self.teacher(routes, request, context)
+        let pages = routes.signedRoutes(of: router, allowingTokenInAddress: true)
+        pages.get("/classes/:class/catalog") { request, context in
+            let (teacher, classID) = try Self.teacher(context)
             let query = request.uri.queryParameters
             let assigned = query.get("assigned")
             return try await page(classID, team: query.get("team"), path: query.getAll("path"), as: teacher, request: request) { page in
@@ -29,8 +30,8 @@ struct ClassCatalogRoutes: Sendable {
                 }
             }.response()
         }
-        router.get("/classes/:class/catalog/thumbnail") { request, context in
-            let (teacher, _) = try await Self.teacher(routes, request, context)
+        pages.get("/classes/:class/catalog/thumbnail") { request, context in
+            let (teacher, _) = try Self.teacher(context)
             let query = request.uri.queryParameters
             guard let team = query.get("team"), let id = query.get("id"),
                   let thumbnail = try await database.catalogThumbnail(id: id, team: team, as: teacher) else {
@@ -42,8 +43,8 @@ struct ClassCatalogRoutes: Sendable {
             headers[.xContentTypeOptions] = "nosniff"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: thumbnail.bytes)))
         }
-        router.post("/classes/:class/catalog/assignments") { request, context in
-            let (teacher, classID) = try await Self.teacher(routes, request, context)
+        pages.post("/classes/:class/catalog/assignments") { request, context in
+            let (teacher, classID) = try Self.teacher(context)
             let form = try await Self.form(of: request)
             let team = form.first { $0.0 == "team" }?.1 ?? ""
             let path = form.filter { $0.0 == "path" }.map(\.1)
@@ -58,7 +59,7 @@ struct ClassCatalogRoutes: Sendable {
                 level += (level.contains("?") ? "&" : "?") + "assigned=\(assignment.id.uuidString.lowercased())"
                 return Response(status: .seeOther, headers: [.location: level, .cacheControl: "no-store"])
             } catch let error as ServerError where [.invalidValue, .alreadyAssigned, .notFound].contains(error.code) {
-                let (status, _, _) = JSONErrorMiddleware<Context>.described(error)
+                let (status, _, _) = JSONErrorMiddleware<ServerRequestContext>.described(error)
                 let shown = try? await page(classID, team: team, path: Array(path.dropLast()), as: teacher, request: request) { _ in
                     CatalogPage.Notice(error.message, isRefusal: true)
                 }
@@ -98,8 +99,8 @@ struct ClassCatalogRoutes: Sendable {
         return page
     }
 
-    private static func teacher<Context: RequestContext>(_ routes: ServerRoutes, _ request: Request, _ context: Context) async throws -> (UUID, UUID) {
-        let (caller, classID) = try await routes.pageTeacher(request, context)
+    private static func teacher(_ context: ServerRequestContext) throws -> (UUID, UUID) {
+        let (caller, classID) = try ServerRoutes.pageTeacher(context)
         return (caller.accountID, classID)
     }
 
