@@ -353,6 +353,13 @@ let package = Package(
             name: "ClassWireTests",
             dependencies: ["ClassWire", "Classroom", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // clsfile's commands in this process: their parsing, help, entry points and exit codes.
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["ClassDashboard", "ClassSync", "Classroom", "CommandSupport", "ContentDetectors",
+                           "OpenClassKit", "SessionRecorder", "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync"]
+        ),
+        // The built programs run as people and editors run them: clsfile, its helpers, the samples, the install.
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "HistoryPictures", "SessionRecorder",
