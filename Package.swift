@@ -350,6 +350,11 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
+            name: "ClassSyncTests",
+            dependencies: ["ClassSync", "ClassWire", "OpenClassKit", "StoreTestSupport", "TestSupport",
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
             name: "ClassWireTests",
             dependencies: ["ClassWire", "Classroom", .product(name: "Crypto", package: "swift-crypto")]
         ),
