@@ -188,11 +188,19 @@ let package = Package(
             dependencies: ["OpenClassKit", "Classroom",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The names, help and options of the commands clsfile hands to clsfile-sync and clsfile-serve,
+        // declared once: those programs parse them, and clsfile shows them in its help, manual pages and
+        // completions without linking the client or the web server.
+        .target(
+            name: "ForwardedCommands",
+            dependencies: ["CommandSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "clsfile-serve",
             dependencies: [
                 "ClassDashboard",
                 "CommandSupport",
+                "ForwardedCommands",
                 "OpenClassKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -201,7 +209,7 @@ let package = Package(
         .executableTarget(
             name: "clsfile-sync",
             dependencies: [
-                "ClassSync", "ClassWire", "CommandSupport", "Classroom", "OpenClassKit",
+                "ClassSync", "ClassWire", "CommandSupport", "Classroom", "ForwardedCommands", "OpenClassKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -213,6 +221,7 @@ let package = Package(
                 "CommandSupport",
                 "Classroom",
                 "ContentDetectors",
+                "ForwardedCommands",
                 "HistoryPictures",
                 "SessionRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -350,9 +359,22 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
+            name: "ClassSyncTests",
+            dependencies: ["ClassSync", "ClassWire", "OpenClassKit", "StoreTestSupport", "TestSupport",
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
             name: "ClassWireTests",
             dependencies: ["ClassWire", "Classroom", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // clsfile's commands in this process: their parsing, help, entry points and exit codes.
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["ClassDashboard", "ClassSync", "ClassWire", "Classroom", "CommandSupport", "ContentDetectors", "ForwardedCommands",
+                           "OpenClassKit", "SessionRecorder", "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The built programs run as people and editors run them: clsfile, its helpers, the samples, the install.
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "HistoryPictures", "SessionRecorder",

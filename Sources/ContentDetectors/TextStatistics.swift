@@ -1,6 +1,6 @@
 /// Counts for one stream of prose under the module's counting rule.
 ///
-/// See <doc:ContentDetectors#The-counting-rule> for what each number means.
+/// See <doc:TheCountingRule> for what each number means.
 public struct TextStatistics: Sendable, Equatable, Hashable, Codable {
     /// Words: whitespace-separated tokens holding a letter or digit, plus one per Han ideograph or kana.
     public var words: Int = 0

@@ -2,20 +2,19 @@ import ArgumentParser
 import ClassSync
 import Classroom
 import CommandSupport
+import ForwardedCommands
 import Foundation
 import OpenClassKit
 
 /// `clsfile status`.
 struct StatusCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "status",
-        abstract: "Show the class server this store syncs to, its classes joined, what waits to be sent, and the last sync.")
+    static let configuration = StatusArguments.configuration
 
-    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var arguments: StatusArguments
 
     func run() async throws {
         try await reportingFailures {
-            let store = storeOptions.dataStore()
+            let store = arguments.storeOptions.dataStore()
             let memberships = try await store.classServerMemberships()
             guard let server = memberships.first else {
                 print("class server: none (join one with clsfile join URL --code CODE)")
