@@ -72,42 +72,51 @@ struct SessionInvariantTests {
         let context = "seed \(seed), runs \(runs.map(\.name)), spans \(activity.timeSpans)"
         #expect(sessions.count == runs.count, "one session per editor run: \(context)", sourceLocation: sourceLocation)
         let total = activity.recordedDuration()
-        #expect(abs(sessions.map(\.activeTime).reduce(0, +) - total) < 0.05,
-                "the sessions add up to the total \(total): \(context)", sourceLocation: sourceLocation)
+        #expect(
+            abs(sessions.map(\.activeTime).reduce(0, +) - total) < 0.05,
+            "the sessions add up to the total \(total): \(context)", sourceLocation: sourceLocation)
         for (session, run) in zip(sessions, runs) {
-            #expect(session.activeTime <= run.wallTime + 0.5,
-                    "a session counts at most its run's \(run.wallTime) s: \(session), \(context)", sourceLocation: sourceLocation)
+            #expect(
+                session.activeTime <= run.wallTime + 0.5,
+                "a session counts at most its run's \(run.wallTime) s: \(session), \(context)", sourceLocation: sourceLocation)
         }
         // The typed and pasted characters are those the plugins' closes sent, no more, no less.
         let items = activity.additionalActivityItems.compactMap { $0 as? CLSQuantityItem }
         func quantity(_ identifier: String) -> Int { Int(items.first { $0.identifier == identifier }?.quantity ?? 0) }
-        #expect(quantity(ItemIdentifier.typedCharacters) == runs.map(\.recordedInput.typed).reduce(0, +),
-                "typed: \(context)", sourceLocation: sourceLocation)
-        #expect(quantity(ItemIdentifier.pastedCharacters) == runs.map(\.recordedInput.pasted).reduce(0, +),
-                "pasted: \(context)", sourceLocation: sourceLocation)
+        #expect(
+            quantity(ItemIdentifier.typedCharacters) == runs.map(\.recordedInput.typed).reduce(0, +),
+            "typed: \(context)", sourceLocation: sourceLocation)
+        #expect(
+            quantity(ItemIdentifier.pastedCharacters) == runs.map(\.recordedInput.pasted).reduce(0, +),
+            "pasted: \(context)", sourceLocation: sourceLocation)
         let history = try await store.writingHistory(for: world.file)
         let ended = history.sessions.filter { $0.end != nil }
-        #expect(ended.count == runs.filter(\.hasEnded).count, "a history session per ended run: \(history.sessions), \(context)",
-                sourceLocation: sourceLocation)
+        #expect(
+            ended.count == runs.filter(\.hasEnded).count, "a history session per ended run: \(history.sessions), \(context)",
+            sourceLocation: sourceLocation)
         if let last = history.entries.last {
-            #expect(abs(history.sessions.map(\.activeTime).reduce(0, +) - last.activeTime) < 0.05,
-                    "the history's sessions add up to its last row: \(history.sessions), \(context)", sourceLocation: sourceLocation)
+            #expect(
+                abs(history.sessions.map(\.activeTime).reduce(0, +) - last.activeTime) < 0.05,
+                "the history's sessions add up to its last row: \(history.sessions), \(context)", sourceLocation: sourceLocation)
             if !activity.isStarted {
-                #expect(abs(last.activeTime - total) < 0.05, "the last row has the whole time \(total): \(last)",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    abs(last.activeTime - total) < 0.05, "the last row has the whole time \(total): \(last)",
+                    sourceLocation: sourceLocation)
             }
         }
         // A running session's open time comes with its close.
         for session in ended {
             if let open = session.openTime {
-                #expect(session.activeTime <= open + 0.5, "active ≤ open in a session: \(session), \(context)",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    session.activeTime <= open + 0.5, "active ≤ open in a session: \(session), \(context)",
+                    sourceLocation: sourceLocation)
             }
         }
         for try await snapshot in try await store.snapshots(of: world.file) {
             let words = String(decoding: snapshot.content, as: UTF8.self).split(whereSeparator: \.isWhitespace).count
-            #expect(snapshot.entry.words == words, "a row's words are its text's: \(snapshot.entry), \(context)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                snapshot.entry.words == words, "a row's words are its text's: \(snapshot.entry), \(context)",
+                sourceLocation: sourceLocation)
         }
     }
 }
@@ -125,7 +134,9 @@ private final class World: Sendable {
         store = scratch.storeURL
         clsfile = try builtExecutable("clsfile")
         // The `clsfile open` runs' editor: it writes what it is told to the file, until told to quit.
-        try scratch.file("editor.sh", """
+        try scratch.file(
+            "editor.sh",
+            """
             while read -r command text; do
               case "$command" in
                 append) printf '%s\\n' "$text" >> "$1" ;;
@@ -153,8 +164,9 @@ private protocol Run: AnyObject {
 private let vocabulary = ["river", "stone", "water", "light", "north", "field", "quiet", "green", "storm", "bridge"]
 
 /// A plugin's editor: keeps the text and one `clsfile hook --stdio` process, as the LibreOffice
-/// extension does; the file changes only when saved. The hook runs under a shell of its own, so
-/// that each run is another editor process, as two launches of an editor are.
+/// extension does; the file changes only when saved. The hook runs under a process of its own
+/// (`timeout`, which waits for it), so that each run is another editor process, as two launches of
+/// an editor are; a shell would not do, since a hook takes the process above its shell for the editor.
 private final class PluginRun: Run {
     let world: World
     let process = Process()
@@ -171,10 +183,11 @@ private final class PluginRun: Run {
     init(world: World) throws {
         self.world = world
         text = (try? String(contentsOf: world.file, encoding: .utf8)) ?? ""
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // `; :` keeps the shell from replacing itself with the hook.
-        process.arguments = ["-c", "\"$0\" hook --stdio --store \"$1\" --idle-timeout \(SessionInvariantTests.idleTimeout); :",
-                             world.clsfile.path, world.store.path]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = [
+            "1h", world.clsfile.path, "hook", "--stdio", "--store", world.store.path,
+            "--idle-timeout", "\(SessionInvariantTests.idleTimeout)"
+        ]
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -225,8 +238,10 @@ private final class PluginRun: Run {
 
     func close() throws {
         try save()
-        try send(["event": "close", "openedAt": opened.timeIntervalSince1970, "typed": typed, "pasted": pasted,
-                  "largestPaste": largestPaste])
+        try send([
+            "event": "close", "openedAt": opened.timeIntervalSince1970, "typed": typed, "pasted": pasted,
+            "largestPaste": largestPaste
+        ])
         closedAt = Date()
         input.fileHandleForWriting.closeFile()
         process.waitUntilExit()
@@ -254,11 +269,14 @@ private final class OpenRun: Run {
         commands = world.scratch.url.appendingPathComponent("commands-\(UUID().uuidString).fifo")
         guard mkfifo(commands.path, 0o600) == 0 else { throw POSIXError(.EIO) }
         let editor = world.scratch.url.appendingPathComponent("editor.sh").path
-        process = try SpawnedProcess(world.clsfile.path,
-                                     ["open", "--no-pty", "--store", world.store.path,
-                                      "--idle-timeout", "\(SessionInvariantTests.idleTimeout)", "--editor", "sh \(editor)",
-                                      world.file.path],
-                                     environment: ["CLSFILE_TEST_COMMANDS": commands.path], in: world.scratch.url, name: "open")
+        process = try SpawnedProcess(
+            world.clsfile.path,
+            [
+                "open", "--no-pty", "--store", world.store.path,
+                "--idle-timeout", "\(SessionInvariantTests.idleTimeout)", "--editor", "sh \(editor)",
+                world.file.path
+            ],
+            environment: ["CLSFILE_TEST_COMMANDS": commands.path], in: world.scratch.url, name: "open")
         writer = try Self.openWhenRead(commands, process: process)
     }
 
