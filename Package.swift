@@ -27,13 +27,16 @@ import Glibc
 ///   user database's modules with a dlopen that works only with the very glibc build it was linked
 ///   with, and the next glibc update on the machine would break them.
 let startUpLinkerFlags: [String] = {
-    var flags = ["-use-ld=lld", "-Xclang-linker", "--ld-path=\(Context.packageDirectory)/Scripts/link-static-deps",
-                 "-Xclang-linker", "-static-libgcc", "-Xlinker", "--no-export-dynamic"]
+    var flags = [
+        "-use-ld=lld", "-Xclang-linker", "--ld-path=\(Context.packageDirectory)/Scripts/link-static-deps",
+        "-Xclang-linker", "-static-libgcc", "-Xlinker", "--no-export-dynamic"
+    ]
     #if canImport(Glibc)
     // "glibc 2.36"
     var text = [CChar](repeating: 0, count: 64)
     _ = confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count)
-    let version = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let version =
+        String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         .split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
     if version.count >= 2, (version[0], version[1]) >= (2, 36) {
         flags += ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
@@ -56,7 +59,7 @@ let package = Package(
         .library(name: "ClassWire", targets: ["ClassWire"]),
         .executable(name: "clsfile", targets: ["clsfile"]),
         .executable(name: "clsfile-sync", targets: ["clsfile-sync"]),
-        .executable(name: "clsfile-server", targets: ["clsfile-server"]),
+        .executable(name: "clsfile-server", targets: ["clsfile-server"])
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -72,26 +75,30 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // `swift package generate-documentation`: CI builds every module's DocC with warnings as errors.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0")
     ],
     targets: [
         .target(
             name: "OpenClassKit",
-            dependencies: ["CSQLite", "CInflate", "CPNG", "CTurboJPEG", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           // Its lock is pthread's, which ThreadSanitizer sees; Synchronization's
-                           // Mutex locks with futexes in code it does not instrument.
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: [
+                "CSQLite", "CInflate", "CPNG", "CTurboJPEG", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                // Its lock is pthread's, which ThreadSanitizer sees; Synchronization's
+                // Mutex locks with futexes in code it does not instrument.
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]
         ),
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
         .systemLibrary(name: "CInflate", path: "Sources/CInflate"),
         // A context's thumbnail is decoded in full before it is kept or served (ThumbnailImage).
-        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
-                       providers: [.apt(["libpng-dev"]), .yum(["libpng-devel"]), .brew(["libpng"])]),
-        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
-                       providers: [.apt(["libturbojpeg0-dev"]), .yum(["turbojpeg-devel"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .yum(["libpng-devel"]), .brew(["libpng"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .yum(["turbojpeg-devel"]), .brew(["jpeg-turbo"])]),
         .target(name: "CTextScan"),
         .target(
             name: "ContentDetectors",
@@ -104,8 +111,10 @@ let package = Package(
         ),
         .target(
             name: "SessionRecorder",
-            dependencies: ["OpenClassKit", "ContentDetectors", "CTerminal",
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: [
+                "OpenClassKit", "ContentDetectors", "CTerminal",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]
         ),
         .target(
             name: "Classroom",
@@ -122,7 +131,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras")
             ]
         ),
         // The format deployed clients and servers must keep compatible: wire types, tokens, their error.
@@ -132,7 +141,7 @@ let package = Package(
                 "Classroom",
                 "OpenClassKit",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "JWTKit", package: "jwt-kit")
             ]
         ),
         .target(
@@ -145,7 +154,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
             ]
         ),
         .target(
@@ -165,7 +174,7 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio")
             ],
             resources: [.embedInCode("Catalog/catalog-openapi.yaml")]
         ),
@@ -177,7 +186,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio")
             ]
         ),
         .target(
@@ -185,8 +194,10 @@ let package = Package(
             // What every program needs, and nothing that only one of them uses: the exit codes of
             // the errors only clsfile meets are in clsfile, so that clsfile-server, clsfile-serve
             // and clsfile-sync link neither SessionRecorder nor ContentDetectors.
-            dependencies: ["OpenClassKit", "Classroom",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "OpenClassKit", "Classroom",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]
         ),
         // The names, help and options of the commands clsfile hands to clsfile-sync and clsfile-serve,
         // declared once: those programs parse them, and clsfile shows them in its help, manual pages and
@@ -203,7 +214,7 @@ let package = Package(
                 "ForwardedCommands",
                 "OpenClassKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ]
         ),
         .executableTarget(
@@ -211,7 +222,7 @@ let package = Package(
             dependencies: [
                 "ClassSync", "ClassWire", "CommandSupport", "Classroom", "ForwardedCommands", "OpenClassKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto")
             ]
         ),
         .executableTarget(
@@ -225,7 +236,7 @@ let package = Package(
                 "HistoryPictures",
                 "SessionRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ],
             // Editor plugins start clsfile on every event: statically linked, the standard library and
             // Foundation need no loading and symbol binding at start-up, which halves it. Only the
@@ -233,9 +244,12 @@ let package = Package(
             // listed. Release only: the debug test bundle links clsfile's code against the shared
             // libraries that swift-testing uses. See `startUpLinkerFlags` for the rest.
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib", "-lFoundationEssentials", "-lCoreFoundation", "-l_FoundationICU",
-                              "-l_FoundationCShims", "-l_FoundationCollections"] + startUpLinkerFlags,
-                             .when(configuration: .release)),
+                .unsafeFlags(
+                    [
+                        "-static-stdlib", "-lFoundationEssentials", "-lCoreFoundation", "-l_FoundationICU",
+                        "-l_FoundationCShims", "-l_FoundationCollections"
+                    ] + startUpLinkerFlags,
+                    .when(configuration: .release))
             ]
         ),
         .executableTarget(
@@ -271,24 +285,30 @@ let package = Package(
         .executableTarget(
             name: "ClassServerBenchmark",
             // clsfile-server: built first, so that the benchmark loads the real server.
-            dependencies: ["ClassServer", "ClassSync", "ClassWire", "OpenClassKit", "TestSupport", "clsfile-server",
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ClassServer", "ClassSync", "ClassWire", "OpenClassKit", "TestSupport", "clsfile-server",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log")
+            ],
             path: "Benchmarks/ClassServerBenchmark"
         ),
         .executableTarget(
             name: "WorkLimitsBenchmark",
-            dependencies: ["ClassServer", "ClassWire", "OpenClassKit", "StoreTestSupport", "TestSupport",
-                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ClassServer", "ClassWire", "OpenClassKit", "StoreTestSupport", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")
+            ],
             path: "Benchmarks/WorkLimitsBenchmark"
         ),
         .executableTarget(
             name: "CatalogBenchmark",
             // clsfile-server, clsfile and clsfile-sync: built first, so that the benchmark times the real programs.
-            dependencies: ["ClassServer", "ClassSync", "ClassWire", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile", "clsfile-sync",
-                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ClassServer", "ClassSync", "ClassWire", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile", "clsfile-sync",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")
+            ],
             path: "Benchmarks/CatalogBenchmark"
         ),
         .executableTarget(
@@ -344,24 +364,31 @@ let package = Package(
         ),
         .testTarget(
             name: "ClassDashboardTests",
-            dependencies: ["ClassDashboard", "Classroom", "OpenClassKit", "TestSupport", "clsfile", "clsfile-serve",
-                           .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "ClassDashboard", "Classroom", "OpenClassKit", "TestSupport", "clsfile", "clsfile-serve",
+                .product(name: "Logging", package: "swift-log")
+            ]
         ),
         .testTarget(
             name: "ClassServerTests",
-            dependencies: ["ClassServer", "ClassSync", "ClassWire", "Classroom", "CommandSupport", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile-sync", "clsfile",
-                           "ContextSample",
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "PostgresNIO", package: "postgres-nio"),
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                           .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "ClassServer", "ClassSync", "ClassWire", "Classroom", "CommandSupport", "OpenClassKit", "TestSupport", "clsfile-server",
+                "clsfile-sync", "clsfile",
+                "ContextSample",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log")
+            ]
         ),
         .testTarget(
             name: "ClassSyncTests",
-            dependencies: ["ClassSync", "ClassWire", "OpenClassKit", "StoreTestSupport", "TestSupport",
-                           .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "ClassSync", "ClassWire", "OpenClassKit", "StoreTestSupport", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto")
+            ]
         ),
         .testTarget(
             name: "ClassWireTests",
@@ -370,18 +397,23 @@ let package = Package(
         // clsfile's commands in this process: their parsing, help, entry points and exit codes.
         .testTarget(
             name: "CLITests",
-            dependencies: ["ClassDashboard", "ClassSync", "ClassWire", "Classroom", "CommandSupport", "ContentDetectors", "ForwardedCommands",
-                           "OpenClassKit", "SessionRecorder", "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "ClassDashboard", "ClassSync", "ClassWire", "Classroom", "CommandSupport", "ContentDetectors", "ForwardedCommands",
+                "OpenClassKit", "SessionRecorder", "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]
         ),
         // The built programs run as people and editors run them: clsfile, its helpers, the samples, the install.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "HistoryPictures", "SessionRecorder",
-                           "StoreTestSupport", "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync", "SeedSample", "ContextSample", "FuzzTargets", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "HistoryPictures", "SessionRecorder",
+                "StoreTestSupport", "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync", "SeedSample", "ContextSample", "FuzzTargets",
+                .product(name: "Crypto", package: "swift-crypto")
+            ],
             // Read from the source tree by GoldenOutputTests, which can also rewrite them.
             exclude: ["Golden"]
-        ),
+        )
     ]
 )
 

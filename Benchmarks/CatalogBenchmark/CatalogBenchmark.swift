@@ -31,7 +31,8 @@ struct CatalogBenchmark {
         guard Tool.initdb.url != nil else { arguments.fail("PostgreSQL is not installed: apt-get install -y postgresql") }
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let (server, clsfile) = (folder.appendingPathComponent("clsfile-server"), folder.appendingPathComponent("clsfile"))
-        for program in [server, clsfile, folder.appendingPathComponent("clsfile-sync")] where !FileManager.default.isExecutableFile(atPath: program.path) {
+        for program in [server, clsfile, folder.appendingPathComponent("clsfile-sync")]
+        where !FileManager.default.isExecutableFile(atPath: program.path) {
             arguments.fail("\(program.path) is missing: run `swift build -c release --product \(program.lastPathComponent)` first")
         }
 
@@ -40,18 +41,25 @@ struct CatalogBenchmark {
         try cluster.psql("CREATE ROLE clsfile_app LOGIN PASSWORD 'app'")
         try cluster.psql("CREATE DATABASE clsfile OWNER clsfile_owner")
         let key = P256.Signing.PrivateKey()
-        try await registerPublisher(key.publicKey, in: try DatabaseAddress(cluster.url(user: "clsfile_owner", password: "owner", database: "clsfile")))
-        let running = try await ServerProcess(program: server.path, ["serve", "--port", "0"],
-                                              environment: ["DATABASE_URL": cluster.url(user: "clsfile_app", password: "app", database: "clsfile")],
-                                              in: cluster.folder, name: "server", announcing: "clsfile-server listening on ")
-        defer { running.process.signal(SIGTERM); _ = running.process.waitBlocking(timeout: 30) }
+        try await registerPublisher(
+            key.publicKey, in: try DatabaseAddress(cluster.url(user: "clsfile_owner", password: "owner", database: "clsfile")))
+        let running = try await ServerProcess(
+            program: server.path, ["serve", "--port", "0"],
+            environment: ["DATABASE_URL": cluster.url(user: "clsfile_app", password: "app", database: "clsfile")],
+            in: cluster.folder, name: "server", announcing: "clsfile-server listening on ")
+        defer {
+            running.process.signal(SIGTERM)
+            _ = running.process.waitBlocking(timeout: 30)
+        }
         guard let serverURL = URL(string: running.url) else { arguments.fail("clsfile-server printed no address: \(running.url)") }
 
         let keyFile = cluster.folder.appendingPathComponent("key.pem")
         try Data(key.pemRepresentation.utf8).write(to: keyFile)
         let manifest = try writeManifest(contexts: contexts, in: cluster.folder)
-        let publish = [clsfile.path, "catalog", "publish", manifest.path, "--server", serverURL.absoluteString,
-                       "--team", "press", "--kid", "press-1", "--key", keyFile.path]
+        let publish = [
+            clsfile.path, "catalog", "publish", manifest.path, "--server", serverURL.absoluteString,
+            "--team", "press", "--kid", "press-1", "--key", keyFile.path
+        ]
         let client = try CatalogClient(serverURL: serverURL, team: "press", kid: "press-1", key: key, environment: .development)
 
         var times: [String: [Double]] = [:]
@@ -62,12 +70,16 @@ struct CatalogBenchmark {
             times["again, after a unit was deleted", default: []].append(try timed(publish))
             _ = try await client.delete(["book"])
         }
-        print("CatalogBenchmark: clsfile catalog publish of \(contexts) contexts (\((contexts + 199) / 200) requests), \(rounds) rounds, release build, loopback")
+        print(
+            "CatalogBenchmark: clsfile catalog publish of \(contexts) contexts (\((contexts + 199) / 200) requests), \(rounds) rounds, release build, loopback"
+        )
         for name in ["into an empty catalog", "again, unchanged", "again, after a unit was deleted"] {
             let sorted = (times[name] ?? []).sorted()
             let median = sorted[sorted.count / 2]
-            print("  " + name.padding(toLength: 34, withPad: " ", startingAt: 0)
-                  + String(format: "median %.2f s  max %.2f s   goal ≤ 5 s: %@", median, sorted.last ?? 0, median <= 5 ? "met" : "MISSED"))
+            print(
+                "  " + name.padding(toLength: 34, withPad: " ", startingAt: 0)
+                    + String(format: "median %.2f s  max %.2f s   goal ≤ 5 s: %@", median, sorted.last ?? 0, median <= 5 ? "met" : "MISSED")
+            )
         }
     }
 
@@ -92,17 +104,29 @@ struct CatalogBenchmark {
     static func writeManifest(contexts: Int, in folder: URL) throws -> URL {
         var entries: [[String: Any]] = [["data": ["identifierPath": ["book"], "title": "Book", "type": "book"]]]
         for unit in 0..<20 {
-            entries.append(["data": ["identifierPath": ["book", "u\(unit)"], "title": "Unit \(unit)", "type": "chapter",
-                                     "summary": "Part \(unit) of the book", "suggestedAge": [11, 14]]])
+            entries.append([
+                "data": [
+                    "identifierPath": ["book", "u\(unit)"], "title": "Unit \(unit)", "type": "chapter",
+                    "summary": "Part \(unit) of the book", "suggestedAge": [11, 14]
+                ]
+            ])
         }
         for section in 0..<200 {
-            entries.append(["data": ["identifierPath": ["book", "u\(section / 10)", "s\(section)"], "title": "Section \(section)",
-                                     "type": "section", "progressReportingCapabilities": [["kind": "percent"]]]])
+            entries.append([
+                "data": [
+                    "identifierPath": ["book", "u\(section / 10)", "s\(section)"], "title": "Section \(section)",
+                    "type": "section", "progressReportingCapabilities": [["kind": "percent"]]
+                ]
+            ])
         }
         for exercise in 0..<max(0, contexts - entries.count) {
             let section = exercise % 200
-            entries.append(["data": ["identifierPath": ["book", "u\(section / 10)", "s\(section)", "e\(exercise)"],
-                                     "title": "Exercise \(exercise)", "type": "exercise"]])
+            entries.append([
+                "data": [
+                    "identifierPath": ["book", "u\(section / 10)", "s\(section)", "e\(exercise)"],
+                    "title": "Exercise \(exercise)", "type": "exercise"
+                ]
+            ])
         }
         let url = folder.appendingPathComponent("course.json")
         try JSONSerialization.data(withJSONObject: ["contexts": entries]).write(to: url)

@@ -57,7 +57,8 @@ struct ClassServerBenchmark {
         let fixedRate = arguments.text("--rate").flatMap(Double.init)
         guard Tool.initdb.url != nil else { fail("PostgreSQL is not installed: apt-get install -y postgresql") }
         if throughNginx, Tool.nginx.url == nil { fail("nginx is not installed: apt-get install -y nginx") }
-        let serverProgram = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("clsfile-server")
+        let serverProgram = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "clsfile-server")
         guard FileManager.default.isExecutableFile(atPath: serverProgram.path) else {
             fail("\(serverProgram.path) is missing: run `swift build -c release --product clsfile-server` first")
         }
@@ -83,18 +84,22 @@ struct ClassServerBenchmark {
         var servers: [ServerProcess] = []
         for index in 0..<serverCount {
             let publicURL = throughNginx ? ["--public-url", "http://127.0.0.1:\(front)"] : []
-            servers.append(try await ServerProcess(program: serverProgram.path, ["serve", "--port", "0"] + publicURL, environment: ["DATABASE_URL": appURL],
-                                                   in: cluster.folder, name: "server-\(index)", announcing: "clsfile-server listening on "))
+            servers.append(
+                try await ServerProcess(
+                    program: serverProgram.path, ["serve", "--port", "0"] + publicURL, environment: ["DATABASE_URL": appURL],
+                    in: cluster.folder, name: "server-\(index)", announcing: "clsfile-server listening on "))
         }
         defer {
             for server in servers { server.process.signal(SIGTERM) }
             for server in servers { _ = server.process.waitBlocking(timeout: 30) }
         }
         let nginx = throughNginx ? try await NginxProcess(upstreams: servers.map(\.port), port: front, in: cluster.folder) : nil
-        let addresses: [URL] = nginx.map { [$0.url] } ?? servers.map { server in
-            guard let url = URL(string: server.url) else { fail("clsfile-server printed no address: \(server.url)") }
-            return url
-        }
+        let addresses: [URL] =
+            nginx.map { [$0.url] }
+            ?? servers.map { server in
+                guard let url = URL(string: server.url) else { fail("clsfile-server printed no address: \(server.url)") }
+                return url
+            }
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 128
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -105,7 +110,9 @@ struct ClassServerBenchmark {
             return try own.map { try SyncClient(serverURL: $0, key: key, http: http) }
         }
         let loadClassID = loadClass.id
-        let routing = nginx != nil ? "behind nginx, a student's requests to one process by their Clsfile-Key"
+        let routing =
+            nginx != nil
+            ? "behind nginx, a student's requests to one process by their Clsfile-Key"
             : roundRobin ? "requests spread round robin by the client" : "a student's requests to one process, chosen by the client"
         print("  \(serverCount) server processes, \(routing)")
 
@@ -155,29 +162,48 @@ struct ClassServerBenchmark {
 
         print("  capacity:")
         if let held {
-            print(String(format: "    highest rate held: %.0f operations/s offered, %.0f applied/s, sync p50 %.1f ms p99 %.1f ms   goal ≥ 5,000 at p99 ≤ 50 ms: %@",
-                         held.offered, held.appliedRate, held.p50, held.p99, held.appliedRate >= 5_000 ? "met" : "MISSED"))
+            print(
+                String(
+                    format:
+                        "    highest rate held: %.0f operations/s offered, %.0f applied/s, sync p50 %.1f ms p99 %.1f ms   goal ≥ 5,000 at p99 ≤ 50 ms: %@",
+                    held.offered, held.appliedRate, held.p50, held.p99, held.appliedRate >= 5_000 ? "met" : "MISSED"))
             let perOperation = held.cpu.total * 1_000 / Double(max(1, held.applied))
-            print(String(format: "    CPU per applied operation at that rate: %.3f ms (server processes %.3f ms, PostgreSQL %.3f ms: %.1f s of CPU for %d operations in %.0f s); the load generator used %.1f s of CPU over the run",
-                         perOperation, held.cpu.servers * 1_000 / Double(max(1, held.applied)), held.cpu.database * 1_000 / Double(max(1, held.applied)),
-                         held.cpu.total, held.applied, held.seconds, CPUMeter.ownSeconds()))
-            print(String(format: "    so one core applies about %.0f operations/s: 100,000 students each saving once a minute (%.0f operations/s) need %.1f cores",
-                         1_000 / perOperation, 100_000.0 / 60, 100_000.0 / 60 * perOperation / 1_000))
+            print(
+                String(
+                    format:
+                        "    CPU per applied operation at that rate: %.3f ms (server processes %.3f ms, PostgreSQL %.3f ms: %.1f s of CPU for %d operations in %.0f s); the load generator used %.1f s of CPU over the run",
+                    perOperation, held.cpu.servers * 1_000 / Double(max(1, held.applied)),
+                    held.cpu.database * 1_000 / Double(max(1, held.applied)),
+                    held.cpu.total, held.applied, held.seconds, CPUMeter.ownSeconds()))
+            print(
+                String(
+                    format:
+                        "    so one core applies about %.0f operations/s: 100,000 students each saving once a minute (%.0f operations/s) need %.1f cores",
+                    1_000 / perOperation, 100_000.0 / 60, 100_000.0 / 60 * perOperation / 1_000))
         } else {
-            print("    no rate held: the first step, \(Int(fixedRate ?? startRate)) operations/s, already failed (try \(fixedRate == nil ? "--start-rate" : "--rate") lower)")
+            print(
+                "    no rate held: the first step, \(Int(fixedRate ?? startRate)) operations/s, already failed (try \(fixedRate == nil ? "--start-rate" : "--rate") lower)"
+            )
         }
         for (index, (start, end)) in zip(rssStart, rssEnd).enumerated() {
             let growth = Double(end - start) / Double(max(1, start))
-            print(String(format: "    server %d resident memory: %.1f MB when the load started, %.1f MB at the end (%+.0f%%)   goal within 20%%: %@",
-                         index, Double(start) / 1_024, Double(end) / 1_024, growth * 100, abs(growth) <= 0.2 ? "met" : "MISSED"))
+            print(
+                String(
+                    format:
+                        "    server %d resident memory: %.1f MB when the load started, %.1f MB at the end (%+.0f%%)   goal within 20%%: %@",
+                    index, Double(start) / 1_024, Double(end) / 1_024, growth * 100, abs(growth) <= 0.2 ? "met" : "MISSED"))
         }
 
         // A class of `reportStudents` with work on `assignments` assignments each.
-        let first = try await reportRound(students: reportStudents, assignments: assignments, rounds: reportRounds,
-                                          code: reportClass.joinCode, classID: reportClass.id, server: addresses[0],
-                                          teacherKey: teacherKey, http: http)
-        print(String(format: "  class report, %d students × %d assignments: first %.1f ms, then (4 students syncing between reports) p50 %.1f ms  p90 %.1f ms   goal p50 ≤ 50 ms: %@",
-                     reportStudents, assignments, first.first, first.p50, first.p90, first.p50 <= 50 ? "met" : "MISSED"))
+        let first = try await reportRound(
+            students: reportStudents, assignments: assignments, rounds: reportRounds,
+            code: reportClass.joinCode, classID: reportClass.id, server: addresses[0],
+            teacherKey: teacherKey, http: http)
+        print(
+            String(
+                format:
+                    "  class report, %d students × %d assignments: first %.1f ms, then (4 students syncing between reports) p50 %.1f ms  p90 %.1f ms   goal p50 ≤ 50 ms: %@",
+                reportStudents, assignments, first.first, first.p50, first.p90, first.p50 <= 50 ? "met" : "MISSED"))
         try await http.shutdown()
     }
 
@@ -198,8 +224,11 @@ struct ClassServerBenchmark {
         var holds: Bool { p99 <= 50 && appliedRate >= offered * 0.95 && failures * 1_000 <= requests }
 
         var line: String {
-            String(format: "  %6.0f operations/s offered: %5d requests, %6.0f applied/s, sync p50 %5.1f ms p99 %6.1f ms, %d failed, CPU %.2f ms/operation  %@",
-                   offered, requests, appliedRate, p50, p99, failures, cpu.total * 1_000 / Double(max(1, applied)), holds ? "held" : "NOT HELD")
+            String(
+                format:
+                    "  %6.0f operations/s offered: %5d requests, %6.0f applied/s, sync p50 %5.1f ms p99 %6.1f ms, %d failed, CPU %.2f ms/operation  %@",
+                offered, requests, appliedRate, p50, p99, failures, cpu.total * 1_000 / Double(max(1, applied)), holds ? "held" : "NOT HELD"
+            )
                 + (firstFailure.map { "\n    first failure: \($0)" } ?? "")
         }
     }
@@ -233,7 +262,10 @@ struct ClassServerBenchmark {
                     let (student, address, round) = turn.withLockedValue { turn in
                         let current = turn
                         turn.student += 1
-                        if turn.student == clients.count { turn.student = 0; turn.round += 1 }
+                        if turn.student == clients.count {
+                            turn.student = 0
+                            turn.round += 1
+                        }
                         turn.address = (turn.address + 1) % clients[0].count
                         return current
                     }
@@ -258,8 +290,9 @@ struct ClassServerBenchmark {
             let elapsed = max(seconds, ClassServerBenchmark.seconds(start.duration(to: .now)))
             let sorted = latencies.withLockedValue { $0 }.sorted()
             let (applied, failures, first) = outcome.withLockedValue { $0 }
-            return Step(offered: rate, seconds: elapsed, requests: count, failures: failures, applied: applied,
-                        p50: percentile(sorted, 0.5), p99: failures == count ? .infinity : percentile(sorted, 0.99), firstFailure: first)
+            return Step(
+                offered: rate, seconds: elapsed, requests: count, failures: failures, applied: applied,
+                p50: percentile(sorted, 0.5), p99: failures == count ? .infinity : percentile(sorted, 0.99), firstFailure: first)
         }
     }
 
@@ -305,7 +338,8 @@ struct ClassServerBenchmark {
         /// = number - 1); the name and state read 0.
         static func fields(of pid: pid_t) -> [Int]? {
             guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = text.lastIndex(of: ")") else { return nil }
+                let close = text.lastIndex(of: ")")
+            else { return nil }
             // After the name, in parentheses (which may hold spaces): the state, then numbers.
             let rest = text[text.index(after: close)...].split(separator: " ")
             return [Int(pid), 0, 0] + rest.dropFirst().map { Int($0) ?? 0 }
@@ -321,8 +355,10 @@ struct ClassServerBenchmark {
 
     /// The class report's timing: students with work on many assignments, then reads of the
     /// report with a few students syncing between them.
-    static func reportRound(students: Int, assignments: Int, rounds: Int, code: String, classID: UUID, server: URL,
-                            teacherKey: P256.Signing.PrivateKey, http: HTTPClient) async throws -> (first: Double, p50: Double, p90: Double) {
+    static func reportRound(
+        students: Int, assignments: Int, rounds: Int, code: String, classID: UUID, server: URL,
+        teacherKey: P256.Signing.PrivateKey, http: HTTPClient
+    ) async throws -> (first: Double, p50: Double, p90: Double) {
         var reporting: [SyncClient] = []
         for index in 0..<students {
             let client = try SyncClient(serverURL: server, key: P256.Signing.PrivateKey(), http: http)
@@ -358,16 +394,22 @@ struct ClassServerBenchmark {
     /// Migrates the schema, registers the teacher and makes the two classes.
     /// The two classes, each with the teacher's handouts registered (`assignment-0` …), on
     /// which the server takes the students' work.
-    static func makeClasses(_ owner: DatabaseAddress, teacher key: P256.Signing.PublicKey,
-                            assignments: Int) async throws -> (SchoolClass, SchoolClass) {
+    static func makeClasses(
+        _ owner: DatabaseAddress, teacher key: P256.Signing.PublicKey,
+        assignments: Int
+    ) async throws -> (SchoolClass, SchoolClass) {
         try await ServerDatabase.withDatabase(owner, logger: .benchmark) { database in
             _ = try await database.migrate(appRole: "clsfile_app")
-            let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
-            let classes = (try await database.createClass(name: "Load", teacher: teacher.id.uuidString),
-                           try await database.createClass(name: "Report", teacher: teacher.id.uuidString))
+            let teacher = try await database.addTeacher(
+                name: "Ms Rivera", publicKey: key, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+            let classes = (
+                try await database.createClass(name: "Load", teacher: teacher.id.uuidString),
+                try await database.createClass(name: "Report", teacher: teacher.id.uuidString)
+            )
             let handouts = (0..<assignments).map {
-                SyncWire.HandoutRequest.Handout(identifier: "assignment-\($0)",
-                                                assignment: .init(title: "Essay \($0)", documentName: "essay-\($0).txt", targetWords: 500))
+                SyncWire.HandoutRequest.Handout(
+                    identifier: "assignment-\($0)",
+                    assignment: .init(title: "Essay \($0)", documentName: "essay-\($0).txt", targetWords: 500))
             }
             for schoolClass in [classes.0, classes.1] {
                 _ = try await database.registerHandouts(handouts, inClass: schoolClass.id, as: teacher.id)
@@ -386,7 +428,8 @@ struct ClassServerBenchmark {
     }
 
     /// Runs `body` for each index, at most `width` at a time.
-    static func forEachConcurrently(_ indices: Range<Int>, width: Int, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+    static func forEachConcurrently(_ indices: Range<Int>, width: Int, _ body: @escaping @Sendable (Int) async throws -> Void) async throws
+    {
         try await withThrowingTaskGroup(of: Void.self) { group in
             var next = indices.lowerBound
             while next < min(indices.lowerBound + width, indices.upperBound) {
@@ -407,15 +450,20 @@ struct ClassServerBenchmark {
     static func operation(student: Int, round: Int, number: Int, assignments: Int) -> SyncOperation {
         let now = Date().timeIntervalSince1970
         let assignment = "assignment-\(number % assignments)"
-        var operation = SyncOperation(assignmentIdentifier: assignment, attempt: 1, madeAt: now,
-                                      assignment: .init(title: "Essay \(number % assignments)", documentName: "essay-\(number % assignments).txt",
-                                                        targetWords: 500))
+        var operation = SyncOperation(
+            assignmentIdentifier: assignment, attempt: 1, madeAt: now,
+            assignment: .init(
+                title: "Essay \(number % assignments)", documentName: "essay-\(number % assignments).txt",
+                targetWords: 500))
         operation.spans = [SyncOperation.Span(id: "s\(student)-\(round)", start: now - 30, end: nil, lastPulse: now)]
         operation.progressBasisChange = SyncOperation.BasisChange(basis: ProgressBasis.targetWords.rawValue, restarts: false)
         operation.ranges = [SyncOperation.Range(lower: 0, upper: min(1, Double(round + 1) / 100))]
         operation.rangesBasis = ProgressBasis.targetWords.rawValue
-        operation.items = [SyncOperation.Item(identifier: "words", title: "Words", isPrimary: true, kind: "quantity",
-                                              value: Double(5 * round + number), createdAt: now - 30, modifiedAt: now)]
+        operation.items = [
+            SyncOperation.Item(
+                identifier: "words", title: "Words", isPrimary: true, kind: "quantity",
+                value: Double(5 * round + number), createdAt: now - 30, modifiedAt: now)
+        ]
         return operation
     }
 

@@ -31,7 +31,9 @@ if arguments.count >= 3 && arguments[1] == "--stats" {
             results.append(counter.statistics)
         }
         let s = report.statistics
-        print("\((path as NSString).lastPathComponent): words \(s.words) characters \(s.characters) nonSpace \(s.charactersExcludingSpaces) sentences \(s.sentences) paragraphs \(s.paragraphs) syllables \(s.syllables) cjkCharacters \(s.cjkCharacters) cjkWords \(s.cjkWords) sequentialAgrees \(results.allSatisfy { $0 == s })")
+        print(
+            "\((path as NSString).lastPathComponent): words \(s.words) characters \(s.characters) nonSpace \(s.charactersExcludingSpaces) sentences \(s.sentences) paragraphs \(s.paragraphs) syllables \(s.syllables) cjkCharacters \(s.cjkCharacters) cjkWords \(s.cjkWords) sequentialAgrees \(results.allSatisfy { $0 == s })"
+        )
     }
     exit(0)
 }
@@ -78,7 +80,9 @@ func generate(_ url: URL, size: Int, sentences: [String]) throws {
 ///
 /// Uses posix_spawn directly: Foundation's `Process` adds about 50 ms per launch on Linux
 /// (measured with /bin/true), which would be charged to both tools and compress the ratio.
-func run(_ executable: String, _ args: [String], environment: [String: String] = [:], stdin: URL? = nil) throws -> (output: String, seconds: Double, peakKiB: Int) {
+func run(_ executable: String, _ args: [String], environment: [String: String] = [:], stdin: URL? = nil) throws -> (
+    output: String, seconds: Double, peakKiB: Int
+) {
     var env = ProcessInfo.processInfo.environment
     for (k, v) in environment { env[k] = v }
     var fds: [Int32] = [0, 0]
@@ -93,12 +97,18 @@ func run(_ executable: String, _ args: [String], environment: [String: String] =
     if let stdin { posix_spawn_file_actions_addopen(&actions, 0, stdin.path, O_RDONLY, 0) }
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + args).map { strdup($0) } + [nil]
     let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { for p in argv { free(p) }; for p in envp { free(p) } }
+    defer {
+        for p in argv { free(p) }
+        for p in envp { free(p) }
+    }
     var pid: pid_t = 0
     let start = DispatchTime.now().uptimeNanoseconds
     let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
     close(fds[1])
-    guard rc == 0 else { close(fds[0]); throw CocoaError(.executableLoad) }
+    guard rc == 0 else {
+        close(fds[0])
+        throw CocoaError(.executableLoad)
+    }
     var data = Data()
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
@@ -119,7 +129,9 @@ func run(_ executable: String, _ args: [String], environment: [String: String] =
 /// short process started just after another tool's run can take a quarter longer for the next
 /// few tens of milliseconds on this kind of VM, whichever tool it is, so each tool is timed in its
 /// own steady state rather than in the tail of the one before.
-func best(_ times: Int, warmup: Int = 1, _ body: () throws -> (output: String, seconds: Double, peakKiB: Int)) rethrows -> (output: String, seconds: Double, peakKiB: Int) {
+func best(_ times: Int, warmup: Int = 1, _ body: () throws -> (output: String, seconds: Double, peakKiB: Int)) rethrows -> (
+    output: String, seconds: Double, peakKiB: Int
+) {
     for _ in 0..<warmup { _ = try body() }
     var result = try body()
     for _ in 1..<times {
@@ -129,7 +141,8 @@ func best(_ times: Int, warmup: Int = 1, _ body: () throws -> (output: String, s
     return result
 }
 
-let clsfile = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("clsfile").path
+let clsfile = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("clsfile")
+    .path
 guard FileManager.default.isExecutableFile(atPath: clsfile) else {
     print("\(clsfile) is missing: build it with swift build -c release --product clsfile")
     exit(1)
@@ -141,7 +154,11 @@ guard FileManager.default.isExecutableFile(atPath: clsfile) else {
 /// same way, the best of 3 runs after an untimed one (two for `clsfile`, whose runs are 20 times
 /// shorter), `clsfile` first. Returns each one's best run and the median of the rounds' ratios.
 func sideBySide(_ url: URL, rounds: Int, reference: () throws -> (output: String, seconds: Double, peakKiB: Int))
-    throws -> (ours: (output: String, seconds: Double, peakKiB: Int), reference: (output: String, seconds: Double, peakKiB: Int), medianRatio: Double) {
+    throws -> (
+        ours: (output: String, seconds: Double, peakKiB: Int), reference: (output: String, seconds: Double, peakKiB: Int),
+        medianRatio: Double
+    )
+{
     var ratios: [Double] = []
     var oursBest: (output: String, seconds: Double, peakKiB: Int)? = nil
     var referenceBest: (output: String, seconds: Double, peakKiB: Int)? = nil
@@ -175,18 +192,19 @@ let english = [
     "Teachers say it's better to read slowly and ask questions in class.",
     "Libraries open early on weekdays, and many people study near the windows.",
     "Good essays explain how the key ideas connect to each other.",
-    "Did the results surprise you? They surprised most of the group!",
+    "Did the results surprise you? They surprised most of the group!"
 ]
-let multilingual = english + [
-    "Les élèves révisent leurs notes chaque semaine à la bibliothèque.",
-    "Die Schüler schreiben kurze Zusammenfassungen für jedes Kapitel.",
-    "Студенты пишут краткие конспекты каждой главы перед экзаменом.",
-    "Οι μαθητές γράφουν σύντομες περιλήψεις κάθε κεφαλαίου.",
-    "学生们在考试前为每一章写简短的总结。",
-    "学生たちは試験の前に各章の短い要約を書きます。",
-    "학생들은 시험 전에 각 장의 짧은 요약을 씁니다.",
-    "الطلاب يكتبون ملخصات قصيرة لكل فصل قبل الامتحان.",
-]
+let multilingual =
+    english + [
+        "Les élèves révisent leurs notes chaque semaine à la bibliothèque.",
+        "Die Schüler schreiben kurze Zusammenfassungen für jedes Kapitel.",
+        "Студенты пишут краткие конспекты каждой главы перед экзаменом.",
+        "Οι μαθητές γράφουν σύντομες περιλήψεις κάθε κεφαλαίου.",
+        "学生们在考试前为每一章写简短的总结。",
+        "学生たちは試験の前に各章の短い要約を書きます。",
+        "학생들은 시험 전에 각 장의 짧은 요약을 씁니다.",
+        "الطلاب يكتبون ملخصات قصيرة لكل فصل قبل الامتحان."
+    ]
 
 if arguments.count >= 3 && arguments[1] == "--generate" {
     // Writes the benchmark inputs of both sizes into a directory, for timing and `--stats`.
@@ -205,12 +223,16 @@ defer { try? FileManager.default.removeItem(at: dir) }
 
 var rows: [(String, String, Double, String, Double, String, String)] = []
 
-func compareWithWC(_ name: String, _ url: URL, locale: String, goal: Double) throws -> (String, String, Double, String, Double, String, String) {
+func compareWithWC(_ name: String, _ url: URL, locale: String, goal: Double) throws -> (
+    String, String, Double, String, Double, String, String
+) {
     let ours = try clsfileStats(url, best: 3)
     let wc = try best(3) { try run("/usr/bin/wc", ["-w", url.path], environment: ["LC_ALL": locale]) }
     let wcWords = String(wc.output.split(separator: " ").first ?? "?")
-    return (name, "\(ours.words) words", ours.seconds, "wc -w (LC_ALL=\(locale)) \(wcWords) words", wc.seconds,
-            String(format: "%.1fx (goal %.0fx)", wc.seconds / ours.seconds, goal), String(format: "%.1f MB", Double(ours.peakKiB) / 1024))
+    return (
+        name, "\(ours.words) words", ours.seconds, "wc -w (LC_ALL=\(locale)) \(wcWords) words", wc.seconds,
+        String(format: "%.1fx (goal %.0fx)", wc.seconds / ours.seconds, goal), String(format: "%.1f MB", Double(ours.peakKiB) / 1024)
+    )
 }
 
 let asciiURL = dir.appendingPathComponent("english.txt")
@@ -250,12 +272,18 @@ if FileManager.default.fileExists(atPath: "/usr/bin/pandoc") {
             let r = try DocumentAnalyzer().analyze(doc)
             return ("\(r.statistics.words)", Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, 0)
         }
-        rows.append(("10k-word \(format.uppercased()) (process)", "\(wordsColumn(ours.output)) words", ours.seconds,
-                     "pandoc -t plain | wc -w: \(pandoc.output) words", pandoc.seconds,
-                     String(format: "%.1fx median of rounds, %.1fx best to best (goal 20x)", medianRatio, pandoc.seconds / ours.seconds),
-                     String(format: "%.1f MB", Double(ours.peakKiB) / 1024)))
-        rows.append(("10k-word \(format.uppercased()) (in-process)", "\(inProcess.output) words", inProcess.seconds,
-                     "same pandoc run", pandoc.seconds, String(format: "%.1fx (analysis only)", pandoc.seconds / inProcess.seconds), "-"))
+        rows.append(
+            (
+                "10k-word \(format.uppercased()) (process)", "\(wordsColumn(ours.output)) words", ours.seconds,
+                "pandoc -t plain | wc -w: \(pandoc.output) words", pandoc.seconds,
+                String(format: "%.1fx median of rounds, %.1fx best to best (goal 20x)", medianRatio, pandoc.seconds / ours.seconds),
+                String(format: "%.1f MB", Double(ours.peakKiB) / 1024)
+            ))
+        rows.append(
+            (
+                "10k-word \(format.uppercased()) (in-process)", "\(inProcess.output) words", inProcess.seconds,
+                "same pandoc run", pandoc.seconds, String(format: "%.1fx (analysis only)", pandoc.seconds / inProcess.seconds), "-"
+            ))
     }
 } else {
     print("pandoc not found: DOCX/ODT rows skipped (apt-get install -y pandoc)")

@@ -33,8 +33,10 @@ struct HistoryBenchmark {
         let source = value("--source") ?? "/usr/share/common-licenses/GPL-3"
         let paragraphs = try Essay.paragraphs(from: source, words: words)
         print("Writing history: \(words) words of \(source) over \(sessions) sessions\n")
-        print(pad("layout", 23) + pad("final", 8) + pad("snapshots", 11) + pad("× final", 9) + pad("on disk", 9) + pad("× final", 9) + pad("git packed", 12)
-              + pad("× final", 9) + pad("replay peak RSS", 14) + "session end p50/p99")
+        print(
+            pad("layout", 23) + pad("final", 8) + pad("snapshots", 11) + pad("× final", 9) + pad("on disk", 9) + pad("× final", 9)
+                + pad("git packed", 12)
+                + pad("× final", 9) + pad("replay peak RSS", 14) + "session end p50/p99")
         var failed = false
         for wrapped in [false, true] {
             let result = try await measure(paragraphs, sessions: sessions, wrapped: wrapped)
@@ -42,16 +44,19 @@ struct HistoryBenchmark {
             let diskRatio = Double(result.historyBytes) / Double(result.finalBytes)
             let git = result.gitBytes.map { "\($0)" } ?? "(no git)"
             let gitRatio = result.gitBytes.map { String(format: "%.2f", Double($0) / Double(result.finalBytes)) } ?? "-"
-            print(pad(wrapped ? "wrapped at 72, re-wrap" : "a line per paragraph", 23) + pad("\(result.finalBytes)", 8)
-                  + pad("\(result.columnBytes)", 11) + pad(String(format: "%.2f", ratio), 9)
-                  + pad("\(result.historyBytes)", 9) + pad(String(format: "%.2f", diskRatio), 9) + pad(git, 12) + pad(gitRatio, 9)
-                  + pad("+\(result.replayKilobytes.grown) of \(result.replayKilobytes.peak / 1024) MiB", 14)
-                  + String(format: "%.2f / %.2f ms", result.saveMilliseconds.p50, result.saveMilliseconds.p99))
+            print(
+                pad(wrapped ? "wrapped at 72, re-wrap" : "a line per paragraph", 23) + pad("\(result.finalBytes)", 8)
+                    + pad("\(result.columnBytes)", 11) + pad(String(format: "%.2f", ratio), 9)
+                    + pad("\(result.historyBytes)", 9) + pad(String(format: "%.2f", diskRatio), 9) + pad(git, 12) + pad(gitRatio, 9)
+                    + pad("+\(result.replayKilobytes.grown) of \(result.replayKilobytes.peak / 1024) MiB", 14)
+                    + String(format: "%.2f / %.2f ms", result.saveMilliseconds.p50, result.saveMilliseconds.p99))
             if diskRatio > 3 { failed = true }
         }
         // Memory: the same essay in ten times as many sessions takes no more to replay.
         let longer = try await measure(paragraphs, sessions: sessions * 10, wrapped: false, withGit: false)
-        print("\nReplay of \(sessions * 10) sessions (a line per paragraph): peak memory +\(longer.replayKilobytes.grown) KiB (\(longer.replayKilobytes.peak / 1024) MiB); snapshots \(longer.columnBytes) bytes (\(String(format: "%.2f", Double(longer.columnBytes) / Double(longer.finalBytes)))× final), \(longer.historyBytes) on disk")
+        print(
+            "\nReplay of \(sessions * 10) sessions (a line per paragraph): peak memory +\(longer.replayKilobytes.grown) KiB (\(longer.replayKilobytes.peak / 1024) MiB); snapshots \(longer.columnBytes) bytes (\(String(format: "%.2f", Double(longer.columnBytes) / Double(longer.finalBytes)))× final), \(longer.historyBytes) on disk"
+        )
         print("\nGoal: snapshots ≤ 3× the final document, replay memory bounded. \(failed ? "FAILED" : "Met.")")
         if failed { exit(1) }
     }
@@ -101,18 +106,23 @@ struct HistoryBenchmark {
         let historyBytes = try snapshotBytes(in: storeURL)
         latencies.sort()
         let percentile = { (share: Double) in latencies[min(latencies.count - 1, Int(Double(latencies.count) * share))] }
-        return Result(finalBytes: text.count, historyBytes: historyBytes, columnBytes: try columnBytes(in: storeURL),
-                      gitBytes: try git?.packedBytes(),
-                      replayKilobytes: try replayMemory(store: storeURL, file: file, expected: text),
-                      saveMilliseconds: (percentile(0.5), percentile(0.99)))
+        return Result(
+            finalBytes: text.count, historyBytes: historyBytes, columnBytes: try columnBytes(in: storeURL),
+            gitBytes: try git?.packedBytes(),
+            replayKilobytes: try replayMemory(store: storeURL, file: file, expected: text),
+            saveMilliseconds: (percentile(0.5), percentile(0.99)))
     }
 
     /// The bytes of the snapshot columns themselves (delta, digest, size).
     static func columnBytes(in storeURL: URL) throws -> Int {
-        let answer = try sqlite(storeURL, """
+        let answer = try sqlite(
+            storeURL,
+            """
             SELECT coalesce(sum(length(content_delta)) + sum(length(content_digest)) + 8 * count(content_size), 0) FROM writing_history
             """)
-        guard let bytes = Int(answer.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw BenchmarkError("sqlite3 said \(answer)") }
+        guard let bytes = Int(answer.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw BenchmarkError("sqlite3 said \(answer)")
+        }
         return bytes
     }
 
@@ -142,7 +152,8 @@ struct HistoryBenchmark {
         process.waitUntilExit()
         let fields = String(decoding: data, as: UTF8.self).split(separator: " ")
         guard process.terminationStatus == 0, fields.count == 3, let grown = Int(fields[0]),
-              let peak = Int(fields[2].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            let peak = Int(fields[2].trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             throw BenchmarkError("the replay failed: \(String(decoding: data, as: UTF8.self))")
         }
         guard fields[1] == "\(expected.count)" else {
@@ -189,7 +200,10 @@ struct Essay {
         while taken < min(count, totalWords) {
             var index = taken
             var paragraph = 0
-            while index >= source[paragraph].count { index -= source[paragraph].count; paragraph += 1 }
+            while index >= source[paragraph].count {
+                index -= source[paragraph].count
+                paragraph += 1
+            }
             if paragraph >= paragraphs.count { paragraphs.append([]) }
             paragraphs[paragraph].append(source[paragraph][index])
             taken += 1
@@ -200,7 +214,9 @@ struct Essay {
         guard words > 10 else { return }
         let at = Int(random.next() % UInt64(words - 6))
         if session % 7 == 6 { paragraphs[earlier][at] = paragraphs[earlier][at].uppercased() }
-        if session % 13 == 12 { paragraphs[earlier].insert(contentsOf: ["which", "as", "we", "saw", "before", "matters", "here", "too"], at: at) }
+        if session % 13 == 12 {
+            paragraphs[earlier].insert(contentsOf: ["which", "as", "we", "saw", "before", "matters", "here", "too"], at: at)
+        }
         if session % 29 == 28 { paragraphs[earlier].removeSubrange(at..<(at + 5)) }
     }
 
@@ -252,8 +268,12 @@ struct Git {
     func commit(_ content: Data, as name: String, session: Int) throws {
         try content.write(to: folder.appendingPathComponent(name))
         try Self.run(Self.executable!, ["-C", folder.path, "add", name])
-        try Self.run(Self.executable!, ["-C", folder.path, "-c", "user.name=bench", "-c", "user.email=bench@example.org",
-                                        "commit", "-q", "-m", "session \(session)"])
+        try Self.run(
+            Self.executable!,
+            [
+                "-C", folder.path, "-c", "user.name=bench", "-c", "user.email=bench@example.org",
+                "commit", "-q", "-m", "session \(session)"
+            ])
     }
 
     /// The bytes of the packed objects after an aggressive gc: what git needs for every version.
@@ -285,7 +305,8 @@ struct BenchmarkError: Error, CustomStringConvertible {
 /// Runs SQL with the sqlite3 shell; returns what it printed.
 @discardableResult
 func sqlite(_ database: URL, _ sql: String) throws -> String {
-    guard let sqlite3 = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+    guard let sqlite3 = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+    else {
         throw BenchmarkError("sqlite3 is needed to measure the store (apt install sqlite3)")
     }
     let process = Process()

@@ -24,7 +24,8 @@ struct ReportBenchmark {
         let sessions = option("--sessions", default: 10_000)
         let events = option("--events", default: 2_000)
         let kept = text("--keep")
-        let folder = kept.map { URL(fileURLWithPath: $0) }
+        let folder =
+            kept.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("clsfile-reports-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         defer { if kept == nil { try? FileManager.default.removeItem(at: folder) } }
@@ -52,8 +53,10 @@ struct ReportBenchmark {
             let runs = try (0..<3).map { _ in try measure(clsfile, arguments + ["--store", storeURL.path]) }.sorted { $0.0 < $1.0 }
             let (seconds, megabytes, status) = runs[1]
             let verdict = status != 0 ? "exited \(status)" : seconds <= 1 && megabytes <= 64 ? "met" : "MISSED"
-            print(String(format: "  clsfile %-15@ %7.3f s  %6.1f MB resident   goal ≤ 1 s, ≤ 64 MB: %@",
-                         arguments.joined(separator: " ") as NSString, seconds, megabytes, verdict))
+            print(
+                String(
+                    format: "  clsfile %-15@ %7.3f s  %6.1f MB resident   goal ≤ 1 s, ≤ 64 MB: %@",
+                    arguments.joined(separator: " ") as NSString, seconds, megabytes, verdict))
         }
 
         // Fetch + save on the file with the long history, as a hook does it.
@@ -69,15 +72,19 @@ struct ReportBenchmark {
         }
         latencies.sort()
         let p50 = latencies[latencies.count / 2]
-        print(String(format: "  fetch + save, %d sessions: p50 %.3f ms  p90 %.3f ms   goal p50 ≤ 1 ms: %@",
-                     sessions + 1, p50, latencies[latencies.count * 9 / 10], p50 <= 1 ? "met" : "MISSED"))
+        print(
+            String(
+                format: "  fetch + save, %d sessions: p50 %.3f ms  p90 %.3f ms   goal p50 ≤ 1 ms: %@",
+                sessions + 1, p50, latencies[latencies.count * 9 / 10], p50 <= 1 ? "met" : "MISSED"))
 
         let fresh = folder.appendingPathComponent("new-essay.txt")
         try Data("a new essay\n".utf8).write(to: fresh)
         for (file, history) in [(fresh, "a new file"), (long, "\(sessions + 1) sessions")] {
             let perEvent = try stdioEvents(clsfile, store: storeURL, file: file, count: events)
-            print(String(format: "  hook --stdio, %@: %.3f ms an event (%d edits)   goal ≤ 0.2 ms: %@",
-                         history as NSString, perEvent, events, perEvent <= 0.2 ? "met" : "MISSED"))
+            print(
+                String(
+                    format: "  hook --stdio, %@: %.3f ms an event (%d edits)   goal ≤ 0.2 ms: %@",
+                    history as NSString, perEvent, events, perEvent <= 0.2 ? "met" : "MISSED"))
         }
     }
 

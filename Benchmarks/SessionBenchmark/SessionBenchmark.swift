@@ -36,15 +36,21 @@ struct SessionBenchmark {
         for _ in 0..<5 { _ = time(clsfile, hookCall("edit")) }
         let hook = (0..<runs).map { _ in time(clsfile, hookCall("edit")) }.sorted()
         print("SessionBenchmark, \(runs) runs each, median (p90), process start to exit:")
-        print(String(format: "  clsfile hook edit            %7.2f ms (%.2f)   goal ≤ 10 ms: %@",
-                     median(hook), percentile(hook, 0.9), median(hook) <= 10 ? "met" : "MISSED"))
+        print(
+            String(
+                format: "  clsfile hook edit            %7.2f ms (%.2f)   goal ≤ 10 ms: %@",
+                median(hook), percentile(hook, 0.9), median(hook) <= 10 ? "met" : "MISSED"))
         // A save also counts the document and looks up an accepted handout.
         let save = (0..<runs).map { _ in time(clsfile, hookCall("save")) }.sorted()
-        print(String(format: "  clsfile hook save            %7.2f ms (%.2f)   goal ≤ 10 ms: %@",
-                     median(save), percentile(save, 0.9), median(save) <= 10 ? "met" : "MISSED"))
+        print(
+            String(
+                format: "  clsfile hook save            %7.2f ms (%.2f)   goal ≤ 10 ms: %@",
+                median(save), percentile(save, 0.9), median(save) <= 10 ? "met" : "MISSED"))
         if let heartbeat = activityWatch(runs: min(runs, 30)) {
-            print(String(format: "  aw-client heartbeat          %7.2f ms (%.2f)   clsfile is %.0f× faster",
-                         median(heartbeat), percentile(heartbeat, 0.9), median(heartbeat) / median(hook)))
+            print(
+                String(
+                    format: "  aw-client heartbeat          %7.2f ms (%.2f)   clsfile is %.0f× faster",
+                    median(heartbeat), percentile(heartbeat, 0.9), median(heartbeat) / median(hook)))
         } else {
             print("  aw-client heartbeat          not installed (pip install aw-server aw-client)")
         }
@@ -57,8 +63,10 @@ struct SessionBenchmark {
         }.sorted()
         let added = median(wrapped) - median(bare)
         print(String(format: "  /bin/true FILE               %7.2f ms", median(bare)))
-        print(String(format: "  clsfile open, /bin/true      %7.2f ms   added %.2f ms, goal ≤ 30 ms: %@",
-                     median(wrapped), added, added <= 30 ? "met" : "MISSED"))
+        print(
+            String(
+                format: "  clsfile open, /bin/true      %7.2f ms   added %.2f ms, goal ≤ 30 ms: %@",
+                median(wrapped), added, added <= 30 ? "met" : "MISSED"))
     }
 
     /// Starts aw-server on a private port, makes a bucket, and times heartbeats; nil when not installed.
@@ -85,9 +93,14 @@ struct SessionBenchmark {
         var ready = false
         for _ in 0..<100 where !ready {
             usleep(100_000)
-            ready = time(curl, ["-sf", "-X", "POST", "-H", "Content-Type: application/json",
-                                "-d", #"{"client":"bench","type":"app.editor.activity","hostname":"bench"}"#,
-                                "http://127.0.0.1:\(port)/api/0/buckets/\(bucket)"], statusOnly: true) == 0
+            ready =
+                time(
+                    curl,
+                    [
+                        "-sf", "-X", "POST", "-H", "Content-Type: application/json",
+                        "-d", #"{"client":"bench","type":"app.editor.activity","hostname":"bench"}"#,
+                        "http://127.0.0.1:\(port)/api/0/buckets/\(bucket)"
+                    ], statusOnly: true) == 0
         }
         guard ready else { return nil }
         return (0..<runs).map { _ in
@@ -123,7 +136,8 @@ struct SessionBenchmark {
     static func option(_ name: String, default value: Int) -> Int {
         let arguments = CommandLine.arguments
         guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
-              let number = Int(arguments[index + 1]), number > 0 else { return value }
+            let number = Int(arguments[index + 1]), number > 0
+        else { return value }
         return number
     }
 

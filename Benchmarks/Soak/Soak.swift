@@ -31,8 +31,10 @@ struct Soak {
             return file
         }
 
-        print(String(format: "Soak: %d writers (one hook --stdio), clsfile open sessions, SIGKILL at random, %.1f min, %d files",
-                     writers, minutes, fileCount))
+        print(
+            String(
+                format: "Soak: %d writers (one hook --stdio), clsfile open sessions, SIGKILL at random, %.1f min, %d files",
+                writers, minutes, fileCount))
         let deadline = Date().addingTimeInterval(minutes * 60)
         let tally = Tally()
         // A thread each: the writers block on processes and pipes, which would starve the two
@@ -57,7 +59,9 @@ struct Soak {
         spawn { openSessions(clsfile, store: store, files: files, until: deadline, tally: tally) }
         finished.wait()
         let counts = tally.counts
-        print("  hooks run: \(counts.hooks) (\(counts.killed) killed), stdio events: \(counts.stdioEvents) (slowest answer \(Int(counts.slowestAnswer * 1000)) ms), open sessions: \(counts.sessions) (\(counts.killedSessions) killed)")
+        print(
+            "  hooks run: \(counts.hooks) (\(counts.killed) killed), stdio events: \(counts.stdioEvents) (slowest answer \(Int(counts.slowestAnswer * 1000)) ms), open sessions: \(counts.sessions) (\(counts.killedSessions) killed)"
+        )
 
         // The editors quit: a close for every file, as each plugin sends one; the first of them
         // also drains what the spool holds. Then the checks.
@@ -93,9 +97,12 @@ struct Soak {
         let memory = tally.memory
         if let first = memory.first, let last = memory.last {
             let quarters = [0, 1, 2, 3, 4].map { memory[min(memory.count - 1, $0 * (memory.count - 1) / 4)] }
-            print(String(format: "  hook --stdio anonymous resident memory: %.1f MB at start, %.1f MB at end, peak %.1f MB (%d samples; by quarter: %@ MB)",
-                         first, last, memory.max() ?? last, memory.count,
-                         quarters.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
+            print(
+                String(
+                    format:
+                        "  hook --stdio anonymous resident memory: %.1f MB at start, %.1f MB at end, peak %.1f MB (%d samples; by quarter: %@ MB)",
+                    first, last, memory.max() ?? last, memory.count,
+                    quarters.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
             // The process keeps its recent files' activities, every span of their history
             // included: its memory grows with the spans recorded (this run records hundreds of
             // thousands of them, years of real editing), not with the events it answers. Besides
@@ -104,10 +111,13 @@ struct Soak {
             // answer (a 2-minute run grows 7–10 MB in all, with the code of 5fcce25 as with this;
             // a 30-minute run levels off). Past that, something is kept that should not be.
             let spans = Double(sqlite(store, "SELECT count(*) FROM time_span")) ?? 0
-            print(String(format: "  spans recorded: %.0f; memory grown: %.1f MB, %.2f KB a span", spans, last - first,
-                         spans > 0 ? (last - first) * 1024 / spans : 0))
+            print(
+                String(
+                    format: "  spans recorded: %.0f; memory grown: %.1f MB, %.2f KB a span", spans, last - first,
+                    spans > 0 ? (last - first) * 1024 / spans : 0))
             if last - first > 8 + spans / 1024 {
-                failures.append(String(format: "hook --stdio grew from %.1f to %.1f MB, more than its %.0f spans explain", first, last, spans))
+                failures.append(
+                    String(format: "hook --stdio grew from %.1f to %.1f MB, more than its %.0f spans explain", first, last, spans))
             }
         }
         guard failures.isEmpty else { fail(failures.joined(separator: "; ")) }
@@ -198,14 +208,24 @@ struct Soak {
         private var slowestAnswer = 0.0
         private var samples: [Double] = []
 
-        func hook(killed wasKilled: Bool) { lock.withLock { hooks += 1; if wasKilled { killed += 1 } } }
+        func hook(killed wasKilled: Bool) {
+            lock.withLock {
+                hooks += 1
+                if wasKilled { killed += 1 }
+            }
+        }
         func stdioEvent(answeredIn seconds: Double) {
             lock.withLock {
                 stdioEvents += 1
                 slowestAnswer = max(slowestAnswer, seconds)
             }
         }
-        func session(killed wasKilled: Bool) { lock.withLock { sessions += 1; if wasKilled { killedSessions += 1 } } }
+        func session(killed wasKilled: Bool) {
+            lock.withLock {
+                sessions += 1
+                if wasKilled { killedSessions += 1 }
+            }
+        }
         func sample(_ megabytes: Double) { lock.withLock { samples.append(megabytes) } }
 
         var counts: (hooks: Int, killed: Int, stdioEvents: Int, slowestAnswer: Double, sessions: Int, killedSessions: Int) {
@@ -219,7 +239,10 @@ struct Soak {
         var total = 0.0
         var current: (Double, Double)?
         for span in spans.sorted(by: { $0.0 < $1.0 }) {
-            guard let open = current else { current = span; continue }
+            guard let open = current else {
+                current = span
+                continue
+            }
             if span.0 <= open.1 {
                 current = (open.0, max(open.1, span.1))
             } else {
@@ -272,8 +295,9 @@ struct Soak {
     /// they are the kernel's cache, not kept by the process, and grow with the code paths taken.
     static func residentMegabytes(of pid: Int32) -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") }),
-              let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") }),
+            let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
         return kilobytes / 1024
     }
 

@@ -46,7 +46,8 @@ struct StoreBenchmark {
             let activity = try await measured.fetchActivity(for: path)
             activity.start()
             activity.addProgressRange(fromStart: 0.5, toEnd: 0.6)
-            let words = activity.primaryActivityItem as? CLSQuantityItem
+            let words =
+                activity.primaryActivityItem as? CLSQuantityItem
                 ?? CLSQuantityItem(identifier: "total_word_count", title: "Word Count")
             words.quantity += 1
             activity.primaryActivityItem = words
@@ -62,13 +63,16 @@ struct StoreBenchmark {
         latencies.sort()
         let p50 = percentile(latencies, 0.50), p99 = percentile(latencies, 0.99)
         print("StoreBenchmark: fetchActivity + change + save() on a store of \(files) files, \(operations) operations")
-        print(String(format: "  p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   max %.3f ms   mean %.3f ms",
-                     p50, percentile(latencies, 0.90), p99, latencies.last ?? 0,
-                     latencies.reduce(0, +) / Double(max(1, latencies.count))))
+        print(
+            String(
+                format: "  p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   max %.3f ms   mean %.3f ms",
+                p50, percentile(latencies, 0.90), p99, latencies.last ?? 0,
+                latencies.reduce(0, +) / Double(max(1, latencies.count))))
         print(String(format: "  store %.1f MiB, %.0f bytes per activity", Double(bytes) / 1_048_576, Double(bytes) / Double(files)))
         print("  goal p50 ≤ 1 ms: \(p50 <= 1 ? "met" : "MISSED");  goal p99 ≤ 5 ms: \(p99 <= 5 ? "met" : "MISSED")")
-        try await measureContexts(option("--contexts", default: 100_000), lookups: operations,
-                                  storeURL: folder.appendingPathComponent("contexts.sqlite"))
+        try await measureContexts(
+            option("--contexts", default: 100_000), lookups: operations,
+            storeURL: folder.appendingPathComponent("contexts.sqlite"))
         try await measureManifestImport(10_000, folder: folder)
     }
 
@@ -79,11 +83,15 @@ struct StoreBenchmark {
         for chapter in 0..<chapters {
             entries.append(#"{"data": {"identifierPath": ["course", "ch\#(chapter)"], "title": "Chapter \#(chapter)", "type": "chapter"}}"#)
             for section in 0..<sections {
-                entries.append(#"{"data": {"identifierPath": ["course", "ch\#(chapter)", "s\#(section)"], "title": "Section \#(section)", "type": "section", "summary": "A section of the course.", "suggestedAge": [10, 12]}}"#)
+                entries.append(
+                    #"{"data": {"identifierPath": ["course", "ch\#(chapter)", "s\#(section)"], "title": "Section \#(section)", "type": "section", "summary": "A section of the course.", "suggestedAge": [10, 12]}}"#
+                )
             }
         }
         let manifestURL = folder.appendingPathComponent("course.json")
-        let text = #"{"contexts": [{"data": {"identifierPath": ["course"], "title": "Course", "type": "course"}}, "# + entries.joined(separator: ",\n") + "]}"
+        let text =
+            #"{"contexts": [{"data": {"identifierPath": ["course"], "title": "Course", "type": "course"}}, "#
+            + entries.joined(separator: ",\n") + "]}"
         try Data(text.utf8).write(to: manifestURL)
         let store = CLSDataStore(storeURL: folder.appendingPathComponent("course.sqlite"))
         let start = ContinuousClock.now
@@ -106,7 +114,8 @@ struct StoreBenchmark {
                 let chapterContext = CLSContext(type: .chapter, identifier: "chapter-\(chapter)", title: "Chapter \(chapter)")
                 bookContext.addChildContext(chapterContext)
                 for section in 0..<sections {
-                    chapterContext.addChildContext(CLSContext(type: .section, identifier: "section-\(section)", title: "Section \(section)"))
+                    chapterContext.addChildContext(
+                        CLSContext(type: .section, identifier: "section-\(section)", title: "Section \(section)"))
                 }
             }
             try await store.save()
@@ -119,9 +128,11 @@ struct StoreBenchmark {
         var generator = SystemRandomNumberGenerator()
         var latencies: [Double] = []
         for _ in 0..<lookups {
-            let path = ["book-\(Int.random(in: 0..<books, using: &generator))",
-                        "chapter-\(Int.random(in: 0..<chapters, using: &generator))",
-                        "section-\(Int.random(in: 0..<sections, using: &generator))"]
+            let path = [
+                "book-\(Int.random(in: 0..<books, using: &generator))",
+                "chapter-\(Int.random(in: 0..<chapters, using: &generator))",
+                "section-\(Int.random(in: 0..<sections, using: &generator))"
+            ]
             let start = ContinuousClock.now
             let found = try await measured.contexts(matchingIdentifierPath: path)
             latencies.append(milliseconds(start.duration(to: .now)))
@@ -130,15 +141,18 @@ struct StoreBenchmark {
         latencies.sort()
         let p50 = percentile(latencies, 0.50)
         print("StoreBenchmark: contexts(matchingIdentifierPath:) of 3 levels on a tree of \(total) contexts, \(lookups) lookups")
-        print(String(format: "  p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   max %.3f ms", p50, percentile(latencies, 0.90),
-                     percentile(latencies, 0.99), latencies.last ?? 0))
+        print(
+            String(
+                format: "  p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   max %.3f ms", p50, percentile(latencies, 0.90),
+                percentile(latencies, 0.99), latencies.last ?? 0))
         print("  goal p50 ≤ 1 ms: \(p50 <= 1 ? "met" : "MISSED")")
     }
 
     static func option(_ name: String, default value: Int) -> Int {
         let arguments = CommandLine.arguments
         guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
-              let number = Int(arguments[index + 1]), number > 0 else { return value }
+            let number = Int(arguments[index + 1]), number > 0
+        else { return value }
         return number
     }
 

@@ -37,8 +37,9 @@ struct WorkLimitsBenchmark {
         let app = try DatabaseAddress(cluster.url(user: "clsfile_app", password: "app", database: "clsfile"))
         let (classID, teacher) = try await ServerDatabase.withDatabase(owner, logger: .benchmark) { database in
             _ = try await database.migrate(appRole: "clsfile_app")
-            let teacher = try await database.addTeacher(name: "Ms Ruiz", publicKey: P256.Signing.PrivateKey().publicKey,
-                                                        recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+            let teacher = try await database.addTeacher(
+                name: "Ms Ruiz", publicKey: P256.Signing.PrivateKey().publicKey,
+                recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             let made = try await database.createClass(name: "9A", teacher: teacher.id.uuidString)
             return (made, teacher.id)
         }
@@ -53,25 +54,30 @@ struct WorkLimitsBenchmark {
                 var spans = operation()
                 spans.spans = (first..<min(WorkLimits.maximumSpans, first + 2_500)).map {
                     let start = now - 86_400 * 300 + Double($0) * 600
-                    return SyncOperation.Span(id: "span-\($0)", start: start, end: start + 300, lastPulse: start + 300,
-                                              session: $0 % 4 == 0 ? nil : "span-\($0 - $0 % 4)")
+                    return SyncOperation.Span(
+                        id: "span-\($0)", start: start, end: start + 300, lastPulse: start + 300,
+                        session: $0 % 4 == 0 ? nil : "span-\($0 - $0 % 4)")
                 }
                 filling.append(spans)
             }
             var ranges = operation()
-            ranges.ranges = (0..<WorkLimits.maximumRanges).map { SyncOperation.Range(lower: Double($0) / 10_000, upper: Double($0) / 10_000 + 0.00005) }
+            ranges.ranges = (0..<WorkLimits.maximumRanges).map {
+                SyncOperation.Range(lower: Double($0) / 10_000, upper: Double($0) / 10_000 + 0.00005)
+            }
             filling.append(ranges)
             var items = operation()
             items.items = (0..<WorkLimits.maximumItems).map {
-                SyncOperation.Item(identifier: "item-\($0)", title: "Item \($0)", isPrimary: $0 == 0, kind: "quantity", value: Double($0),
-                                   createdAt: now - 3_600, modifiedAt: now - 3_600)
+                SyncOperation.Item(
+                    identifier: "item-\($0)", title: "Item \($0)", isPrimary: $0 == 0, kind: "quantity", value: Double($0),
+                    createdAt: now - 3_600, modifiedAt: now - 3_600)
             }
             filling.append(items)
             return filling
         }()
         let student = try await ServerDatabase.withDatabase(app, logger: .benchmark) { database in
             _ = try await database.registerHandouts([.init(identifier: "essay", assignment: info)], inClass: classID.id, as: teacher)
-            let student = try await database.joinClass(code: classID.joinCode, studentName: "Sam", publicKey: P256.Signing.PrivateKey().publicKey)
+            let student = try await database.joinClass(
+                code: classID.joinCode, studentName: "Sam", publicKey: P256.Signing.PrivateKey().publicKey)
             for operation in filling { _ = try await database.apply([operation], toClass: classID.id, as: student.accountID) }
             return student.accountID
         }
@@ -83,12 +89,22 @@ struct WorkLimitsBenchmark {
                 var change = operation()
                 let last = WorkLimits.maximumSpans - 1
                 let start = now - 86_400 * 300 + Double(last) * 600
-                change.spans = [SyncOperation.Span(id: "span-\(last)", start: start, end: nil, lastPulse: start + 300 + Double(round * 500 + index),
-                                                   session: "span-\(last - last % 4)")]
-                change.items = [SyncOperation.Item(identifier: "item-\(index % WorkLimits.maximumItems)", title: "Item", isPrimary: index % WorkLimits.maximumItems == 0,
-                                                   kind: "quantity", value: Double(round * 500 + index), createdAt: now - 3_600, modifiedAt: now - 60)]
-                change.ranges = [SyncOperation.Range(lower: Double(index % WorkLimits.maximumRanges) / 10_000,
-                                                     upper: Double(index % WorkLimits.maximumRanges) / 10_000 + 0.00002)]
+                change.spans = [
+                    SyncOperation.Span(
+                        id: "span-\(last)", start: start, end: nil, lastPulse: start + 300 + Double(round * 500 + index),
+                        session: "span-\(last - last % 4)")
+                ]
+                change.items = [
+                    SyncOperation.Item(
+                        identifier: "item-\(index % WorkLimits.maximumItems)", title: "Item",
+                        isPrimary: index % WorkLimits.maximumItems == 0,
+                        kind: "quantity", value: Double(round * 500 + index), createdAt: now - 3_600, modifiedAt: now - 60)
+                ]
+                change.ranges = [
+                    SyncOperation.Range(
+                        lower: Double(index % WorkLimits.maximumRanges) / 10_000,
+                        upper: Double(index % WorkLimits.maximumRanges) / 10_000 + 0.00002)
+                ]
                 return change
             }
         }
@@ -129,9 +145,15 @@ struct WorkLimitsBenchmark {
             }
         }
         print("WorkLimitsBenchmark: a record of \(record.spans.count) spans, \(record.ranges.count) ranges, \(record.items.count) items")
-        print("  a request of 500 operations (ServerDatabase.apply, \(rounds) rounds): p50 \(format(percentile(requestTimes, 0.5))) ms, p99 \(format(percentile(requestTimes, 0.99))) ms, max \(format(requestTimes.max() ?? 0)) ms (goal ≤ 50 ms)")
-        print("  the record encoded to JSON (as the server stores it): p50 \(format(percentile(encoding, 0.5))) ms, \((try encoder.encode(record).count) / 1024) KiB")
-        print("  the merge alone: linear p50 \(format(percentile(linear, 0.5))) ms, plain p50 \(format(percentile(plain, 0.5))) ms, plain/linear \(format(percentile(plain, 0.5) / max(percentile(linear, 0.5), 0.0001)))×")
+        print(
+            "  a request of 500 operations (ServerDatabase.apply, \(rounds) rounds): p50 \(format(percentile(requestTimes, 0.5))) ms, p99 \(format(percentile(requestTimes, 0.99))) ms, max \(format(requestTimes.max() ?? 0)) ms (goal ≤ 50 ms)"
+        )
+        print(
+            "  the record encoded to JSON (as the server stores it): p50 \(format(percentile(encoding, 0.5))) ms, \((try encoder.encode(record).count) / 1024) KiB"
+        )
+        print(
+            "  the merge alone: linear p50 \(format(percentile(linear, 0.5))) ms, plain p50 \(format(percentile(plain, 0.5))) ms, plain/linear \(format(percentile(plain, 0.5) / max(percentile(linear, 0.5), 0.0001)))×"
+        )
         withExtendedLifetime(cluster) {}
     }
 

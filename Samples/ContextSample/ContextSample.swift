@@ -26,7 +26,9 @@ struct Options {
             case "--answers":
                 guard let list = rest.popFirst() else { throw SampleError("--answers needs a list such as 1,0,1") }
                 answers = try list.split(separator: ",").map { answer in
-                    guard answer == "1" || answer == "0" else { throw SampleError("--answers takes 1 (right) or 0 (wrong), not '\(answer)'") }
+                    guard answer == "1" || answer == "0" else {
+                        throw SampleError("--answers takes 1 (right) or 0 (wrong), not '\(answer)'")
+                    }
                     return answer == "1"
                 }
             case "--thumbnail":
@@ -55,8 +57,10 @@ final class ContextMaker: CLSDataStoreDelegate, @unchecked Sendable {
         self.thumbnail = thumbnail
     }
 
-    func createContext(forIdentifier identifier: String, parentContext: CLSContext,
-                       parentIdentifierPath: [String]) -> CLSContext? {
+    func createContext(
+        forIdentifier identifier: String, parentContext: CLSContext,
+        parentIdentifierPath: [String]
+    ) -> CLSContext? {
         made.append((parentIdentifierPath + [identifier]).joined(separator: "/"))
         switch identifier {
         case "fun-with-science":

@@ -21,7 +21,8 @@ let fileURL: URL = {
 func option(_ name: String, default value: Double) -> Double {
     let arguments = CommandLine.arguments
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count,
-          let number = Double(arguments[index + 1]) else { return value }
+        let number = Double(arguments[index + 1])
+    else { return value }
     return number
 }
 

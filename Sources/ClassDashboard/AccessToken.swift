@@ -16,7 +16,10 @@ public struct AccessToken: Sendable, Equatable, CustomStringConvertible {
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.~".unicodeScalars.contains(scalar))
         }
         guard value.count >= Self.minimumLength, allowed else {
-            throw DashboardError(.invalidToken, "the token must have at least \(Self.minimumLength) characters, only letters, digits, '-', '_', '.' and '~' (or give none, to get a random one)")
+            throw DashboardError(
+                .invalidToken,
+                "the token must have at least \(Self.minimumLength) characters, only letters, digits, '-', '_', '.' and '~' (or give none, to get a random one)"
+            )
         }
         self.value = value
     }
@@ -42,7 +45,8 @@ public struct AccessToken: Sendable, Equatable, CustomStringConvertible {
             throw refuse("cannot be read (\(error.localizedDescription)): write the token in it, readable by you alone (chmod 600)", error)
         }
         if let mode = attributes[.posixPermissions] as? Int, mode & 0o077 != 0 {
-            throw refuse("can be read by other users (mode \(String(mode & 0o777, radix: 8))): make it yours alone with chmod 600 \(file.path)")
+            throw refuse(
+                "can be read by other users (mode \(String(mode & 0o777, radix: 8))): make it yours alone with chmod 600 \(file.path)")
         }
         do {
             try self.init(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))

@@ -31,7 +31,8 @@ public struct ConnectionTimeouts: Sendable, Equatable {
     /// The HTTP/1.1 channel that keeps these timeouts.
     package var http1: HTTP1Channel.Configuration {
         let limit = TimeAmount(requestBody)
-        return HTTP1Channel.Configuration(additionalChannelHandlers: [RequestBodyDeadline(limit: limit)],
-                                          idleTimeout: TimeAmount(idle))
+        return HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestBodyDeadline(limit: limit)],
+            idleTimeout: TimeAmount(idle))
     }
 }

@@ -35,8 +35,9 @@ public struct DashboardPages: Sendable {
 
         /// A class server: students' work arrives as they sync, so the page reloads itself.
         public static func classServer(refreshSeconds: Int) -> Source {
-            var source = Source(footer: "Read from the class server at every request; this page reloads every \(refreshSeconds) s as students work.",
-                                refreshSeconds: refreshSeconds)
+            var source = Source(
+                footer: "Read from the class server at every request; this page reloads every \(refreshSeconds) s as students work.",
+                refreshSeconds: refreshSeconds)
             source.offersCatalog = true
             return source
         }
@@ -88,13 +89,17 @@ public struct DashboardPages: Sendable {
                 guard let assignment = report.assignments.first(where: { $0.identifier == identifier }) else {
                     return PageResponse.notFound(links: links, what: "There is no assignment with this identifier in this class.")
                 }
-                return PageResponse.html(AssignmentPage(assignment: assignment, links: links,
-                                                        studentsFrom: Self.offset("students-from", of: request),
-                                                        keptAsideFrom: Self.offset("kept-aside-from", of: request)).render())
+                return PageResponse.html(
+                    AssignmentPage(
+                        assignment: assignment, links: links,
+                        studentsFrom: Self.offset("students-from", of: request),
+                        keptAsideFrom: Self.offset("kept-aside-from", of: request)
+                    ).render())
             }
         }
         router.get("\(prefix)/assignments/:assignment/students/:student") { request, requestContext in
-            let identifier = Self.parameter("assignment", of: requestContext), studentIdentifier = Self.parameter("student", of: requestContext)
+            let identifier = Self.parameter("assignment", of: requestContext),
+                studentIdentifier = Self.parameter("student", of: requestContext)
             return try await Self.respond(request, requestContext, source: source, context: context) { report, links in
                 guard let assignment = report.assignments.first(where: { $0.identifier == identifier }) else {
                     return PageResponse.notFound(links: links, what: "There is no assignment with this identifier in this class.")
@@ -102,27 +107,39 @@ public struct DashboardPages: Sendable {
                 guard let student = assignment.students.first(where: { $0.studentIdentifier == studentIdentifier }) else {
                     return PageResponse.notFound(links: links, what: "No work from this student has reached \(assignment.title).")
                 }
-                return PageResponse.html(StudentPage(assignment: assignment, student: student, links: links,
-                                                     itemsFrom: Self.offset("items-from", of: request),
-                                                     sessionsFrom: Self.offset("sessions-from", of: request)).render())
+                return PageResponse.html(
+                    StudentPage(
+                        assignment: assignment, student: student, links: links,
+                        itemsFrom: Self.offset("items-from", of: request),
+                        sessionsFrom: Self.offset("sessions-from", of: request)
+                    ).render())
             }
         }
         router.get("\(prefix)/assignments/:assignment/students/:student/replay") { request, requestContext in
-            let identifier = Self.parameter("assignment", of: requestContext), studentIdentifier = Self.parameter("student", of: requestContext)
+            let identifier = Self.parameter("assignment", of: requestContext),
+                studentIdentifier = Self.parameter("student", of: requestContext)
             let step = request.uri.queryParameters.get("step").flatMap { Int($0) } ?? 1
             let from = Self.offset("from", of: request)
             return try await Self.respond(request, requestContext, source: source, context: context) { report, links in
                 guard let assignment = report.assignments.first(where: { $0.identifier == identifier }),
-                      let student = assignment.students.first(where: { $0.studentIdentifier == studentIdentifier }) else {
+                    let student = assignment.students.first(where: { $0.studentIdentifier == studentIdentifier })
+                else {
                     return PageResponse.notFound(links: links, what: "No work from this student has reached this assignment.")
                 }
                 do {
-                    guard let page = try ReplayPage(assignment: assignment, student: student, links: links, step: step, from: from).render() else {
-                        return PageResponse.notFound(links: links, what: "\(student.studentName)'s work on \(assignment.title) holds no snapshots of the text: the assignment did not ask for replay, or none was taken.")
+                    guard let page = try ReplayPage(assignment: assignment, student: student, links: links, step: step, from: from).render()
+                    else {
+                        return PageResponse.notFound(
+                            links: links,
+                            what:
+                                "\(student.studentName)'s work on \(assignment.title) holds no snapshots of the text: the assignment did not ask for replay, or none was taken."
+                        )
                     }
                     return PageResponse.html(page)
                 } catch let error as CLSError {
-                    return PageResponse.notFound(links: links, what: "\(student.studentName)'s snapshots of \(assignment.title) cannot be replayed: \(error.message)")
+                    return PageResponse.notFound(
+                        links: links, what: "\(student.studentName)'s snapshots of \(assignment.title) cannot be replayed: \(error.message)"
+                    )
                 }
             }
         }
@@ -178,9 +195,12 @@ public struct DashboardPages: Sendable {
         do {
             read = try await context(request, requestContext)
         } catch let failure as PageFailure {
-            return PageResponse.html(MessagePage(title: failure.title, message: failure.message,
-                                                 links: Links(token: nil, source: source)).render(),
-                                     status: .internalServerError)
+            return PageResponse.html(
+                MessagePage(
+                    title: failure.title, message: failure.message,
+                    links: Links(token: nil, source: source)
+                ).render(),
+                status: .internalServerError)
         }
         return try body(read.report, Links(token: read.linkToken, base: read.base, source: source))
     }

@@ -29,8 +29,10 @@ public struct DashboardServer: Sendable {
         public var timeouts: ConnectionTimeouts
 
         /// Creates settings.
-        public init(host: String = "127.0.0.1", port: Int = 8765, token: AccessToken? = nil,
-                    timeouts: ConnectionTimeouts = ConnectionTimeouts()) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 8765, token: AccessToken? = nil,
+            timeouts: ConnectionTimeouts = ConnectionTimeouts()
+        ) {
             self.host = host
             self.port = port
             self.token = token
@@ -67,7 +69,10 @@ public struct DashboardServer: Sendable {
     /// - Throws: ``DashboardError`` `.insecureAddress` for an address that is not loopback with no token.
     public init(store: CLSDataStore, configuration: Configuration = Configuration(), logger: Logger) throws {
         guard configuration.token != nil || LoopbackAddress.isLoopback(configuration.host) else {
-            throw DashboardError(.insecureAddress, "\(configuration.host) can be reached from other machines, so the dashboard needs an access token there; give one with --token-file or CLSFILE_DASHBOARD_TOKEN, or leave it out to get a random one")
+            throw DashboardError(
+                .insecureAddress,
+                "\(configuration.host) can be reached from other machines, so the dashboard needs an access token there; give one with --token-file or CLSFILE_DASHBOARD_TOKEN, or leave it out to get a random one"
+            )
         }
         guard (0...65_535).contains(configuration.port) else {
             throw DashboardError(.cannotListen, "port \(configuration.port) is not a port (0–65535; 0 picks a free one)")
@@ -90,14 +95,19 @@ public struct DashboardServer: Sendable {
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
                 listening.state.withLockedValue { $0 = true }
-                onListening(Endpoint(host: configuration.host, port: channel.localAddress?.port ?? configuration.port,
-                                     token: configuration.token))
+                onListening(
+                    Endpoint(
+                        host: configuration.host, port: channel.localAddress?.port ?? configuration.port,
+                        token: configuration.token))
             },
             logger: logger)
         do {
             try await application.runService()
-        } catch where !listening.state.withLockedValue({ $0 }) {
-            throw DashboardError(.cannotListen, "cannot listen on \(configuration.host) port \(configuration.port): \(error); choose another --port or --host (port 0 picks a free one)", underlyingError: error)
+        } catch  where !listening.state.withLockedValue({ $0 }) {
+            throw DashboardError(
+                .cannotListen,
+                "cannot listen on \(configuration.host) port \(configuration.port): \(error); choose another --port or --host (port 0 picks a free one)",
+                underlyingError: error)
         }
     }
 }

@@ -7,8 +7,9 @@ package enum PageResponse {
     /// - Parameter allowingImagesAndForms: Whether the page may show images from the server
     ///   itself and post forms to it (the catalog page); no other page does either.
     package static func html(_ page: HTML, status: HTTPResponse.Status = .ok, allowingImagesAndForms: Bool = false) -> Response {
-        response(Data(page.rendered.utf8), contentType: "text/html; charset=utf-8", status: status,
-                 allowingImagesAndForms: allowingImagesAndForms)
+        response(
+            Data(page.rendered.utf8), contentType: "text/html; charset=utf-8", status: status,
+            allowingImagesAndForms: allowingImagesAndForms)
     }
 
     /// The 404 page, saying what was not found.
@@ -24,14 +25,17 @@ package enum PageResponse {
         return response
     }
 
-    private static func response(_ data: Data, contentType: String, status: HTTPResponse.Status,
-                                 allowingImagesAndForms: Bool = false) -> Response {
+    private static func response(
+        _ data: Data, contentType: String, status: HTTPResponse.Status,
+        allowingImagesAndForms: Bool = false
+    ) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = contentType
         // The pages hold students' work and may carry a token in links: never cached, never sent on
         // as a referrer (the pages say so in a meta tag), never framed; no script or outside file loads.
         headers[.cacheControl] = "no-store"
-        headers[.contentSecurityPolicy] = allowingImagesAndForms
+        headers[.contentSecurityPolicy] =
+            allowingImagesAndForms
             ? "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
             : "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
         headers[.xContentTypeOptions] = "nosniff"

@@ -31,8 +31,10 @@ public struct ClassServerApp: Sendable {
         /// How long a connection may stay idle, and a request's body take to arrive.
         public var timeouts: ConnectionTimeouts
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, tlsCertificate: String? = nil, tlsKey: String? = nil,
-                    publicOrigins: [ServerOrigin] = [], timeouts: ConnectionTimeouts = ConnectionTimeouts()) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, tlsCertificate: String? = nil, tlsKey: String? = nil,
+            publicOrigins: [ServerOrigin] = [], timeouts: ConnectionTimeouts = ConnectionTimeouts()
+        ) {
             self.host = host
             self.port = port
             self.tlsCertificate = tlsCertificate
@@ -68,17 +70,24 @@ public struct ClassServerApp: Sendable {
             throw ServerError(.invalidValue, "--tls-cert and --tls-key go together: give both, or neither behind a reverse proxy")
         }
         guard configuration.tlsCertificate != nil || LoopbackAddress.isLoopback(configuration.host) else {
-            throw ServerError(.invalidValue, "\(configuration.host) can be reached from other machines, and without TLS students' tokens would cross the network in clear: give --tls-cert and --tls-key, or listen on 127.0.0.1 behind a reverse proxy that terminates TLS")
+            throw ServerError(
+                .invalidValue,
+                "\(configuration.host) can be reached from other machines, and without TLS students' tokens would cross the network in clear: give --tls-cert and --tls-key, or listen on 127.0.0.1 behind a reverse proxy that terminates TLS"
+            )
         }
         if configuration.publicOrigins.isEmpty {
             guard !["", "0.0.0.0", "::", "[::]"].contains(configuration.host) else {
-                throw ServerError(.invalidValue, "listening on every address (\(configuration.host)), the server cannot tell which address students reach it at, which their tokens name: give it with --public-url https://HOST[:PORT]")
+                throw ServerError(
+                    .invalidValue,
+                    "listening on every address (\(configuration.host)), the server cannot tell which address students reach it at, which their tokens name: give it with --public-url https://HOST[:PORT]"
+                )
             }
             do {
                 // Port 0 is known only once listening; any port checks the host.
                 _ = try configuration.listeningOrigin(port: max(configuration.port, 1))
             } catch let error as WireError {
-                throw ServerError(.invalidValue, "\(error.message), or give the address students use with --public-url", underlyingError: error)
+                throw ServerError(
+                    .invalidValue, "\(error.message), or give the address students use with --public-url", underlyingError: error)
             }
         }
         self.configuration = configuration
@@ -90,7 +99,9 @@ public struct ClassServerApp: Sendable {
     ///   - database: The database the routes read and write.
     ///   - onListening: Called once, when the server listens, with the port and the origins
     ///     whose tokens it takes.
-    public func run(database: ServerDatabase, onListening: @escaping @Sendable (_ port: Int, _ origins: [ServerOrigin]) -> Void) async throws {
+    public func run(database: ServerDatabase, onListening: @escaping @Sendable (_ port: Int, _ origins: [ServerOrigin]) -> Void)
+        async throws
+    {
         let router = Router(context: ServerRequestContext.self)
         let audiences = NIOLockedValueBox(Set(configuration.publicOrigins))
         ServerRoutes(database: database, audiences: audiences).add(to: router)
@@ -104,7 +115,9 @@ public struct ClassServerApp: Sendable {
                     certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
                     privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
             } catch {
-                throw ServerError(.invalidValue, "cannot read the TLS certificate \(certificate) or key \(key) (\(error)); give PEM files", underlyingError: error)
+                throw ServerError(
+                    .invalidValue, "cannot read the TLS certificate \(certificate) or key \(key) (\(error)); give PEM files",
+                    underlyingError: error)
             }
             server = try .tls(.http1(configuration: configuration.timeouts.http1), tlsConfiguration: tls)
         } else {
@@ -112,8 +125,9 @@ public struct ClassServerApp: Sendable {
         }
         let application = Application(
             router: router, server: server,
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
-                                                    serverName: "clsfile-server"),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "clsfile-server"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 // Checked by init: the host makes an origin with any port.
@@ -126,8 +140,11 @@ public struct ClassServerApp: Sendable {
             logger: logger)
         do {
             try await application.runService()
-        } catch where !listening.withLockedValue({ $0 }) {
-            throw ServerError(.invalidValue, "cannot listen on \(configuration.host) port \(configuration.port): \(error); choose another --port or --host", underlyingError: error)
+        } catch  where !listening.withLockedValue({ $0 }) {
+            throw ServerError(
+                .invalidValue,
+                "cannot listen on \(configuration.host) port \(configuration.port): \(error); choose another --port or --host",
+                underlyingError: error)
         }
     }
 }

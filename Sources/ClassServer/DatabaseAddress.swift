@@ -21,10 +21,13 @@ public struct DatabaseAddress: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: ``ServerError`` `.invalidAddress` naming what is wrong.
     public init(_ text: String) throws {
         func refuse(_ why: String) -> ServerError {
-            ServerError(.invalidAddress, "the database address \(Self.redacted(text)) \(why); write it as postgres://USER:PASSWORD@HOST:5432/DATABASE")
+            ServerError(
+                .invalidAddress,
+                "the database address \(Self.redacted(text)) \(why); write it as postgres://USER:PASSWORD@HOST:5432/DATABASE")
         }
         guard let components = URLComponents(string: text), let scheme = components.scheme,
-              ["postgres", "postgresql"].contains(scheme) else { throw refuse("is not a postgres:// address") }
+            ["postgres", "postgresql"].contains(scheme)
+        else { throw refuse("is not a postgres:// address") }
         guard let host = components.host, !host.isEmpty else { throw refuse("names no host") }
         guard let user = components.user, !user.isEmpty else { throw refuse("names no user") }
         let database = String(components.path.drop { $0 == "/" })

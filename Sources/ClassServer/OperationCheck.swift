@@ -20,9 +20,13 @@ enum OperationCheck {
     /// Checks a request's operations.
     /// - Throws: ``ServerError`` `.tooLarge` or `.invalidValue`, naming the operation and value.
     static func check(_ operations: [SyncOperation], at now: Date = Date()) throws {
-        guard !operations.isEmpty else { throw ServerError(.invalidValue, "the request holds no operations: send 1 to \(SyncWire.maximumOperations)") }
+        guard !operations.isEmpty else {
+            throw ServerError(.invalidValue, "the request holds no operations: send 1 to \(SyncWire.maximumOperations)")
+        }
         guard operations.count <= SyncWire.maximumOperations else {
-            throw ServerError(.tooLarge, "the request holds \(operations.count) operations, more than \(SyncWire.maximumOperations): send them in batches")
+            throw ServerError(
+                .tooLarge, "the request holds \(operations.count) operations, more than \(SyncWire.maximumOperations): send them in batches"
+            )
         }
         let latest = now.timeIntervalSince1970 + clockMargin
         for operation in operations {
@@ -34,7 +38,9 @@ enum OperationCheck {
     /// - Throws: ``ServerError`` `.tooLarge` or `.invalidValue`, naming the handout and value.
     static func check(_ handouts: [SyncWire.HandoutRequest.Handout]) throws {
         guard (1...SyncWire.maximumHandouts).contains(handouts.count) else {
-            throw ServerError(handouts.isEmpty ? .invalidValue : .tooLarge, "the request holds \(handouts.count) handouts: send 1 to \(SyncWire.maximumHandouts)")
+            throw ServerError(
+                handouts.isEmpty ? .invalidValue : .tooLarge,
+                "the request holds \(handouts.count) handouts: send 1 to \(SyncWire.maximumHandouts)")
         }
         for handout in handouts {
             try checkAssignment(handout.identifier, handout.assignment) { what, code in
@@ -44,8 +50,10 @@ enum OperationCheck {
     }
 
     /// Checks an assignment's identifier and what is said of it.
-    private static func checkAssignment(_ identifier: String, _ info: SyncOperation.AssignmentInfo,
-                                        refuse: (String, ServerError.Code) -> ServerError) throws {
+    private static func checkAssignment(
+        _ identifier: String, _ info: SyncOperation.AssignmentInfo,
+        refuse: (String, ServerError.Code) -> ServerError
+    ) throws {
         func text(_ value: String, _ name: String, allowsEmpty: Bool = false) throws {
             guard value.utf8.count <= maximumText else { throw refuse("\(name) longer than \(maximumText) bytes", .tooLarge) }
             guard allowsEmpty || !value.isEmpty else { throw refuse("an empty \(name)", .invalidValue) }
@@ -56,7 +64,8 @@ enum OperationCheck {
         try text(info.className ?? "", "class name", allowsEmpty: true)
         // The work of a context of an assigned context tree is named by its identifiers below the
         // assigned context, which may hold `/`.
-        let isContextName = info.contextPath != nil && !info.documentName.isEmpty
+        let isContextName =
+            info.contextPath != nil && !info.documentName.isEmpty
             && !info.documentName.unicodeScalars.contains { $0.properties.generalCategory == .control }
         guard Handout.isPlainFileName(info.documentName) || isContextName, info.documentName.utf8.count <= maximumText else {
             throw refuse("the document name '\(info.documentName.prefix(60))', which is not a plain file name", .invalidValue)
@@ -69,7 +78,9 @@ enum OperationCheck {
             throw refuse("a target of \(words) words, outside 1 to 10,000,000", .invalidValue)
         }
         if let path = info.contextPath {
-            guard path.count <= maximumContextDepth else { throw refuse("a context path of \(path.count) levels, more than \(maximumContextDepth)", .tooLarge) }
+            guard path.count <= maximumContextDepth else {
+                throw refuse("a context path of \(path.count) levels, more than \(maximumContextDepth)", .tooLarge)
+            }
             for identifier in path { try text(identifier, "context identifier") }
         }
     }
@@ -106,7 +117,9 @@ enum OperationCheck {
             try date(span.lastPulse, "a span's last pulse")
             guard span.end.map({ $0 >= span.start }) ?? true else { throw refuse("a span that ends before it starts") }
             guard max(span.end ?? span.start, span.lastPulse) - span.start <= StudentWork.maximumSeconds else {
-                throw refuse("a span of \(Int(max(span.end ?? span.start, span.lastPulse) - span.start)) seconds, longer than a year (as a submission may hold)")
+                throw refuse(
+                    "a span of \(Int(max(span.end ?? span.start, span.lastPulse) - span.start)) seconds, longer than a year (as a submission may hold)"
+                )
             }
         }
         for id in operation.discardedSpans { try text(id, "span id") }
@@ -127,9 +140,13 @@ enum OperationCheck {
             try text(item.identifier, "item identifier")
             try text(item.title, "item title", allowsEmpty: true)
             guard ItemKind(rawValue: item.kind) != nil else { throw refuse("an item of unknown kind '\(item.kind.prefix(20))'") }
-            guard item.value.isFinite, abs(item.value) <= 1e12 else { throw refuse("the item '\(item.identifier)' with value \(item.value), beyond ±10¹²") }
+            guard item.value.isFinite, abs(item.value) <= 1e12 else {
+                throw refuse("the item '\(item.identifier)' with value \(item.value), beyond ±10¹²")
+            }
             if let maximum = item.maxScore {
-                guard maximum.isFinite, maximum > 0, maximum <= 1e12 else { throw refuse("the item '\(item.identifier)' with a maximum score of \(maximum)") }
+                guard maximum.isFinite, maximum > 0, maximum <= 1e12 else {
+                    throw refuse("the item '\(item.identifier)' with a maximum score of \(maximum)")
+                }
             }
             try date(item.createdAt, "an item's creation date")
             try date(item.modifiedAt, "an item's modification date")

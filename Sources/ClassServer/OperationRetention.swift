@@ -36,6 +36,9 @@ public enum OperationRetention {
         let oldest = now.timeIntervalSince1970 - acceptedAge
         guard let old = operations.first(where: { $0.madeAt < oldest }) else { return }
         let made = Date(timeIntervalSince1970: old.madeAt).formatted(.iso8601.year().month().day())
-        throw ServerError(.invalidValue, "operation \(old.id.uuidString.lowercased()) was made on \(made), more than \(Int(acceptedAge / 86_400)) days ago: the server keeps the ids of applied operations no longer, so it cannot tell whether this one was applied, and does not apply it (the work stays in the student's own store)")
+        throw ServerError(
+            .invalidValue,
+            "operation \(old.id.uuidString.lowercased()) was made on \(made), more than \(Int(acceptedAge / 86_400)) days ago: the server keeps the ids of applied operations no longer, so it cannot tell whether this one was applied, and does not apply it (the work stays in the student's own store)"
+        )
     }
 }

@@ -40,7 +40,8 @@ final class ReplicaReader: Sendable {
         let client = self.client
         return try await withThrowingTaskGroup(of: Int64?.self) { group in
             group.addTask {
-                try await client.query("SELECT clsfile.write_generation(\(account))", logger: logger).decode(Int64.self).collected().first ?? 0
+                try await client.query("SELECT clsfile.write_generation(\(account))", logger: logger).decode(Int64.self).collected().first
+                    ?? 0
             }
             group.addTask {
                 try await Task.sleep(for: Self.deadline)

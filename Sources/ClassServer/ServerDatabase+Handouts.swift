@@ -14,23 +14,29 @@ extension ServerDatabase {
     /// - Returns: How many handouts the class has now.
     /// - Throws: ``ServerError`` `.notFound` unless the caller teaches the class; `.tooLarge` past
     ///   `maximumHandoutsPerClass`.
-    public func registerHandouts(_ handouts: [SyncWire.HandoutRequest.Handout], inClass classID: UUID,
-                                 as teacher: UUID) async throws -> SyncWire.HandoutAnswer {
+    public func registerHandouts(
+        _ handouts: [SyncWire.HandoutRequest.Handout], inClass classID: UUID,
+        as teacher: UUID
+    ) async throws -> SyncWire.HandoutAnswer {
         try await asAccount(teacher) { connection in
             try await checkTeaches(classID, on: connection)
             // The last registration of an assignment in the request wins.
             let latest = Dictionary(handouts.map { ($0.identifier, $0.assignment) }, uniquingKeysWith: { _, later in later })
             let identifiers = Array(latest.keys)
             let details = try identifiers.map { String(decoding: try WorkStateCoding.encoder.encode(latest[$0]), as: UTF8.self) }
-            try await connection.run("""
+            try await connection.run(
+                """
                 INSERT INTO clsfile.handout (class_id, assignment_id, detail)
                 SELECT \(classID), assignment, detail::jsonb FROM unnest(\(identifiers)::text[], \(details)::text[]) AS h(assignment, detail)
                 ON CONFLICT (class_id, assignment_id) DO UPDATE SET detail = excluded.detail
                 """, logger: logger)
-            let count = try await connection.run("SELECT count(*)::bigint FROM clsfile.handout WHERE class_id = \(classID)", logger: logger)
+            let count =
+                try await connection.run("SELECT count(*)::bigint FROM clsfile.handout WHERE class_id = \(classID)", logger: logger)
                 .decode(Int.self).collected().first ?? 0
             guard count <= Self.maximumHandoutsPerClass else {
-                throw ServerError(.tooLarge, "the class would have \(count) handouts registered, more than \(Self.maximumHandoutsPerClass); nothing was registered")
+                throw ServerError(
+                    .tooLarge,
+                    "the class would have \(count) handouts registered, more than \(Self.maximumHandoutsPerClass); nothing was registered")
             }
             return SyncWire.HandoutAnswer(registered: count)
         }
@@ -45,23 +51,31 @@ extension ServerDatabase {
     ///   - claimed: What the student's operations say of each assignment, by identifier.
     ///   - registered: The class's registered handouts among them, as stored (JSON text).
     /// - Throws: ``ServerError`` `.unknownAssignment` listing the assignments the class does not have.
-    func teachersDetails(of claimed: [String: SyncOperation.AssignmentInfo], registered: [String: String], inClass classID: UUID,
-                         on connection: PostgresConnection) async throws -> [String: SyncOperation.AssignmentInfo] {
+    func teachersDetails(
+        of claimed: [String: SyncOperation.AssignmentInfo], registered: [String: String], inClass classID: UUID,
+        on connection: PostgresConnection
+    ) async throws -> [String: SyncOperation.AssignmentInfo] {
         var details: [String: SyncOperation.AssignmentInfo] = [:]
         for (assignment, text) in registered where claimed[assignment] != nil {
             details[assignment] = try Self.handoutInfo(text, assignment: assignment)
         }
         let pending = claimed.filter { details[$0.key] == nil }
         if !pending.isEmpty {
-            let offered = try await classAssignments(classID, matching: (pending.keys.compactMap { UUID(uuidString: $0) },
-                                                                         Array(Set(pending.values.compactMap(\.contextPath)))), on: connection)
+            let offered = try await classAssignments(
+                classID,
+                matching: (
+                    pending.keys.compactMap { UUID(uuidString: $0) },
+                    Array(Set(pending.values.compactMap(\.contextPath)))
+                ), on: connection)
             for (assignment, info) in pending {
                 for catalog in offered {
                     let path = catalog.identifierPath, due = catalog.dueDate?.timeIntervalSince1970
                     if UUID(uuidString: assignment) == catalog.id {
-                        details[assignment] = .init(title: catalog.title, documentName: path.last ?? catalog.title, dueDate: due, contextPath: path)
+                        details[assignment] = .init(
+                            title: catalog.title, documentName: path.last ?? catalog.title, dueDate: due, contextPath: path)
                     } else if assignment.hasPrefix("ctx-"), info.contextPath == path,
-                              Self.namesAssignableContext(info.title, assignedAs: catalog.title, under: path, in: catalog.contexts) {
+                        Self.namesAssignableContext(info.title, assignedAs: catalog.title, under: path, in: catalog.contexts)
+                    {
                         details[assignment] = .init(title: info.title, documentName: info.documentName, dueDate: due, contextPath: path)
                     }
                 }
@@ -70,7 +84,10 @@ extension ServerDatabase {
         let unknown = claimed.keys.filter { details[$0] == nil }.sorted()
         guard unknown.isEmpty else {
             let named = unknown.prefix(3).map { "'\(claimed[$0]?.title.prefix(80) ?? "")' (\($0.prefix(60)))" }.joined(separator: ", ")
-            throw ServerError(.unknownAssignment, "the class \(classID.uuidString.lowercased()) has no assignment \(named)\(unknown.count > 3 ? " and \(unknown.count - 3) more" : ""): its teacher registers a handout with `clsfile assign --server URL` or `clsfile register --server URL`; the work waits on your side until then", assignments: unknown)
+            throw ServerError(
+                .unknownAssignment,
+                "the class \(classID.uuidString.lowercased()) has no assignment \(named)\(unknown.count > 3 ? " and \(unknown.count - 3) more" : ""): its teacher registers a handout with `clsfile assign --server URL` or `clsfile register --server URL`; the work waits on your side until then",
+                assignments: unknown)
         }
         return details
     }
@@ -78,8 +95,10 @@ extension ServerDatabase {
     /// Whether a derived assignment's title is one the student's clsfile gives the work of an
     /// assignable context at or below the assigned path: the assignment's title for the assigned
     /// context, "TITLE: CONTEXT" for one below it (as `ClassroomTables.derive` names them).
-    private static func namesAssignableContext(_ claimed: String, assignedAs title: String, under path: [String],
-                                               in entries: [CourseManifest.Entry]) -> Bool {
+    private static func namesAssignableContext(
+        _ claimed: String, assignedAs title: String, under path: [String],
+        in entries: [CourseManifest.Entry]
+    ) -> Bool {
         entries.contains { entry in
             let contextPath = entry.data.identifierPath
             guard entry.data.isAssignable != false, contextPath.starts(with: path) else { return false }
@@ -88,11 +107,14 @@ extension ServerDatabase {
     }
 
     /// The registered handouts of a class, by assignment, read as the caller.
-    func registeredHandouts(ofClass classID: UUID, on connection: PostgresConnection) async throws -> [String: SyncOperation.AssignmentInfo] {
+    func registeredHandouts(ofClass classID: UUID, on connection: PostgresConnection) async throws -> [String: SyncOperation.AssignmentInfo]
+    {
         var handouts: [String: SyncOperation.AssignmentInfo] = [:]
-        for (assignment, text) in try await connection.run("""
+        for (assignment, text) in try await connection.run(
+            """
             SELECT assignment_id, detail::text FROM clsfile.handout WHERE class_id = \(classID)
-            """, logger: logger).decode((String, String).self).collected() {
+            """, logger: logger
+        ).decode((String, String).self).collected() {
             handouts[assignment] = try Self.handoutInfo(text, assignment: assignment)
         }
         return handouts

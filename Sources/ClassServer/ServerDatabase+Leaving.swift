@@ -39,26 +39,34 @@ extension ServerDatabase {
     public func forgetStudent(_ student: String) async throws -> ForgottenStudent {
         try await translating("forgetting the student \(student)") {
             try await client.withTransaction(logger: logger) { connection in
-                let found = try await connection.run("""
+                let found = try await connection.run(
+                    """
                     SELECT a.id, a.name FROM clsfile.account a WHERE a.role = 'student'
                     AND (a.id::text = lower(\(student)) OR a.id IN (SELECT account_id FROM clsfile.device_key WHERE kid = \(student)))
                     FOR UPDATE
-                    """, logger: logger).decode((UUID, String).self).collected()
+                    """, logger: logger
+                ).decode((UUID, String).self).collected()
                 guard let (account, name) = found.first else {
-                    throw ServerError(.notFound, "no student has the account or key id \(student): the class's /api/class-report.json gives each student's account id (studentIdentifier)")
+                    throw ServerError(
+                        .notFound,
+                        "no student has the account or key id \(student): the class's /api/class-report.json gives each student's account id (studentIdentifier)"
+                    )
                 }
-                let counts = try await connection.run("""
+                let counts = try await connection.run(
+                    """
                     SELECT (SELECT count(*) FROM clsfile.device_key WHERE account_id = \(account))::bigint,
                            (SELECT count(*) FROM clsfile.enrolment WHERE student_id = \(account))::bigint,
                            (SELECT count(*) FROM clsfile.work WHERE student_id = \(account))::bigint,
                            (SELECT count(*) FROM clsfile.applied_operation WHERE student_id = \(account))::bigint
-                    """, logger: logger).decode((Int64, Int64, Int64, Int64).self).collected()
+                    """, logger: logger
+                ).decode((Int64, Int64, Int64, Int64).self).collected()
                 // Keys, enrolments (and with them the work), applied ids: each refers to the
                 // account with ON DELETE CASCADE.
                 try await connection.run("DELETE FROM clsfile.account WHERE id = \(account)", logger: logger)
                 let (keys, enrolments, work, applied) = counts.first ?? (0, 0, 0, 0)
-                return ForgottenStudent(accountID: account, name: name, keys: Int(keys), enrolments: Int(enrolments),
-                                        workRows: Int(work), appliedOperations: Int(applied))
+                return ForgottenStudent(
+                    accountID: account, name: name, keys: Int(keys), enrolments: Int(enrolments),
+                    workRows: Int(work), appliedOperations: Int(applied))
             }
         }
     }
@@ -100,25 +108,34 @@ extension ServerDatabase {
         }
         return try await translating("archiving the class \(schoolClass)") {
             try await client.withTransaction(logger: logger) { connection in
-                let found = try await connection.run("""
+                let found = try await connection.run(
+                    """
                     SELECT c.id, c.name, c.teacher_id, a.name FROM clsfile.class c JOIN clsfile.account a ON a.id = c.teacher_id
                     WHERE c.id::text = lower(\(schoolClass)) OR c.join_code = upper(\(schoolClass))
                     FOR UPDATE OF c
-                    """, logger: logger).decode((UUID, String, UUID, String).self).collected()
+                    """, logger: logger
+                ).decode((UUID, String, UUID, String).self).collected()
                 guard let (classID, name, teacher, teacherName) = found.first else {
                     throw ServerError(.notFound, "no class has the id or join code \(schoolClass): clsfile-server class list shows them")
                 }
                 // Locked until the class is deleted: a sync that would write its work waits.
-                let students = try await connection.run("""
+                let students = try await connection.run(
+                    """
                     SELECT student_id FROM clsfile.enrolment WHERE class_id = \(classID) FOR UPDATE
-                    """, logger: logger).decode(UUID.self).collected()
-                let workRows = try await connection.run("""
+                    """, logger: logger
+                ).decode(UUID.self).collected()
+                let workRows = try await connection.run(
+                    """
                     SELECT 1 FROM clsfile.work WHERE class_id = \(classID) FOR UPDATE
-                    """, logger: logger).collected().count
-                let inNoClass = try await connection.run("""
-                    SELECT count(*) FROM clsfile.enrolment e WHERE e.class_id = \(classID)
-                    AND NOT EXISTS (SELECT 1 FROM clsfile.enrolment o WHERE o.student_id = e.student_id AND o.class_id <> \(classID))
-                    """, logger: logger).decode(Int64.self).collected().first ?? 0
+                    """, logger: logger
+                ).collected().count
+                let inNoClass =
+                    try await connection.run(
+                        """
+                        SELECT count(*) FROM clsfile.enrolment e WHERE e.class_id = \(classID)
+                        AND NOT EXISTS (SELECT 1 FROM clsfile.enrolment o WHERE o.student_id = e.student_id AND o.class_id <> \(classID))
+                        """, logger: logger
+                    ).decode(Int64.self).collected().first ?? 0
                 // Read in a transaction of its own, which the locks above do not hold up.
                 let report = try await classReport(classID, as: teacher)
                 try Self.writeNew(file, try DashboardPages.reportEncoder().encode(report))
@@ -128,8 +145,9 @@ extension ServerDatabase {
                     try? FileManager.default.removeItem(at: file)
                     throw error
                 }
-                return ArchivedClass(classID: classID, name: name, teacherName: teacherName, students: students.count,
-                                     workRows: workRows, assignments: report.assignments.count, studentsInNoClass: Int(inNoClass))
+                return ArchivedClass(
+                    classID: classID, name: name, teacherName: teacherName, students: students.count,
+                    workRows: workRows, assignments: report.assignments.count, studentsInNoClass: Int(inNoClass))
             }
         }
     }
@@ -138,7 +156,10 @@ extension ServerDatabase {
     private static func writeNew(_ file: URL, _ data: Data) throws {
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw ServerError(.invalidValue, "cannot create \(file.path): \(String(cString: strerror(errno))); give a --output in a folder you may write, that does not exist yet")
+            throw ServerError(
+                .invalidValue,
+                "cannot create \(file.path): \(String(cString: strerror(errno))); give a --output in a folder you may write, that does not exist yet"
+            )
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
@@ -146,7 +167,8 @@ extension ServerDatabase {
             try handle.synchronize()
         } catch {
             try? FileManager.default.removeItem(at: file)
-            throw ServerError(.invalidValue, "cannot write \(file.path): \(error.localizedDescription); nothing was deleted", underlyingError: error)
+            throw ServerError(
+                .invalidValue, "cannot write \(file.path): \(error.localizedDescription); nothing was deleted", underlyingError: error)
         }
     }
 }

@@ -22,20 +22,27 @@ extension ServerDatabase {
     public func pruneAppliedOperations(batchSize: Int = 50_000) async throws -> Pruned {
         try await translating("pruning the applied operations on \(address)") {
             let keptSeconds = Int(OperationRetention.keptAge)
-            guard let cutoff = try await client.query("""
-                SELECT now() - \(keptSeconds) * interval '1 second'
-                """, logger: logger).decode(Date.self).collected().first else {
+            guard
+                let cutoff = try await client.query(
+                    """
+                    SELECT now() - \(keptSeconds) * interval '1 second'
+                    """, logger: logger
+                ).decode(Date.self).collected().first
+            else {
                 throw ServerError(.database, "the database \(address) did not say what time it is")
             }
             var count = 0
             while true {
-                let deleted = Int(try await client.query("""
-                    WITH deleted AS (
-                        DELETE FROM clsfile.applied_operation WHERE ctid IN (
-                            SELECT ctid FROM clsfile.applied_operation WHERE applied_at < \(cutoff) LIMIT \(batchSize))
-                        RETURNING 1)
-                    SELECT count(*) FROM deleted
-                    """, logger: logger).decode(Int64.self).collected().first ?? 0)
+                let deleted = Int(
+                    try await client.query(
+                        """
+                        WITH deleted AS (
+                            DELETE FROM clsfile.applied_operation WHERE ctid IN (
+                                SELECT ctid FROM clsfile.applied_operation WHERE applied_at < \(cutoff) LIMIT \(batchSize))
+                            RETURNING 1)
+                        SELECT count(*) FROM deleted
+                        """, logger: logger
+                    ).decode(Int64.self).collected().first ?? 0)
                 count += deleted
                 if deleted < batchSize { break }
             }

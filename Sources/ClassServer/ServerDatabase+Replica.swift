@@ -40,7 +40,9 @@ extension ServerDatabase {
             }
             guard let replayed else {
                 reader.noteFailure()
-                logger.warning("the replica did not answer within \(ReplicaReader.deadline); reading from the primary", metadata: ["replica": "\(reader.address)"])
+                logger.warning(
+                    "the replica did not answer within \(ReplicaReader.deadline); reading from the primary",
+                    metadata: ["replica": "\(reader.address)"])
                 return try await asAccount(account, body)
             }
             if replayed >= written {

@@ -20,12 +20,14 @@ extension ServerDatabase {
         try await translating("listing the students of the class \(classID.uuidString.lowercased())") {
             try await client.withTransaction(logger: logger) { connection in
                 _ = try await found(classID, on: connection)
-                return try await connection.run("""
+                return try await connection.run(
+                    """
                     SELECT a.id, a.name, e.joined_at,
                            (SELECT k.public_key FROM clsfile.device_key k WHERE k.account_id = a.id ORDER BY k.created_at, k.kid LIMIT 1)
                     FROM clsfile.enrolment e JOIN clsfile.account a ON a.id = e.student_id
                     WHERE e.class_id = \(classID) ORDER BY e.joined_at, a.id
-                    """, logger: logger).decode((UUID, String, Date, Data?).self).collected().map {
+                    """, logger: logger
+                ).decode((UUID, String, Date, Data?).self).collected().map {
                     RosterEntry(accountID: $0.0, name: $0.1, keyFingerprint: $0.3.map(Identity.fingerprint(of:)), joinedAt: $0.2)
                 }
             }
@@ -39,11 +41,16 @@ extension ServerDatabase {
     public func removeStudent(_ student: UUID, fromClass classID: UUID) async throws {
         try await translating("removing a student from the class \(classID.uuidString.lowercased())") {
             try await client.withTransaction(logger: logger) { connection in
-                let removed = try await connection.run("""
+                let removed = try await connection.run(
+                    """
                     DELETE FROM clsfile.enrolment WHERE class_id = \(classID) AND student_id = \(student) RETURNING 1
-                    """, logger: logger).collect().count
+                    """, logger: logger
+                ).collect().count
                 guard removed == 1 else {
-                    throw ServerError(.notFound, "the class \(classID.uuidString.lowercased()) has no student \(student.uuidString.lowercased()): clsfile-server student list --class ID lists them")
+                    throw ServerError(
+                        .notFound,
+                        "the class \(classID.uuidString.lowercased()) has no student \(student.uuidString.lowercased()): clsfile-server student list --class ID lists them"
+                    )
                 }
             }
         }

@@ -28,7 +28,9 @@ extension ServerDatabase {
     /// operation whose id was applied before is counted as repeated and changes nothing.
     /// - Throws: ``ServerError`` `.notFound` when the student has not joined the class.
     package func apply(_ operations: [SyncOperation], toClass classID: UUID, as student: UUID) async throws -> SyncWire.SyncAnswer {
-        let notJoined = ServerError(.notFound, "you have not joined the class \(classID.uuidString.lowercased()): join it with its code (clsfile join URL --code CODE)")
+        let notJoined = ServerError(
+            .notFound,
+            "you have not joined the class \(classID.uuidString.lowercased()): join it with its code (clsfile join URL --code CODE)")
         let named = Array(Set(operations.map(\.assignmentIdentifier))).sorted()
         // The rows this process holds decoded, taken now: the database sends the text only of
         // rows whose version is not one of these.
@@ -47,10 +49,12 @@ extension ServerDatabase {
                 var versions: [String: Int64] = [:]
                 var storedBytes: [String: Int] = [:]
                 var texts: [String: String] = [:]
-                for (kind, name, version, bytes, title, detail) in try await connection.run("""
+                for (kind, name, version, bytes, title, detail) in try await connection.run(
+                    """
                     SELECT * FROM clsfile.sync_begin(\(student), \(classID), \(operations.map(\.id))::uuid[], \(named)::text[],
                                                      \(heldVersions.map(\.assignment))::text[], \(heldVersions.map(\.version))::bigint[])
-                    """, logger: logger).decode((String, String?, Int64?, Int?, String?, String?).self).collected() {
+                    """, logger: logger
+                ).decode((String, String?, Int64?, Int?, String?, String?).self).collected() {
                     switch (kind, name) {
                     case ("applied", let id?):
                         if let id = UUID(uuidString: id) { fresh.insert(id) }
@@ -64,7 +68,10 @@ extension ServerDatabase {
                         if let detail { texts[assignment] = detail }
                         storedBytes[assignment] = bytes ?? 0
                     default:
-                        throw ServerError(.database, "the database answered a sync with a row of kind \(kind) that this server does not know; run the clsfile-server of the version that migrated the schema")
+                        throw ServerError(
+                            .database,
+                            "the database answered a sync with a row of kind \(kind) that this server does not know; run the clsfile-server of the version that migrated the schema"
+                        )
                     }
                 }
                 var pending = fresh
@@ -76,11 +83,12 @@ extension ServerDatabase {
                 // What each assignment is comes from its teacher: the operations' own words are replaced.
                 let claimed = Dictionary(applied.map { ($0.assignmentIdentifier, $0.assignment) }, uniquingKeysWith: { first, _ in first })
                 let teachers = try await teachersDetails(of: claimed, registered: registered, inClass: classID, on: connection)
-                let operations = Dictionary(grouping: applied.map { operation in
-                    var operation = operation
-                    operation.assignment = teachers[operation.assignmentIdentifier] ?? operation.assignment
-                    return operation
-                }, by: \.assignmentIdentifier)
+                let operations = Dictionary(
+                    grouping: applied.map { operation in
+                        var operation = operation
+                        operation.assignment = teachers[operation.assignmentIdentifier] ?? operation.assignment
+                        return operation
+                    }, by: \.assignmentIdentifier)
                 // The work the operations change: the text the database sent, or else the state
                 // held of that very version.
                 var states: [String: WorkState] = [:]
@@ -92,14 +100,20 @@ extension ServerDatabase {
                     } else if let kept = held[assignment], kept.version == version {
                         states[assignment] = kept.state
                     } else {
-                        throw ServerError(.database, "the database sent no text for the work on \(assignment) of a version this server does not hold (\(version)); is clsfile.sync_begin the one of this server's schema? Run clsfile-server migrate")
+                        throw ServerError(
+                            .database,
+                            "the database sent no text for the work on \(assignment) of a version this server does not hold (\(version)); is clsfile.sync_begin the one of this server's schema? Run clsfile-server migrate"
+                        )
                     }
                 }
                 // The work on one context of a catalog assignment is one record a student: another
                 // id for a context held already would count it twice in the assignment's figures.
                 for (assignment, info) in teachers.sorted(by: { $0.key < $1.key }) where assignment.hasPrefix("ctx-") {
                     if let held = contextWork[info.title], held != assignment {
-                        throw ServerError(.invalidValue, "your work on '\(info.title)' is held already under \(held); the work of another id (\(assignment)) on the same context is not taken")
+                        throw ServerError(
+                            .invalidValue,
+                            "your work on '\(info.title)' is held already under \(held); the work of another id (\(assignment)) on the same context is not taken"
+                        )
                     }
                     contextWork[info.title] = assignment
                 }
@@ -117,10 +131,14 @@ extension ServerDatabase {
                 // already (a transaction rolled back leaves a version no row has).
                 var writtenBytes = 0
                 try await Self.refusingRowSecurity(as: notJoined) {
-                    for (assignment, version, bytes) in try await connection.run("""
+                    for (assignment, version, bytes) in try await connection.run(
+                        """
                         SELECT * FROM clsfile.sync_finish(\(student), \(classID), \(written.map(\.key))::text[], \(details)::text[])
-                        """, logger: logger).decode((String, Int64, Int).self).collected() {
-                        if let state = states[assignment] { decodedWork.keep(state, of: student, in: classID, on: assignment, version: version) }
+                        """, logger: logger
+                    ).decode((String, Int64, Int).self).collected() {
+                        if let state = states[assignment] {
+                            decodedWork.keep(state, of: student, in: classID, on: assignment, version: version)
+                        }
                         writtenBytes += bytes
                     }
                 }
@@ -136,9 +154,11 @@ extension ServerDatabase {
     /// The classes an account teaches or joined, by name.
     public func classes(of account: UUID) async throws -> [SyncWire.ClassEntry] {
         try await asAccount(account) { connection in
-            try await connection.run("""
+            try await connection.run(
+                """
                 SELECT id, name, teacher_id = clsfile.caller() FROM clsfile.class ORDER BY name, id
-                """, logger: logger).decode((UUID, String, Bool).self).collected()
+                """, logger: logger
+            ).decode((UUID, String, Bool).self).collected()
                 .map { SyncWire.ClassEntry(id: $0.0, name: $0.1, isTaught: $0.2) }
         }
     }
@@ -208,12 +228,16 @@ extension ServerDatabase {
     ///   - page: The page; nil for every student.
     ///   - scope: What the summaries are taken over.
     /// - Throws: ``ServerError`` `.notFound` unless the caller teaches the class.
-    public func classReport(_ classID: UUID, as teacher: UUID, students page: StudentPage?,
-                            summarizing scope: SummaryScope = .wholeClass) async throws -> ClassReportPage {
+    public func classReport(
+        _ classID: UUID, as teacher: UUID, students page: StudentPage?,
+        summarizing scope: SummaryScope = .wholeClass
+    ) async throws -> ClassReportPage {
         try await asReader(teacher) { connection in
-            let taught = try await connection.run("""
+            let taught = try await connection.run(
+                """
                 SELECT name FROM clsfile.class WHERE id = \(classID) AND teacher_id = clsfile.caller()
-                """, logger: logger).decode(String.self).collected()
+                """, logger: logger
+            ).decode(String.self).collected()
             guard let className = taught.first else {
                 throw ServerError(.notFound, "you teach no class \(classID.uuidString.lowercased()): GET /v1/classes lists yours")
             }
@@ -221,27 +245,33 @@ extension ServerDatabase {
             var shown: [UUID]?
             var nextAfter: UUID?
             if let page {
-                let following = try await connection.run("""
+                let following = try await connection.run(
+                    """
                     SELECT DISTINCT student_id FROM clsfile.work
                     WHERE class_id = \(classID) AND (\(page.after == nil) OR student_id > \(page.after))
                     ORDER BY student_id LIMIT \(page.limit + 1)
-                    """, logger: logger).decode(UUID.self).collected()
+                    """, logger: logger
+                ).decode(UUID.self).collected()
                 shown = Array(following.prefix(page.limit))
                 nextAfter = following.count > page.limit ? shown?.last : nil
             }
             // Whose work is read: the page's, or the class's for its summaries.
             let onlyShown = scope == .pageOnly && shown != nil
-            let rows = try await connection.run("""
+            let rows = try await connection.run(
+                """
                 SELECT w.student_id, w.assignment_id, w.xmin::text::bigint, w.updated_at FROM clsfile.work w
                 WHERE w.class_id = \(classID) AND (NOT \(onlyShown) OR w.student_id = ANY(\(shown ?? [])::uuid[]))
-                """, logger: logger).decode((UUID, String, Int64, Date).self).collected()
+                """, logger: logger
+            ).decode((UUID, String, Int64, Date).self).collected()
             // Each student's name, enrolment and first key (which tell two students of one name
             // apart), by their ids. Work has an enrolment (its foreign key), so a student missing
             // here left the class between the two statements.
             var roster: [UUID: (name: String, joined: Date, fingerprint: String?)] = [:]
-            for (student, name, joined, key) in try await connection.run("""
+            for (student, name, joined, key) in try await connection.run(
+                """
                 SELECT * FROM clsfile.class_students(\(classID), \(Array(Set(rows.map(\.0))))::uuid[])
-                """, logger: logger).decode((UUID, String, Date, Data?).self).collected() {
+                """, logger: logger
+            ).decode((UUID, String, Date, Data?).self).collected() {
                 roster[student] = (name, joined, key.map(Identity.fingerprint(of:)))
             }
             // Only the rows written since they were last decoded are read whole.
@@ -256,12 +286,14 @@ extension ServerDatabase {
             }
             if !stale.isEmpty {
                 let versions = Dictionary(stale.map { ("\($0.0)/\($0.1)", $0.2) }, uniquingKeysWith: { first, _ in first })
-                for (student, assignment, text) in try await connection.run("""
+                for (student, assignment, text) in try await connection.run(
+                    """
                     SELECT w.student_id, w.assignment_id, w.detail::text FROM clsfile.work w
                     JOIN unnest(\(stale.map(\.0))::uuid[], \(stale.map(\.1))::text[]) AS s(student_id, assignment_id)
                       ON s.student_id = w.student_id AND s.assignment_id = w.assignment_id
                     WHERE w.class_id = \(classID)
-                    """, logger: logger).decode((UUID, String, String).self).collected() {
+                    """, logger: logger
+                ).decode((UUID, String, String).self).collected() {
                     guard let version = versions["\(student)/\(assignment)"] else { continue }
                     let state = try Self.decodedState(text, assignment: assignment)
                     decodedWork.keep(state, of: student, in: classID, on: assignment, version: version)
@@ -272,18 +304,24 @@ extension ServerDatabase {
             var byAssignment: [String: [(state: WorkState, row: ClassReport.StudentRow)]] = [:]
             for (student, assignment, _, updated) in rows {
                 guard let state = states["\(student)/\(assignment)"], let known = roster[student] else {
-                    throw ServerError(.database, "the work of a student on \(assignment) left the class while the report was read; read it again")
+                    throw ServerError(
+                        .database, "the work of a student on \(assignment) left the class while the report was read; read it again")
                 }
-                byAssignment[assignment, default: []].append((state, ClassReport.StudentRow(
-                    studentIdentifier: student.uuidString.lowercased(), studentName: known.name, submittedAt: updated,
-                    keyFingerprint: known.fingerprint, enrolledAt: known.joined,
-                    work: StudentWork(state: state))))
+                byAssignment[assignment, default: []].append(
+                    (
+                        state,
+                        ClassReport.StudentRow(
+                            studentIdentifier: student.uuidString.lowercased(), studentName: known.name, submittedAt: updated,
+                            keyFingerprint: known.fingerprint, enrolledAt: known.joined,
+                            work: StudentWork(state: state))
+                    ))
             }
             let summaries = byAssignment.map { identifier, entries in
                 // The teacher's registration; for catalog work, what the server took from the
                 // catalog when the work came (no student's words reach a report since handouts
                 // were registered).
-                let info = handouts[identifier] ?? entries.max { $0.state.updatedAt < $1.state.updatedAt }?.state.assignment
+                let info =
+                    handouts[identifier] ?? entries.max { $0.state.updatedAt < $1.state.updatedAt }?.state.assignment
                     ?? SyncOperation.AssignmentInfo(title: identifier, documentName: identifier)
                 let assignment = Assignment(
                     identifier: identifier, title: info.title, className: info.className ?? className,
@@ -294,9 +332,11 @@ extension ServerDatabase {
             }.sorted { ($0.title, $0.identifier) < ($1.title, $1.identifier) }
             // The contexts assigned from the catalog are titled as the catalog titled them.
             var titles: [[String]: String] = [:]
-            for (key, title) in try await connection.run("""
+            for (key, title) in try await connection.run(
+                """
                 SELECT path_key, context_title FROM clsfile.catalog_assignment WHERE class_id = \(classID)
-                """, logger: logger).decode((String, String?).self).collected() {
+                """, logger: logger
+            ).decode((String, String?).self).collected() {
                 if let path = try? JSONDecoder().decode([String].self, from: Data(key.utf8)), let title { titles[path] = title }
             }
             // The figures are taken over every row read; the rows given are the page's.

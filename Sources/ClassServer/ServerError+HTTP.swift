@@ -13,7 +13,7 @@ extension ServerError {
         .parentNotFound: .conflict, .thumbnailNotReferenced: .conflict, .alreadyAssigned: .conflict,
         .unknownAssignment: .conflict,
         .tooLarge: .contentTooLarge,
-        .database: .serviceUnavailable, .schema: .serviceUnavailable, .unsafeRole: .serviceUnavailable,
+        .database: .serviceUnavailable, .schema: .serviceUnavailable, .unsafeRole: .serviceUnavailable
     ]
 
     /// The HTTP status it answers with (``httpStatuses``).

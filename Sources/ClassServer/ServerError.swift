@@ -5,7 +5,9 @@ public struct ServerError: Error, LocalizedError, CustomStringConvertible, Senda
     /// What kind of failure happened. New codes may be added.
     public struct Code: Sendable, Hashable, CustomStringConvertible, CaseIterable {
         private enum Name: String, Sendable, CaseIterable {
-            case invalidAddress, database, schema, unsafeRole, invalidValue, unauthorized, notFound, tooLarge, forbidden, invalidEnvironment, tooManyContexts, parentNotFound, thumbnailNotReferenced, invalidThumbnail, alreadyAssigned, unknownAssignment
+            case invalidAddress, database, schema, unsafeRole, invalidValue, unauthorized, notFound, tooLarge, forbidden,
+                invalidEnvironment, tooManyContexts, parentNotFound, thumbnailNotReferenced, invalidThumbnail, alreadyAssigned,
+                unknownAssignment
         }
         private let name: Name
         private init(_ name: Name) { self.name = name }
@@ -44,7 +46,7 @@ public struct ServerError: Error, LocalizedError, CustomStringConvertible, Senda
         /// handout, or the catalog assignment covers no such context): it waits on the student's side.
         public static let unknownAssignment = Code(.unknownAssignment)
 
-                /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
+        /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
         /// code added here is in them, and their tests fail until it has one.
         public static var allCases: [Code] { Name.allCases.map(Code.init) }
 

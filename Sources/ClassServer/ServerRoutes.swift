@@ -35,13 +35,17 @@ struct ServerRoutes: Sendable {
                 throw ServerError(.invalidValue, "publicKey is not a P-256 public key in X9.63 form (65 bytes, base64)")
             }
             // The token must be signed by the key being registered: whoever joins holds it.
-            _ = try await DeviceToken.verify(try Self.token(of: request, allowingAddress: false),
-                                             audiences: audiences.withLockedValue { $0 }) { kid in
+            _ = try await DeviceToken.verify(
+                try Self.token(of: request, allowingAddress: false),
+                audiences: audiences.withLockedValue { $0 }
+            ) { kid in
                 kid == Identity.keyIdentifier(of: body.publicKey) ? key : nil
             }
             let enrolment = try await database.joinClass(code: body.code, studentName: body.name, publicKey: key)
-            return try Self.json(SyncWire.JoinAnswer(accountID: enrolment.accountID, classID: enrolment.classID,
-                                                      className: enrolment.className, teacherKey: enrolment.teacherKey))
+            return try Self.json(
+                SyncWire.JoinAnswer(
+                    accountID: enrolment.accountID, classID: enrolment.classID,
+                    className: enrolment.className, teacherKey: enrolment.teacherKey))
         }
         let signed = signedRoutes(of: router, allowingTokenInAddress: false)
         signed.post("/v1/sync") { request, context in
@@ -61,7 +65,8 @@ struct ServerRoutes: Sendable {
             }
             let body = try await Self.decoded(SyncWire.HandoutRequest.self, from: request)
             try OperationCheck.check(body.handouts)
-            return try Self.json(try await database.registerHandouts(body.handouts, inClass: try Self.classID(context), as: caller.accountID))
+            return try Self.json(
+                try await database.registerHandouts(body.handouts, inClass: try Self.classID(context), as: caller.accountID))
         }
         signed.get("/v1/classes") { _, context in
             let caller = try context.caller
@@ -84,8 +89,9 @@ struct ServerRoutes: Sendable {
             let page = try Self.studentPage(of: request)
             let answer = try await database.classReport(classID, as: caller.accountID, students: page, summarizing: .pageOnly)
             let builder = XAPIStatementBuilder(configuration: .init(homePage: homePage))
-            return Self.json(data: try XAPIStatement.jsonArray(builder.statements(for: answer.report)),
-                             next: answer.nextAfter.map { Self.nextPage("/api/xapi.json", of: request, classID: classID, after: $0) })
+            return Self.json(
+                data: try XAPIStatement.jsonArray(builder.statements(for: answer.report)),
+                next: answer.nextAfter.map { Self.nextPage("/api/xapi.json", of: request, classID: classID, after: $0) })
         }
     }
 
@@ -106,7 +112,8 @@ struct ServerRoutes: Sendable {
         }
         if let text = query.get("after") {
             guard let after = UUID(uuidString: text) else {
-                throw ServerError(.invalidValue, "after is a student's account id, as the next link of the page before gives it, not \(text.prefix(40))")
+                throw ServerError(
+                    .invalidValue, "after is a student's account id, as the next link of the page before gives it, not \(text.prefix(40))")
             }
             page.after = after
         }
@@ -128,8 +135,10 @@ struct ServerRoutes: Sendable {
     /// - Parameter allowingTokenInAddress: True for the pages, which a browser opens with the
     ///   token in the address (`?token=`); every other route takes it in `Authorization` only.
     func signedRoutes(of router: Router<ServerRequestContext>, allowingTokenInAddress: Bool) -> RouterGroup<ServerRequestContext> {
-        router.group().add(middleware: SignedCallerMiddleware(database: database, audiences: audiences, keys: keys,
-                                                               allowsTokenInAddress: allowingTokenInAddress))
+        router.group().add(
+            middleware: SignedCallerMiddleware(
+                database: database, audiences: audiences, keys: keys,
+                allowsTokenInAddress: allowingTokenInAddress))
     }
 
     /// The teacher and the class a report request names (`?class=ID`).
@@ -153,8 +162,9 @@ struct ServerRoutes: Sendable {
         DashboardPages(source: .classServer(refreshSeconds: 10)).add(to: pages, under: "/classes/:class") { request, context in
             let (caller, classID) = try Self.pageTeacher(context)
             let report = try await database.classReport(classID, as: caller.accountID)
-            return DashboardPages.Context(report: report, base: "/classes/\(classID.uuidString.lowercased())",
-                                          linkToken: request.uri.queryParameters.get("token"))
+            return DashboardPages.Context(
+                report: report, base: "/classes/\(classID.uuidString.lowercased())",
+                linkToken: request.uri.queryParameters.get("token"))
         }
     }
 
@@ -183,7 +193,8 @@ struct ServerRoutes: Sendable {
             return String(header.dropFirst("Bearer ".count))
         }
         if allowingAddress, let token = request.uri.queryParameters.get("token"), !token.isEmpty { return token }
-        throw ServerError(.unauthorized, "the request carries no token: send Authorization: Bearer TOKEN, signed by your device key (clsfile does)")
+        throw ServerError(
+            .unauthorized, "the request carries no token: send Authorization: Bearer TOKEN, signed by your device key (clsfile does)")
     }
 
     private static func decoded<Body: Decodable>(_ type: Body.Type, from request: Request) async throws -> Body {
@@ -216,12 +227,15 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             let (status, name, message) = Self.described(error)
             let code = CatalogDocument.isCatalogPath(request.uri.path) ? CatalogDocument.code(of: name) : name
-            let answer = SyncWire.ErrorAnswer(code: code, message: message,
-                                              assignments: (error as? ServerError).flatMap { $0.assignments.isEmpty ? nil : $0.assignments })
+            let answer = SyncWire.ErrorAnswer(
+                code: code, message: message,
+                assignments: (error as? ServerError).flatMap { $0.assignments.isEmpty ? nil : $0.assignments })
             if status.code >= 500 {
                 var metadata: Logger.Metadata = ["id": "\(answer.id)", "path": "\(request.uri.path)", "error": "\(error)"]
                 // What failed underneath (PostgreSQL's own error, say), which the refusal does not show.
-                if let underlying = (error as? ServerError)?.underlyingError { metadata["underlying"] = "\(String(reflecting: underlying))" }
+                if let underlying = (error as? ServerError)?.underlyingError {
+                    metadata["underlying"] = "\(String(reflecting: underlying))"
+                }
                 context.logger.error("request failed", metadata: metadata)
             } else {
                 context.logger.info("request refused", metadata: ["id": "\(answer.id)", "path": "\(request.uri.path)", "code": "\(code)"])
@@ -239,11 +253,17 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as WireError:
             return (error.httpStatus, "\(error.code)", error.message)
         case is NIOTooManyBytesError:
-            return (.contentTooLarge, "tooLarge", "the body is larger than this route takes (\(SyncWire.maximumBodyBytes) bytes for a sync, \(CatalogWire.maximumContextsBytes) for contexts, \(CatalogWire.maximumThumbnailBytes) for a thumbnail): send less a request")
+            return (
+                .contentTooLarge, "tooLarge",
+                "the body is larger than this route takes (\(SyncWire.maximumBodyBytes) bytes for a sync, \(CatalogWire.maximumContextsBytes) for contexts, \(CatalogWire.maximumThumbnailBytes) for a thumbnail): send less a request"
+            )
         case let error as HTTPError:
             switch error.status {
             case .notFound:
-                return (.notFound, "notFound", "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, POST /v1/classes/ID/handouts, GET /api/class-report.json?class=ID, GET /api/xapi.json?class=ID, GET /v1/classes/ID/assignments, the pages GET /classes/ID/ and GET /classes/ID/catalog, and the Catalog API (GET /v1/openapi.yaml)")
+                return (
+                    .notFound, "notFound",
+                    "no such route: the API is POST /v1/join, POST /v1/sync, GET /v1/classes, POST /v1/classes/ID/handouts, GET /api/class-report.json?class=ID, GET /api/xapi.json?class=ID, GET /v1/classes/ID/assignments, the pages GET /classes/ID/ and GET /classes/ID/catalog, and the Catalog API (GET /v1/openapi.yaml)"
+                )
             case .methodNotAllowed:
                 return (.methodNotAllowed, "methodNotAllowed", "this route takes another method")
             default:

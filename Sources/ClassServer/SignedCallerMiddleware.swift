@@ -30,8 +30,10 @@ struct SignedCallerMiddleware: RouterMiddleware {
     private func caller(of request: Request) async throws -> ServerDatabase.Caller {
         var found: ServerDatabase.Caller?
         let (database, keys) = (database, keys)
-        _ = try await DeviceToken.verify(try ServerRoutes.token(of: request, allowingAddress: allowsTokenInAddress),
-                                         audiences: audiences.withLockedValue { $0 }) { kid in
+        _ = try await DeviceToken.verify(
+            try ServerRoutes.token(of: request, allowingAddress: allowsTokenInAddress),
+            audiences: audiences.withLockedValue { $0 }
+        ) { kid in
             guard let entry = try await keys.entry(named: kid, lookingUp: database.deviceKey(named:)) else { return nil }
             found = entry.caller
             return entry.key

@@ -28,17 +28,27 @@ public enum WorkLimits {
     ///   - states: The work stored on the assignments the operations name, by assignment.
     ///   - rows: How many assignments the student's work in the class names today.
     /// - Throws: ``ServerError`` `.tooLarge`, naming the assignment and the limit.
-    static func check(adding operations: [String: [SyncOperation]], to states: [String: WorkState],
-                      amongAssignments rows: Int, inClass classID: UUID) throws {
+    static func check(
+        adding operations: [String: [SyncOperation]], to states: [String: WorkState],
+        amongAssignments rows: Int, inClass classID: UUID
+    ) throws {
         let added = operations.keys.filter { states[$0] == nil }.count
         guard rows + added <= maximumAssignments else {
-            throw ServerError(.tooLarge, "your work in the class \(classID.uuidString.lowercased()) would name \(rows + added) assignments, more than the \(maximumAssignments) a student may have in a class: ask the teacher")
+            throw ServerError(
+                .tooLarge,
+                "your work in the class \(classID.uuidString.lowercased()) would name \(rows + added) assignments, more than the \(maximumAssignments) a student may have in a class: ask the teacher"
+            )
         }
         for (assignment, changes) in operations {
             let size = (states[assignment] ?? WorkState(startingWith: changes[0])).size(after: changes)
-            for (count, limit, what) in [(size.spans, maximumSpans, "time spans"), (size.ranges, maximumRanges, "progress ranges"),
-                                         (size.items, maximumItems, "activity items")] where count > limit {
-                throw ServerError(.tooLarge, "the work on \(assignment) would hold \(count) \(what), more than the \(limit) one assignment's work may hold; nothing of this request was applied")
+            for (count, limit, what) in [
+                (size.spans, maximumSpans, "time spans"), (size.ranges, maximumRanges, "progress ranges"),
+                (size.items, maximumItems, "activity items")
+            ] where count > limit {
+                throw ServerError(
+                    .tooLarge,
+                    "the work on \(assignment) would hold \(count) \(what), more than the \(limit) one assignment's work may hold; nothing of this request was applied"
+                )
             }
         }
     }
@@ -47,6 +57,9 @@ public enum WorkLimits {
     /// - Throws: ``ServerError`` `.tooLarge` saying the budget is reached.
     static func check(storedBytes: Int, inClass classID: UUID) throws {
         guard storedBytes > budgetBytes else { return }
-        throw ServerError(.tooLarge, "your work in the class \(classID.uuidString.lowercased()) would take \(storedBytes) bytes on the server, more than its budget of \(budgetBytes >> 20) MiB a student in a class; nothing of this request was applied: ask the teacher")
+        throw ServerError(
+            .tooLarge,
+            "your work in the class \(classID.uuidString.lowercased()) would take \(storedBytes) bytes on the server, more than its budget of \(budgetBytes >> 20) MiB a student in a class; nothing of this request was applied: ask the teacher"
+        )
     }
 }

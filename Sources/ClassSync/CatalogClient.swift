@@ -30,15 +30,18 @@ public struct CatalogClient: Sendable {
 
     /// A client of a server's catalog.
     /// - Throws: ``SyncError`` `.invalidValue` for an address that is not http(s) with a host.
-    public init(serverURL: URL, team: String, kid: String, key: P256.Signing.PrivateKey,
-                environment: CatalogWire.Environment, http: HTTPClient = SyncClient.sharedHTTP) throws {
+    public init(
+        serverURL: URL, team: String, kid: String, key: P256.Signing.PrivateKey,
+        environment: CatalogWire.Environment, http: HTTPClient = SyncClient.sharedHTTP
+    ) throws {
         self.serverURL = try SyncClient.serverURL(serverURL.absoluteString)
         self.team = team
         self.kid = kid
         self.key = key
         self.environment = environment
-        connection = ServerConnection(serverURL: self.serverURL, http: http, timeout: .seconds(60),
-                                      retrying: "publish again later: publishing again changes nothing that is there already")
+        connection = ServerConnection(
+            serverURL: self.serverURL, http: http, timeout: .seconds(60),
+            retrying: "publish again later: publishing again changes nothing that is there already")
     }
 
     // MARK: Calls
@@ -68,8 +71,9 @@ public struct CatalogClient: Sendable {
 
     /// Deletes at most 200 contexts and their descendants in one request.
     public func delete(_ paths: [[String]]) async throws -> CatalogWire.Status {
-        try await decoded(CatalogWire.Status.self, .DELETE, "v1/contexts",
-                          body: (try SyncWire.encoder.encode(CatalogWire.Deletion(identifierPaths: paths)), "application/json"))
+        try await decoded(
+            CatalogWire.Status.self, .DELETE, "v1/contexts",
+            body: (try SyncWire.encoder.encode(CatalogWire.Deletion(identifierPaths: paths)), "application/json"))
     }
 
     /// Uploads a thumbnail that a context of the catalog references.
@@ -77,8 +81,9 @@ public struct CatalogClient: Sendable {
         guard let format = ThumbnailImage.format(of: image) else {
             throw SyncError(.invalidValue, "the thumbnail \(id) is not a PNG or JPEG image")
         }
-        return try await decoded(CatalogWire.Status.self, .POST, "v1/thumbnails", query: "&id=\(Self.escaped(id))",
-                                 body: (image, format.mediaType))
+        return try await decoded(
+            CatalogWire.Status.self, .POST, "v1/thumbnails", query: "&id=\(Self.escaped(id))",
+            body: (image, format.mediaType))
     }
 
     /// What a change request did.
@@ -126,8 +131,13 @@ public struct CatalogClient: Sendable {
         // Every context's parent is in the manifest (the top contexts have none), or publishing
         // would prune the parent, and the child with it.
         let paths = Set(contexts.map(\.data.description.identifierPath))
-        if let orphan = contexts.map(\.data.description.identifierPath).first(where: { $0.count > 1 && !paths.contains(Array($0.dropLast())) }) {
-            throw SyncError(.invalidValue, "the manifest has \(orphan.joined(separator: "/")) but not its parent \(orphan.dropLast().joined(separator: "/")): a catalog equal to the manifest holds every context's parent; add it")
+        if let orphan = contexts.map(\.data.description.identifierPath).first(where: {
+            $0.count > 1 && !paths.contains(Array($0.dropLast()))
+        }) {
+            throw SyncError(
+                .invalidValue,
+                "the manifest has \(orphan.joined(separator: "/")) but not its parent \(orphan.dropLast().joined(separator: "/")): a catalog equal to the manifest holds every context's parent; add it"
+            )
         }
         // Parents before children, whatever the manifest's order; the manifest's order within a depth.
         let ordered = contexts.enumerated().sorted {
@@ -176,8 +186,10 @@ public struct CatalogClient: Sendable {
         }
         let side = CatalogWire.thumbnailSide
         guard let format = ThumbnailImage.format(of: image), format.width == side, format.height == side,
-              image.count <= CatalogWire.maximumThumbnailBytes else {
-            throw SyncError(.invalidValue, "the thumbnail \(url.path) is not a PNG or JPEG of \(side)×\(side) pixels and at most 1 MiB: scale it first")
+            image.count <= CatalogWire.maximumThumbnailBytes
+        else {
+            throw SyncError(
+                .invalidValue, "the thumbnail \(url.path) is not a PNG or JPEG of \(side)×\(side) pixels and at most 1 MiB: scale it first")
         }
         if let problem = ThumbnailImage.problem(with: image) {
             throw SyncError(.invalidValue, "\(url.path): \(problem)")
@@ -187,8 +199,10 @@ public struct CatalogClient: Sendable {
 
     // MARK: Requests
 
-    private func decoded<Answer: Decodable>(_ type: Answer.Type, _ method: HTTPMethod, _ path: String, query: String = "",
-                                            body: (Data, String)?) async throws -> Answer {
+    private func decoded<Answer: Decodable>(
+        _ type: Answer.Type, _ method: HTTPMethod, _ path: String, query: String = "",
+        body: (Data, String)?
+    ) async throws -> Answer {
         let address = "\(path)?environment=\(environment.rawValue)\(query)"
         var wait: Duration = .milliseconds(500), attempt = 1
         while true {
@@ -198,7 +212,10 @@ public struct CatalogClient: Sendable {
                 do {
                     return try SyncWire.decoder.decode(Answer.self, from: answer.data)
                 } catch {
-                    throw SyncError(.unreachable, "\(serverURL.absoluteString) answered \(path) with something that is not the Catalog API (\(error)); check the address")
+                    throw SyncError(
+                        .unreachable,
+                        "\(serverURL.absoluteString) answered \(path) with something that is not the Catalog API (\(error)); check the address"
+                    )
                 }
             } catch let error as SyncError where error.code == .unreachable && attempt < attempts {
                 try await Task.sleep(for: wait)

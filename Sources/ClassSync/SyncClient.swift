@@ -49,8 +49,10 @@ public struct SyncClient: Sendable {
     /// - Throws: ``SyncError`` `.invalidValue` for an address that is not http(s) with a host.
     public static func serverURL(_ text: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              url.host != nil else {
-            throw SyncError(.invalidValue, "'\(text)' is not a class server's address: give it as https://HOST[:PORT], as your teacher wrote it")
+            url.host != nil
+        else {
+            throw SyncError(
+                .invalidValue, "'\(text)' is not a class server's address: give it as https://HOST[:PORT], as your teacher wrote it")
         }
         return url
     }
@@ -75,8 +77,9 @@ public struct SyncClient: Sendable {
 
     /// Sends operations; the server answers once all of them are applied (or were before).
     package func send(_ operations: [SyncOperation], classID: UUID) async throws -> SyncWire.SyncAnswer {
-        try await exchange(.POST, "v1/sync", body: SyncWire.SyncRequest(classID: classID, operations: operations),
-                       answer: SyncWire.SyncAnswer.self)
+        try await exchange(
+            .POST, "v1/sync", body: SyncWire.SyncRequest(classID: classID, operations: operations),
+            answer: SyncWire.SyncAnswer.self)
     }
 
     /// The classes the caller teaches or joined.
@@ -86,8 +89,9 @@ public struct SyncClient: Sendable {
 
     /// The assignments a class's teacher made from the catalog.
     public func assignments(ofClass classID: UUID) async throws -> [SyncWire.ClassAssignment] {
-        try await exchange(.GET, "v1/classes/\(classID.uuidString.lowercased())/assignments", body: Optional<String>.none,
-                           answer: [SyncWire.ClassAssignment].self)
+        try await exchange(
+            .GET, "v1/classes/\(classID.uuidString.lowercased())/assignments", body: Optional<String>.none,
+            answer: [SyncWire.ClassAssignment].self)
     }
 
     /// Registers the assignments of a teacher's handouts with a class they teach (a teacher's
@@ -97,8 +101,10 @@ public struct SyncClient: Sendable {
         var registered = 0
         for start in stride(from: 0, to: handouts.count, by: SyncWire.maximumHandouts) {
             let batch = Array(handouts[start..<min(handouts.count, start + SyncWire.maximumHandouts)])
-            registered = try await exchange(.POST, "v1/classes/\(classID.uuidString.lowercased())/handouts",
-                                            body: SyncWire.HandoutRequest(handouts: batch), answer: SyncWire.HandoutAnswer.self).registered
+            registered = try await exchange(
+                .POST, "v1/classes/\(classID.uuidString.lowercased())/handouts",
+                body: SyncWire.HandoutRequest(handouts: batch), answer: SyncWire.HandoutAnswer.self
+            ).registered
         }
         return registered
     }
@@ -131,8 +137,12 @@ public struct SyncClient: Sendable {
             }
             for offered in offers where !held.contains(offered.id.uuidString.lowercased()) {
                 let path = offered.identifierPath
-                guard !path.isEmpty, path.count < CLSContext.maximumDepth, path.allSatisfy({ !$0.isEmpty && $0.count <= CLSContext.maximumIdentifierLength }) else {
-                    received.problems.append("'\(offered.title)' of the class \(membership.className) names a context this store cannot hold (\(path.count) levels); it was not taken")
+                guard !path.isEmpty, path.count < CLSContext.maximumDepth,
+                    path.allSatisfy({ !$0.isEmpty && $0.count <= CLSContext.maximumIdentifierLength })
+                else {
+                    received.problems.append(
+                        "'\(offered.title)' of the class \(membership.className) names a context this store cannot hold (\(path.count) levels); it was not taken"
+                    )
                     continue
                 }
                 let assignment = Assignment(
@@ -155,7 +165,9 @@ public struct SyncClient: Sendable {
                 do {
                     _ = try await store.importContexts(CourseManifest(contexts: Array(entries)))
                 } catch let error as CLSError where error.code != .databaseInaccessible {
-                    received.problems.append("'\(offered.title)' of the class \(membership.className) was taken, but its contexts' titles were not (\(error.message)); the work under it reports to it all the same")
+                    received.problems.append(
+                        "'\(offered.title)' of the class \(membership.className) was taken, but its contexts' titles were not (\(error.message)); the work under it reports to it all the same"
+                    )
                 }
             }
         }
@@ -178,21 +190,31 @@ public struct SyncClient: Sendable {
             do {
                 next = try SyncWire.decoder.decode(ReportPageLink.self, from: data).next
             } catch {
-                throw SyncError(.unreachable, "\(serverURL.absoluteString) answered \(route.dropLast()) with something that is not a class report (\(error)); check the address")
+                throw SyncError(
+                    .unreachable,
+                    "\(serverURL.absoluteString) answered \(route.dropLast()) with something that is not a class report (\(error)); check the address"
+                )
             }
             guard let next else { break }
             // Only the next page of this report, and each once: no answer sends the token elsewhere or in circles.
             guard next.hasPrefix(route), visited.insert(next).inserted else {
-                throw SyncError(.unreachable, "\(serverURL.absoluteString) linked the report to \(next.prefix(200)), which is not a next page of it; check that clsfile and the server are of the same version")
+                throw SyncError(
+                    .unreachable,
+                    "\(serverURL.absoluteString) linked the report to \(next.prefix(200)), which is not a next page of it; check that clsfile and the server are of the same version"
+                )
             }
             path = next
         }
         guard pages.count > 1 else { return pages[0] }
         do {
             let decoder = ClassReport.jsonDecoder()
-            return try ClassReport.jsonEncoder().encode(ClassReport(mergingPages: try pages.map { try decoder.decode(ClassReport.self, from: $0) }))
+            return try ClassReport.jsonEncoder().encode(
+                ClassReport(mergingPages: try pages.map { try decoder.decode(ClassReport.self, from: $0) }))
         } catch {
-            throw SyncError(.unreachable, "\(serverURL.absoluteString) answered a page of the class report that cannot be read (\(error)); check that clsfile and the server are of the same version")
+            throw SyncError(
+                .unreachable,
+                "\(serverURL.absoluteString) answered a page of the class report that cannot be read (\(error)); check that clsfile and the server are of the same version"
+            )
         }
     }
 
@@ -224,13 +246,18 @@ public struct SyncClient: Sendable {
     ///   - batchSize: The most operations a request carries.
     ///   - progress: Called after each batch with the operations sent so far and the number
     ///     that waited at the start.
-    public func sendOutbox(of store: CLSDataStore, batchSize: Int = SyncWire.maximumOperations,
-                           progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> Outcome {
+    public func sendOutbox(
+        of store: CLSDataStore, batchSize: Int = SyncWire.maximumOperations,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws -> Outcome {
         guard let membership = try await store.classServerMemberships().first else {
-            throw SyncError(.notJoined, "the store \(store.storeURL.path) has joined no class server: join one first (clsfile join URL --code CODE)")
+            throw SyncError(
+                .notJoined, "the store \(store.storeURL.path) has joined no class server: join one first (clsfile join URL --code CODE)")
         }
         guard membership.serverURL == serverURL else {
-            throw SyncError(.invalidValue, "the store syncs to \(membership.serverURL.absoluteString), not \(serverURL.absoluteString): join that server first")
+            throw SyncError(
+                .invalidValue,
+                "the store syncs to \(membership.serverURL.absoluteString), not \(serverURL.absoluteString): join that server first")
         }
         let total = try await store.syncOutboxDepth()
         var outcome = Outcome()
@@ -242,8 +269,9 @@ public struct SyncClient: Sendable {
         var waitingReason: SyncError?
         do {
             while true {
-                let batch = try await store.pendingSyncOperations(limit: max(1, min(batchSize, SyncWire.maximumOperations)),
-                                                                  excludingClasses: Set(refusedClasses.keys), excludingAssignments: waitingAssignments)
+                let batch = try await store.pendingSyncOperations(
+                    limit: max(1, min(batchSize, SyncWire.maximumOperations)),
+                    excludingClasses: Set(refusedClasses.keys), excludingAssignments: waitingAssignments)
                 guard let classID = batch.first?.classID else { break }
                 do {
                     let answer = try await send(batch.map(\.operation), classID: classID)
@@ -252,11 +280,14 @@ public struct SyncClient: Sendable {
                     outcome.repeated += answer.repeated
                 } catch let error as SyncError where Self.isRefusalOfValues(error) {
                     try await sendOneByOne(batch, to: classID, of: store, outcome: &outcome)
-                } catch let error as SyncError where error.code == .refused && ["notFound", "forbidden"].contains(error.answer?.code ?? "") {
+                } catch let error as SyncError where error.code == .refused && ["notFound", "forbidden"].contains(error.answer?.code ?? "")
+                {
                     refusedClasses[classID] = error
                     continue
-                } catch let error as SyncError where error.code == .refused && error.answer?.code == "unknownAssignment"
-                            && !(error.answer?.assignments ?? []).isEmpty {
+                } catch let error as SyncError
+                    where error.code == .refused && error.answer?.code == "unknownAssignment"
+                    && !(error.answer?.assignments ?? []).isEmpty
+                {
                     waitingAssignments[classID, default: []].formUnion(error.answer?.assignments ?? [])
                     waitingReason = error
                     continue
@@ -265,13 +296,17 @@ public struct SyncClient: Sendable {
                 progress?(outcome.sent + outcome.refused, total)
             }
             if let (classID, error) = refusedClasses.first {
-                throw SyncError(.refused, "sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s"); the operations for the class \(classID.uuidString.lowercased()) wait: \(error.message)",
-                                answer: error.answer)
+                throw SyncError(
+                    .refused,
+                    "sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s"); the operations for the class \(classID.uuidString.lowercased()) wait: \(error.message)",
+                    answer: error.answer)
             }
             if let error = waitingReason {
                 let count = waitingAssignments.values.reduce(0) { $0 + $1.count }
-                throw SyncError(.refused, "sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s"); the work on \(count) assignment\(count == 1 ? "" : "s") waits: \(error.answer?.message ?? error.message)",
-                                answer: error.answer)
+                throw SyncError(
+                    .refused,
+                    "sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s"); the work on \(count) assignment\(count == 1 ? "" : "s") waits: \(error.answer?.message ?? error.message)",
+                    answer: error.answer)
             }
         } catch {
             try? await store.recordSyncFailure((error as? SyncError)?.message ?? "\(error)")
@@ -303,19 +338,28 @@ public struct SyncClient: Sendable {
 
     // MARK: Requests
 
-    private func exchange<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: Body?,
-                                                          answer: Answer.Type) async throws -> Answer {
+    private func exchange<Body: Encodable, Answer: Decodable>(
+        _ method: HTTPMethod, _ path: String, body: Body?,
+        answer: Answer.Type
+    ) async throws -> Answer {
         let data = try await request(method, path, body: try body.map { try SyncWire.encoder.encode($0) })
         do {
             return try SyncWire.decoder.decode(Answer.self, from: data)
         } catch {
-            throw SyncError(.unreachable, "\(serverURL.absoluteString) answered \(path) with something that is not the class server's API (\(error)); check the address")
+            throw SyncError(
+                .unreachable,
+                "\(serverURL.absoluteString) answered \(path) with something that is not the class server's API (\(error)); check the address"
+            )
         }
     }
 
     private func request(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> Data {
-        try await ServerConnection(serverURL: serverURL, http: http, timeout: timeout, retrying: "sync again (clsfile sync): nothing is lost meanwhile")
-            .request(method, path, body: body.map { ($0, "application/json") },
-                     token: try await DeviceToken.make(key: key, audience: origin, lifetime: 5 * 60), keyIdentifier: keyIdentifier).data
+        try await ServerConnection(
+            serverURL: serverURL, http: http, timeout: timeout, retrying: "sync again (clsfile sync): nothing is lost meanwhile"
+        )
+        .request(
+            method, path, body: body.map { ($0, "application/json") },
+            token: try await DeviceToken.make(key: key, audience: origin, lifetime: 5 * 60), keyIdentifier: keyIdentifier
+        ).data
     }
 }

@@ -22,7 +22,7 @@ public struct SyncError: Error, LocalizedError, CustomStringConvertible, Sendabl
         /// A value given is malformed or out of range.
         public static let invalidValue = Code(.invalidValue)
 
-                /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
+        /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
         /// code added here is in them, and their tests fail until it has one.
         public static var allCases: [Code] { Name.allCases.map(Code.init) }
 

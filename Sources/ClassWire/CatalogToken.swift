@@ -22,8 +22,10 @@ public enum CatalogToken {
     ///   - team: The publisher's team.
     ///   - date: When it is made.
     ///   - lifetime: How long it is good for: 10 to 30 minutes.
-    public static func make(key: P256.Signing.PrivateKey, kid: String, team: String, at date: Date = Date(),
-                            lifetime: TimeInterval = 20 * 60) async throws -> String {
+    public static func make(
+        key: P256.Signing.PrivateKey, kid: String, team: String, at date: Date = Date(),
+        lifetime: TimeInterval = 20 * 60
+    ) async throws -> String {
         try await SignedToken.make(key: key, kid: kid, issuer: team, audience: nil, at: date, lifetime: lifetime)
     }
 
@@ -43,12 +45,15 @@ public enum CatalogToken {
     ///   - now: The server's time.
     ///   - publisher: The team and public key registered under a key id, or nil when there is none.
     /// - Throws: ``WireError`` `.unauthorized` saying why the token is refused.
-    public static func verify(_ token: String, at now: Date = Date(),
-                              publisher: (String) async throws -> (team: String, key: P256.Signing.PublicKey)?) async throws -> Verified {
+    public static func verify(
+        _ token: String, at now: Date = Date(),
+        publisher: (String) async throws -> (team: String, key: P256.Signing.PublicKey)?
+    ) async throws -> Verified {
         let found = TeamBox()
         let (kid, claims) = try await SignedToken.verify(
             token, at: now, lifetimes: lifetimes,
-            unknownKey: "ask the server's administrator to register it (clsfile-server publisher add)") { kid in
+            unknownKey: "ask the server's administrator to register it (clsfile-server publisher add)"
+        ) { kid in
             guard let entry = try await publisher(kid) else { return nil }
             found.team = entry.team
             return entry.key

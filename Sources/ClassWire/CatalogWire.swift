@@ -19,7 +19,9 @@ public enum CatalogWire {
     /// `_` or `-` (a key id of a device key is 32 hexadecimal digits).
     public static func isName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count)
-            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+            }
     }
 
     /// The two catalogs of a publisher: one to try content in, one that teachers see.

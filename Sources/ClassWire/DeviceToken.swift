@@ -35,10 +35,13 @@ public enum DeviceToken {
     ///   - date: When it is made.
     ///   - lifetime: How long it is good for; at most ``longestLifetime``.
     /// - Returns: The token, for `Authorization: Bearer`.
-    public static func make(key: P256.Signing.PrivateKey, audience: ServerOrigin, at date: Date = Date(),
-                            lifetime: TimeInterval = longestLifetime) async throws -> String {
-        try await SignedToken.make(key: key, kid: Identity.keyIdentifier(of: key.publicKey.x963Representation),
-                                   issuer: nil, audience: audience.value, at: date, lifetime: lifetime)
+    public static func make(
+        key: P256.Signing.PrivateKey, audience: ServerOrigin, at date: Date = Date(),
+        lifetime: TimeInterval = longestLifetime
+    ) async throws -> String {
+        try await SignedToken.make(
+            key: key, kid: Identity.keyIdentifier(of: key.publicKey.x963Representation),
+            issuer: nil, audience: audience.value, at: date, lifetime: lifetime)
     }
 
     /// What a verified token says.
@@ -57,18 +60,25 @@ public enum DeviceToken {
     ///   - key: The public key registered under a key id, or nil when there is none.
     /// - Returns: The key id and dates of the token.
     /// - Throws: ``WireError`` `.unauthorized` saying why the token is refused.
-    public static func verify(_ token: String, audiences: Set<ServerOrigin>, at now: Date = Date(),
-                              key: (String) async throws -> P256.Signing.PublicKey?) async throws -> Verified {
+    public static func verify(
+        _ token: String, audiences: Set<ServerOrigin>, at now: Date = Date(),
+        key: (String) async throws -> P256.Signing.PublicKey?
+    ) async throws -> Verified {
         let (kid, claims) = try await SignedToken.verify(
             token, at: now, lifetimes: 0...longestLifetime,
             unknownKey: "join a class (clsfile join) or ask the administrator to add the key", key: key)
         let ours = audiences.map(\.value).sorted().joined(separator: ", ")
         guard let named = claims.aud?.value, !named.isEmpty else {
-            throw WireError(.unauthorized, "the token names no server (aud), as an older clsfile made them: update clsfile (a token must name this server, \(ours))")
+            throw WireError(
+                .unauthorized,
+                "the token names no server (aud), as an older clsfile made them: update clsfile (a token must name this server, \(ours))")
         }
         guard named.contains(where: { name in audiences.contains { $0.value == name } }) else {
             let shown = named.prefix(3).map { "\($0.prefix(100))" }.joined(separator: ", ")
-            throw WireError(.unauthorized, "the token was made for another server (\(shown)), not this one (\(ours)): join this server at its own address (clsfile join URL --code CODE); its administrator names the addresses it is reached at with clsfile-server serve --public-url")
+            throw WireError(
+                .unauthorized,
+                "the token was made for another server (\(shown)), not this one (\(ours)): join this server at its own address (clsfile join URL --code CODE); its administrator names the addresses it is reached at with clsfile-server serve --public-url"
+            )
         }
         return Verified(keyIdentifier: kid, issuedAt: claims.iat.value, expiresAt: claims.exp.value)
     }

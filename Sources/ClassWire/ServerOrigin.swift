@@ -29,7 +29,8 @@ public struct ServerOrigin: Sendable, Hashable, CustomStringConvertible {
             WireError(.invalidValue, "'\(text.prefix(200))' is not a class server's address: give it as http(s)://HOST[:PORT]")
         }
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              let defaultPort = ["http": 80, "https": 443][scheme] else { throw refuse() }
+            let defaultPort = ["http": 80, "https": 443][scheme]
+        else { throw refuse() }
         // URLComponents gives an IPv6 host with its brackets, and percent-encoding as written.
         var host = (components.percentEncodedHost ?? "").lowercased()
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

@@ -26,13 +26,16 @@ enum SignedToken {
 
     /// Makes a token.
     /// - Parameter audience: Who it is for (`aud`), or nil for a token that names no audience.
-    static func make(key: P256.Signing.PrivateKey, kid: String, issuer: String?, audience: String?, at date: Date,
-                     lifetime: TimeInterval) async throws -> String {
+    static func make(
+        key: P256.Signing.PrivateKey, kid: String, issuer: String?, audience: String?, at date: Date,
+        lifetime: TimeInterval
+    ) async throws -> String {
         let keys = await JWTKeyCollection().add(ecdsa: try ES256PrivateKey(backing: key), kid: JWKIdentifier(string: kid))
-        let claims = Claims(iss: issuer.map { IssuerClaim(value: $0) }, aud: audience.map { AudienceClaim(value: [$0]) },
-                            iat: IssuedAtClaim(value: date),
-                            exp: ExpirationClaim(value: date.addingTimeInterval(lifetime)),
-                            jti: issuer == nil ? nil : IDClaim(value: UUID().uuidString))
+        let claims = Claims(
+            iss: issuer.map { IssuerClaim(value: $0) }, aud: audience.map { AudienceClaim(value: [$0]) },
+            iat: IssuedAtClaim(value: date),
+            exp: ExpirationClaim(value: date.addingTimeInterval(lifetime)),
+            jti: issuer == nil ? nil : IDClaim(value: UUID().uuidString))
         return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
     }
 
@@ -42,12 +45,15 @@ enum SignedToken {
     ///   - unknownKey: What to do when the key id is not registered, for the refusal's message.
     ///   - key: The public key registered under a key id, or nil when there is none.
     /// - Throws: ``WireError`` `.unauthorized` saying why the token is refused.
-    static func verify(_ token: String, at now: Date, lifetimes: ClosedRange<TimeInterval>, unknownKey: String,
-                       key: (String) async throws -> P256.Signing.PublicKey?) async throws -> (kid: String, claims: Claims) {
+    static func verify(
+        _ token: String, at now: Date, lifetimes: ClosedRange<TimeInterval>, unknownKey: String,
+        key: (String) async throws -> P256.Signing.PublicKey?
+    ) async throws -> (kid: String, claims: Claims) {
         func refuse(_ why: String) -> WireError { WireError(.unauthorized, "the token \(why)") }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard token.utf8.count <= 4096, parts.count == 3, let headerData = base64URLDecoded(parts[0]),
-              let header = try? JSONDecoder().decode(Header.self, from: headerData) else {
+            let header = try? JSONDecoder().decode(Header.self, from: headerData)
+        else {
             throw refuse("is not a JWT (three base64url parts, a JSON header)")
         }
         guard header.alg == "ES256" else { throw refuse("is signed with \(header.alg.prefix(20)), not ES256: sign it with your P-256 key") }
@@ -66,16 +72,22 @@ enum SignedToken {
             throw refuse("does not verify with the key \(kid): its signature or claims are malformed; make a new one with that key")
         }
         let (issued, expires) = (claims.iat.value, claims.exp.value)
-        guard issued <= now.addingTimeInterval(clockSkew) else { throw refuse("was made in the future (\(issued)): check the clock of the computer that made it") }
-        guard expires > now.addingTimeInterval(-clockSkew) else { throw refuse("expired at \(expires): make a new one (and check the clock of the computer that made it)") }
+        guard issued <= now.addingTimeInterval(clockSkew) else {
+            throw refuse("was made in the future (\(issued)): check the clock of the computer that made it")
+        }
+        guard expires > now.addingTimeInterval(-clockSkew) else {
+            throw refuse("expired at \(expires): make a new one (and check the clock of the computer that made it)")
+        }
         if let notBefore = claims.nbf?.value, notBefore > now.addingTimeInterval(clockSkew) {
             throw refuse("is not good before \(notBefore) (nbf): make one good now, and check the clock of the computer that made it")
         }
         // Any date a JWT may carry, however far off: shown as a Double, never converted to Int.
         let lifetime = expires.timeIntervalSince(issued)
         let shown = lifetime.formatted(.number.precision(.fractionLength(0)).grouping(.never))
-        let allowed = lifetimes.lowerBound > 0
-            ? "\(Int(lifetimes.lowerBound / 60)) to \(Int(lifetimes.upperBound / 60)) minutes" : "at most \(Int(lifetimes.upperBound / 60)) minutes"
+        let allowed =
+            lifetimes.lowerBound > 0
+            ? "\(Int(lifetimes.lowerBound / 60)) to \(Int(lifetimes.upperBound / 60)) minutes"
+            : "at most \(Int(lifetimes.upperBound / 60)) minutes"
         guard lifetime.isFinite, lifetime <= lifetimes.upperBound else {
             throw refuse("is good for \(shown) s, more than \(Int(lifetimes.upperBound / 60)) minutes: make one good for \(allowed)")
         }

@@ -146,8 +146,10 @@ public enum SyncWire {
         public var contexts: [CourseManifest.Entry]
         public var createdAt: Date
 
-        public init(id: UUID, title: String, dueDate: Date?, instructions: String?, team: String,
-                    identifierPath: [String], contexts: [CourseManifest.Entry], createdAt: Date) {
+        public init(
+            id: UUID, title: String, dueDate: Date?, instructions: String?, team: String,
+            identifierPath: [String], contexts: [CourseManifest.Entry], createdAt: Date
+        ) {
             self.id = id
             self.title = title
             self.dueDate = dueDate

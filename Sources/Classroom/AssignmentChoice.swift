@@ -9,8 +9,10 @@ public enum AssignmentChoice {
     ///   - title: An item's title.
     ///   - place: Where the items come from, for the error message (a store's path).
     /// - Throws: ``ClassroomError`` `.notAssigned` when no item, or more than one, matches.
-    public static func pick<Item>(_ key: String, from items: [Item], identifier: (Item) -> String,
-                                  title: (Item) -> String, in place: String) throws -> Item {
+    public static func pick<Item>(
+        _ key: String, from items: [Item], identifier: (Item) -> String,
+        title: (Item) -> String, in place: String
+    ) throws -> Item {
         let lowered = key.lowercased()
         let exact = items.filter { identifier($0).lowercased() == lowered || title($0).lowercased() == lowered }
         let matches = exact.isEmpty ? items.filter { identifier($0).lowercased().hasPrefix(lowered) } : exact
@@ -19,7 +21,8 @@ public enum AssignmentChoice {
         }
         guard matches.count == 1 else {
             let titles = matches.map { "'\(title($0))'" }.joined(separator: ", ")
-            throw ClassroomError(.notAssigned, "'\(key)' names \(matches.count) assignments (\(titles)) in \(place); give more of the identifier")
+            throw ClassroomError(
+                .notAssigned, "'\(key)' names \(matches.count) assignments (\(titles)) in \(place); give more of the identifier")
         }
         return first
     }

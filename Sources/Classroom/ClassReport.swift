@@ -20,8 +20,10 @@ public struct ClassReport: Sendable, Equatable, Codable {
         public var work: StudentWork
 
         /// Creates a row.
-        public init(studentIdentifier: String, studentName: String, submittedAt: Date, keyFingerprint: String? = nil,
-                    enrolledAt: Date? = nil, work: StudentWork) {
+        public init(
+            studentIdentifier: String, studentName: String, submittedAt: Date, keyFingerprint: String? = nil,
+            enrolledAt: Date? = nil, work: StudentWork
+        ) {
             self.studentIdentifier = studentIdentifier
             self.studentName = studentName
             self.submittedAt = submittedAt
@@ -145,15 +147,21 @@ public struct ClassReport: Sendable, Equatable, Codable {
             for submission in try await store.submissions(forAssignment: assignment.identifier) {
                 let work: StudentWork
                 do { work = try JSONCoding.decoder.decode(StudentWork.self, from: submission.payload) } catch {
-                    throw ClassroomError(.malformedFile, "the submission of \(submission.studentName) for '\(assignment.title)' in \(store.storeURL.path) cannot be read (\(JSONCoding.describe(error))); collect it again")
+                    throw ClassroomError(
+                        .malformedFile,
+                        "the submission of \(submission.studentName) for '\(assignment.title)' in \(store.storeURL.path) cannot be read (\(JSONCoding.describe(error))); collect it again"
+                    )
                 }
-                rows.append(StudentRow(studentIdentifier: submission.studentIdentifier, studentName: submission.studentName,
-                                       submittedAt: submission.submittedAt,
-                                       keyFingerprint: submission.studentKey.map(Identity.fingerprint(of:)), work: work))
+                rows.append(
+                    StudentRow(
+                        studentIdentifier: submission.studentIdentifier, studentName: submission.studentName,
+                        submittedAt: submission.submittedAt,
+                        keyFingerprint: submission.studentKey.map(Identity.fingerprint(of:)), work: work))
             }
             let aside = (keptAside[assignment.identifier] ?? []).map {
-                KeptAside(studentIdentifier: $0.studentIdentifier, studentName: $0.studentName, submittedAt: $0.submittedAt,
-                          keyFingerprint: $0.studentKey.map(Identity.fingerprint(of:)) ?? "")
+                KeptAside(
+                    studentIdentifier: $0.studentIdentifier, studentName: $0.studentName, submittedAt: $0.submittedAt,
+                    keyFingerprint: $0.studentKey.map(Identity.fingerprint(of:)) ?? "")
             }
             summaries.append(Self.summary(of: assignment, rows: rows, keptAside: aside))
         }
@@ -194,7 +202,8 @@ public struct ClassReport: Sendable, Equatable, Codable {
                 studentCount: students.count,
                 doneCount: students.filter { $0.count == members.count && $0.allSatisfy(\.isDone) }.count,
                 averageActiveSeconds: students.isEmpty ? nil : students.map { $0.map(\.activeSeconds).reduce(0, +) }.reduce(0, +) / count,
-                averageProgress: students.isEmpty ? nil
+                averageProgress: students.isEmpty
+                    ? nil
                     : students.map { $0.map(\.progress).reduce(0, +) / Double(members.count) }.reduce(0, +) / count)
         }
     }
@@ -205,10 +214,12 @@ public struct ClassReport: Sendable, Equatable, Codable {
         var groups: [String: [StudentWork.Item]] = [:]
         for item in works.compactMap(\.primaryItem) { groups[item.comparisonKey, default: []].append(item) }
         let averages = groups.map { key, items in
-            PrimaryAverage(key: key, title: items[0].title, kind: items[0].kind,
-                           average: items.map(\.value).reduce(0, +) / Double(items.count), count: items.count)
+            PrimaryAverage(
+                key: key, title: items[0].title, kind: items[0].kind,
+                average: items.map(\.value).reduce(0, +) / Double(items.count), count: items.count)
         }.sorted { ($0.count, $1.key) > ($1.count, $0.key) }
-        let warning = averages.count > 1
+        let warning =
+            averages.count > 1
             ? "the students' primary items are of \(averages.count) different kinds (\(averages.map(\.title).joined(separator: ", "))); each is averaged apart, never together"
             : nil
         return AssignmentSummary(

@@ -5,7 +5,8 @@ public struct ClassroomError: Error, LocalizedError, CustomStringConvertible, Se
     /// What kind of failure happened. New codes may be added.
     public struct Code: Sendable, Hashable, CustomStringConvertible, CaseIterable {
         private enum Name: String, Sendable, CaseIterable {
-            case malformedFile, damagedFile, newerFormat, unknownHandout, wrongRole, notAssigned, fileAccess, outdatedFormat, invalidValue, identity
+            case malformedFile, damagedFile, newerFormat, unknownHandout, wrongRole, notAssigned, fileAccess, outdatedFormat, invalidValue,
+                identity
         }
         private let name: Name
         private init(_ name: Name) { self.name = name }
@@ -31,7 +32,7 @@ public struct ClassroomError: Error, LocalizedError, CustomStringConvertible, Se
         /// The person's identity keys are missing or damaged, or are not the ones a file is for.
         public static let identity = Code(.identity)
 
-                /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
+        /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
         /// code added here is in them, and their tests fail until it has one.
         public static var allCases: [Code] { Name.allCases.map(Code.init) }
 

@@ -53,7 +53,9 @@ public struct Collector: Sendable {
     static func submissionFiles(in folder: URL) throws -> [URL] {
         let folderBytes = folder.fileSystemPathBytes
         guard let directory = FileSystemPath.withCString(folder, opendir) else {
-            throw ClassroomError(.fileAccess, "cannot list \(folder.path): \(String(cString: strerror(errno))); give a folder of .\(SubmissionFile.fileExtension) files")
+            throw ClassroomError(
+                .fileAccess,
+                "cannot list \(folder.path): \(String(cString: strerror(errno))); give a folder of .\(SubmissionFile.fileExtension) files")
         }
         defer { closedir(directory) }
         let suffix = Array(".\(SubmissionFile.fileExtension)".utf8)
@@ -74,7 +76,10 @@ public struct Collector: Sendable {
             outcome.studentIdentifier = submission.student
             outcome.keyFingerprint = Identity.fingerprint(of: submission.studentKey)
             guard let assignment = assignments[submission.handout] else {
-                throw ClassroomError(.unknownHandout, "\(file.path) is for handout \(submission.handout), which is not one of yours in \(store.storeURL.path); it was not imported")
+                throw ClassroomError(
+                    .unknownHandout,
+                    "\(file.path) is for handout \(submission.handout), which is not one of yours in \(store.storeURL.path); it was not imported"
+                )
             }
             outcome.assignmentTitle = assignment.title
             let (work, digest) = try submission.openWork(with: assignment, teacher: teacher, file: file)
@@ -92,7 +97,8 @@ public struct Collector: Sendable {
             let result = try await store.importSubmission(record)
             if result == .conflict {
                 let pinned = try await store.pinnedKey(forStudent: submission.student).map(Identity.fingerprint(of:)) ?? "none"
-                outcome.conflict = "it is signed with the key \(outcome.keyFingerprint ?? ""), but the key this class holds for the student is \(pinned)"
+                outcome.conflict =
+                    "it is signed with the key \(outcome.keyFingerprint ?? ""), but the key this class holds for the student is \(pinned)"
             }
             outcome.result = .success(result)
         } catch let error as ClassroomError {
@@ -124,9 +130,12 @@ public struct Collector: Sendable {
         }
         let matches = Set(candidates.map { [$0.studentIdentifier, $0.studentKey?.base64EncodedString() ?? ""] })
         guard matches.count == 1, let chosen = candidates.first, let key = chosen.studentKey else {
-            throw ClassroomError(.notAssigned, matches.isEmpty
-                ? "no submission kept aside in \(store.storeURL.path) for student '\(student)' with key \(fingerprint); `clsfile class-report` lists those kept aside"
-                : "'\(student)' and \(fingerprint) match \(matches.count) students or keys; give the full account identifier and fingerprint")
+            throw ClassroomError(
+                .notAssigned,
+                matches.isEmpty
+                    ? "no submission kept aside in \(store.storeURL.path) for student '\(student)' with key \(fingerprint); `clsfile class-report` lists those kept aside"
+                    : "'\(student)' and \(fingerprint) match \(matches.count) students or keys; give the full account identifier and fingerprint"
+            )
         }
         return (chosen.studentIdentifier, try await store.trustStudentKey(key, forStudent: chosen.studentIdentifier))
     }

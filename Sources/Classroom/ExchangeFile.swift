@@ -16,7 +16,9 @@ enum ExchangeFile {
         let descriptor = FileSystemPath.withCString(url) { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else {
             let code = errno
-            let reason = code == ELOOP ? "it is a symbolic link; copy the file itself there"
+            let reason =
+                code == ELOOP
+                ? "it is a symbolic link; copy the file itself there"
                 : "\(String(cString: strerror(code))); check the path and its permissions"
             throw ClassroomError(.fileAccess, "cannot read \(what) \(path): \(reason)")
         }
@@ -29,7 +31,10 @@ enum ExchangeFile {
             throw ClassroomError(.fileAccess, "cannot read \(what) \(path): it is \(kind), not a regular file; give the file itself")
         }
         guard status.st_size <= sizeLimit else {
-            throw ClassroomError(.fileAccess, "\(what) \(path) is \(status.st_size / (1 << 20)) MiB, more than such a file can be (\(sizeLimit >> 20) MiB); it was not read: check that it is the right file")
+            throw ClassroomError(
+                .fileAccess,
+                "\(what) \(path) is \(status.st_size / (1 << 20)) MiB, more than such a file can be (\(sizeLimit >> 20) MiB); it was not read: check that it is the right file"
+            )
         }
         var data = Data(count: Int(status.st_size) + 1)
         var filled = 0

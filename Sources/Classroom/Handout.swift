@@ -47,7 +47,8 @@ public struct Handout: Sendable, Equatable, Codable {
         var problem: String? {
             let limits = (depth: CLSContext.maximumDepth - 1, text: CLSContext.maximumIdentifierLength)
             guard !assignedPath.isEmpty, documentPath.starts(with: assignedPath) else {
-                return "its document's context \(documentPath.joined(separator: "/")) is not under the assigned context \(assignedPath.joined(separator: "/"))"
+                return
+                    "its document's context \(documentPath.joined(separator: "/")) is not under the assigned context \(assignedPath.joined(separator: "/"))"
             }
             guard contexts.count <= 10_000 else { return "it lists \(contexts.count) contexts; at most 10,000" }
             let paths = Set(contexts.map(\.data.identifierPath))
@@ -57,8 +58,9 @@ public struct Handout: Sendable, Equatable, Codable {
             for entry in contexts {
                 let path = entry.data.identifierPath
                 guard !path.isEmpty, path.count <= limits.depth, path.allSatisfy({ !$0.isEmpty && $0.count <= limits.text }),
-                      entry.data.title.count <= limits.text, (entry.data.summary?.count ?? 0) <= CLSContext.maximumSummaryLength,
-                      entry.document == nil else {
+                    entry.data.title.count <= limits.text, (entry.data.summary?.count ?? 0) <= CLSContext.maximumSummaryLength,
+                    entry.document == nil
+                else {
                     return "the context \(path.joined(separator: "/")) breaks ClassKit's limits or names a file"
                 }
             }
@@ -91,15 +93,19 @@ public struct Handout: Sendable, Equatable, Codable {
     public var processEvidence: ProcessEvidence?
 
     enum CodingKeys: String, CodingKey {
-        case format, version, id, title, className = "class", due, targetWords, reading, instructions, document, teacherKey
+        case format, version, id, title
+        case className = "class"
+        case due, targetWords, reading, instructions, document, teacherKey
         case createdAt, course, processEvidence
     }
 
     /// Makes a new handout for a document, with a fresh identifier, for the teacher's identity.
     /// - Throws: ``ClassroomError`` `.fileAccess` when the document cannot be read.
-    public init(document url: URL, title: String, className: String? = nil, due: Date? = nil,
-                targetWords: Int? = nil, isReading: Bool = false, instructions: String? = nil,
-                teacher: Identity, course: Course? = nil, processEvidence: ProcessEvidence? = nil) throws {
+    public init(
+        document url: URL, title: String, className: String? = nil, due: Date? = nil,
+        targetWords: Int? = nil, isReading: Bool = false, instructions: String? = nil,
+        teacher: Identity, course: Course? = nil, processEvidence: ProcessEvidence? = nil
+    ) throws {
         id = UUID().uuidString.lowercased()
         self.title = title
         self.className = className
@@ -118,7 +124,10 @@ public struct Handout: Sendable, Equatable, Codable {
     /// - Throws: ``ClassroomError`` `.outdatedFormat` for an assignment from a version-1 handout.
     public init(_ assignment: Assignment) throws {
         guard let teacherKey = assignment.teacherKey else {
-            throw ClassroomError(.outdatedFormat, "'\(assignment.title)' (\(assignment.identifier)) came from a version-1 handout, which carried no teacher key; issue it again with `clsfile assign`")
+            throw ClassroomError(
+                .outdatedFormat,
+                "'\(assignment.title)' (\(assignment.identifier)) came from a version-1 handout, which carried no teacher key; issue it again with `clsfile assign`"
+            )
         }
         id = assignment.identifier
         title = assignment.title
@@ -135,10 +144,11 @@ public struct Handout: Sendable, Equatable, Codable {
 
     /// The assignment this handout describes, to record or accept in a store.
     public var assignment: Assignment {
-        Assignment(identifier: id, title: title, className: className, dueDate: due, targetWordCount: targetWords,
-                      isReading: reading == true, instructions: instructions, documentName: document.name, documentDigest: document.sha256,
-                      teacherKey: teacherKey, createdAt: createdAt, contextPath: course?.assignedPath,
-                      processEvidence: processEvidence)
+        Assignment(
+            identifier: id, title: title, className: className, dueDate: due, targetWordCount: targetWords,
+            isReading: reading == true, instructions: instructions, documentName: document.name, documentDigest: document.sha256,
+            teacherKey: teacherKey, createdAt: createdAt, contextPath: course?.assignedPath,
+            processEvidence: processEvidence)
     }
 
     /// Accepts the handout for a student's copy of its document; for a handout of an assigned
@@ -151,7 +161,9 @@ public struct Handout: Sendable, Equatable, Codable {
         guard let course else { return }
         _ = try await store.importContexts(CourseManifest(contexts: course.contexts))
         guard let context = try await store.mainAppContext.descendant(matchingIdentifierPath: course.documentPath) else {
-            throw CLSError(.invalidArgument, "the handout's context \(course.documentPath.joined(separator: "/")) was not imported into \(store.storeURL.path)")
+            throw CLSError(
+                .invalidArgument,
+                "the handout's context \(course.documentPath.joined(separator: "/")) was not imported into \(store.storeURL.path)")
         }
         try await store.tieDocument(documentURL, to: context)
     }
@@ -171,27 +183,43 @@ public struct Handout: Sendable, Equatable, Codable {
         let data = try ExchangeFile.read(url, what: "the handout")
         let header = try? JSONDecoder().decode(FormatHeader.self, from: data)
         guard let header, header.format == formatName else {
-            throw ClassroomError(.malformedFile, "\(url.path) is not a clsfile handout (no \"format\": \"\(formatName)\"); ask your teacher for the .\(fileExtension) file")
+            throw ClassroomError(
+                .malformedFile,
+                "\(url.path) is not a clsfile handout (no \"format\": \"\(formatName)\"); ask your teacher for the .\(fileExtension) file")
         }
         guard header.version <= currentVersion else {
-            throw ClassroomError(.newerFormat, "the handout \(url.path) has format version \(header.version), newer than this clsfile reads (\(currentVersion)); update clsfile")
+            throw ClassroomError(
+                .newerFormat,
+                "the handout \(url.path) has format version \(header.version), newer than this clsfile reads (\(currentVersion)); update clsfile"
+            )
         }
         guard header.version == currentVersion else {
-            throw ClassroomError(.outdatedFormat, "the handout \(url.path) has format version \(header.version), which any classmate could use to forge others' work; ask your teacher to issue it again with this clsfile")
+            throw ClassroomError(
+                .outdatedFormat,
+                "the handout \(url.path) has format version \(header.version), which any classmate could use to forge others' work; ask your teacher to issue it again with this clsfile"
+            )
         }
         let handout: Handout
         do { handout = try JSONCoding.decoder.decode(Handout.self, from: data) } catch {
-            throw ClassroomError(.malformedFile, "the handout \(url.path) is damaged: \(JSONCoding.describe(error)); ask your teacher for a new copy")
+            throw ClassroomError(
+                .malformedFile, "the handout \(url.path) is damaged: \(JSONCoding.describe(error)); ask your teacher for a new copy")
         }
         guard (try? P256.KeyAgreement.PublicKey(x963Representation: handout.teacherKey)) != nil,
-              !handout.id.isEmpty, handout.id.utf8.count <= 200 else {
-            throw ClassroomError(.malformedFile, "the handout \(url.path) is damaged: its id or teacher key is missing or invalid; ask your teacher for a new copy")
+            !handout.id.isEmpty, handout.id.utf8.count <= 200
+        else {
+            throw ClassroomError(
+                .malformedFile,
+                "the handout \(url.path) is damaged: its id or teacher key is missing or invalid; ask your teacher for a new copy")
         }
         guard isPlainFileName(handout.document.name) else {
-            throw ClassroomError(.malformedFile, "the handout \(url.path) names the document '\(handout.document.name)', which is not a plain file name; it was refused: ask your teacher for a new copy")
+            throw ClassroomError(
+                .malformedFile,
+                "the handout \(url.path) names the document '\(handout.document.name)', which is not a plain file name; it was refused: ask your teacher for a new copy"
+            )
         }
         if let problem = handout.course?.problem {
-            throw ClassroomError(.malformedFile, "the handout \(url.path) is damaged: \(problem); it was refused: ask your teacher for a new copy")
+            throw ClassroomError(
+                .malformedFile, "the handout \(url.path) is damaged: \(problem); it was refused: ask your teacher for a new copy")
         }
         return handout
     }
@@ -212,7 +240,8 @@ public struct Handout: Sendable, Equatable, Codable {
         } catch let error as CocoaError where error.code == .fileWriteFileExists {
             throw ClassroomError(.fileAccess, "\(url.path) already exists; remove it or pass another --output")
         } catch {
-            throw ClassroomError(.fileAccess, "cannot write the handout \(url.path): \(error.localizedDescription); check the folder's permissions")
+            throw ClassroomError(
+                .fileAccess, "cannot write the handout \(url.path): \(error.localizedDescription); check the folder's permissions")
         }
     }
 
@@ -220,7 +249,8 @@ public struct Handout: Sendable, Equatable, Codable {
     /// document; nil when there is none or it cannot be read.
     public static func lyingBeside(_ document: URL) -> Handout? {
         guard let handout = try? read(from: defaultURL(beside: document)),
-              handout.document.name == document.lastPathComponent else { return nil }
+            handout.document.name == document.lastPathComponent
+        else { return nil }
         return handout
     }
 
@@ -289,11 +319,15 @@ extension Handout {
         }
         if let held = try await store.assignments().first(where: { $0.identifier == handout.id }), held.acceptedAt != nil {
             let place = held.documentURL.map { $0.path } ?? "another file"
-            opening.warnings.append("the handout \(shown) is for '\(held.title)', which you accepted for \(place); it stays tied there (to move it: clsfile accept --document FILE HANDOUT)")
+            opening.warnings.append(
+                "the handout \(shown) is for '\(held.title)', which you accepted for \(place); it stays tied there (to move it: clsfile accept --document FILE HANDOUT)"
+            )
             return opening
         }
         guard (try? sha256(of: document)) == handout.document.sha256 else {
-            opening.warnings.append("\(document.path) is not the document handed out with \(shown) (its content differs), so the handout was not accepted automatically; to accept it anyway: clsfile accept \(shown)")
+            opening.warnings.append(
+                "\(document.path) is not the document handed out with \(shown) (its content differs), so the handout was not accepted automatically; to accept it anyway: clsfile accept \(shown)"
+            )
             return opening
         }
         do {

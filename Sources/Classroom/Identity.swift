@@ -61,17 +61,23 @@ public struct Identity: Sendable {
     ///   when it cannot be read.
     public static func read(from url: URL) throws -> Identity {
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw ClassroomError(.identity, "no identity keys at \(url.path): set your role again (clsfile role teacher, or clsfile role student --name NAME), which makes them")
+            throw ClassroomError(
+                .identity,
+                "no identity keys at \(url.path): set your role again (clsfile role teacher, or clsfile role student --name NAME), which makes them"
+            )
         }
         let data = try ExchangeFile.read(url, what: "identity keys")
         do {
             let file = try JSONDecoder().decode(File.self, from: data)
             guard file.format == formatName else { throw CocoaError(.coderInvalidValue) }
-            return Identity(signingKey: try P256.Signing.PrivateKey(rawRepresentation: file.signingKey),
-                            agreementKey: try P256.KeyAgreement.PrivateKey(rawRepresentation: file.agreementKey))
+            return Identity(
+                signingKey: try P256.Signing.PrivateKey(rawRepresentation: file.signingKey),
+                agreementKey: try P256.KeyAgreement.PrivateKey(rawRepresentation: file.agreementKey))
         } catch {
-            throw ClassroomError(.identity, "the identity keys at \(url.path) are damaged; restore them from a backup (work sealed with them cannot be read or recognized without them)",
-                                 underlyingError: error)
+            throw ClassroomError(
+                .identity,
+                "the identity keys at \(url.path) are damaged; restore them from a backup (work sealed with them cannot be read or recognized without them)",
+                underlyingError: error)
         }
     }
 
@@ -82,14 +88,15 @@ public struct Identity: Sendable {
         let identity = Identity()
         let file = File(signingKey: identity.signingKey.rawRepresentation, agreementKey: identity.agreementKey.rawRepresentation)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw ClassroomError(.fileAccess, "cannot make the folder of \(url.path): \(error.localizedDescription); check its permissions")
         }
         switch try ExchangeFile.writePrivately(try JSONEncoder().encode(file), to: url, replacing: false) {
         case .written: return (identity, true)
-        case .alreadyExists: return (try read(from: url), false)  // another process made it first
+        case .alreadyExists: return (try read(from: url), false) // another process made it first
         }
     }
 

@@ -24,7 +24,8 @@ public enum JSONCoding {
         case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
             return "field \(path(context.codingPath)) has the wrong type"
         case .dataCorrupted(let context)?:
-            return context.codingPath.isEmpty ? "it is not valid JSON" : "field \(path(context.codingPath)) is not valid: \(context.debugDescription)"
+            return context.codingPath.isEmpty
+                ? "it is not valid JSON" : "field \(path(context.codingPath)) is not valid: \(context.debugDescription)"
         default:
             return "\(error)"
         }

@@ -122,17 +122,20 @@ public struct StudentWork: Sendable, Equatable, Codable {
         progress = state.progress
         progressBasis = state.progressBasis.map(ProgressBasis.init(rawValue:))
         let items = state.items.map {
-            Item(kind: $0.kind, identifier: $0.identifier, title: $0.title, value: $0.value,
-                 maxScore: $0.kind == ItemKind.score.rawValue ? $0.maxScore : nil)
+            Item(
+                kind: $0.kind, identifier: $0.identifier, title: $0.title, value: $0.value,
+                maxScore: $0.kind == ItemKind.score.rawValue ? $0.maxScore : nil)
         }
         primaryItem = zip(state.items, items).first { $0.0.isPrimary }?.1
         additionalItems = zip(state.items, items).filter { !$0.0.isPrimary }.map(\.1)
     }
 
     /// Creates work from its parts.
-    public init(assignmentIdentifier: String, documentName: String, activeSeconds: Double, sessions: [Session],
-                progress: Double, progressBasis: ProgressBasis? = nil, primaryItem: Item?, additionalItems: [Item],
-                completedAt: Date?) {
+    public init(
+        assignmentIdentifier: String, documentName: String, activeSeconds: Double, sessions: [Session],
+        progress: Double, progressBasis: ProgressBasis? = nil, primaryItem: Item?, additionalItems: [Item],
+        completedAt: Date?
+    ) {
         self.assignmentIdentifier = assignmentIdentifier
         self.documentName = documentName
         self.activeSeconds = activeSeconds
@@ -188,8 +191,10 @@ public struct StudentWork: Sendable, Equatable, Codable {
         guard sessions.count <= Self.maximumSessions else { throw refuse("\(sessions.count) sessions, more than \(Self.maximumSessions)") }
         for session in sessions {
             guard isValidDate(session.start), isValidDate(session.end), session.start <= session.end,
-                  session.seconds <= Self.maximumSeconds else {
-                throw refuse("a session from \(session.start) to \(session.end), which is reversed, longer than a year, or not between 2000 and now")
+                session.seconds <= Self.maximumSeconds
+            else {
+                throw refuse(
+                    "a session from \(session.start) to \(session.end), which is reversed, longer than a year, or not between 2000 and now")
             }
         }
         if let completedAt, !isValidDate(completedAt) { throw refuse("a done date of \(completedAt), not between 2000 and now") }
@@ -213,12 +218,18 @@ public struct StudentWork: Sendable, Equatable, Codable {
             throw refuse("the document name '\(documentName)', which is not a plain file name")
         }
         let rows = (history ?? []) + (snapshots ?? []).map(\.entry)
-        guard rows.count <= Self.maximumHistoryRows else { throw refuse("\(rows.count) history rows, more than \(Self.maximumHistoryRows)") }
+        guard rows.count <= Self.maximumHistoryRows else {
+            throw refuse("\(rows.count) history rows, more than \(Self.maximumHistoryRows)")
+        }
         for row in rows {
-            let figures = [row.activeTime, row.openTime ?? 0, row.progress ?? 0]
-                + [row.words, row.characters, row.typedCharacters, row.pastedCharacters, row.largestPaste, row.snapshotSize].map { Double($0 ?? 0) }
+            let figures =
+                [row.activeTime, row.openTime ?? 0, row.progress ?? 0]
+                + [row.words, row.characters, row.typedCharacters, row.pastedCharacters, row.largestPaste, row.snapshotSize].map {
+                    Double($0 ?? 0)
+                }
             guard isValidDate(row.date), isValidDate(row.sessionStart), row.sessionEnd.map(isValidDate) ?? true,
-                  figures.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Self.maximumItemValue }), (row.progress ?? 0) <= 1 else {
+                figures.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= Self.maximumItemValue }), (row.progress ?? 0) <= 1
+            else {
                 throw refuse("a history row of \(row.date) whose dates or figures are out of range")
             }
         }
@@ -262,13 +273,16 @@ public struct StudentWork: Sendable, Equatable, Codable {
     private static func item(from item: CLSActivityItem) -> Item {
         switch item {
         case let score as CLSScoreItem:
-            Item(kind: ItemKind.score.rawValue, identifier: score.identifier, title: score.title, value: score.score, maxScore: score.maxScore)
+            Item(
+                kind: ItemKind.score.rawValue, identifier: score.identifier, title: score.title, value: score.score,
+                maxScore: score.maxScore)
         case let binary as CLSBinaryItem:
             Item(kind: ItemKind.binary.rawValue, identifier: binary.identifier, title: binary.title, value: binary.value ? 1 : 0)
         default:
             // The three subclasses are the only items there can be: CLSActivityItem has no public initializer.
-            Item(kind: ItemKind.quantity.rawValue, identifier: item.identifier, title: item.title,
-                 value: (item as? CLSQuantityItem)?.quantity ?? 0)
+            Item(
+                kind: ItemKind.quantity.rawValue, identifier: item.identifier, title: item.title,
+                value: (item as? CLSQuantityItem)?.quantity ?? 0)
         }
     }
 }

@@ -43,14 +43,21 @@ public struct SubmissionFile: Sendable, Equatable, Codable {
     /// Encrypts a student's work on a handout to its teacher and signs it.
     /// - Throws: ``ClassroomError`` `.outdatedFormat` for an assignment from a version-1 handout,
     ///   `.malformedFile` when its teacher key is not a P-256 key.
-    public init(work: StudentWork, handout: Assignment, student: String, studentName: String,
-                identity: Identity, submittedAt: Date = Date()) throws {
+    public init(
+        work: StudentWork, handout: Assignment, student: String, studentName: String,
+        identity: Identity, submittedAt: Date = Date()
+    ) throws {
         guard let teacherKey = handout.teacherKey else {
-            throw ClassroomError(.outdatedFormat, "'\(handout.title)' came from a version-1 handout, which any classmate could use to forge your work; ask your teacher to issue it again, then accept the new handout")
+            throw ClassroomError(
+                .outdatedFormat,
+                "'\(handout.title)' came from a version-1 handout, which any classmate could use to forge your work; ask your teacher to issue it again, then accept the new handout"
+            )
         }
         let recipient: P256.KeyAgreement.PublicKey
         do { recipient = try P256.KeyAgreement.PublicKey(x963Representation: teacherKey) } catch {
-            throw ClassroomError(.malformedFile, "the teacher key of '\(handout.title)' is not a P-256 key; ask your teacher to issue the handout again", underlyingError: error)
+            throw ClassroomError(
+                .malformedFile, "the teacher key of '\(handout.title)' is not a P-256 key; ask your teacher to issue the handout again",
+                underlyingError: error)
         }
         self.handout = handout.identifier
         self.student = student
@@ -68,8 +75,9 @@ public struct SubmissionFile: Sendable, Equatable, Codable {
 
     /// The header fields, as the bytes the encryption authenticates.
     var header: Data {
-        AuthenticatedFields.encode(format, String(version), handout, student, studentName,
-                                   String(Int64(submittedAt.timeIntervalSince1970)), studentKey.base64EncodedString())
+        AuthenticatedFields.encode(
+            format, String(version), handout, student, studentName,
+            String(Int64(submittedAt.timeIntervalSince1970)), studentKey.base64EncodedString())
     }
 
     /// What the student signs: the header, the encapsulated key and the ciphertext.
@@ -89,21 +97,31 @@ public struct SubmissionFile: Sendable, Equatable, Codable {
     public static func read(from url: URL) throws -> SubmissionFile {
         let data = try ExchangeFile.read(url, what: "the submission")
         guard let header = try? JSONDecoder().decode(FormatHeader.self, from: data), header.format == formatName else {
-            throw ClassroomError(.malformedFile, "\(url.path) is not a clsfile submission (no \"format\": \"\(formatName)\"); ask the student to run `clsfile submit` again")
+            throw ClassroomError(
+                .malformedFile,
+                "\(url.path) is not a clsfile submission (no \"format\": \"\(formatName)\"); ask the student to run `clsfile submit` again")
         }
         guard header.version <= currentVersion else {
-            throw ClassroomError(.newerFormat, "\(url.path) has format version \(header.version), newer than this clsfile reads (\(currentVersion)); update clsfile")
+            throw ClassroomError(
+                .newerFormat,
+                "\(url.path) has format version \(header.version), newer than this clsfile reads (\(currentVersion)); update clsfile")
         }
         guard header.version == currentVersion else {
-            throw ClassroomError(.outdatedFormat, "\(url.path) has format version \(header.version), sealed with a class key any classmate held, so it proves nothing about who wrote it; it was not imported: issue the handout again and ask the student to submit again")
+            throw ClassroomError(
+                .outdatedFormat,
+                "\(url.path) has format version \(header.version), sealed with a class key any classmate held, so it proves nothing about who wrote it; it was not imported: issue the handout again and ask the student to submit again"
+            )
         }
         let file: SubmissionFile
         do { file = try JSONCoding.decoder.decode(SubmissionFile.self, from: data) } catch {
-            throw ClassroomError(.malformedFile, "\(url.path) is damaged: \(JSONCoding.describe(error)); ask the student to run `clsfile submit` again")
+            throw ClassroomError(
+                .malformedFile, "\(url.path) is damaged: \(JSONCoding.describe(error)); ask the student to run `clsfile submit` again")
         }
         guard !file.student.isEmpty, file.student.utf8.count <= 200, file.handout.utf8.count <= 200,
-              !file.studentName.isEmpty, file.studentName.utf8.count <= 200 else {
-            throw ClassroomError(.malformedFile, "\(url.path) has an empty or over-long student identifier, name or handout; it was not imported")
+            !file.studentName.isEmpty, file.studentName.utf8.count <= 200
+        else {
+            throw ClassroomError(
+                .malformedFile, "\(url.path) has an empty or over-long student identifier, name or handout; it was not imported")
         }
         return file
     }
@@ -115,27 +133,42 @@ public struct SubmissionFile: Sendable, Equatable, Codable {
     ///   teacher's; `.malformedFile` when the work cannot be read.
     public func openWork(with handout: Assignment, teacher: Identity, file url: URL) throws -> (work: StudentWork, digest: String) {
         guard handout.teacherKey == teacher.recipientPublicKey else {
-            throw ClassroomError(.identity, "the handout of \(url.path) ('\(handout.title)') was made with another teacher key than yours; collect it where the handout was made")
+            throw ClassroomError(
+                .identity,
+                "the handout of \(url.path) ('\(handout.title)') was made with another teacher key than yours; collect it where the handout was made"
+            )
         }
         guard let key = try? P256.Signing.PublicKey(x963Representation: studentKey),
-              let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
-              key.isValidSignature(signature, for: signedBytes) else {
-            throw ClassroomError(.damagedFile, "\(url.path) was changed or damaged after the student signed it; it was not imported: ask the student to run `clsfile submit` again")
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
+            key.isValidSignature(signature, for: signedBytes)
+        else {
+            throw ClassroomError(
+                .damagedFile,
+                "\(url.path) was changed or damaged after the student signed it; it was not imported: ask the student to run `clsfile submit` again"
+            )
         }
         let plaintext: Data
         do {
-            var recipient = try HPKE.Recipient(privateKey: teacher.agreementKey, ciphersuite: Self.ciphersuite,
-                                               info: Self.info(handout: handout.identifier), encapsulatedKey: encapsulatedKey)
+            var recipient = try HPKE.Recipient(
+                privateKey: teacher.agreementKey, ciphersuite: Self.ciphersuite,
+                info: Self.info(handout: handout.identifier), encapsulatedKey: encapsulatedKey)
             plaintext = try recipient.open(sealed, authenticating: header)
         } catch {
-            throw ClassroomError(.damagedFile, "\(url.path) cannot be opened with your key: it was sealed for another handout or teacher, or damaged; it was not imported", underlyingError: error)
+            throw ClassroomError(
+                .damagedFile,
+                "\(url.path) cannot be opened with your key: it was sealed for another handout or teacher, or damaged; it was not imported",
+                underlyingError: error)
         }
         let work: StudentWork
         do { work = try JSONCoding.decoder.decode(StudentWork.self, from: plaintext) } catch {
-            throw ClassroomError(.malformedFile, "\(url.path) holds work this clsfile cannot read (\(JSONCoding.describe(error))); update clsfile")
+            throw ClassroomError(
+                .malformedFile, "\(url.path) holds work this clsfile cannot read (\(JSONCoding.describe(error))); update clsfile")
         }
         guard work.assignmentIdentifier == handout.identifier else {
-            throw ClassroomError(.damagedFile, "\(url.path) holds work for handout \(work.assignmentIdentifier) under the header of \(handout.identifier); it was not imported")
+            throw ClassroomError(
+                .damagedFile,
+                "\(url.path) holds work for handout \(work.assignmentIdentifier) under the header of \(handout.identifier); it was not imported"
+            )
         }
         return (work, SHA256.hash(data: plaintext).hexadecimal)
     }

@@ -21,14 +21,19 @@ public struct Submitter: Sendable {
     ///   - key: One assignment's identifier, a unique prefix of it, or its title; nil for all.
     /// - Throws: ``ClassroomError`` `.notAssigned` when there is nothing to submit, or the key names
     ///   no accepted assignment or several.
-    public static func assignedWork(in store: CLSDataStore, key: String? = nil) async throws -> [(assignment: Assignment, work: StudentWork)] {
+    public static func assignedWork(in store: CLSDataStore, key: String? = nil) async throws -> [(
+        assignment: Assignment, work: StudentWork
+    )] {
         let accepted = try await store.assignments().filter { $0.acceptedAt != nil }
         guard !accepted.isEmpty else {
-            throw ClassroomError(.notAssigned, "no accepted assignments in \(store.storeURL.path): accept a handout with `clsfile accept FILE.clshandout` first")
+            throw ClassroomError(
+                .notAssigned,
+                "no accepted assignments in \(store.storeURL.path): accept a handout with `clsfile accept FILE.clshandout` first")
         }
-        let chosen = try key.map { key in
-            [try AssignmentChoice.pick(key, from: accepted, identifier: \.identifier, title: \.title, in: store.storeURL.path)]
-        } ?? accepted
+        let chosen =
+            try key.map { key in
+                [try AssignmentChoice.pick(key, from: accepted, identifier: \.identifier, title: \.title, in: store.storeURL.path)]
+            } ?? accepted
         var result: [(Assignment, StudentWork)] = []
         for assignment in chosen {
             var activity: CLSActivity?
@@ -47,14 +52,18 @@ public struct Submitter: Sendable {
     ///   holds or do not rebuild.
     static func addProcessEvidence(to work: inout StudentWork, for assignment: Assignment, from store: CLSDataStore) async throws {
         guard let evidence = assignment.processEvidence, let url = assignment.documentURL,
-              FileManager.default.fileExists(atPath: url.path) else { return }
+            FileManager.default.fileExists(atPath: url.path)
+        else { return }
         work.history = try await store.writingHistory(for: url).entries
         guard evidence == .replay else { return }
         let records = try await store.snapshotRecords(of: url)
         do {
             try StudentWork.checkSnapshots(records)
         } catch let error as CLSError {
-            throw ClassroomError(.invalidValue, "the snapshots of \(url.path) cannot go with the submission: \(error.message); ask your teacher for an assignment with figures only, or to collect the file another way")
+            throw ClassroomError(
+                .invalidValue,
+                "the snapshots of \(url.path) cannot go with the submission: \(error.message); ask your teacher for an assignment with figures only, or to collect the file another way"
+            )
         }
         work.snapshots = records
     }
@@ -63,16 +72,20 @@ public struct Submitter: Sendable {
     /// their owner, replacing earlier files of the same assignments; returns the files written.
     public func submit(key: String? = nil, to folder: URL, at date: Date = Date()) async throws -> [URL] {
         guard let name = student.displayName else {
-            throw ClassroomError(.wrongRole, "a submission carries your display name, and none is set: clsfile role student --name \"Your Name\"")
+            throw ClassroomError(
+                .wrongRole, "a submission carries your display name, and none is set: clsfile role student --name \"Your Name\"")
         }
         var written: [URL] = []
         for (assignment, found) in try await Self.assignedWork(in: store, key: key) {
             var work = found
             try await Self.addProcessEvidence(to: &work, for: assignment, from: store)
-            let file = try SubmissionFile(work: work, handout: assignment, student: student.accountIdentifier,
-                                          studentName: name, identity: identity, submittedAt: date)
-            let url = folder.appendingPathComponent(Self.fileName(title: assignment.title, student: name,
-                                                                  account: student.accountIdentifier))
+            let file = try SubmissionFile(
+                work: work, handout: assignment, student: student.accountIdentifier,
+                studentName: name, identity: identity, submittedAt: date)
+            let url = folder.appendingPathComponent(
+                Self.fileName(
+                    title: assignment.title, student: name,
+                    account: student.accountIdentifier))
             try file.write(to: url)
             written.append(url)
         }

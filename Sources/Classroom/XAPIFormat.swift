@@ -10,10 +10,12 @@ public enum XAPIFormat {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .gmt
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second],
-                                            from: Date(timeIntervalSince1970: seconds))
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
-                      parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+        let parts = calendar.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second],
+            from: Date(timeIntervalSince1970: seconds))
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
+            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
     }
 
     /// A duration in hours, minutes and seconds to the hundredth, the finest precision xAPI keeps:

@@ -112,13 +112,15 @@ public struct XAPIStatementBuilder: Sendable {
             let session = NameBasedUUID.version5(["session", actor, work.assignmentIdentifier, String(span.start)].joined(separator: "\n"))
             drafts.append((span.start, .initialized, nil, session))
             if !span.isRunning {
-                drafts.append((span.end, .terminated, .init(duration: XAPIFormat.duration(seconds: Double(span.end - span.start))), session))
+                drafts.append(
+                    (span.end, .terminated, .init(duration: XAPIFormat.duration(seconds: Double(span.end - span.start))), session))
             }
         }
         if let measured = spans.map({ $0.isRunning ? $0.start : $0.end }).max() {
             var extensions = [Self.progressExtension: Int((min(1, max(0, work.progress)) * 100 + 1e-9).rounded(.down))]
             if let item = work.primaryItem, item.kind == ItemKind.quantity.rawValue, item.identifier == ItemIdentifier.wordCount,
-               let words = Int(exactly: item.value.rounded()) {
+                let words = Int(exactly: item.value.rounded())
+            {
                 extensions[Self.wordCountExtension] = words
             }
             drafts.append((measured, .progressed, .init(extensions: extensions), nil))
@@ -137,8 +139,9 @@ public struct XAPIStatementBuilder: Sendable {
                 id: "", actor: agent,
                 verb: .init(id: draft.verb.iri, display: ["en-US": draft.verb.rawValue]),
                 object: activity, result: draft.result,
-                context: .init(registration: registration, platform: "clsfile",
-                               extensions: draft.session.map { [Self.sessionExtension: $0] }),
+                context: .init(
+                    registration: registration, platform: "clsfile",
+                    extensions: draft.session.map { [Self.sessionExtension: $0] }),
                 timestamp: XAPIFormat.timestamp(Date(timeIntervalSince1970: Double(draft.second))))
             statement.id = NameBasedUUID.version5(Self.identity(of: statement))
             return seen.insert(statement.id).inserted ? statement : nil
@@ -195,7 +198,7 @@ public struct XAPIStatementBuilder: Sendable {
             "clsfile xAPI statement 1",
             statement.actor.objectType, statement.actor.account.homePage, statement.actor.account.name,
             statement.verb.id, statement.object.objectType, statement.object.id, statement.object.definition.type,
-            statement.timestamp, statement.context.registration, statement.context.platform,
+            statement.timestamp, statement.context.registration, statement.context.platform
         ]
         lines += pairs("display", statement.verb.display) + pairs("name", statement.object.definition.name)
         lines += pairs("context", statement.context.extensions ?? [:])

@@ -42,7 +42,7 @@ extension CLSError: CommandFailure {
     public static let exitCodes: [Code: Int32] = [
         .invalidArgument: 66, .databaseInaccessible: 74,
         .none: 1, .classKitUnavailable: 1, .invalidModification: 1, .authorizationDenied: 1, .limits: 1,
-        .invalidCreate: 1, .invalidUpdate: 1, .partialFailure: 1, .invalidAccountCredentials: 1,
+        .invalidCreate: 1, .invalidUpdate: 1, .partialFailure: 1, .invalidAccountCredentials: 1
     ]
 }
 
@@ -52,7 +52,7 @@ extension ClassroomError: CommandFailure {
     public static let exitCodes: [Code: Int32] = [
         .wrongRole: 64,
         .malformedFile: 65, .damagedFile: 65, .newerFormat: 65, .outdatedFormat: 65, .unknownHandout: 65, .invalidValue: 65,
-        .notAssigned: 66, .fileAccess: 66, .identity: 66,
+        .notAssigned: 66, .fileAccess: 66, .identity: 66
     ]
 }
 

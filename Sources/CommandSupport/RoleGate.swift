@@ -9,7 +9,10 @@ public enum RoleGate {
         let mode = try DeveloperMode.current()
         guard mode.role == role else {
             let now = mode.role == .off ? "development mode is off" : "the role now is \(mode.role.rawValue)"
-            throw ClassroomError(.wrongRole, "`clsfile \(command)` is for a \(role.rawValue), and \(now): run `clsfile role \(role.rawValue)\(role == .student ? " --name \"Your Name\"" : "")` first")
+            throw ClassroomError(
+                .wrongRole,
+                "`clsfile \(command)` is for a \(role.rawValue), and \(now): run `clsfile role \(role.rawValue)\(role == .student ? " --name \"Your Name\"" : "")` first"
+            )
         }
         return mode
     }

@@ -4,9 +4,11 @@ import OpenClassKit
 
 /// The options every command that reads or writes the store takes.
 public struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "The store file; defaults to $CLSFILE_STORE, else the store of the development-mode role (see clsfile role), else $XDG_DATA_HOME/clsfile/store.sqlite.",
-        valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The store file; defaults to $CLSFILE_STORE, else the store of the development-mode role (see clsfile role), else $XDG_DATA_HOME/clsfile/store.sqlite.",
+            valueName: "path"))
     public var store: String?
 
     public init() {}

@@ -105,8 +105,14 @@ struct ASCIIBlock {
             if lineBreaks & bit != 0 {
                 run &+= 1
                 if run == 2 {
-                    if segment > 0 { sentences &+= 1; segment = 0 }
-                    if paragraph > 0 { paragraphs &+= 1; paragraph = 0 }
+                    if segment > 0 {
+                        sentences &+= 1
+                        segment = 0
+                    }
+                    if paragraph > 0 {
+                        paragraphs &+= 1
+                        paragraph = 0
+                    }
                 }
             }
             from = ~(bit | (bit &- 1))
@@ -137,7 +143,9 @@ struct ASCIIBlock {
     /// Whether the letter run ending at `r` is the last of its token, the token has two or more
     /// vowel groups and a suffix rule (silent `e`, `-ed`, `-es`) removes one.
     @inline(__always)
-    static func suffixRemovesSyllable(_ p: UnsafePointer<UInt8>, at r: Int, letters: UInt64, separators: UInt64, groupStarts: UInt64) -> Bool {
+    static func suffixRemovesSyllable(_ p: UnsafePointer<UInt8>, at r: Int, letters: UInt64, separators: UInt64, groupStarts: UInt64)
+        -> Bool
+    {
         // The next letter or separator after r must be a separator (r < 63: the block ends in one).
         let after = (letters | separators) & ~((UInt64(2) << UInt64(r)) &- 1)
         if separators & (after & (0 &- after)) == 0 { return false }

@@ -58,13 +58,16 @@ public struct DetectorError: Error, LocalizedError, Sendable, Equatable {
         DetectorError(.notARegularFile, "\(path) is a \(what), not a regular file; pass a regular file instead.")
     }
     static func fileTooLarge(_ path: String, size: Int64, limit: Int64) -> DetectorError {
-        DetectorError(.fileTooLarge, "\(path) is \(size) bytes, above the \(limit)-byte limit; raise AnalysisOptions.maximumFileSize to count it.")
+        DetectorError(
+            .fileTooLarge, "\(path) is \(size) bytes, above the \(limit)-byte limit; raise AnalysisOptions.maximumFileSize to count it.")
     }
     static func unreadable(_ path: String, errno code: Int32) -> DetectorError {
         DetectorError(.unreadable, "\(path) cannot be read (\(String(cString: strerror(code)))); check that it exists and is readable.")
     }
     static func unsupported(_ path: String, mimeType: String) -> DetectorError {
-        DetectorError(.unsupportedFormat, "\(path) is \(mimeType), which has no text extractor; convert it to a supported format such as DOCX, ODT, HTML or plain text.")
+        DetectorError(
+            .unsupportedFormat,
+            "\(path) is \(mimeType), which has no text extractor; convert it to a supported format such as DOCX, ODT, HTML or plain text.")
     }
     static func corruptArchive(_ path: String, _ detail: String) -> DetectorError {
         DetectorError(.corruptArchive, "\(path) is a damaged ZIP container (\(detail)); re-save the document and try again.")
@@ -76,7 +79,10 @@ public struct DetectorError: Error, LocalizedError, Sendable, Equatable {
         DetectorError(.decompressionLimit, "\(path) entry \(entry) \(detail); the file looks like a ZIP bomb, so it was not expanded.")
     }
     static func notebookCellTooLarge(_ path: String, limit: Int64) -> DetectorError {
-        DetectorError(.fileTooLarge, "\(path) has a notebook cell whose source is above the \(limit)-byte limit; raise AnalysisOptions.maximumNotebookSize to count it.")
+        DetectorError(
+            .fileTooLarge,
+            "\(path) has a notebook cell whose source is above the \(limit)-byte limit; raise AnalysisOptions.maximumNotebookSize to count it."
+        )
     }
     static func malformed(_ path: String, _ detail: String) -> DetectorError {
         DetectorError(.malformedDocument, "\(path) is malformed (\(detail)); re-save the document and try again.")

@@ -42,7 +42,8 @@ public struct DocumentAnalyzer: Sendable {
             headersAndFooters: output[.headersAndFooters].counter.statistics,
             codeLines: output.codeLines,
             checklist: ChecklistCount(done: output.checklistDone, total: output.checklistTotal),
-            notebookCells: output.isNotebook ? NotebookCells(code: output.codeCells, executed: output.executedCells, markdown: output.markdownCells) : nil,
+            notebookCells: output.isNotebook
+                ? NotebookCells(code: output.codeCells, executed: output.executedCells, markdown: output.markdownCells) : nil,
             ignoredEntities: output.ignoredEntities
         )
     }

@@ -58,6 +58,8 @@ public struct DocumentReport: Sendable, Hashable, Codable {
     /// What a reader of the counts should know: text that was present but not counted.
     public var warnings: [String] {
         guard ignoredEntities > 0 else { return [] }
-        return ["\(ignoredEntities) entity reference\(ignoredEntities == 1 ? "" : "s") (&name;) left unexpanded: entities the document defines itself are never expanded, so text held in them is not counted"]
+        return [
+            "\(ignoredEntities) entity reference\(ignoredEntities == 1 ? "" : "s") (&name;) left unexpanded: entities the document defines itself are never expanded, so text held in them is not counted"
+        ]
     }
 }

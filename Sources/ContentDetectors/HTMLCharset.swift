@@ -24,10 +24,10 @@ enum HTMLCharset {
         let name = label.trimmedASCIIWhitespace.lowercased()
         switch name {
         case "utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8",
-             "utf-16", "utf-16le", "utf-16be", "unicode", "unicodefeff", "unicodefffe", "ucs-2", "csunicode", "iso-10646-ucs-2":
+            "utf-16", "utf-16le", "utf-16be", "unicode", "unicodefeff", "unicodefffe", "ucs-2", "csunicode", "iso-10646-ucs-2":
             return "utf-8"
         case "windows-1252", "cp1252", "x-cp1252", "iso-8859-1", "iso8859-1", "iso88591", "iso_8859-1", "iso_8859-1:1987",
-             "latin1", "l1", "csisolatin1", "iso-ir-100", "ibm819", "cp819", "us-ascii", "ascii", "ansi_x3.4-1968":
+            "latin1", "l1", "csisolatin1", "iso-ir-100", "ibm819", "cp819", "us-ascii", "ascii", "ansi_x3.4-1968":
             return "windows-1252"
         case "shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "ms932", "windows-31j", "csshiftjis":
             return "shift_jis"
@@ -35,11 +35,13 @@ enum HTMLCharset {
             return "gb18030"
         case "big5", "big5-hkscs", "cn-big5", "csbig5", "x-x-big5":
             return "big5"
-        case "euc-kr", "cseuckr", "korean", "ks_c_5601-1987", "ks_c_5601-1989", "ksc5601", "ksc_5601", "windows-949", "iso-ir-149", "csksc56011987":
+        case "euc-kr", "cseuckr", "korean", "ks_c_5601-1987", "ks_c_5601-1989", "ksc5601", "ksc_5601", "windows-949", "iso-ir-149",
+            "csksc56011987":
             return "euc-kr"
         default:
             guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
-                  let iconv = Transcoder.iconvName(name) else { return nil }
+                let iconv = Transcoder.iconvName(name)
+            else { return nil }
             let cd = iconv_open("UTF-8", iconv)
             if cd == iconv_t(bitPattern: -1) { return nil }
             iconv_close(cd)
@@ -57,7 +59,10 @@ enum HTMLCharset {
     private static func metaCharset(_ bytes: [UInt8]) -> String? {
         var i = 0
         while i < bytes.count {
-            guard bytes[i] == 0x3C else { i += 1; continue }
+            guard bytes[i] == 0x3C else {
+                i += 1
+                continue
+            }
             if bytes[i...].starts(with: Array("<!--".utf8)) {
                 guard let close = find(Array("-->".utf8), in: bytes, from: i + 4) else { return nil }
                 i = close + 3
@@ -65,7 +70,8 @@ enum HTMLCharset {
             }
             let nameEnd = i + 5
             guard nameEnd < bytes.count, String(decoding: bytes[(i + 1)..<nameEnd], as: UTF8.self).lowercased() == "meta",
-                  bytes[nameEnd] == 0x20 || bytes[nameEnd] == 0x2F || (bytes[nameEnd] >= 0x09 && bytes[nameEnd] <= 0x0D) else {
+                bytes[nameEnd] == 0x20 || bytes[nameEnd] == 0x2F || (bytes[nameEnd] >= 0x09 && bytes[nameEnd] <= 0x0D)
+            else {
                 i += 1
                 continue
             }
@@ -73,8 +79,9 @@ enum HTMLCharset {
             let attributes = attributes(bytes, from: nameEnd, to: close)
             if let charset = attributes.first(where: { $0.name == "charset" })?.value { return charset }
             if attributes.contains(where: { $0.name == "http-equiv" && $0.value.lowercased() == "content-type" }),
-               let content = attributes.first(where: { $0.name == "content" })?.value,
-               let charset = charsetParameter(content) {
+                let content = attributes.first(where: { $0.name == "content" })?.value,
+                let charset = charsetParameter(content)
+            {
                 return charset
             }
             i = close

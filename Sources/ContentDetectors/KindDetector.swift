@@ -57,7 +57,9 @@ public struct KindDetector: Sendable {
             default: break
             }
         }
-        if format == .html, let declared = KindDetector.declaredHTMLCharset(head, detected: charset, truncated: file.size > Int64(head.count)) {
+        if format == .html,
+            let declared = KindDetector.declaredHTMLCharset(head, detected: charset, truncated: file.size > Int64(head.count))
+        {
             return FileKind(format: format, mimeType: mime, charset: declared)
         }
         return FileKind(format: format, mimeType: mime, charset: charset)
@@ -89,11 +91,15 @@ public struct KindDetector: Sendable {
         if lowerStart.contains("<office:document") {
             return (.flatODT, "application/vnd.oasis.opendocument.text-flat-xml")
         }
-        if lowerStart.hasPrefix("<!doctype html") || lowerStart.hasPrefix("<html") || (lowerStart.hasPrefix("<?xml") && lowerStart.contains("<html"))
-            || (lowerStart.hasPrefix("<!--") && lowerStart.contains("<html")) {
+        if lowerStart.hasPrefix("<!doctype html") || lowerStart.hasPrefix("<html")
+            || (lowerStart.hasPrefix("<?xml") && lowerStart.contains("<html"))
+            || (lowerStart.hasPrefix("<!--") && lowerStart.contains("<html"))
+        {
             return lowerStart.contains("xhtml") ? (.html, "application/xhtml+xml") : (.html, "text/html")
         }
-        if start.hasPrefix("{") && sample.contains("\"cells\"") && sample.contains("\"nbformat\"") || (ext == "ipynb" && start.hasPrefix("{")) {
+        if start.hasPrefix("{") && sample.contains("\"cells\"") && sample.contains("\"nbformat\"")
+            || (ext == "ipynb" && start.hasPrefix("{"))
+        {
             return (.notebook, "application/x-ipynb+json")
         }
         switch ext {
@@ -125,18 +131,22 @@ public struct KindDetector: Sendable {
 
     private func zipKind(_ file: SafeFile, items: ZipContainer.Directory, head: [UInt8]) throws -> FileKind {
         if items["word/document.xml"] != nil {
-            return FileKind(format: .docx, mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", charset: "binary")
+            return FileKind(
+                format: .docx, mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", charset: "binary")
         }
         // Read from the first bytes when stored first, as the formats ask; else through the archive.
         var mimetype: [UInt8] = []
         if let stored = ZipContainer.leadingStoredEntry(named: "mimetype", in: head, limit: 256) {
             mimetype = Array(stored)
         } else if items["mimetype"] != nil, let zip = try? ZipContainer(file: file, items: items, limits: ZipLimits()),
-                  let bytes = try? zip.readSmall("mimetype", limit: 256) {
+            let bytes = try? zip.readSmall("mimetype", limit: 256)
+        {
             mimetype = bytes
         }
         let declared = String(decoding: mimetype, as: UTF8.self).trimmedASCIIWhitespace
-        if declared == "application/vnd.oasis.opendocument.text" || (declared.isEmpty && items["content.xml"] != nil && items["META-INF/manifest.xml"] != nil) {
+        if declared == "application/vnd.oasis.opendocument.text"
+            || (declared.isEmpty && items["content.xml"] != nil && items["META-INF/manifest.xml"] != nil)
+        {
             return FileKind(format: .odt, mimeType: "application/vnd.oasis.opendocument.text", charset: "binary")
         }
         if declared == "application/epub+zip" || (declared.isEmpty && items["META-INF/container.xml"] != nil) {

@@ -36,9 +36,12 @@ final class Magic: @unchecked Sendable {
         return try bytes.withUnsafeBytes { raw in
             guard let answer = cookie.buffer(cookie.handle, raw.baseAddress, raw.count) else {
                 let reason = cookie.error(cookie.handle).map { String(cString: $0) } ?? "no reason given"
-                throw DetectorError(.libraryUnavailable, "libmagic failed on \(path) (\(reason)), so its kind is unknown; check that libmagic1 and its database (libmagic-mgc) are intact")
+                throw DetectorError(
+                    .libraryUnavailable,
+                    "libmagic failed on \(path) (\(reason)), so its kind is unknown; check that libmagic1 and its database (libmagic-mgc) are intact"
+                )
             }
-            return String(cString: answer)  // copied while the lock is held
+            return String(cString: answer) // copied while the lock is held
         }
     }
 
@@ -56,18 +59,25 @@ final class Magic: @unchecked Sendable {
         typealias Load = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32
         typealias Close = @convention(c) (OpaquePointer?) -> Void
         guard let open = function("magic_open", as: Open.self), let load = function("magic_load", as: Load.self),
-              let close = function("magic_close", as: Close.self),
-              let buffer = function("magic_buffer", as: (@convention(c) (OpaquePointer?, UnsafeRawPointer?, Int) -> UnsafePointer<CChar>?).self),
-              let error = function("magic_error", as: (@convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?).self) else {
+            let close = function("magic_close", as: Close.self),
+            let buffer = function(
+                "magic_buffer", as: (@convention(c) (OpaquePointer?, UnsafeRawPointer?, Int) -> UnsafePointer<CChar>?).self),
+            let error = function("magic_error", as: (@convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?).self)
+        else {
             return .failure(DetectorError(.libraryUnavailable, "libmagic.so.1 lacks the functions of libmagic 5; \(install)"))
         }
         guard let handle = open(MAGIC_MIME_TYPE | MAGIC_ERROR) else {
-            return .failure(DetectorError(.libraryUnavailable, "libmagic cannot start (\(String(cString: strerror(errno)))); try again with more memory free"))
+            return .failure(
+                DetectorError(
+                    .libraryUnavailable, "libmagic cannot start (\(String(cString: strerror(errno)))); try again with more memory free"))
         }
         guard load(handle, nil) == 0 else {
             let reason = error(handle).map { String(cString: $0) } ?? "no reason given"
             close(handle)
-            return .failure(DetectorError(.libraryUnavailable, "libmagic cannot load its database (\(reason)); reinstall libmagic-mgc (apt-get install --reinstall libmagic-mgc)"))
+            return .failure(
+                DetectorError(
+                    .libraryUnavailable,
+                    "libmagic cannot load its database (\(reason)); reinstall libmagic-mgc (apt-get install --reinstall libmagic-mgc)"))
         }
         return .success(Cookie(handle: handle, buffer: buffer, error: error))
     }

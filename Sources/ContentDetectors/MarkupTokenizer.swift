@@ -31,8 +31,8 @@ struct MarkupTokenizer {
     let html: Bool
     let path: String
     private var pending: [UInt8] = []
-    private var rawTextEnd: [UInt8]? = nil  // "</script" while inside HTML raw text
-    private var skippedUntil: [UInt8]? = nil  // "</office:styles" while skipping unread content
+    private var rawTextEnd: [UInt8]? = nil // "</script" while inside HTML raw text
+    private var skippedUntil: [UInt8]? = nil // "</office:styles" while skipping unread content
     private var scratch: [UInt8] = []
     private var lowered: [UInt8] = []
     /// Entity references left unexpanded: ones the document defines itself, which are never
@@ -122,7 +122,7 @@ struct MarkupTokenizer {
                 i = close
                 continue
             }
-            if b[i] != 0x3C {  // text up to the next '<'
+            if b[i] != 0x3C { // text up to the next '<'
                 var j = MarkupTokenizer.index(of: 0x3C, in: UnsafeRawBufferPointer(b), from: i) ?? n
                 if j == n && !final {
                     // Keep a possibly incomplete entity at the end.
@@ -138,13 +138,13 @@ struct MarkupTokenizer {
             // Markup starting at i.
             if i + 1 >= n { return final ? n : i }
             let next = b[i + 1]
-            if next == 0x21 {  // <!
+            if next == 0x21 { // <!
                 if i + 4 <= n && b[i + 2] == 0x2D && b[i + 3] == 0x2D {
                     guard let close = find([0x2D, 0x2D, 0x3E], in: b, from: i + 4) else { return final ? n : i }
                     i = close + 3
                     continue
                 }
-                if i + 9 <= n && b[i + 2] == 0x5B && b[i + 3] == 0x43 {  // <![CDATA[
+                if i + 9 <= n && b[i + 2] == 0x5B && b[i + 3] == 0x43 { // <![CDATA[
                     guard let close = find([0x5D, 0x5D, 0x3E], in: b, from: i + 9) else { return final ? n : i }
                     try handler.text(UnsafeRawBufferPointer(rebasing: b[(i + 9)..<close]))
                     i = close + 3
@@ -157,18 +157,24 @@ struct MarkupTokenizer {
                 var quote: UInt8 = 0
                 while j < n {
                     let c = b[j]
-                    if quote != 0 { if c == quote { quote = 0 } }
-                    else if c == 0x22 || c == 0x27 { quote = c }
-                    else if c == 0x5B { depth += 1 }
-                    else if c == 0x5D { depth -= 1 }
-                    else if c == 0x3E && depth <= 0 { break }
+                    if quote != 0 {
+                        if c == quote { quote = 0 }
+                    } else if c == 0x22 || c == 0x27 {
+                        quote = c
+                    } else if c == 0x5B {
+                        depth += 1
+                    } else if c == 0x5D {
+                        depth -= 1
+                    } else if c == 0x3E && depth <= 0 {
+                        break
+                    }
                     j += 1
                 }
                 if j >= n { return final ? n : i }
                 i = j + 1
                 continue
             }
-            if next == 0x3F {  // <? processing instruction
+            if next == 0x3F { // <? processing instruction
                 guard let close = find([0x3F, 0x3E], in: b, from: i + 2) else { return final ? n : i }
                 i = close + 2
                 continue
@@ -178,9 +184,7 @@ struct MarkupTokenizer {
             var quote: UInt8 = 0
             while j < n {
                 let c = b[j]
-                if quote != 0 { if c == quote { quote = 0 } }
-                else if c == 0x22 || c == 0x27 { quote = c }
-                else if c == 0x3E { break }
+                if quote != 0 { if c == quote { quote = 0 } } else if c == 0x22 || c == 0x27 { quote = c } else if c == 0x3E { break }
                 j += 1
             }
             if j >= n { return final ? n : i }
@@ -223,8 +227,10 @@ struct MarkupTokenizer {
             try handler.end(name)
         } else if handler.skipsContent() {
             skippedUntil = [0x3C, 0x2F] + Array(name)
-        } else if html && (MarkupTokenizer.equals(name, "script") || MarkupTokenizer.equals(name, "style")
-                           || MarkupTokenizer.equals(name, "textarea") || MarkupTokenizer.equals(name, "title")) {
+        } else if html
+            && (MarkupTokenizer.equals(name, "script") || MarkupTokenizer.equals(name, "style")
+                || MarkupTokenizer.equals(name, "textarea") || MarkupTokenizer.equals(name, "title"))
+        {
             rawTextEnd = [0x3C, 0x2F] + Array(name)
         }
     }
@@ -239,15 +245,23 @@ struct MarkupTokenizer {
         var i = 0
         while i < t.count {
             let c = t[i]
-            if c != 0x26 { scratch.append(c); i += 1; continue }
+            if c != 0x26 {
+                scratch.append(c)
+                i += 1
+                continue
+            }
             var j = i + 1
             while j < t.count && j - i < 40 && t[j] != 0x3B && t[j] != 0x26 && t[j] != 0x3C && t[j] != 0x20 { j += 1 }
-            guard j < t.count && t[j] == 0x3B else { scratch.append(c); i += 1; continue }
+            guard j < t.count && t[j] == 0x3B else {
+                scratch.append(c)
+                i += 1
+                continue
+            }
             let ref = Array(t[(i + 1)..<j])
             if let v = MarkupTokenizer.resolve(ref, html: html), let scalar = Unicode.Scalar(v) {
                 scratch.append(contentsOf: Array(String(Character(scalar)).utf8))
             } else {
-                ignoredEntities += 1  // dropped, never expanded
+                ignoredEntities += 1 // dropped, never expanded
             }
             i = j + 1
         }
@@ -256,7 +270,7 @@ struct MarkupTokenizer {
 
     static func resolve(_ ref: [UInt8], html: Bool) -> UInt32? {
         guard let first = ref.first else { return nil }
-        if first == 0x23 {  // numeric
+        if first == 0x23 { // numeric
             var v: UInt32 = 0
             if ref.count > 1 && (ref[1] | 0x20) == 0x78 {
                 for c in ref.dropFirst(2) {
@@ -302,7 +316,7 @@ struct MarkupTokenizer {
         "icirc": 0xEE, "iuml": 0xEF, "ntilde": 0xF1, "oacute": 0xF3, "ograve": 0xF2, "ocirc": 0xF4, "ouml": 0xF6,
         "otilde": 0xF5, "oslash": 0xF8, "uacute": 0xFA, "ugrave": 0xF9, "ucirc": 0xFB, "uuml": 0xFC, "yacute": 0xFD,
         "szlig": 0xDF, "Eacute": 0xC9, "Egrave": 0xC8, "Auml": 0xC4, "Ouml": 0xD6, "Uuml": 0xDC, "Ccedil": 0xC7,
-        "Aacute": 0xC1, "Agrave": 0xC0, "Ntilde": 0xD1, "iexcl": 0xA1, "iquest": 0xBF, "prime": 0x2032,
+        "Aacute": 0xC1, "Agrave": 0xC0, "Ntilde": 0xD1, "iexcl": 0xA1, "iquest": 0xBF, "prime": 0x2032
     ]
 
     /// Where `byte` first occurs in `b` at or after `from`, found with `memchr`: text runs are
@@ -349,10 +363,15 @@ struct MarkupTokenizer {
         while i < bytes.count {
             while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D) { i += 1 }
             let start = i
-            while i < bytes.count && bytes[i] != 0x3D && bytes[i] != 0x20 && bytes[i] != 0x09 && bytes[i] != 0x0A && bytes[i] != 0x0D { i += 1 }
+            while i < bytes.count && bytes[i] != 0x3D && bytes[i] != 0x20 && bytes[i] != 0x09 && bytes[i] != 0x0A && bytes[i] != 0x0D {
+                i += 1
+            }
             let attrName = Array(bytes[start..<i])
             while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D) { i += 1 }
-            guard i < bytes.count, bytes[i] == 0x3D else { if i == start { i += 1 }; continue }
+            guard i < bytes.count, bytes[i] == 0x3D else {
+                if i == start { i += 1 }
+                continue
+            }
             i += 1
             while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D) { i += 1 }
             guard i < bytes.count else { break }
@@ -402,13 +421,19 @@ struct MarkupTokenizer {
         var result: [(uri: String, prefix: String)] = []
         var i = 0
         while i + key.count < bytes.count {
-            guard Array(bytes[i..<(i + key.count)]) == key else { i += 1; continue }
+            guard Array(bytes[i..<(i + key.count)]) == key else {
+                i += 1
+                continue
+            }
             var j = i + key.count
             let prefixStart = j
             while j < bytes.count && bytes[j] != 0x3D && bytes[j] != 0x20 { j += 1 }
             let prefix = String(decoding: bytes[prefixStart..<j], as: UTF8.self)
             while j < bytes.count && (bytes[j] == 0x3D || bytes[j] == 0x20) { j += 1 }
-            guard j < bytes.count, bytes[j] == 0x22 || bytes[j] == 0x27 else { i = j; continue }
+            guard j < bytes.count, bytes[j] == 0x22 || bytes[j] == 0x27 else {
+                i = j
+                continue
+            }
             let quote = bytes[j]
             let valueStart = j + 1
             var k = valueStart

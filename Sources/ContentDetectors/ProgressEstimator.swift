@@ -37,7 +37,8 @@ public enum ProgressEstimator: Sendable, Hashable {
             guard let cells = report.notebookCells, cells.code > 0 else {
                 return ProgressEstimate(value: 0, basis: "no code cells found")
             }
-            return ProgressEstimate(value: Double(cells.executed) / Double(cells.code), basis: "\(cells.executed) of \(cells.code) code cells executed")
+            return ProgressEstimate(
+                value: Double(cells.executed) / Double(cells.code), basis: "\(cells.executed) of \(cells.code) code cells executed")
         }
     }
 }

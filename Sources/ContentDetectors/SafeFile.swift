@@ -61,7 +61,8 @@ final class SafeFile: @unchecked Sendable {
         var index = 0
         while index < encoded.count {
             if encoded[index] == UInt8(ascii: "%"), index + 2 < encoded.count,
-               let high = hex(encoded[index + 1]), let low = hex(encoded[index + 2]) {
+                let high = hex(encoded[index + 1]), let low = hex(encoded[index + 2])
+            {
                 bytes.append(CChar(bitPattern: high << 4 | low))
                 index += 3
             } else {

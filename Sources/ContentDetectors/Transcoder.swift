@@ -99,8 +99,10 @@ final class Transcoder {
     /// Each invalid byte becomes `replacement` in the output and is counted. A sequence cut off at
     /// the end counts as invalid when `truncatedEndIsInvalid`, else the conversion stops before it.
     /// - Returns: The converted bytes and the number of invalid bytes; nil when iconv does not know `name`.
-    static func convertWhole(_ bytes: [UInt8], from name: String, to target: String, replacement: [UInt8],
-                             truncatedEndIsInvalid: Bool) -> (output: [UInt8], invalid: Int)? {
+    static func convertWhole(
+        _ bytes: [UInt8], from name: String, to target: String, replacement: [UInt8],
+        truncatedEndIsInvalid: Bool
+    ) -> (output: [UInt8], invalid: Int)? {
         let cd = iconv_open(target, name)
         guard cd != iconv_t(bitPattern: -1) else { return nil }
         defer { iconv_close(cd) }
@@ -116,7 +118,8 @@ final class Transcoder {
                 var outLeft = outRaw.count
                 while inLeft > 0, iconv(cd, &inPointer, &inLeft, &outPointer, &outLeft) == -1 {
                     guard errno == EILSEQ || (errno == EINVAL && truncatedEndIsInvalid),
-                          outLeft >= replacement.count, let at = outPointer, let from = inPointer else { break }
+                        outLeft >= replacement.count, let at = outPointer, let from = inPointer
+                    else { break }
                     for (offset, byte) in replacement.enumerated() { at[offset] = CChar(bitPattern: byte) }
                     outPointer = at + replacement.count
                     outLeft -= replacement.count
@@ -136,15 +139,17 @@ final class Transcoder {
         case "utf-8" where b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF:
             return UnsafeRawBufferPointer(rebasing: bytes[3...])
         case "utf-16le" where b.count >= 2 && b[0] == 0xFF && b[1] == 0xFE,
-             "utf-16be" where b.count >= 2 && b[0] == 0xFE && b[1] == 0xFF:
+            "utf-16be" where b.count >= 2 && b[0] == 0xFE && b[1] == 0xFF:
             return UnsafeRawBufferPointer(rebasing: bytes[2...])
         default:
             return bytes
         }
     }
 
-    private func convert(_ cd: iconv_t, _ bytes: UnsafeRawBufferPointer, final: Bool,
-                         _ sink: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    private func convert(
+        _ cd: iconv_t, _ bytes: UnsafeRawBufferPointer, final: Bool,
+        _ sink: (UnsafeRawBufferPointer) throws -> Void
+    ) rethrows {
         guard let start = bytes.baseAddress, bytes.count > 0 else { return }
         var inPtr: UnsafeMutablePointer<CChar>? = UnsafeMutablePointer(mutating: start.assumingMemoryBound(to: CChar.self))
         var inLeft = bytes.count

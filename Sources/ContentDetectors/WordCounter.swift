@@ -46,8 +46,14 @@ public struct WordCounter: Sendable {
     /// Ends the current paragraph (and the current sentence, if it holds a word).
     public mutating func endParagraph() {
         endToken()
-        if segmentWords > 0 { totals.sentences += 1; segmentWords = 0 }
-        if paragraphWords > 0 { totals.paragraphs += 1; paragraphWords = 0 }
+        if segmentWords > 0 {
+            totals.sentences += 1
+            segmentWords = 0
+        }
+        if paragraphWords > 0 {
+            totals.paragraphs += 1
+            paragraphWords = 0
+        }
         newlineRun = 2
     }
 
@@ -67,7 +73,8 @@ public struct WordCounter: Sendable {
         }
         while i < count {
             if !inToken && count &- i >= 64,
-               let block = ASCIIBlock(base + i, segmentWords: segmentWords, paragraphWords: paragraphWords, newlineRun: newlineRun) {
+                let block = ASCIIBlock(base + i, segmentWords: segmentWords, paragraphWords: paragraphWords, newlineRun: newlineRun)
+            {
                 add(block)
                 i &+= block.length
                 continue
@@ -78,7 +85,8 @@ public struct WordCounter: Sendable {
 
     /// Byte-at-a-time path from `start` until at least `end`; returns where it stopped.
     /// Stops at the first token boundary after `end`, so the block path can take over.
-    private mutating func consumeScalarRange(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ count: Int, _ tables: Tables) -> Int {
+    private mutating func consumeScalarRange(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ count: Int, _ tables: Tables) -> Int
+    {
         let table = tables.ascii
         let letters = tables.letters
         var i = start
@@ -109,7 +117,10 @@ public struct WordCounter: Sendable {
                 // A run continuing from the previous buffer keeps its earlier letters.
                 var last: UInt32 = letterRunOpen ? lastLetters : 0
                 var k = max(i, j &- 3)
-                while k < j { last = last << 8 | UInt32(base[k] | 0x20); k &+= 1 }
+                while k < j {
+                    last = last << 8 | UInt32(base[k] | 0x20)
+                    k &+= 1
+                }
                 lastLetters = last & 0xFF_FFFF
                 letterRunOpen = j == count
                 i = j
@@ -283,7 +294,10 @@ public struct WordCounter: Sendable {
         case CharacterClass.cjkTerminator:
             endToken()
             countVisible()
-            if segmentWords > 0 { totals.sentences += 1; segmentWords = 0 }
+            if segmentWords > 0 {
+                totals.sentences += 1
+                segmentWords = 0
+            }
         case CharacterClass.hangul:
             countVisible()
             totals.cjkCharacters += 1
@@ -304,7 +318,7 @@ public struct WordCounter: Sendable {
             regionalOdd.toggle()
             if !inToken { startToken() }
         default:
-            break  // extend, zero-width joiner, format: no new character
+            break // extend, zero-width joiner, format: no new character
         }
     }
 
@@ -336,7 +350,7 @@ public struct WordCounter: Sendable {
             joinNext = false
             if cls != CharacterClass.space && cls != CharacterClass.newline && cls != CharacterClass.carriageReturn {
                 if !inToken { startToken() }
-                return  // joined into the previous cluster (emoji ZWJ sequences)
+                return // joined into the previous cluster (emoji ZWJ sequences)
             }
         }
         let wasHangul = lastWasHangul
@@ -347,7 +361,9 @@ public struct WordCounter: Sendable {
     /// Consumes a run of well-formed two- and three-byte letters, ideographs and Hangul syllables
     /// with `handleScalar`'s effects written out; anything else ends the run. Needs `joinNext` false.
     @inline(__always)
-    private mutating func consumeNonASCIIRun(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ basicPlane: UnsafePointer<UInt8>) -> Int {
+    private mutating func consumeNonASCIIRun(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ basicPlane: UnsafePointer<UInt8>)
+        -> Int
+    {
         var i = start
         while i &+ 2 < count {
             let b0 = base[i]
@@ -434,14 +450,21 @@ public struct WordCounter: Sendable {
     }
 
     @inline(never)
-    private mutating func consumeScalarSlow(_ base: UnsafePointer<UInt8>, _ i: Int, _ count: Int, _ basicPlane: UnsafePointer<UInt8>) -> Int {
+    private mutating func consumeScalarSlow(_ base: UnsafePointer<UInt8>, _ i: Int, _ count: Int, _ basicPlane: UnsafePointer<UInt8>) -> Int
+    {
         let b0 = base[i]
         var need: Int
         var v: UInt32
         switch b0 {
-        case 0xC2...0xDF: need = 1; v = UInt32(b0 & 0x1F)
-        case 0xE0...0xEF: need = 2; v = UInt32(b0 & 0x0F)
-        case 0xF0...0xF4: need = 3; v = UInt32(b0 & 0x07)
+        case 0xC2...0xDF:
+            need = 1
+            v = UInt32(b0 & 0x1F)
+        case 0xE0...0xEF:
+            need = 2
+            v = UInt32(b0 & 0x0F)
+        case 0xF0...0xF4:
+            need = 3
+            v = UInt32(b0 & 0x07)
         default:
             handleScalar(0xFFFD, basicPlane)
             return i + 1

@@ -94,12 +94,14 @@ final class ZipContainer {
         guard let item = items[name] else { throw DetectorError.malformed(path, "missing entry \(name)") }
         if item.encrypted { throw DetectorError.encrypted(path, entry: name) }
         if Int64(clamping: item.uncompressedSize) > limits.maximumEntrySize {
-            throw DetectorError.decompressionLimit(path, entry: name, detail: "declares \(item.uncompressedSize) bytes, above the \(limits.maximumEntrySize)-byte limit")
+            throw DetectorError.decompressionLimit(
+                path, entry: name, detail: "declares \(item.uncompressedSize) bytes, above the \(limits.maximumEntrySize)-byte limit")
         }
         if item.uncompressedSize > 1 << 20 {
             let ratio = Double(item.uncompressedSize) / Double(max(item.compressedSize, 1))
             if ratio > limits.maximumRatio {
-                throw DetectorError.decompressionLimit(path, entry: name, detail: "expands \(Int(ratio)) times, above the ratio limit of \(Int(limits.maximumRatio))")
+                throw DetectorError.decompressionLimit(
+                    path, entry: name, detail: "expands \(Int(ratio)) times, above the ratio limit of \(Int(limits.maximumRatio))")
             }
         }
         let data = try dataRange(of: item)
@@ -117,10 +119,12 @@ final class ZipContainer {
         case 0: try file.forEachChunk(in: data, deliver)
         case 8: try inflate(data, entry: name, deliver)
         default:
-            throw DetectorError.corruptArchive(path, "entry \(name) uses compression method \(item.method); only stored and deflated entries can be read")
+            throw DetectorError.corruptArchive(
+                path, "entry \(name) uses compression method \(item.method); only stored and deflated entries can be read")
         }
         if produced != declared {
-            throw DetectorError.corruptArchive(path, "entry \(name) gives \(produced) bytes but its directory says \(declared); the file is damaged")
+            throw DetectorError.corruptArchive(
+                path, "entry \(name) gives \(produced) bytes but its directory says \(declared); the file is damaged")
         }
     }
 
@@ -175,7 +179,10 @@ final class ZipContainer {
                 }
                 let produced = capacity - Int(stream.avail_out)
                 if produced > 0 { try deliver(UnsafeRawBufferPointer(start: output, count: produced)) }
-                if status == Z_STREAM_END { ended = true; return }
+                if status == Z_STREAM_END {
+                    ended = true
+                    return
+                }
                 // More output may be pending while the buffer came back full; else more input is needed.
                 if stream.avail_out != 0 && (stream.avail_in == 0 || status == Z_BUF_ERROR) { return }
             }
@@ -194,7 +201,10 @@ final class ZipContainer {
         var eocd = -1
         var k = tail.count - 22
         while k >= 0 {
-            if tail[k] == 0x50 && tail[k + 1] == 0x4B && tail[k + 2] == 0x05 && tail[k + 3] == 0x06 { eocd = k; break }
+            if tail[k] == 0x50 && tail[k + 1] == 0x4B && tail[k + 2] == 0x05 && tail[k + 3] == 0x06 {
+                eocd = k
+                break
+            }
             k -= 1
         }
         guard eocd >= 0 else { throw DetectorError.corruptArchive(path, "no end of central directory; the file is truncated") }
@@ -217,9 +227,11 @@ final class ZipContainer {
             let nameLength = u16(cd, o + 28), extraLength = u16(cd, o + 30), commentLength = u16(cd, o + 32)
             guard o + 46 + nameLength <= cd.count else { throw DetectorError.corruptArchive(path, "a file name is truncated") }
             let name = String(decoding: cd[(o + 46)..<(o + 46 + nameLength)], as: UTF8.self)
-            entries.append(Item(name: name, method: u16(cd, o + 10), compressedSize: u32(cd, o + 20),
-                               uncompressedSize: u32(cd, o + 24), localHeaderOffset: u32(cd, o + 42),
-                               encrypted: u16(cd, o + 8) & 1 != 0))
+            entries.append(
+                Item(
+                    name: name, method: u16(cd, o + 10), compressedSize: u32(cd, o + 20),
+                    uncompressedSize: u32(cd, o + 24), localHeaderOffset: u32(cd, o + 42),
+                    encrypted: u16(cd, o + 8) & 1 != 0))
             o += 46 + nameLength + extraLength + commentLength
         }
         return Directory(entries: entries)
@@ -233,8 +245,9 @@ final class ZipContainer {
     static func leadingStoredEntry(named name: String, in head: [UInt8], limit: Int) -> ArraySlice<UInt8>? {
         let name = Array(name.utf8)
         guard head.count >= 30 + name.count, head.starts(with: [0x50, 0x4B, 0x03, 0x04]),
-              u16(head, 6) & 1 == 0, u16(head, 8) == 0, u16(head, 26) == name.count,
-              head[30..<(30 + name.count)].elementsEqual(name) else { return nil }
+            u16(head, 6) & 1 == 0, u16(head, 8) == 0, u16(head, 26) == name.count,
+            head[30..<(30 + name.count)].elementsEqual(name)
+        else { return nil }
         let start = 30 + name.count + u16(head, 28), size = Int(u32(head, 18))
         guard size <= limit, start + size <= head.count else { return nil }
         return head[start..<(start + size)]

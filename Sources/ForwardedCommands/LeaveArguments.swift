@@ -17,7 +17,9 @@ public struct LeaveArguments: ParsableArguments {
 
     @OptionGroup public var storeOptions: StoreOptions
 
-    @Option(name: .customLong("class"), help: ArgumentHelp("The class to leave, by name or id, as clsfile status shows it.", valueName: "class"))
+    @Option(
+        name: .customLong("class"), help: ArgumentHelp("The class to leave, by name or id, as clsfile status shows it.", valueName: "class")
+    )
     public var schoolClass: String?
 
     public init() {}

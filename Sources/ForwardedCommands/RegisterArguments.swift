@@ -22,11 +22,16 @@ public struct RegisterArguments: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The class server's address.", valueName: "url"))
     public var server: String
 
-    @Option(name: .customLong("class"), help: ArgumentHelp("The class, by name or id; needed when you teach more than one.", valueName: "class"))
+    @Option(
+        name: .customLong("class"), help: ArgumentHelp("The class, by name or id; needed when you teach more than one.", valueName: "class")
+    )
     public var className: String?
 
-    @Option(name: .customLong("assignment"), help: ArgumentHelp("An assignment's id (clsfile assignments lists them); all of the class's by default.",
-                                                               valueName: "id"))
+    @Option(
+        name: .customLong("assignment"),
+        help: ArgumentHelp(
+            "An assignment's id (clsfile assignments lists them); all of the class's by default.",
+            valueName: "id"))
     public var identifiers: [String] = []
 
     public init() {}

@@ -43,16 +43,20 @@ public struct ServeArguments: ParsableArguments {
 
     @OptionGroup public var storeOptions: StoreOptions
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The address to listen on. Anything but loopback (127.0.0.1, ::1, localhost) needs a token.", valueName: "address"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The address to listen on. Anything but loopback (127.0.0.1, ::1, localhost) needs a token.", valueName: "address"))
     public var host = "127.0.0.1"
 
     @Option(name: .long, help: ArgumentHelp("The port to listen on; 0 picks a free one.", valueName: "port"))
     public var port = 8765
 
-    @Option(name: .customLong("token-file"), help: ArgumentHelp(
-        "A file holding the token every request must carry (at least \(Self.minimumTokenLength) letters, digits, '-', '_', '.' or '~'; readable by you alone). Default: \(Self.tokenVariable), else none on loopback and a random one elsewhere.",
-        valueName: "path"))
+    @Option(
+        name: .customLong("token-file"),
+        help: ArgumentHelp(
+            "A file holding the token every request must carry (at least \(Self.minimumTokenLength) letters, digits, '-', '_', '.' or '~'; readable by you alone). Default: \(Self.tokenVariable), else none on loopback and a random one elsewhere.",
+            valueName: "path"))
     public var tokenFile: String?
 
     /// Refused: a token on the command line is seen by every user of the machine.
@@ -66,7 +70,9 @@ public struct ServeArguments: ParsableArguments {
     public func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535 (0 picks a free one).") }
         guard token == nil else {
-            throw ValidationError("--token shows the token to every user of this machine (ps): put it in a file readable by you alone and give --token-file PATH, or set \(Self.tokenVariable).")
+            throw ValidationError(
+                "--token shows the token to every user of this machine (ps): put it in a file readable by you alone and give --token-file PATH, or set \(Self.tokenVariable)."
+            )
         }
     }
 }

@@ -22,8 +22,10 @@ public struct FuzzTarget: Sendable {
     public let seedExtensions: [String]
     private let read: @Sendable (URL) throws -> Void
 
-    init(_ name: String, _ summary: String, extension fileExtension: String, seeds: [String],
-         read: @escaping @Sendable (URL) throws -> Void) {
+    init(
+        _ name: String, _ summary: String, extension fileExtension: String, seeds: [String],
+        read: @escaping @Sendable (URL) throws -> Void
+    ) {
         self.name = name
         self.summary = summary
         self.fileExtension = fileExtension
@@ -55,8 +57,10 @@ public struct FuzzTarget: Sendable {
 
     /// Every target, by name.
     public static let all: [FuzzTarget] = [
-        FuzzTarget("kind", "kind detection (libmagic and content checks) of any bytes", extension: "bin",
-                   seeds: ["txt", "md", "html", "tex", "rtf", "docx", "odt", "fodt", "ipynb"]) { url in
+        FuzzTarget(
+            "kind", "kind detection (libmagic and content checks) of any bytes", extension: "bin",
+            seeds: ["txt", "md", "html", "tex", "rtf", "docx", "odt", "fodt", "ipynb"]
+        ) { url in
             _ = try KindDetector().kind(of: url)
         },
         document("plain-text", "plain text in every supported encoding", extension: "txt", seeds: ["txt"]),
@@ -69,23 +73,31 @@ public struct FuzzTarget: Sendable {
         document("epub", "EPUB: the ZIP container, its package file and XHTML", extension: "epub", seeds: ["docx", "odt"]),
         document("flat-odt", "flat ODT (one XML file)", extension: "fodt", seeds: ["fodt"]),
         document("notebook", "Jupyter notebooks", extension: "ipynb", seeds: ["ipynb"]),
-        FuzzTarget("handout", "handouts (.clshandout), as accept and open read them", extension: "clshandout",
-                   seeds: ["clshandout"]) { url in
+        FuzzTarget(
+            "handout", "handouts (.clshandout), as accept and open read them", extension: "clshandout",
+            seeds: ["clshandout"]
+        ) { url in
             _ = try Handout.read(from: url)
         },
-        FuzzTarget("submission", "submission files (.clssubmission), as collect reads them before decrypting",
-                   extension: "clssubmission", seeds: ["clssubmission"]) { url in
+        FuzzTarget(
+            "submission", "submission files (.clssubmission), as collect reads them before decrypting",
+            extension: "clssubmission", seeds: ["clssubmission"]
+        ) { url in
             _ = try SubmissionFile.read(from: url)
         },
-        FuzzTarget("hook-lines", "JSON lines of hook --stdio, recorded into a store of the run's own",
-                   extension: "jsonl", seeds: []) { url in
+        FuzzTarget(
+            "hook-lines", "JSON lines of hook --stdio, recorded into a store of the run's own",
+            extension: "jsonl", seeds: []
+        ) { url in
             try HookLines.shared.record(url)
         },
         FuzzTarget("manifest", "course manifests, as contexts import reads them", extension: "json", seeds: ["json"]) { url in
             _ = try CourseManifest.read(from: url)
         },
-        FuzzTarget("snapshot-delta", "a content snapshot's compressed delta, as the dashboard rebuilds a submission's",
-                   extension: "delta", seeds: []) { url in
+        FuzzTarget(
+            "snapshot-delta", "a content snapshot's compressed delta, as the dashboard rebuilds a submission's",
+            extension: "delta", seeds: []
+        ) { url in
             // As a delta from a known text, the way the copies of a real history read it. The
             // input has no digest to give, so the check of the digest, last, is the one failure
             // that is not the delta's.
@@ -94,12 +106,12 @@ public struct FuzzTarget: Sendable {
             do {
                 try WritingSnapshotRecord.rebuild([
                     WritingSnapshotRecord(keyframeOf: Array("The river rises in the hills.\nIt runs to the sea.\n".utf8), entry: entry),
-                    WritingSnapshotRecord(entry: entry, delta: delta, digest: Data(), isKeyframe: false),
+                    WritingSnapshotRecord(entry: entry, delta: delta, digest: Data(), isKeyframe: false)
                 ]) { _ in }
             } catch let error as CLSError where error.message.contains("its digest differs") {
                 return
             }
-        },
+        }
     ]
 
     /// The target with a name, if any.

@@ -32,8 +32,9 @@ final class HookLines: Sendable {
             fatalError("fuzz: cannot write the documents in \(documents.path): \(error)")
         }
         let storeURL = folder.appendingPathComponent("store.sqlite")
-        recorder = SessionRecorder(store: CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: 0.2)),
-                                   configuration: .init(idleTimeout: 300))
+        recorder = SessionRecorder(
+            store: CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: 0.2)),
+            configuration: .init(idleTimeout: 300))
         spool = EventSpool(storeURL: storeURL)
     }
 
@@ -44,7 +45,8 @@ final class HookLines: Sendable {
         var events: [SessionEvent] = []
         for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let request = try? HookRequest(line: Data(line)),
-                  let event = try? request.sessionEvent(file: documents.appendingPathComponent(request.file)) else { continue }
+                let event = try? request.sessionEvent(file: documents.appendingPathComponent(request.file))
+            else { continue }
             events.append(event)
         }
         var named: [URL] = []

@@ -40,27 +40,33 @@ public struct HistoryCharts: Sendable {
     /// The word count at every row, as a line over the time of the rows; nil without word counts.
     public func wordsOverTime(id: String = "words-over-time") -> String? {
         // At the moment the figures are of: the session's end, or the row's time while it ran.
-        let points = Self.thinned(history.entries.compactMap { entry in
-            entry.words.map { (date: entry.sessionEnd ?? entry.date, words: Double($0)) }
-        })
+        let points = Self.thinned(
+            history.entries.compactMap { entry in
+                entry.words.map { (date: entry.sessionEnd ?? entry.date, words: Double($0)) }
+            })
         guard let first = points.first, let last = points.last else { return nil }
         let top = SVG.niceMaximum(points.map(\.words).max() ?? 0)
         let span = max(1, last.date.timeIntervalSince(first.date))
         let plot = Self.plot
-        let x = { (date: Date) in Self.margin.left + (points.count == 1 ? plot.width / 2 : date.timeIntervalSince(first.date) / span * plot.width) }
+        let x = { (date: Date) in
+            Self.margin.left + (points.count == 1 ? plot.width / 2 : date.timeIntervalSince(first.date) / span * plot.width)
+        }
         let y = { (value: Double) in Self.margin.top + plot.height - value / top * plot.height }
         let line = points.map { "\(SVG.number(x($0.date))),\(SVG.number(y($0.words)))" }.joined(separator: " ")
         let dots = points.map {
             "<circle cx=\"\(SVG.number(x($0.date)))\" cy=\"\(SVG.number(y($0.words)))\" r=\"2.5\" fill=\"black\"/>"
         }.joined()
         let ends = Self.axisLabels(first.date, last.date)
-        let content = axes(top: top, unit: "words")
+        let content =
+            axes(top: top, unit: "words")
             + "<polyline points=\"\(line)\" fill=\"none\" stroke=\"black\" stroke-width=\"2\"/>" + dots
             + label(ends.first, x: Self.margin.left, anchor: "start")
             + (points.count > 1 ? label(ends.last, x: Self.margin.left + plot.width, anchor: "end") : "")
-        let description = "\(points.count) measurements from \(Self.day(first.date)) to \(Self.day(last.date)): from \(Int(first.words)) to \(Int(last.words)) words, the most \(Int(points.map(\.words).max() ?? 0))."
-        return SVG.frame(id: id, width: Self.width, height: Self.height, title: "Words over time",
-                         description: description, content: content)
+        let description =
+            "\(points.count) measurements from \(Self.day(first.date)) to \(Self.day(last.date)): from \(Int(first.words)) to \(Int(last.words)) words, the most \(Int(points.map(\.words).max() ?? 0))."
+        return SVG.frame(
+            id: id, width: Self.width, height: Self.height, title: "Words over time",
+            description: description, content: content)
     }
 
     /// Each session as a pair of bars: its open time (outlined) behind its active time (solid).
@@ -83,9 +89,11 @@ public struct HistoryCharts: Sendable {
         content += legend([("black", "black", "active time"), ("white", "black", "open time")])
         content += firstAndLastSession()
         let total = sessions.reduce(0) { $0 + $1.activeTime }
-        let description = "\(sessions.count) sessions, \(Self.duration(total)) of active time in all; the longest \(Self.duration(sessions.map(\.activeTime).max() ?? 0))."
-        return SVG.frame(id: id, width: Self.width, height: Self.height, title: "Sessions: active and open time",
-                         description: description, content: content)
+        let description =
+            "\(sessions.count) sessions, \(Self.duration(total)) of active time in all; the longest \(Self.duration(sessions.map(\.activeTime).max() ?? 0))."
+        return SVG.frame(
+            id: id, width: Self.width, height: Self.height, title: "Sessions: active and open time",
+            description: description, content: content)
     }
 
     /// Each session's typed (solid) and pasted (hatched) characters, stacked; nil when no session
@@ -102,22 +110,25 @@ public struct HistoryCharts: Sendable {
         for (index, value) in counted.enumerated() {
             let left = Self.margin.left + Double(index) * slot + (slot - barWidth) / 2
             content += bar(x: left, width: barWidth, value: value.typed, top: top, fill: "black", stroke: "black")
-            content += bar(x: left, width: barWidth, value: value.pasted, base: value.typed, top: top, fill: "url(#\(pattern))", stroke: "black")
+            content += bar(
+                x: left, width: barWidth, value: value.pasted, base: value.typed, top: top, fill: "url(#\(pattern))", stroke: "black")
         }
         content += legend([("black", "black", "typed"), ("url(#\(pattern))", "black", "pasted")])
         content += firstAndLastSession()
         let typed = counted.reduce(0) { $0 + $1.typed }, pasted = counted.reduce(0) { $0 + $1.pasted }
         let share = typed + pasted > 0 ? Int((pasted / (typed + pasted) * 100).rounded()) : 0
         let description = "\(Int(typed)) characters typed and \(Int(pasted)) pasted over \(sessions.count) sessions (\(share)% pasted)."
-        return SVG.frame(id: id, width: Self.width, height: Self.height, title: "Typed and pasted characters per session",
-                         description: description, content: content)
+        return SVG.frame(
+            id: id, width: Self.width, height: Self.height, title: "Typed and pasted characters per session",
+            description: description, content: content)
     }
 
     /// The progress at every row as a small line (90 × 18), named for screen readers by `name`;
     /// nil when no row has a progress.
     public func progressLine(name: String) -> String? {
-        let points = Self.thinned(history.entries.compactMap { entry in entry.progress.map { (date: entry.sessionEnd ?? entry.date, value: $0) } },
-                                  to: 90)
+        let points = Self.thinned(
+            history.entries.compactMap { entry in entry.progress.map { (date: entry.sessionEnd ?? entry.date, value: $0) } },
+            to: 90)
         guard let first = points.first, let last = points.last else { return nil }
         let width = 90.0, height = 18.0
         let span = max(1, last.date.timeIntervalSince(first.date))
@@ -128,7 +139,8 @@ public struct HistoryCharts: Sendable {
         // One point draws nothing as a polyline: it is drawn twice, as a dot.
         let drawn = points.count == 1 ? [line, line].joined(separator: " ") : line
         let sessionCount = history.sessions.count
-        let label = "\(name): progress from \(Int((first.value * 100).rounded()))% to \(Int((last.value * 100).rounded()))% over \(sessionCount) \(sessionCount == 1 ? "session" : "sessions")"
+        let label =
+            "\(name): progress from \(Int((first.value * 100).rounded()))% to \(Int((last.value * 100).rounded()))% over \(sessionCount) \(sessionCount == 1 ? "session" : "sessions")"
         return """
             <svg xmlns="http://www.w3.org/2000/svg" class="progress-line" role="img" width="90" height="18" viewBox="0 0 90 18" \
             aria-label="\(SVG.escape(label))"><title>\(SVG.escape(label))</title>\
@@ -143,15 +155,18 @@ public struct HistoryCharts: Sendable {
     /// Every session's numbers as an HTML table (the newest ``tabledSessions``), the text the pictures show.
     public func table(id: String = "history-table") -> String {
         let all = history.sessions
-        var rows = all.count > Self.tabledSessions
+        var rows =
+            all.count > Self.tabledSessions
             ? "<tr><td colspan=\"8\">… \(all.count - Self.tabledSessions) earlier sessions not listed</td></tr>" : ""
         for session in all.suffix(Self.tabledSessions) {
             func cell(_ value: Int?) -> String { value.map { "<td class=\"num\">\($0)</td>" } ?? "<td class=\"num\">–</td>" }
-            rows += "<tr><td><time datetime=\"\(Self.machine(session.start))\">\(SVG.escape(Self.timestamp(session.start)))</time></td>"
+            rows +=
+                "<tr><td><time datetime=\"\(Self.machine(session.start))\">\(SVG.escape(Self.timestamp(session.start)))</time></td>"
                 + "<td class=\"num\">\(SVG.escape(Self.duration(session.activeTime)))</td>"
                 + "<td class=\"num\">\(SVG.escape(session.openTime.map(Self.duration) ?? "–"))</td>"
                 + cell(session.words) + cell(session.addedWords) + cell(session.typedCharacters) + cell(session.pastedCharacters)
-                + (showsProgress ? "<td class=\"num\">\(session.progress.map { "\(Int(($0 * 100).rounded()))%" } ?? "–")</td>" : "") + "</tr>"
+                + (showsProgress ? "<td class=\"num\">\(session.progress.map { "\(Int(($0 * 100).rounded()))%" } ?? "–")</td>" : "")
+                + "</tr>"
         }
         return """
             <table id="\(SVG.escape(id))"><caption>Every session's figures</caption><thead><tr><th scope="col">Session</th>\
@@ -188,14 +203,16 @@ public struct HistoryCharts: Sendable {
         let plot = Self.plot
         let height = value / top * plot.height
         let y = Self.margin.top + plot.height - (base / top * plot.height) - height
-        return "<rect x=\"\(SVG.number(x))\" y=\"\(SVG.number(y))\" width=\"\(SVG.number(width))\" height=\"\(SVG.number(max(1, height)))\" fill=\"\(fill)\" stroke=\"\(stroke)\"/>"
+        return
+            "<rect x=\"\(SVG.number(x))\" y=\"\(SVG.number(y))\" width=\"\(SVG.number(width))\" height=\"\(SVG.number(max(1, height)))\" fill=\"\(fill)\" stroke=\"\(stroke)\"/>"
     }
 
     private func legend(_ entries: [(fill: String, stroke: String, text: String)]) -> String {
         var x = Self.margin.left + 8
         var result = ""
         for entry in entries {
-            result += "<rect x=\"\(SVG.number(x))\" y=\"2\" width=\"10\" height=\"10\" fill=\"\(entry.fill)\" stroke=\"\(entry.stroke)\"/>"
+            result +=
+                "<rect x=\"\(SVG.number(x))\" y=\"2\" width=\"10\" height=\"10\" fill=\"\(entry.fill)\" stroke=\"\(entry.stroke)\"/>"
                 + "<text x=\"\(SVG.number(x + 14))\" y=\"11\">\(SVG.escape(entry.text))</text>"
             x += 24 + Double(entry.text.count) * 6.5
         }

@@ -25,13 +25,18 @@ public struct HistoryPage: Sendable {
     /// The page's markup.
     public func render() -> String {
         let charts = HistoryCharts(history: history, showsProgress: showsProgress)
-        let cards = figures.map { "<div class=\"card\"><div class=\"label\">\(SVG.escape($0.label))</div><div class=\"value\">\(SVG.escape($0.value))</div></div>" }.joined()
+        let cards = figures.map {
+            "<div class=\"card\"><div class=\"label\">\(SVG.escape($0.label))</div><div class=\"value\">\(SVG.escape($0.value))</div></div>"
+        }.joined()
         let pictures = [charts.wordsOverTime(), charts.sessionBars(), charts.typedAgainstPasted()].compactMap { $0 }
-        let body = history.entries.isEmpty
+        let body =
+            history.entries.isEmpty
             ? "<p id=\"no-history\">No writing history is recorded for this file yet: it begins at the end of its next session.</p>"
             : pictures.map { "<figure>\($0)</figure>" }.joined() + charts.table()
-        let shown = history.sessions.count > HistoryCharts.shownSessions
-            ? "<p class=\"note\">The bars show the newest \(HistoryCharts.shownSessions) of \(history.sessions.count) sessions; the table the newest \(HistoryCharts.tabledSessions).</p>" : ""
+        let shown =
+            history.sessions.count > HistoryCharts.shownSessions
+            ? "<p class=\"note\">The bars show the newest \(HistoryCharts.shownSessions) of \(history.sessions.count) sessions; the table the newest \(HistoryCharts.tabledSessions).</p>"
+            : ""
         return """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">

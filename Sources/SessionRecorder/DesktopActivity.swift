@@ -67,7 +67,8 @@ final class DesktopActivity: @unchecked Sendable {
     /// `DISPLAY`, libX11 or libXss missing, no XScreenSaver extension on the display).
     static func start(editor: pid_t, environment: [String: String] = ProcessInfo.processInfo.environment) -> DesktopActivity? {
         guard let display = environment["DISPLAY"], !display.isEmpty,
-              let desktop = X11Desktop(display: display) else { return nil }
+            let desktop = X11Desktop(display: display)
+        else { return nil }
         return DesktopActivity(probe: desktop, editor: editor)
     }
 

@@ -55,7 +55,8 @@ public struct EditorCommand: Sendable, Equatable {
                 return try EditorCommand(parsing: name)
             }
         }
-        throw RecorderError(.editorUnavailable,
-                            "no editor found: give --editor, or set VISUAL or EDITOR (none of editor, nano, vim, vi is on PATH)")
+        throw RecorderError(
+            .editorUnavailable,
+            "no editor found: give --editor, or set VISUAL or EDITOR (none of editor, nano, vim, vi is on PATH)")
     }
 }

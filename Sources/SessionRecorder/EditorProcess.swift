@@ -13,15 +13,19 @@ struct EditorProcess {
     /// Starts the editor on a file; with a terminal path, in its own session on that terminal.
     /// - Throws: ``RecorderError`` naming the command when it cannot be started.
     init(command: EditorCommand, file: [UInt8], terminal: String?) throws {
-        var arguments: [UnsafeMutablePointer<CChar>?] = command.words.map { strdup($0) }
+        var arguments: [UnsafeMutablePointer<CChar>?] =
+            command.words.map { strdup($0) }
             + [FileSystemPath.withCString(file) { strdup($0) }, nil]
         defer { for argument in arguments { free(argument) } }
         var pid: pid_t = 0
-        let result = terminal.map { path in path.withCString { clsfile_spawn(&arguments, $0, &pid) } }
+        let result =
+            terminal.map { path in path.withCString { clsfile_spawn(&arguments, $0, &pid) } }
             ?? clsfile_spawn(&arguments, nil, &pid)
         guard result == 0 else {
-            throw RecorderError(.editorUnavailable,
-                                "cannot start the editor '\(command.words.joined(separator: " "))': \(String(cString: strerror(result))); check --editor, VISUAL or EDITOR")
+            throw RecorderError(
+                .editorUnavailable,
+                "cannot start the editor '\(command.words.joined(separator: " "))': \(String(cString: strerror(result))); check --editor, VISUAL or EDITOR"
+            )
         }
         self.pid = pid
     }

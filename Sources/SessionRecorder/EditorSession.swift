@@ -81,8 +81,9 @@ public struct EditorSession: Sendable {
         open.editorRun = CLSDataStore.currentEditorRun
         try await recorder.record(open)
         do {
-            return try await edit(url, pathBytes: pathBytes, path: path, opened: opened, before: before,
-                                  editor: editor, usePTY: usePTY)
+            return try await edit(
+                url, pathBytes: pathBytes, path: path, opened: opened, before: before,
+                editor: editor, usePTY: usePTY)
         } catch let error as RecorderError where error.code == .editorUnavailable {
             // No editor ran: the session opened for it is taken back.
             try await recorder.store.fetchActivity(for: url).discardStart()
@@ -92,8 +93,10 @@ public struct EditorSession: Sendable {
     }
 
     /// Runs the editor on a file whose session is open, and records its close.
-    private func edit(_ url: URL, pathBytes: [UInt8], path: String, opened: Date, before: TimeInterval,
-                      editor: EditorCommand, usePTY: Bool) async throws -> Outcome {
+    private func edit(
+        _ url: URL, pathBytes: [UInt8], path: String, opened: Date, before: TimeInterval,
+        editor: EditorCommand, usePTY: Bool
+    ) async throws -> Outcome {
 
         // From here on SIGTERM and SIGHUP wait in the relay's pipe and reach the editor once it
         // runs: a signal sent while the editor starts must neither kill this process and orphan
@@ -118,7 +121,9 @@ public struct EditorSession: Sendable {
             if clsfile_get_window_size(STDIN_FILENO, &rows, &columns) == 0 {
                 _ = clsfile_set_window_size(master, rows, columns)
             }
-            process = try EditorProcess(command: editor, file: pathBytes, terminal: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            process = try EditorProcess(
+                command: editor, file: pathBytes,
+                terminal: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             terminal = try? TerminalState()
         } else {
             process = try EditorProcess(command: editor, file: pathBytes, terminal: nil)
@@ -128,9 +133,10 @@ public struct EditorSession: Sendable {
         // The relay sees every keystroke of a terminal editor; a GUI editor's typing shows on the
         // desktop, and its saves on disk, also when it was started from a terminal, whose relay
         // then sees nothing: every source that runs is watched.
-        let loop = SessionLoop(editor: process, master: master, watchedFile: pathBytes,
-                               pulses: pulses, signals: signals,
-                               desktop: DesktopActivity.start(editor: process.pid))
+        let loop = SessionLoop(
+            editor: process, master: master, watchedFile: pathBytes,
+            pulses: pulses, signals: signals,
+            desktop: DesktopActivity.start(editor: process.pid))
         let flusher = Task {
             while true {
                 try? await Task.sleep(for: Self.flushInterval)
@@ -143,7 +149,8 @@ public struct EditorSession: Sendable {
                     // past the idle timeout, the work starts again there, not at the flush.
                     // A file written since then was saved by the editor: its text is measured and
                     // kept in the history, as a plugin's save event does.
-                    let events = (pulse.first < pulse.date ? [SessionEvent(kind: .edit, file: url, date: pulse.first, inputAt: pulse.first)] : [])
+                    let events =
+                        (pulse.first < pulse.date ? [SessionEvent(kind: .edit, file: url, date: pulse.first, inputAt: pulse.first)] : [])
                         + [SessionEvent(kind: pulse.fileChanged ? .save : .edit, file: url, date: pulse.date, inputAt: pulse.date)]
                     // In a task of its own, which the flusher's cancellation does not reach: a
                     // save cut short would lose a pulse that was already taken.
@@ -164,7 +171,9 @@ public struct EditorSession: Sendable {
         // The close carries the session's own figures, so each item has one writer: the recorder.
         let lastInput = pulses.takePulse(file: FileStamp(pathBytes))?.date
         let evidence = pulses.evidence
-        let timing: TimingSource = relayTerminal && evidence.tally.typed + evidence.tally.pasted > 0 ? .terminal
+        let timing: TimingSource =
+            relayTerminal && evidence.tally.typed + evidence.tally.pasted > 0
+            ? .terminal
             : loop.desktop?.sawEditorWindow == true ? .desktop : .fileChanges
         let closed = Date()
         // Delivered, not just recorded: events that waited in the spool for a busy store (views the
@@ -176,19 +185,24 @@ public struct EditorSession: Sendable {
         } else if relayTerminal {
             (input.keysPressed, input.pasted, input.largestPaste) = (evidence.typed, evidence.pasted, evidence.tally.largestPaste)
         }
-        let delivery = try await recorder.deliver(SessionEvent(
-            kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened, input: input, timing: timing),
+        let delivery = try await recorder.deliver(
+            SessionEvent(
+                kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened, input: input, timing: timing),
             spool: spool)
         if let failure = delivery.failures.first(where: { $0.event.file == url }) { throw failure.error }
         if delivery.isSpooled {
-            throw RecorderError(.storeBusy, "the store \(recorder.store.storeURL.path) stayed locked by another process: the session of \(path) waits in \(spool.url.path) and is recorded by the next clsfile call (run `clsfile list` once the other process is done)")
+            throw RecorderError(
+                .storeBusy,
+                "the store \(recorder.store.storeURL.path) stayed locked by another process: the session of \(path) waits in \(spool.url.path) and is recorded by the next clsfile call (run `clsfile list` once the other process is done)"
+            )
         }
         let measurement = delivery.measurement
         let activity = try await recorder.store.fetchActivity(for: url)
-        return Outcome(exitStatus: status, activeTime: max(0, activity.duration - before),
-                       openTime: closed.timeIntervalSince(opened), measurement: measurement,
-                       progress: activity.progress, progressBasis: activity.progressBasis,
-                       targetWords: activity.targetWordCount, input: input, timingSource: timing)
+        return Outcome(
+            exitStatus: status, activeTime: max(0, activity.duration - before),
+            openTime: closed.timeIntervalSince(opened), measurement: measurement,
+            progress: activity.progress, progressBasis: activity.progressBasis,
+            targetWords: activity.targetWordCount, input: input, timingSource: timing)
     }
 
     /// Creates the file when missing and returns its canonical path.
@@ -203,11 +217,14 @@ public struct EditorSession: Sendable {
             let folder = slash == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<slash])
             var folderInfo = stat()
             guard FileSystemPath.withCString(folder, { stat($0, &folderInfo) }) == 0, folderInfo.st_mode & S_IFMT == S_IFDIR else {
-                throw RecorderError(.fileAccess, "cannot create \(shown): the folder \(URL(fileSystemPathBytes: folder).displayPath) does not exist; create it first")
+                throw RecorderError(
+                    .fileAccess,
+                    "cannot create \(shown): the folder \(URL(fileSystemPathBytes: folder).displayPath) does not exist; create it first")
             }
             let descriptor = FileSystemPath.withCString(bytes) { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
             guard descriptor >= 0 else {
-                throw RecorderError(.fileAccess, "cannot create \(shown): \(String(cString: strerror(errno))); check the folder's permissions")
+                throw RecorderError(
+                    .fileAccess, "cannot create \(shown): \(String(cString: strerror(errno))); check the folder's permissions")
             }
             close(descriptor)
         }

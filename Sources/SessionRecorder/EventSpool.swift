@@ -71,13 +71,17 @@ public struct EventSpool: Sendable {
             // Events can wait before the store was ever made (a new file's open, on a new account):
             // make its folder as the store would, private to the user.
             let folder = url.deletingLastPathComponent().path
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                     attributes: [.posixPermissions: 0o700])
+            try? FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             descriptor = open(url.path, safeFlags, 0o600)
         }
         guard descriptor >= 0 else {
             if errno == ELOOP {
-                throw RecorderError(.spoolUnavailable, "the event spool \(url.path) is a symbolic link, which clsfile never follows; remove it (clsfile makes the spool itself)")
+                throw RecorderError(
+                    .spoolUnavailable,
+                    "the event spool \(url.path) is a symbolic link, which clsfile never follows; remove it (clsfile makes the spool itself)"
+                )
             }
             throw failure("cannot open")
         }
@@ -85,15 +89,17 @@ public struct EventSpool: Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure("cannot inspect") }
         guard info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
-            throw RecorderError(.spoolUnavailable, "the event spool \(url.path) is not a regular file of yours; remove it (clsfile makes the spool itself)")
+            throw RecorderError(
+                .spoolUnavailable, "the event spool \(url.path) is not a regular file of yours; remove it (clsfile makes the spool itself)")
         }
         guard flock(descriptor, LOCK_EX) == 0 else { throw failure("cannot lock") }
         try body(descriptor)
     }
 
     private func failure(_ what: String) -> RecorderError {
-        RecorderError(.spoolUnavailable,
-                      "\(what) the event spool \(url.path): \(String(cString: strerror(errno))); check the store folder's permissions")
+        RecorderError(
+            .spoolUnavailable,
+            "\(what) the event spool \(url.path): \(String(cString: strerror(errno))); check the store folder's permissions")
     }
 
     private static var encoder: JSONEncoder {

@@ -56,26 +56,31 @@ public struct HookRequest: Decodable, Sendable, Equatable {
         let isReading = reading == true
         var visibleLines: ClosedRange<Int>?
         if let view { visibleLines = try Self.visibleLines(view, as: "\(view)", totalLines: totalLines) }
-        return SessionEvent(kind: event, file: url ?? URL(fileURLWithPath: file), line: line,
-                            visibleLines: visibleLines,
-                            totalLines: totalLines, editor: editor,
-                            inputAt: try Self.date(inputAt, option: "inputAt"),
-                            openedAt: try Self.date(openedAt, option: "openedAt"),
-                            targetWords: try Self.targetWords(targetWords, reading: isReading),
-                            isReading: isReading ? true : nil,
-                            input: try Self.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event))
+        return SessionEvent(
+            kind: event, file: url ?? URL(fileURLWithPath: file), line: line,
+            visibleLines: visibleLines,
+            totalLines: totalLines, editor: editor,
+            inputAt: try Self.date(inputAt, option: "inputAt"),
+            openedAt: try Self.date(openedAt, option: "openedAt"),
+            targetWords: try Self.targetWords(targetWords, reading: isReading),
+            isReading: isReading ? true : nil,
+            input: try Self.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event))
     }
 
     /// Checks the input figures a plugin sends with a close (see ``SessionEvent/InputFigures``).
     /// - Throws: ``RecorderError/Code/invalidRequest`` for a negative count, a paste larger than
     ///   the pasted characters, or figures sent with another event.
-    public static func input(typed: Int?, pasted: Int?, largestPaste: Int?,
-                             event: SessionEvent.Kind) throws(RecorderError) -> SessionEvent.InputFigures? {
+    public static func input(
+        typed: Int?, pasted: Int?, largestPaste: Int?,
+        event: SessionEvent.Kind
+    ) throws(RecorderError) -> SessionEvent.InputFigures? {
         guard let figures = try SessionEvent.InputFigures.checked(typed: typed, pasted: pasted, largestPaste: largestPaste) else {
             return nil
         }
         guard event == .close else {
-            throw RecorderError(.invalidRequest, "typed, pasted and largest-paste figures are a session's totals: send them with close, not \(event.rawValue).")
+            throw RecorderError(
+                .invalidRequest,
+                "typed, pasted and largest-paste figures are a session's totals: send them with close, not \(event.rawValue).")
         }
         return figures
     }

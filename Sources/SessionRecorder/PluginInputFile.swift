@@ -27,9 +27,11 @@ struct PluginInputFile: Sendable {
     /// What the plugin wrote, checked; nil when it wrote nothing valid.
     func figures() -> SessionEvent.InputFigures? {
         guard let data = FileManager.default.contents(atPath: path), !data.isEmpty,
-              let counted = try? JSONDecoder().decode(Counted.self, from: data) else { return nil }
-        return try? SessionEvent.InputFigures.checked(typed: counted.typed ?? 0, pasted: counted.pasted ?? 0,
-                                                      largestPaste: counted.largestPaste)
+            let counted = try? JSONDecoder().decode(Counted.self, from: data)
+        else { return nil }
+        return try? SessionEvent.InputFigures.checked(
+            typed: counted.typed ?? 0, pasted: counted.pasted ?? 0,
+            largestPaste: counted.largestPaste)
     }
 
     func remove() {

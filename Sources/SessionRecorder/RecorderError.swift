@@ -22,7 +22,7 @@ public struct RecorderError: Error, LocalizedError, CustomStringConvertible, Sen
         /// The store stayed locked by another process; the events wait in the spool.
         public static let storeBusy = Code(.storeBusy)
 
-                /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
+        /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
         /// code added here is in them, and their tests fail until it has one.
         public static var allCases: [Code] { Name.allCases.map(Code.init) }
 

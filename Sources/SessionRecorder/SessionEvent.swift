@@ -69,8 +69,10 @@ public struct SessionEvent: Codable, Sendable, Equatable {
         public var largestGrowth: Int64?
 
         /// Creates the figures.
-        public init(typed: Int? = nil, pasted: Int? = nil, largestPaste: Int? = nil, keysPressed: Int? = nil,
-                    largestGrowth: Int64? = nil) {
+        public init(
+            typed: Int? = nil, pasted: Int? = nil, largestPaste: Int? = nil, keysPressed: Int? = nil,
+            largestGrowth: Int64? = nil
+        ) {
             self.typed = typed
             self.pasted = pasted
             self.largestPaste = largestPaste
@@ -89,17 +91,20 @@ public struct SessionEvent: Codable, Sendable, Equatable {
                 }
             }
             if let largestPaste, largestPaste > (pasted ?? 0) {
-                throw RecorderError(.invalidRequest, "the largest paste (\(largestPaste) characters) cannot exceed the characters pasted (\(pasted ?? 0)).")
+                throw RecorderError(
+                    .invalidRequest, "the largest paste (\(largestPaste) characters) cannot exceed the characters pasted (\(pasted ?? 0)).")
             }
             return InputFigures(typed: typed, pasted: pasted, largestPaste: largestPaste)
         }
     }
 
     /// Creates an event.
-    public init(kind: Kind, file: URL, date: Date = Date(), line: Int? = nil,
-                visibleLines: ClosedRange<Int>? = nil, totalLines: Int? = nil, editor: String? = nil,
-                inputAt: Date? = nil, openedAt: Date? = nil, targetWords: Int? = nil, isReading: Bool? = nil,
-                input: InputFigures? = nil, timing: TimingSource? = nil) {
+    public init(
+        kind: Kind, file: URL, date: Date = Date(), line: Int? = nil,
+        visibleLines: ClosedRange<Int>? = nil, totalLines: Int? = nil, editor: String? = nil,
+        inputAt: Date? = nil, openedAt: Date? = nil, targetWords: Int? = nil, isReading: Bool? = nil,
+        input: InputFigures? = nil, timing: TimingSource? = nil
+    ) {
         self.kind = kind
         self.file = file
         self.date = date

@@ -75,8 +75,10 @@ extension SessionRecorder {
     /// day without it (an editor that died before its close). A close with no events waiting is of a
     /// file that went away while open, and is recorded.
     /// - Returns: The events to record now.
-    private func holdEventsOfUnwrittenFiles(_ events: [SessionEvent], spool: EventSpool,
-                                            delivery: inout Delivery) throws -> [SessionEvent] {
+    private func holdEventsOfUnwrittenFiles(
+        _ events: [SessionEvent], spool: EventSpool,
+        delivery: inout Delivery
+    ) throws -> [SessionEvent] {
         var ready: [SessionEvent] = [], held: [SessionEvent] = []
         for event in events {
             guard Self.isUnwritten(event.file) else {

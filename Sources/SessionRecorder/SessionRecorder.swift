@@ -45,7 +45,6 @@ public struct SessionRecorder: Sendable {
         }
     }
 
-
     /// The store events are recorded in.
     public let store: CLSDataStore
     /// The recorder's settings.
@@ -106,9 +105,10 @@ public struct SessionRecorder: Sendable {
 
     private func apply(_ event: SessionEvent, assignment: Assignment?, to activity: CLSActivity) throws -> DocumentReport? {
         let givenTarget = event.targetWords ?? configuration.targetWords ?? assignment?.targetWordCount
-        remember(targetWords: givenTarget,
-                 isReading: givenTarget == nil && (event.isReading == true || configuration.isReading || assignment?.isReading == true),
-                 on: activity)
+        remember(
+            targetWords: givenTarget,
+            isReading: givenTarget == nil && (event.isReading == true || configuration.isReading || assignment?.isReading == true),
+            on: activity)
         switch event.kind {
         case .open:
             // A session is one run of one editor: an open never goes on with another run's session.
@@ -117,7 +117,8 @@ public struct SessionRecorder: Sendable {
             // run that has the session, or while another editor that runs has the file open,
             // changes nothing (an open from no named run neither).
             if let run = event.editorRun, activity.isStarted,
-               !activity.runningEditorRuns.contains(where: { $0 == run || $0.map(CLSDataStore.isEditorRunning) == true }) {
+                !activity.runningEditorRuns.contains(where: { $0 == run || $0.map(CLSDataStore.isEditorRunning) == true })
+            {
                 activity.stop(at: event.date, idleTimeout: 0)
             }
             keepRunning(activity, at: event.date, editorRun: event.editorRun)
@@ -159,7 +160,8 @@ public struct SessionRecorder: Sendable {
                 activity.recordPulse(at: inputAt, idleTimeout: configuration.idleTimeout)
             }
             // A plugin's own open time, unless it claims a time after the close.
-            let opened = event.openedAt.flatMap { $0 <= event.date ? $0 : nil }
+            let opened =
+                event.openedAt.flatMap { $0 <= event.date ? $0 : nil }
                 ?? activity.timeSpans.filter(\.isRunning).map(\.start).min()
             activity.stop(at: event.date, idleTimeout: configuration.idleTimeout)
             if let opened { addOpenTime(event.date.timeIntervalSince(opened), to: activity) }
@@ -223,12 +225,14 @@ public struct SessionRecorder: Sendable {
             activity.addToQuantity(Double(keys), identifier: ItemIdentifier.keysPressed, title: "Keys Pressed (commands included)")
         }
         if let largestPaste = input.largestPaste, largestPaste > 0 {
-            activity.setQuantity(max(activity.quantity(of: ItemIdentifier.largestPaste) ?? 0, Double(largestPaste)),
-                                 identifier: ItemIdentifier.largestPaste, title: "Largest Paste (characters)")
+            activity.setQuantity(
+                max(activity.quantity(of: ItemIdentifier.largestPaste) ?? 0, Double(largestPaste)),
+                identifier: ItemIdentifier.largestPaste, title: "Largest Paste (characters)")
         }
         if let growth = input.largestGrowth {
-            activity.setQuantity(max(activity.quantity(of: ItemIdentifier.largestGrowth) ?? 0, Double(growth)),
-                                 identifier: ItemIdentifier.largestGrowth, title: "Largest Jump in File Size (bytes)")
+            activity.setQuantity(
+                max(activity.quantity(of: ItemIdentifier.largestGrowth) ?? 0, Double(growth)),
+                identifier: ItemIdentifier.largestGrowth, title: "Largest Jump in File Size (bytes)")
         }
     }
 
@@ -237,24 +241,29 @@ public struct SessionRecorder: Sendable {
     private func measure(_ file: URL, into activity: CLSActivity) throws -> DocumentReport {
         let report = try DocumentAnalyzer().analyze(file)
         let statistics = report.statistics
-        let words = activity.primaryActivityItem as? CLSQuantityItem
+        let words =
+            activity.primaryActivityItem as? CLSQuantityItem
             ?? CLSQuantityItem(identifier: ItemIdentifier.wordCount, title: "Word Count")
         words.quantity = Double(statistics.words)
         activity.primaryActivityItem = words
 
         // Very plain text scores below grade 0; no one reads at a negative grade.
-        activity.setQuantity((max(0, statistics.fleschKincaidGrade) * 10).rounded() / 10, identifier: ItemIdentifier.readabilityGrade, title: "Readability Grade")
+        activity.setQuantity(
+            (max(0, statistics.fleschKincaidGrade) * 10).rounded() / 10, identifier: ItemIdentifier.readabilityGrade,
+            title: "Readability Grade")
         activity.setQuantity(Double(statistics.characters), identifier: ItemIdentifier.characters, title: "Characters")
         activity.setQuantity(Double(statistics.sentences), identifier: ItemIdentifier.sentences, title: "Sentences")
         if report.checklist.total > 0 {
-            activity.addAdditionalActivityItem(CLSScoreItem(
-                identifier: ItemIdentifier.checklist, title: "Checklist",
-                score: Double(report.checklist.done), maxScore: Double(report.checklist.total)))
+            activity.addAdditionalActivityItem(
+                CLSScoreItem(
+                    identifier: ItemIdentifier.checklist, title: "Checklist",
+                    score: Double(report.checklist.done), maxScore: Double(report.checklist.total)))
         }
         if let cells = report.notebookCells, cells.code > 0 {
-            activity.addAdditionalActivityItem(CLSScoreItem(
-                identifier: ItemIdentifier.codeCells, title: "Executed Code Cells",
-                score: Double(cells.executed), maxScore: Double(cells.code)))
+            activity.addAdditionalActivityItem(
+                CLSScoreItem(
+                    identifier: ItemIdentifier.codeCells, title: "Executed Code Cells",
+                    score: Double(cells.executed), maxScore: Double(cells.code)))
         }
         if report.codeLines > 0 {
             activity.setQuantity(Double(report.codeLines), identifier: ItemIdentifier.codeLines, title: "Code Lines")

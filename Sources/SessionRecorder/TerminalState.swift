@@ -61,12 +61,15 @@ final class TerminalState {
         guardian.executableURL = URL(fileURLWithPath: "/bin/sh")
         // Ignore the signals a killed wrapper's terminal may send, wait for the pipe to close, and
         // unless the wrapper said it restored the terminal, restore the settings and screen modes.
-        guardian.arguments = ["-c", """
+        guardian.arguments = [
+            "-c",
+            """
             trap '' HUP INT QUIT TERM TTOU
             IFS= read -r word; [ "$word" = restored ] && exit 0
             stty "$1" </dev/tty 2>/dev/null
             printf '\\033[?1049l\\033[?1l\\033>\\033[?1000l\\033[?1002l\\033[?1006l\\033[?2004l\\033[?25h' >/dev/tty 2>/dev/null
-            """, "clsfile-terminal-guardian", saved]
+            """, "clsfile-terminal-guardian", saved
+        ]
         let input = Pipe()
         guardian.standardInput = input
         guardian.standardOutput = FileHandle.nullDevice

@@ -31,17 +31,23 @@ final class X11Desktop: DesktopActivity.Probe {
         let closeDisplay: @convention(c) (OpaquePointer?) -> Int32
         let defaultRootWindow: @convention(c) (OpaquePointer?) -> Window
         let internAtom: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Atom
-        let getWindowProperty: @convention(c) (
-            OpaquePointer?, Window, Atom, Int, Int, Int32, Atom, UnsafeMutablePointer<Atom>?, UnsafeMutablePointer<Int32>?,
-            UnsafeMutablePointer<UInt>?, UnsafeMutablePointer<UInt>?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
+        let getWindowProperty:
+            @convention(c) (
+                OpaquePointer?, Window, Atom, Int, Int, Int32, Atom, UnsafeMutablePointer<Atom>?, UnsafeMutablePointer<Int32>?,
+                UnsafeMutablePointer<UInt>?, UnsafeMutablePointer<UInt>?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?
+            ) -> Int32
         let free: @convention(c) (UnsafeMutableRawPointer?) -> Int32
         let getInputFocus: @convention(c) (OpaquePointer?, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Int32>?) -> Int32
-        let queryTree: @convention(c) (
-            OpaquePointer?, Window, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Window>?,
-            UnsafeMutablePointer<UnsafeMutablePointer<Window>?>?, UnsafeMutablePointer<UInt32>?) -> Int32
-        let queryPointer: @convention(c) (
-            OpaquePointer?, Window, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Int32>?,
-            UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UInt32>?) -> Int32
+        let queryTree:
+            @convention(c) (
+                OpaquePointer?, Window, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Window>?,
+                UnsafeMutablePointer<UnsafeMutablePointer<Window>?>?, UnsafeMutablePointer<UInt32>?
+            ) -> Int32
+        let queryPointer:
+            @convention(c) (
+                OpaquePointer?, Window, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Int32>?,
+                UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UInt32>?
+            ) -> Int32
         let setErrorHandler: @convention(c) (ErrorHandler?) -> ErrorHandler?
         /// libX11 1.7 and later: without it a lost connection ends the process.
         let setIOErrorExitHandler: (@convention(c) (OpaquePointer?, ExitHandler?, UnsafeMutableRawPointer?) -> Void)?
@@ -51,37 +57,63 @@ final class X11Desktop: DesktopActivity.Probe {
         /// Loads the libraries; nil when either is missing or lacks a function.
         static func load() -> Library? {
             guard let x11 = dlopen("libX11.so.6", RTLD_NOW | RTLD_LOCAL),
-                  let xss = dlopen("libXss.so.1", RTLD_NOW | RTLD_LOCAL) else { return nil }
+                let xss = dlopen("libXss.so.1", RTLD_NOW | RTLD_LOCAL)
+            else { return nil }
             func function<T>(_ library: UnsafeMutableRawPointer, _ name: String, as type: T.Type) -> T? {
                 dlsym(library, name).map { unsafeBitCast($0, to: type) }
             }
             guard let openDisplay = function(x11, "XOpenDisplay", as: (@convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?).self),
-                  let closeDisplay = function(x11, "XCloseDisplay", as: (@convention(c) (OpaquePointer?) -> Int32).self),
-                  let defaultRootWindow = function(x11, "XDefaultRootWindow", as: (@convention(c) (OpaquePointer?) -> Window).self),
-                  let internAtom = function(x11, "XInternAtom", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Atom).self),
-                  let getWindowProperty = function(x11, "XGetWindowProperty", as: (@convention(c) (
-                      OpaquePointer?, Window, Atom, Int, Int, Int32, Atom, UnsafeMutablePointer<Atom>?, UnsafeMutablePointer<Int32>?,
-                      UnsafeMutablePointer<UInt>?, UnsafeMutablePointer<UInt>?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32).self),
-                  let free = function(x11, "XFree", as: (@convention(c) (UnsafeMutableRawPointer?) -> Int32).self),
-                  let getInputFocus = function(x11, "XGetInputFocus", as: (@convention(c) (
-                      OpaquePointer?, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Int32>?) -> Int32).self),
-                  let queryTree = function(x11, "XQueryTree", as: (@convention(c) (
-                      OpaquePointer?, Window, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Window>?,
-                      UnsafeMutablePointer<UnsafeMutablePointer<Window>?>?, UnsafeMutablePointer<UInt32>?) -> Int32).self),
-                  let queryPointer = function(x11, "XQueryPointer", as: (@convention(c) (
-                      OpaquePointer?, Window, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Int32>?,
-                      UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<UInt32>?) -> Int32).self),
-                  let setErrorHandler = function(x11, "XSetErrorHandler", as: (@convention(c) (ErrorHandler?) -> ErrorHandler?).self),
-                  let screenSaverQueryExtension = function(xss, "XScreenSaverQueryExtension", as: (@convention(c) (
-                      OpaquePointer?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?) -> Int32).self),
-                  let screenSaverQueryInfo = function(xss, "XScreenSaverQueryInfo", as: (@convention(c) (
-                      OpaquePointer?, Window, UnsafeMutableRawPointer?) -> Int32).self) else { return nil }
-            return Library(openDisplay: openDisplay, closeDisplay: closeDisplay, defaultRootWindow: defaultRootWindow,
-                           internAtom: internAtom, getWindowProperty: getWindowProperty, free: free, getInputFocus: getInputFocus,
-                           queryTree: queryTree, queryPointer: queryPointer, setErrorHandler: setErrorHandler,
-                           setIOErrorExitHandler: function(x11, "XSetIOErrorExitHandler", as: (@convention(c) (
-                               OpaquePointer?, ExitHandler?, UnsafeMutableRawPointer?) -> Void).self),
-                           screenSaverQueryExtension: screenSaverQueryExtension, screenSaverQueryInfo: screenSaverQueryInfo)
+                let closeDisplay = function(x11, "XCloseDisplay", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+                let defaultRootWindow = function(x11, "XDefaultRootWindow", as: (@convention(c) (OpaquePointer?) -> Window).self),
+                let internAtom = function(
+                    x11, "XInternAtom", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Atom).self),
+                let getWindowProperty = function(
+                    x11, "XGetWindowProperty",
+                    as: (@convention(c) (
+                        OpaquePointer?, Window, Atom, Int, Int, Int32, Atom, UnsafeMutablePointer<Atom>?, UnsafeMutablePointer<Int32>?,
+                        UnsafeMutablePointer<UInt>?, UnsafeMutablePointer<UInt>?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?
+                    ) -> Int32).self),
+                let free = function(x11, "XFree", as: (@convention(c) (UnsafeMutableRawPointer?) -> Int32).self),
+                let getInputFocus = function(
+                    x11, "XGetInputFocus",
+                    as: (@convention(c) (
+                        OpaquePointer?, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Int32>?
+                    ) -> Int32).self),
+                let queryTree = function(
+                    x11, "XQueryTree",
+                    as: (@convention(c) (
+                        OpaquePointer?, Window, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Window>?,
+                        UnsafeMutablePointer<UnsafeMutablePointer<Window>?>?, UnsafeMutablePointer<UInt32>?
+                    ) -> Int32).self),
+                let queryPointer = function(
+                    x11, "XQueryPointer",
+                    as: (@convention(c) (
+                        OpaquePointer?, Window, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Window>?, UnsafeMutablePointer<Int32>?,
+                        UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+                        UnsafeMutablePointer<UInt32>?
+                    ) -> Int32).self),
+                let setErrorHandler = function(x11, "XSetErrorHandler", as: (@convention(c) (ErrorHandler?) -> ErrorHandler?).self),
+                let screenSaverQueryExtension = function(
+                    xss, "XScreenSaverQueryExtension",
+                    as: (@convention(c) (
+                        OpaquePointer?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?
+                    ) -> Int32).self),
+                let screenSaverQueryInfo = function(
+                    xss, "XScreenSaverQueryInfo",
+                    as: (@convention(c) (
+                        OpaquePointer?, Window, UnsafeMutableRawPointer?
+                    ) -> Int32).self)
+            else { return nil }
+            return Library(
+                openDisplay: openDisplay, closeDisplay: closeDisplay, defaultRootWindow: defaultRootWindow,
+                internAtom: internAtom, getWindowProperty: getWindowProperty, free: free, getInputFocus: getInputFocus,
+                queryTree: queryTree, queryPointer: queryPointer, setErrorHandler: setErrorHandler,
+                setIOErrorExitHandler: function(
+                    x11, "XSetIOErrorExitHandler",
+                    as: (@convention(c) (
+                        OpaquePointer?, ExitHandler?, UnsafeMutableRawPointer?
+                    ) -> Void).self),
+                screenSaverQueryExtension: screenSaverQueryExtension, screenSaverQueryInfo: screenSaverQueryInfo)
         }
     }
 
@@ -93,8 +125,8 @@ final class X11Desktop: DesktopActivity.Probe {
     }()
     private static let infoSize = 6 * MemoryLayout<UInt>.size
 
-    private static let windowType: Atom = 33  // XA_WINDOW
-    private static let cardinalType: Atom = 6  // XA_CARDINAL
+    private static let windowType: Atom = 33 // XA_WINDOW
+    private static let cardinalType: Atom = 6 // XA_CARDINAL
     private static let pointerRoot: Window = 1
 
     private let library: Library
@@ -160,7 +192,8 @@ final class X11Desktop: DesktopActivity.Probe {
             var rootReturn: Window = 0, child: Window = 0, x: Int32 = 0, y: Int32 = 0, windowX: Int32 = 0, windowY: Int32 = 0
             var mask: UInt32 = 0
             guard library.queryPointer(display, root, &rootReturn, &child, &x, &y, &windowX, &windowY, &mask) != 0,
-                  child != 0 else { return nil }
+                child != 0
+            else { return nil }
             focus = child
         }
         // From the focused window up to the root: the first with a process id tells.
@@ -189,8 +222,9 @@ final class X11Desktop: DesktopActivity.Probe {
         var format: Int32 = 0
         var count: UInt = 0, remaining: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
-        let status = library.getWindowProperty(display, window, property, 0, 1, 0, type,
-                                               &actualType, &format, &count, &remaining, &data)
+        let status = library.getWindowProperty(
+            display, window, property, 0, 1, 0, type,
+            &actualType, &format, &count, &remaining, &data)
         defer { if let data { _ = library.free(data) } }
         guard status == 0, lost.pointee == 0, actualType == type, format == 32, count >= 1, let data else { return nil }
         // Format 32 items are C longs in Xlib's buffer, whatever the size of a long.

@@ -49,15 +49,18 @@ struct ServeCommand: AsyncParsableCommand {
             var accessToken = try givenToken()
             let generated = accessToken == nil && !LoopbackAddress.isLoopback(arguments.host)
             if generated { accessToken = AccessToken.random() }
-            let timeouts = ConnectionTimeouts(idleSeconds: arguments.timeoutOptions.idleSeconds, requestBodySeconds: arguments.timeoutOptions.requestBodySeconds)
+            let timeouts = ConnectionTimeouts(
+                idleSeconds: arguments.timeoutOptions.idleSeconds, requestBodySeconds: arguments.timeoutOptions.requestBodySeconds)
             var logger = Logger(label: "clsfile.serve")
             logger.logLevel = .error
-            let server = try DashboardServer(store: store, configuration: .init(host: arguments.host, port: arguments.port, token: accessToken, timeouts: timeouts),
-                                             logger: logger)
+            let server = try DashboardServer(
+                store: store, configuration: .init(host: arguments.host, port: arguments.port, token: accessToken, timeouts: timeouts),
+                logger: logger)
             try await server.run { endpoint in
                 var lines = ["Class dashboard: \(endpoint.url)", "Store: \(store.storeURL.path)"]
                 if generated, let token = endpoint.token {
-                    lines.append("Access token (made for this run; --token-file or \(ServeArguments.tokenVariable) chooses one): \(token.value)")
+                    lines.append(
+                        "Access token (made for this run; --token-file or \(ServeArguments.tokenVariable) chooses one): \(token.value)")
                 }
                 if endpoint.token != nil {
                     lines.append("Every request must carry the token: Authorization: Bearer TOKEN, or ?token=TOKEN in the address.")

@@ -31,8 +31,12 @@ extension ClassCommand {
             try await reportingFailures {
                 let address = try databaseOptions.address()
                 let file = URL(fileURLWithPath: output)
-                let archived = try await ServerDatabase.withDatabase(address, logger: .server) { try await $0.archiveClass(schoolClass, to: file) }
-                print("archived \(TerminalText.escaped(archived.name)) (\(archived.classID.uuidString.lowercased())) of \(TerminalText.escaped(archived.teacherName)) to \(file.path): \(archived.assignments) assignment\(archived.assignments == 1 ? "" : "s"), \(archived.students) student\(archived.students == 1 ? "" : "s"), \(archived.workRows) work row\(archived.workRows == 1 ? "" : "s") deleted; \(archived.studentsInNoClass) of the students are now in no class (student forget deletes one)")
+                let archived = try await ServerDatabase.withDatabase(address, logger: .server) {
+                    try await $0.archiveClass(schoolClass, to: file)
+                }
+                print(
+                    "archived \(TerminalText.escaped(archived.name)) (\(archived.classID.uuidString.lowercased())) of \(TerminalText.escaped(archived.teacherName)) to \(file.path): \(archived.assignments) assignment\(archived.assignments == 1 ? "" : "s"), \(archived.students) student\(archived.students == 1 ? "" : "s"), \(archived.workRows) work row\(archived.workRows == 1 ? "" : "s") deleted; \(archived.studentsInNoClass) of the students are now in no class (student forget deletes one)"
+                )
             }
         }
     }

@@ -25,8 +25,12 @@ struct ClassCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let address = try databaseOptions.address()
-                let created = try await ServerDatabase.withDatabase(address, logger: .server) { try await $0.createClass(name: name, teacher: teacher) }
-                print("class \(created.name) (\(created.id.uuidString.lowercased())) of \(created.teacherName): join code \(created.joinCode)")
+                let created = try await ServerDatabase.withDatabase(address, logger: .server) {
+                    try await $0.createClass(name: name, teacher: teacher)
+                }
+                print(
+                    "class \(created.name) (\(created.id.uuidString.lowercased())) of \(created.teacherName): join code \(created.joinCode)"
+                )
             }
         }
     }
@@ -40,7 +44,9 @@ struct ClassCommand: AsyncParsableCommand {
             try await reportingFailures {
                 let address = try databaseOptions.address()
                 for item in try await ServerDatabase.withDatabase(address, logger: .server, { try await $0.classes() }) {
-                    print("\(item.id.uuidString.lowercased())  \(item.joinCode)  \(item.studentCount) students  \(TerminalText.escaped(item.name)) (\(TerminalText.escaped(item.teacherName)))")
+                    print(
+                        "\(item.id.uuidString.lowercased())  \(item.joinCode)  \(item.studentCount) students  \(TerminalText.escaped(item.name)) (\(TerminalText.escaped(item.teacherName)))"
+                    )
                 }
             }
         }

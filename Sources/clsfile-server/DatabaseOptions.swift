@@ -5,9 +5,11 @@ import Foundation
 /// `--database URL`, else `DATABASE_URL`. A password goes in `DATABASE_URL` only: on the command
 /// line every user of the machine would see it (`ps`).
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "The PostgreSQL database, as postgres://USER@HOST:5432/DATABASE, without a password (default: DATABASE_URL, which may hold one).",
-        valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The PostgreSQL database, as postgres://USER@HOST:5432/DATABASE, without a password (default: DATABASE_URL, which may hold one).",
+            valueName: "url"))
     var database: String?
 
     /// The address given.
@@ -17,7 +19,8 @@ struct DatabaseOptions: ParsableArguments {
         if let database {
             let address = try DatabaseAddress(database)
             guard address.password == nil else {
-                throw ValidationError("--database holds a password, which every user of this machine sees (ps): give the address in DATABASE_URL instead.")
+                throw ValidationError(
+                    "--database holds a password, which every user of this machine sees (ps): give the address in DATABASE_URL instead.")
             }
             return address
         }

@@ -23,8 +23,10 @@ struct MigrateCommand: AsyncParsableCommand {
         try await reportingFailures {
             let address = try databaseOptions.address()
             let (from, to) = try await ServerDatabase.withDatabase(address, logger: .server) { try await $0.migrate(appRole: appRole) }
-            print(from == to ? "schema version \(to), up to date; \(appRole) granted"
-                             : "schema version \(from) → \(to); \(appRole) granted")
+            print(
+                from == to
+                    ? "schema version \(to), up to date; \(appRole) granted"
+                    : "schema version \(from) → \(to); \(appRole) granted")
         }
     }
 }

@@ -23,7 +23,9 @@ struct PruneCommand: AsyncParsableCommand {
         try await reportingFailures {
             let address = try databaseOptions.address()
             let pruned = try await ServerDatabase.withDatabase(address, logger: .server) { try await $0.pruneAppliedOperations() }
-            print("pruned \(pruned.count) operation id\(pruned.count == 1 ? "" : "s") applied before \(pruned.appliedBefore.formatted(.iso8601))")
+            print(
+                "pruned \(pruned.count) operation id\(pruned.count == 1 ? "" : "s") applied before \(pruned.appliedBefore.formatted(.iso8601))"
+            )
         }
     }
 }

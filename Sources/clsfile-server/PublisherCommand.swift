@@ -46,7 +46,10 @@ struct PublisherCommand: AsyncParsableCommand {
         static func readKey(_ path: String) throws -> P256.Signing.PublicKey {
             let blocks = try PublicKeyFile.blocks(in: path)
             guard blocks.count == 1, let key = try? P256.Signing.PublicKey(pemRepresentation: blocks[0]) else {
-                throw ServerError(.invalidValue, "\(path) holds \(PublicKeyFile.describe(blocks.count)), not one P-256 public key; `clsfile catalog keygen` writes one (FILE.pub)")
+                throw ServerError(
+                    .invalidValue,
+                    "\(path) holds \(PublicKeyFile.describe(blocks.count)), not one P-256 public key; `clsfile catalog keygen` writes one (FILE.pub)"
+                )
             }
             return key
         }

@@ -4,9 +4,11 @@ import Foundation
 
 /// `--read-database URL`, else `READ_DATABASE_URL`: a streaming replica for teachers' reads.
 struct ReadDatabaseOptions: ParsableArguments {
-    @Option(name: .customLong("read-database"), help: ArgumentHelp(
-        "A streaming replica of the database, which the teacher's pages and reports read from (default: READ_DATABASE_URL; none: everything from --database).",
-        valueName: "url"))
+    @Option(
+        name: .customLong("read-database"),
+        help: ArgumentHelp(
+            "A streaming replica of the database, which the teacher's pages and reports read from (default: READ_DATABASE_URL; none: everything from --database).",
+            valueName: "url"))
     var readDatabase: String?
 
     /// The address given, or nil for none.

@@ -62,9 +62,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("A PEM file with the certificate's private key.", valueName: "file"))
     var tlsKey: String?
 
-    @Option(name: .customLong("public-url"), help: ArgumentHelp(
-        "An address students and teachers reach the server at, such as https://class.example.org behind a reverse proxy; repeat for each. Default: the address listened on.",
-        valueName: "url"))
+    @Option(
+        name: .customLong("public-url"),
+        help: ArgumentHelp(
+            "An address students and teachers reach the server at, such as https://class.example.org behind a reverse proxy; repeat for each. Default: the address listened on.",
+            valueName: "url"))
     var publicURLs: [String] = []
 
     @OptionGroup var timeoutOptions: TimeoutOptions
@@ -78,15 +80,19 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let address = try databaseOptions.address()
-            let timeouts = ConnectionTimeouts(idleSeconds: timeoutOptions.idleSeconds, requestBodySeconds: timeoutOptions.requestBodySeconds)
+            let timeouts = ConnectionTimeouts(
+                idleSeconds: timeoutOptions.idleSeconds, requestBodySeconds: timeoutOptions.requestBodySeconds)
             let readAddress = try readDatabaseOptions.address()
-            let app = try ClassServerApp(configuration: .init(host: host, port: port, tlsCertificate: tlsCertificate, tlsKey: tlsKey,
-                                                              publicOrigins: try publicURLs.map(ServerOrigin.init), timeouts: timeouts),
-                                      logger: .server)
+            let app = try ClassServerApp(
+                configuration: .init(
+                    host: host, port: port, tlsCertificate: tlsCertificate, tlsKey: tlsKey,
+                    publicOrigins: try publicURLs.map(ServerOrigin.init), timeouts: timeouts),
+                logger: .server)
             try await ServerDatabase.withDatabase(address, reading: readAddress, logger: .server) { database in
                 try await database.checkReadyToServe()
                 try await app.run(database: database) { port, origins in
-                    let lines = "clsfile-server listening on \(tlsCertificate == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)\n"
+                    let lines =
+                        "clsfile-server listening on \(tlsCertificate == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)\n"
                         + "taking tokens made for \(origins.map(\.value).joined(separator: ", "))\n"
                     FileHandle.standardOutput.write(Data(lines.utf8))
                 }

@@ -19,8 +19,10 @@ struct ServerCommand: AsyncParsableCommand {
             cannot be reached or is newer than this program; 77 an app role that could read past row-level security, or \
             a role that may not do what an administrator's command does.
             """,
-        subcommands: [MigrateCommand.self, ServeCommand.self, TeacherCommand.self, ClassCommand.self, StudentCommand.self,
-                      PublisherCommand.self, PruneCommand.self])
+        subcommands: [
+            MigrateCommand.self, ServeCommand.self, TeacherCommand.self, ClassCommand.self, StudentCommand.self,
+            PublisherCommand.self, PruneCommand.self
+        ])
 
     @OptionGroup var verboseOption: VerboseOption
 }
@@ -36,6 +38,6 @@ extension ServerError: CommandFailure {
         .invalidAddress: 64, .invalidValue: 65, .notFound: 66, .unsafeRole: 77,
         .database: 69, .schema: 69, .unauthorized: 69, .tooLarge: 69, .forbidden: 69, .invalidEnvironment: 69,
         .tooManyContexts: 69, .parentNotFound: 69, .thumbnailNotReferenced: 69, .invalidThumbnail: 69,
-        .alreadyAssigned: 69, .unknownAssignment: 69,
+        .alreadyAssigned: 69, .unknownAssignment: 69
     ]
 }

@@ -27,7 +27,9 @@ extension StudentCommand {
             try await reportingFailures {
                 let address = try databaseOptions.address()
                 let forgotten = try await ServerDatabase.withDatabase(address, logger: .server) { try await $0.forgetStudent(account) }
-                print("forgot the student \(TerminalText.escaped(forgotten.name)) (\(forgotten.accountID.uuidString.lowercased())): \(forgotten.keys) key\(forgotten.keys == 1 ? "" : "s"), \(forgotten.enrolments) enrolment\(forgotten.enrolments == 1 ? "" : "s"), \(forgotten.workRows) work row\(forgotten.workRows == 1 ? "" : "s"), \(forgotten.appliedOperations) applied operation id\(forgotten.appliedOperations == 1 ? "" : "s") deleted")
+                print(
+                    "forgot the student \(TerminalText.escaped(forgotten.name)) (\(forgotten.accountID.uuidString.lowercased())): \(forgotten.keys) key\(forgotten.keys == 1 ? "" : "s"), \(forgotten.enrolments) enrolment\(forgotten.enrolments == 1 ? "" : "s"), \(forgotten.workRows) work row\(forgotten.workRows == 1 ? "" : "s"), \(forgotten.appliedOperations) applied operation id\(forgotten.appliedOperations == 1 ? "" : "s") deleted"
+                )
             }
         }
     }

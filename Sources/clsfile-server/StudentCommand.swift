@@ -28,7 +28,9 @@ struct StudentCommand: AsyncParsableCommand {
                 for entry in roster {
                     let joined = entry.joinedAt.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false))
                     let shared = (names[entry.name]?.count ?? 0) > 1 ? "  (same name as another)" : ""
-                    print("\(entry.accountID.uuidString.lowercased())  \(entry.keyFingerprint ?? "-")  \(joined)  \(TerminalText.escaped(entry.name))\(shared)")
+                    print(
+                        "\(entry.accountID.uuidString.lowercased())  \(entry.keyFingerprint ?? "-")  \(joined)  \(TerminalText.escaped(entry.name))\(shared)"
+                    )
                 }
             }
         }
@@ -52,7 +54,8 @@ struct StudentCommand: AsyncParsableCommand {
                 let address = try databaseOptions.address()
                 let id = try ClassArgument.id(classID)
                 guard let account = UUID(uuidString: student) else {
-                    throw ServerError(.invalidValue, "'\(student)' is not an account id: clsfile-server student list --class \(classID) shows them")
+                    throw ServerError(
+                        .invalidValue, "'\(student)' is not an account id: clsfile-server student list --class \(classID) shows them")
                 }
                 try await ServerDatabase.withDatabase(address, logger: .server) { try await $0.removeStudent(account, fromClass: id) }
                 print("removed \(account.uuidString.lowercased()) from the class \(id.uuidString.lowercased())")

@@ -46,8 +46,12 @@ struct TeacherCommand: AsyncParsableCommand {
         static func readKeys(_ path: String) throws -> (P256.Signing.PublicKey, P256.KeyAgreement.PublicKey) {
             let blocks = try PublicKeyFile.blocks(in: path)
             guard blocks.count == 2, let signing = try? P256.Signing.PublicKey(pemRepresentation: blocks[0]),
-                  let recipient = try? P256.KeyAgreement.PublicKey(pemRepresentation: blocks[1]) else {
-                throw ServerError(.invalidValue, "\(path) holds \(PublicKeyFile.describe(blocks.count)), not the two P-256 public keys (the signing key, then the recipient key); `clsfile role teacher --public-key` prints both on the teacher's computer")
+                let recipient = try? P256.KeyAgreement.PublicKey(pemRepresentation: blocks[1])
+            else {
+                throw ServerError(
+                    .invalidValue,
+                    "\(path) holds \(PublicKeyFile.describe(blocks.count)), not the two P-256 public keys (the signing key, then the recipient key); `clsfile role teacher --public-key` prints both on the teacher's computer"
+                )
             }
             return (signing, recipient)
         }

@@ -26,7 +26,8 @@ struct CatalogCommand: AsyncParsableCommand {
                 let key = P256.Signing.PrivateKey()
                 let publicFile = arguments.out + ".pub"
                 if FileManager.default.fileExists(atPath: publicFile) {
-                    throw SyncError(.invalidValue, "cannot write \(publicFile): it exists already; keygen never overwrites a key: give another --out")
+                    throw SyncError(
+                        .invalidValue, "cannot write \(publicFile): it exists already; keygen never overwrites a key: give another --out")
                 }
                 // Each file made here and only here (never one that exists, nor through a link),
                 // the private one readable by you alone from the start.
@@ -42,7 +43,9 @@ struct CatalogCommand: AsyncParsableCommand {
         static func create(_ path: String, mode: mode_t, contents: String) throws {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             guard descriptor >= 0 else {
-                let reason = errno == EEXIST ? "it exists already; keygen never overwrites a key: give another --out" : String(cString: strerror(errno))
+                let reason =
+                    errno == EEXIST
+                    ? "it exists already; keygen never overwrites a key: give another --out" : String(cString: strerror(errno))
                 throw SyncError(.invalidValue, "cannot write \(path): \(reason)")
             }
             defer { close(descriptor) }
@@ -73,7 +76,9 @@ struct CatalogCommand: AsyncParsableCommand {
                 let shows = isatty(STDERR_FILENO) != 0
                 let outcome = try await client.publish(read, progress: shows ? Self.showProgress : nil)
                 if shows { FileHandle.standardError.write(Data("\n".utf8)) }
-                print("published \(outcome.contexts) context\(outcome.contexts == 1 ? "" : "s") (\(outcome.changed) new or changed), \(outcome.thumbnails) thumbnail\(outcome.thumbnails == 1 ? "" : "s"); deleted \(outcome.deleted) not in the manifest; \(arguments.options.environment.rawValue) catalog of \(arguments.options.team) on \(client.serverURL.absoluteString)")
+                print(
+                    "published \(outcome.contexts) context\(outcome.contexts == 1 ? "" : "s") (\(outcome.changed) new or changed), \(outcome.thumbnails) thumbnail\(outcome.thumbnails == 1 ? "" : "s"); deleted \(outcome.deleted) not in the manifest; \(arguments.options.environment.rawValue) catalog of \(arguments.options.team) on \(client.serverURL.absoluteString)"
+                )
             }
         }
 
@@ -95,10 +100,13 @@ struct CatalogCommand: AsyncParsableCommand {
                 let contexts = try await arguments.options.client().contexts(under: arguments.path.map(Delete.identifiers))
                 for context in contexts {
                     let data = context.data.description
-                    let notes = [data.isAssignable == false ? "not assignable" : nil,
-                                 context.data.thumbnailId.map { _ in "thumbnail" }].compactMap { $0 }
-                    print("\(data.identifierPath.joined(separator: "/"))  \(TerminalText.escaped(data.title))  (\(data.type))"
-                          + (notes.isEmpty ? "" : "  [\(notes.joined(separator: ", "))]"))
+                    let notes = [
+                        data.isAssignable == false ? "not assignable" : nil,
+                        context.data.thumbnailId.map { _ in "thumbnail" }
+                    ].compactMap { $0 }
+                    print(
+                        "\(data.identifierPath.joined(separator: "/"))  \(TerminalText.escaped(data.title))  (\(data.type))"
+                            + (notes.isEmpty ? "" : "  [\(notes.joined(separator: ", "))]"))
                 }
             }
         }
@@ -128,8 +136,10 @@ struct CatalogCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                print(try await CatalogToken.make(key: try arguments.credentials.privateKey(), kid: arguments.credentials.kid, team: arguments.credentials.team,
-                                                  lifetime: TimeInterval(arguments.minutes * 60)))
+                print(
+                    try await CatalogToken.make(
+                        key: try arguments.credentials.privateKey(), kid: arguments.credentials.kid, team: arguments.credentials.team,
+                        lifetime: TimeInterval(arguments.minutes * 60)))
             }
         }
     }
@@ -154,8 +164,9 @@ extension CatalogArguments.Credentials {
 extension CatalogArguments.Options {
     /// A client of the catalog these options name.
     func client() throws -> CatalogClient {
-        try CatalogClient(serverURL: try SyncClient.serverURL(server), team: credentials.team, kid: credentials.kid,
-                          key: try credentials.privateKey(), environment: catalogEnvironment)
+        try CatalogClient(
+            serverURL: try SyncClient.serverURL(server), team: credentials.team, kid: credentials.kid,
+            key: try credentials.privateKey(), environment: catalogEnvironment)
     }
 
     /// The catalog as the wire format names it.

@@ -9,8 +9,13 @@ extension SyncClient.Received {
         for (assignment, contexts) in accepted {
             let due = assignment.dueDate.map { ", due \($0.formatted(.iso8601.year().month().day()))" } ?? ""
             let path = (assignment.contextPath ?? []).joined(separator: "/")
-            let work = contexts == 0 ? "no work recorded under it yet" : "the work of \(contexts) context\(contexts == 1 ? "" : "s") recorded under it goes along"
-            print("received '\(TerminalText.escaped(assignment.title))' (class \(TerminalText.escaped(assignment.className ?? "")), context \(TerminalText.escaped(path))\(due)): \(work)")
+            let work =
+                contexts == 0
+                ? "no work recorded under it yet"
+                : "the work of \(contexts) context\(contexts == 1 ? "" : "s") recorded under it goes along"
+            print(
+                "received '\(TerminalText.escaped(assignment.title))' (class \(TerminalText.escaped(assignment.className ?? "")), context \(TerminalText.escaped(path))\(due)): \(work)"
+            )
         }
         for problem in problems { Diagnostics.warn(TerminalText.escaped(problem)) }
     }

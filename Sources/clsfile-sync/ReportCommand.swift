@@ -25,7 +25,9 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The class server's address.", valueName: "url"))
     var server: String
 
-    @Option(name: .customLong("class"), help: ArgumentHelp("The class, by name or id; needed when you teach more than one.", valueName: "class"))
+    @Option(
+        name: .customLong("class"), help: ArgumentHelp("The class, by name or id; needed when you teach more than one.", valueName: "class")
+    )
     var className: String?
 
     @Flag(name: .long, help: "Print the address of the class's pages instead.")
@@ -54,7 +56,10 @@ struct ReportCommand: AsyncParsableCommand {
             let report = try ClassReport.jsonDecoder().decode(ClassReport.self, from: answer)
             return try ClassReport.jsonEncoder().encode(report)
         } catch {
-            throw ClassroomError(.malformedFile, "the class server's report cannot be read (\(JSONCoding.describe(error))); check that clsfile and the server are of the same version")
+            throw ClassroomError(
+                .malformedFile,
+                "the class server's report cannot be read (\(JSONCoding.describe(error))); check that clsfile and the server are of the same version"
+            )
         }
     }
 }

@@ -86,12 +86,15 @@ struct SendCommand: AsyncParsableCommand {
         let outcome = try await client.sendOutbox(of: store, batchSize: arguments.batchSize, progress: progress)
         if showsProgress, outcome.batches > 0 { FileHandle.standardError.write(Data("\n".utf8)) }
         if !arguments.background, !arguments.watch || outcome.sent > 0 {
-            print("sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s") to \(membership.serverURL.absoluteString)"
-                  + (outcome.repeated > 0 ? " (\(outcome.repeated) the server had already)" : ""))
+            print(
+                "sent \(outcome.sent) operation\(outcome.sent == 1 ? "" : "s") to \(membership.serverURL.absoluteString)"
+                    + (outcome.repeated > 0 ? " (\(outcome.repeated) the server had already)" : ""))
         }
         if !arguments.background, outcome.refused > 0 {
             let refused = try await store.refusedSyncOperations()
-            Diagnostics.warn("the server refused \(outcome.refused) operation\(outcome.refused == 1 ? "" : "s"), set aside in the store (\(refused.latestReason ?? "no reason given")); the rest was sent. `clsfile status` counts them")
+            Diagnostics.warn(
+                "the server refused \(outcome.refused) operation\(outcome.refused == 1 ? "" : "s"), set aside in the store (\(refused.latestReason ?? "no reason given")); the rest was sent. `clsfile status` counts them"
+            )
         }
     }
 }

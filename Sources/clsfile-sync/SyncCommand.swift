@@ -25,7 +25,10 @@ struct SyncCommand: AsyncParsableCommand {
             server cannot be reached; 74 a store that cannot be read or written; 77 the server does \
             not accept this device's key.
             """,
-        subcommands: [JoinCommand.self, SendCommand.self, StatusCommand.self, LeaveCommand.self, ReportCommand.self, RegisterCommand.self, CatalogCommand.self])
+        subcommands: [
+            JoinCommand.self, SendCommand.self, StatusCommand.self, LeaveCommand.self, ReportCommand.self, RegisterCommand.self,
+            CatalogCommand.self
+        ])
 
     @OptionGroup var verboseOption: VerboseOption
 }
@@ -38,6 +41,6 @@ extension SyncError: CommandFailure {
     public var cause: (any Error)? { underlyingError }
 
     public static let exitCodes: [Code: Int32] = [
-        .invalidValue: 64, .refused: 65, .notJoined: 66, .unauthorized: 77, .unreachable: 69,
+        .invalidValue: 64, .refused: 65, .notJoined: 66, .unauthorized: 77, .unreachable: 69
     ]
 }

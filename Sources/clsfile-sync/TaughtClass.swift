@@ -11,13 +11,19 @@ enum TaughtClass {
         if let className {
             let matches = taught.filter { $0.name == className || $0.id.uuidString.lowercased() == className.lowercased() }
             guard let match = matches.first, matches.count == 1 else {
-                throw SyncError(.invalidValue, "\(matches.isEmpty ? "you teach no class" : "you teach \(matches.count) classes") named '\(className)' on \(server); yours: \(names(taught)); give its id")
+                throw SyncError(
+                    .invalidValue,
+                    "\(matches.isEmpty ? "you teach no class" : "you teach \(matches.count) classes") named '\(className)' on \(server); yours: \(names(taught)); give its id"
+                )
             }
             return match
         }
         guard let only = taught.first, taught.count == 1 else {
-            throw SyncError(.invalidValue, taught.isEmpty ? "you teach no class on \(server): the administrator makes one (clsfile-server class create)"
-                                            : "you teach \(taught.count) classes on \(server) (\(names(taught))): choose one with --class")
+            throw SyncError(
+                .invalidValue,
+                taught.isEmpty
+                    ? "you teach no class on \(server): the administrator makes one (clsfile-server class create)"
+                    : "you teach \(taught.count) classes on \(server) (\(names(taught))): choose one with --class")
         }
         return only
     }

@@ -25,20 +25,26 @@ struct Clsfile: AsyncParsableCommand {
             """,
         version: "0.1.0",
         groupedSubcommands: [
-            CommandGroup(name: "Recording", subcommands: [
-                OpenCommand.self, HookCommand.self, ShowCommand.self, ReplayCommand.self, ListCommand.self, ReportCommand.self,
-                ForgetCommand.self, RoleCommand.self, ResetCommand.self,
-            ]),
+            CommandGroup(
+                name: "Recording",
+                subcommands: [
+                    OpenCommand.self, HookCommand.self, ShowCommand.self, ReplayCommand.self, ListCommand.self, ReportCommand.self,
+                    ForgetCommand.self, RoleCommand.self, ResetCommand.self
+                ]),
             CommandGroup(name: "Student", subcommands: [AcceptCommand.self, DoneCommand.self, SubmitCommand.self]),
-            CommandGroup(name: "Teacher", subcommands: [
-                AssignCommand.self, AssignmentsCommand.self, CollectCommand.self, TrustKeyCommand.self, ClassReportCommand.self,
-                ExportCommand.self, ForwardedCommand.Serve.self,
-            ]),
-            CommandGroup(name: "Class server", subcommands: [
-                ForwardedCommand.Join.self, ForwardedCommand.Sync.self, ForwardedCommand.Status.self, ForwardedCommand.Leave.self,
-                ForwardedCommand.Register.self,
-            ]),
-            CommandGroup(name: "Content tools", subcommands: [StatsCommand.self, ContextsCommand.self, ForwardedCommand.Catalog.self]),
+            CommandGroup(
+                name: "Teacher",
+                subcommands: [
+                    AssignCommand.self, AssignmentsCommand.self, CollectCommand.self, TrustKeyCommand.self, ClassReportCommand.self,
+                    ExportCommand.self, ForwardedCommand.Serve.self
+                ]),
+            CommandGroup(
+                name: "Class server",
+                subcommands: [
+                    ForwardedCommand.Join.self, ForwardedCommand.Sync.self, ForwardedCommand.Status.self, ForwardedCommand.Leave.self,
+                    ForwardedCommand.Register.self
+                ]),
+            CommandGroup(name: "Content tools", subcommands: [StatsCommand.self, ContextsCommand.self, ForwardedCommand.Catalog.self])
         ]
     )
 

@@ -13,7 +13,7 @@ extension DetectorError: CommandFailure {
     public static let exitCodes: [Code: Int32] = [
         .notARegularFile: 66, .unreadable: 66,
         .fileTooLarge: 65, .unsupportedFormat: 65, .corruptArchive: 65, .encryptedEntry: 65, .decompressionLimit: 65,
-        .malformedDocument: 65, .libraryUnavailable: 65,
+        .malformedDocument: 65, .libraryUnavailable: 65
     ]
 }
 
@@ -23,6 +23,6 @@ extension RecorderError: CommandFailure {
     public static let exitCodes: [Code: Int32] = [
         .fileAccess: 66, .editorUnavailable: 69, .spoolUnavailable: 74, .storeBusy: 75,
         // A hook line that does not parse: the plugin's fault, not the user's data.
-        .invalidRequest: 1,
+        .invalidRequest: 1
     ]
 }

@@ -44,7 +44,7 @@ struct ExitCodeTests {
         (SyncError(.unreachable, "a server that does not answer"), 69),
         (DashboardError(.cannotListen, "an address in use"), 69),
         (DashboardError(.invalidToken, "a short token"), 64),
-        (DashboardError(.insecureAddress, "a public address without a token"), 64),
+        (DashboardError(.insecureAddress, "a public address without a token"), 64)
     ]
 
     /// The codes of `failure`'s type that its table gives no exit code.
@@ -80,8 +80,9 @@ struct ExitCodeTests {
 
     /// Every code the table gives is explained in README and in `clsfile --help`.
     @Test func readmeAndHelpExplainEveryCodeTheTableGives() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
         let exitCodes = try #require(readme.range(of: "Exit codes:").map { readme[$0.lowerBound...].prefix(1200) })
         let help = try run(try builtExecutable("clsfile"), ["--help"]).output
         for code in Set(Self.table.map(\.code)) {

@@ -29,11 +29,13 @@ struct ForwardedCommandHelpTests {
         "catalog publish": (ForwardedCommand.Catalog.Publish.self, CatalogCommand.Publish.self),
         "catalog list": (ForwardedCommand.Catalog.List.self, CatalogCommand.List.self),
         "catalog delete": (ForwardedCommand.Catalog.Delete.self, CatalogCommand.Delete.self),
-        "catalog token": (ForwardedCommand.Catalog.Token.self, CatalogCommand.Token.self),
+        "catalog token": (ForwardedCommand.Catalog.Token.self, CatalogCommand.Token.self)
     ]
 
-    @Test(arguments: ["join", "sync", "status", "leave", "register", "catalog",
-                      "catalog keygen", "catalog publish", "catalog list", "catalog delete", "catalog token"])
+    @Test(arguments: [
+        "join", "sync", "status", "leave", "register", "catalog",
+        "catalog keygen", "catalog publish", "catalog list", "catalog delete", "catalog token"
+    ])
     func clsfileDescribesASyncCommandAsClsfileSyncDoes(_ command: String) throws {
         let pair = try #require(Self.commands[command])
         let described = Self.withoutVersion(Clsfile.helpMessage(for: pair.entry, columns: 100))

@@ -22,7 +22,7 @@ struct HookRequestTests {
         Option(name: "--input-at", value: "1763900000.25", json: #""inputAt":1763900000.25"#),
         Option(name: "--opened-at", value: "1763890000", json: #""openedAt":1763890000"#),
         Option(name: "--target-words", value: "50", json: #""targetWords":50"#),
-        Option(name: "--reading", value: nil, json: #""reading":true"#),
+        Option(name: "--reading", value: nil, json: #""reading":true"#)
     ]
     /// The options only a command line has.
     private static let commandLineOnly = [["--store", "/tmp/store.sqlite"], ["--idle-timeout", "60"]]
@@ -46,8 +46,10 @@ struct HookRequestTests {
     @Test func everyOptionInEverySpellingMeansTheSameInAllThreeReadings() throws {
         for option in Self.options {
             for spelled in spellings(of: option) {
-                for arguments in [["hook", "view", Self.file] + spelled + ["--view", "2-5", "--total-lines", "10"],
-                                  ["hook"] + spelled + ["--view=2-5", "--total-lines=10", "view", Self.file]] {
+                for arguments in [
+                    ["hook", "view", Self.file] + spelled + ["--view", "2-5", "--total-lines", "10"],
+                    ["hook"] + spelled + ["--view=2-5", "--total-lines=10", "view", Self.file]
+                ] {
                     let json = #"{"event":"view","file":"\#(Self.file)","view":[2,5],"totalLines":10,\#(option.json)}"#
                     let (plain, parsed, line) = try readings(arguments, json: json)
                     #expect(plain != nil, "the plain form is read without ArgumentParser: \(arguments)")
@@ -62,7 +64,8 @@ struct HookRequestTests {
         // --target-words and --reading together are a usage error; everything else at once.
         let options = Self.options.filter { $0.name != "--reading" }
         let groups = options.compactMap { spellings(of: $0).last } + Self.commandLineOnly + [["--view", "2-5"], ["--total-lines", "10"]]
-        let json = #"{"event":"save","file":"\#(Self.file)","view":[2,5],"totalLines":10,"#
+        let json =
+            #"{"event":"save","file":"\#(Self.file)","view":[2,5],"totalLines":10,"#
             + options.map(\.json).joined(separator: ",") + "}"
         for ordered in [["hook", "save", Self.file] + groups.joined(), ["hook"] + groups.reversed().joined() + ["save", Self.file]] {
             let (plain, parsed, line) = try readings(ordered, json: json)
@@ -84,10 +87,14 @@ struct HookRequestTests {
     /// What a plugin is told when its figures are refused: the value, and what is allowed.
     @Test(arguments: [
         (#"{"event":"close","file":"/tmp/essay.txt","typed":-1}"#, "the typed count must be 0 or more characters, not -1."),
-        (#"{"event":"close","file":"/tmp/essay.txt","pasted":10,"largestPaste":11}"#,
-         "the largest paste (11 characters) cannot exceed the characters pasted (10)."),
-        (#"{"event":"edit","file":"/tmp/essay.txt","typed":5}"#,
-         "typed, pasted and largest-paste figures are a session's totals: send them with close, not edit."),
+        (
+            #"{"event":"close","file":"/tmp/essay.txt","pasted":10,"largestPaste":11}"#,
+            "the largest paste (11 characters) cannot exceed the characters pasted (10)."
+        ),
+        (
+            #"{"event":"edit","file":"/tmp/essay.txt","typed":5}"#,
+            "typed, pasted and largest-paste figures are a session's totals: send them with close, not edit."
+        )
     ])
     func refusedFiguresSayWhyAndWhatIsAllowed(json: String, message: String) throws {
         let request = try JSONDecoder().decode(HookRequest.self, from: Data(json.utf8))
@@ -98,17 +105,23 @@ struct HookRequestTests {
 
     @Test func aBadValueIsRefusedByEveryReading() throws {
         let cases: [(arguments: [String], json: String)] = [
-            (["hook", "view", Self.file, "--view", "5-2", "--total-lines", "10"],
-             #"{"event":"view","file":"/tmp/essay.txt","view":[5,2],"totalLines":10}"#),
+            (
+                ["hook", "view", Self.file, "--view", "5-2", "--total-lines", "10"],
+                #"{"event":"view","file":"/tmp/essay.txt","view":[5,2],"totalLines":10}"#
+            ),
             (["hook", "view", Self.file, "--view", "2-5"], #"{"event":"view","file":"/tmp/essay.txt","view":[2,5]}"#),
             (["hook", "edit", Self.file, "--input-at", "-5"], #"{"event":"edit","file":"/tmp/essay.txt","inputAt":-5}"#),
             (["hook", "edit", Self.file, "--target-words", "0"], #"{"event":"edit","file":"/tmp/essay.txt","targetWords":0}"#),
-            (["hook", "open", Self.file, "--target-words", "50", "--reading"],
-             #"{"event":"open","file":"/tmp/essay.txt","targetWords":50,"reading":true}"#),
+            (
+                ["hook", "open", Self.file, "--target-words", "50", "--reading"],
+                #"{"event":"open","file":"/tmp/essay.txt","targetWords":50,"reading":true}"#
+            ),
             (["hook", "close", Self.file, "--typed", "-1"], #"{"event":"close","file":"/tmp/essay.txt","typed":-1}"#),
-            (["hook", "close", Self.file, "--pasted", "10", "--largest-paste", "11"],
-             #"{"event":"close","file":"/tmp/essay.txt","pasted":10,"largestPaste":11}"#),
-            (["hook", "edit", Self.file, "--typed", "5"], #"{"event":"edit","file":"/tmp/essay.txt","typed":5}"#),
+            (
+                ["hook", "close", Self.file, "--pasted", "10", "--largest-paste", "11"],
+                #"{"event":"close","file":"/tmp/essay.txt","pasted":10,"largestPaste":11}"#
+            ),
+            (["hook", "edit", Self.file, "--typed", "5"], #"{"event":"edit","file":"/tmp/essay.txt","typed":5}"#)
         ]
         for (arguments, json) in cases {
             #expect(HookCall(arguments: arguments) == nil, "left to ArgumentParser, which reports it: \(arguments)")

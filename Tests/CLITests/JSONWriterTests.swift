@@ -57,11 +57,12 @@ struct JSONWriterTests {
 
     @Test(arguments: [
         "plain", "a/b/c.txt", "quote \" and backslash \\", "lines\nand\rtabs\tend", "\u{0}\u{1}\u{8}\u{C}\u{1F}\u{7F}",
-        "ünïcödé ✓ 𝄞", "",
+        "ünïcödé ✓ 𝄞", ""
     ])
     func stringsAndNumbersAreWrittenAsTheEncoderWritesThem(name: String) throws {
-        let sample = Sample(list: [0, 42, -3, 0.1, 0.6666666666666666, 1e300, -2.5e-8, 1234567.125, 1e15, 1.2345678901234568e17],
-                            name: name, nested: [[0, 0.22], [], [1]], object: Inner(count: 7), yes: true)
+        let sample = Sample(
+            list: [0, 42, -3, 0.1, 0.6666666666666666, 1e300, -2.5e-8, 1234567.125, 1e15, 1.2345678901234568e17],
+            name: name, nested: [[0, 0.22], [], [1]], object: Inner(count: 7), yes: true)
         #expect(written(sample) == (try encoded(sample)))
     }
 

@@ -20,16 +20,16 @@ struct PlainArgumentsTests {
 
     @Test func anythingElseIsLeftToArgumentParser() {
         for arguments in [
-            ["hook", "a.txt"],                          // another command
-            ["stats", "--help"], ["stats", "-h"],       // help
-            ["stats", "--json", "--json", "a.txt"],     // a repeated flag
-            ["stats", "--target-words", "1", "--target-words=2", "a.txt"],  // a repeated option
-            ["stats", "a.txt", "--target-words"],       // a missing value
-            ["stats", "--target-words", "--json"],      // a value that looks like an option
-            ["stats", "--target-words=", "a.txt"],      // an empty value
-            ["stats", "--json=yes", "a.txt"],           // a value given to a flag
-            ["stats", "--", "-a.txt"],                  // the end of options
-            ["stats", "--bogus", "a.txt"],              // an unknown option
+            ["hook", "a.txt"], // another command
+            ["stats", "--help"], ["stats", "-h"], // help
+            ["stats", "--json", "--json", "a.txt"], // a repeated flag
+            ["stats", "--target-words", "1", "--target-words=2", "a.txt"], // a repeated option
+            ["stats", "a.txt", "--target-words"], // a missing value
+            ["stats", "--target-words", "--json"], // a value that looks like an option
+            ["stats", "--target-words=", "a.txt"], // an empty value
+            ["stats", "--json=yes", "a.txt"], // a value given to a flag
+            ["stats", "--", "-a.txt"], // the end of options
+            ["stats", "--bogus", "a.txt"] // an unknown option
         ] {
             #expect(read(arguments) == nil, "\(arguments)")
         }
@@ -38,8 +38,10 @@ struct PlainArgumentsTests {
     /// A corrupt or foreign store can hold any number: no formatter may trap on it.
     @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300, -5, 0, 1e15])
     func formattersNeverTrap(value: Double) {
-        let texts = [Formatting.text(value), Formatting.percent(value), Formatting.number(value),
-                     Formatting.decimal(value, places: 1)]
+        let texts = [
+            Formatting.text(value), Formatting.percent(value), Formatting.number(value),
+            Formatting.decimal(value, places: 1)
+        ]
         #expect(texts.allSatisfy { !$0.isEmpty }, "\(texts)")
         if !value.isFinite {
             #expect(Array(texts.prefix(3)) == ["-", "-", "-"], "\(texts)")
@@ -54,10 +56,12 @@ struct PlainArgumentsTests {
             let date = Date(timeIntervalSince1970: Double(state >> 11 % 4_102_444_800_000) / 1000)
             #expect(Formatting.iso8601(date) == date.formatted(.iso8601), "\(date.timeIntervalSince1970)")
             let millisecond = Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000 + 0.0004)
-            #expect(Formatting.iso8601(millisecond, milliseconds: true)
-                    == millisecond.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)
-                        .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon)),
-                    "\(millisecond.timeIntervalSince1970)")
+            #expect(
+                Formatting.iso8601(millisecond, milliseconds: true)
+                    == millisecond.formatted(
+                        .iso8601.year().month().day().time(includingFractionalSeconds: true)
+                            .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon)),
+                "\(millisecond.timeIntervalSince1970)")
         }
         #expect(Formatting.iso8601(Date(timeIntervalSince1970: -0.5), milliseconds: true) == "1969-12-31T23:59:59.500Z")
         #expect(Formatting.iso8601(Date(timeIntervalSince1970: .nan)) == "-")

@@ -41,7 +41,9 @@ struct AccessTokenTests {
     @Test func anAddressOtherThanLoopbackNeedsAToken() throws {
         let store = OpenClassKitStub.store()
         let logger = Logger(label: "dashboard-tests")
-        #expect(throws: DashboardError.self) { try DashboardServer(store: store, configuration: .init(host: "0.0.0.0", port: 0), logger: logger) }
+        #expect(throws: DashboardError.self) {
+            try DashboardServer(store: store, configuration: .init(host: "0.0.0.0", port: 0), logger: logger)
+        }
         _ = try DashboardServer(store: store, configuration: .init(host: "0.0.0.0", port: 0, token: .random()), logger: logger)
         _ = try DashboardServer(store: store, configuration: .init(host: "127.0.0.1", port: 0), logger: logger)
     }

@@ -126,11 +126,13 @@ struct DashboardTests {
         }
 
         // Work collected while the server runs shows at the next request.
-        try await ClassFixture.submit(to: fixture.store(), ClassFixture.dan, StudentWork(
-            assignmentIdentifier: fixture.lab.identifier, documentName: "lab.txt", activeSeconds: 30,
-            sessions: [.init(start: ClassFixture.start, end: ClassFixture.start.addingTimeInterval(30))],
-            progress: 0.75, primaryItem: ClassFixture.quantity("total_word_count", "Word Count", 350),
-            additionalItems: [], completedAt: ClassFixture.start.addingTimeInterval(60)))
+        try await ClassFixture.submit(
+            to: fixture.store(), ClassFixture.dan,
+            StudentWork(
+                assignmentIdentifier: fixture.lab.identifier, documentName: "lab.txt", activeSeconds: 30,
+                sessions: [.init(start: ClassFixture.start, end: ClassFixture.start.addingTimeInterval(30))],
+                progress: 0.75, primaryItem: ClassFixture.quantity("total_word_count", "Word Count", 350),
+                additionalItems: [], completedAt: ClassFixture.start.addingTimeInterval(60)))
         let after = try await Chromium.dumpDOM(base, in: fixture.scratch.url)
         let labAfter = try #require(DOM.element("tr", with: "data-assignment=\"\(fixture.lab.identifier)\"", in: after))
         #expect(labAfter.contains(#"data-done="1" data-students="2""#))
@@ -191,8 +193,10 @@ struct DashboardTests {
     @Test func unknownAddressesGet404Pages() async throws {
         let fixture = try await ClassFixture()
         let server = try await fixture.serve()
-        for path in ["/assignments/no-such-assignment", "/assignments/\(fixture.essay.identifier)/students/no-such-student",
-                     "/assignments/no-such-assignment/students/\(ClassFixture.ada.id)", "/no/such/page"] {
+        for path in [
+            "/assignments/no-such-assignment", "/assignments/\(fixture.essay.identifier)/students/no-such-student",
+            "/assignments/no-such-assignment/students/\(ClassFixture.ada.id)", "/no/such/page"
+        ] {
             let reply = try HTTPProbe.request(port: server.port, path: path)
             #expect(reply.status == 404, "\(path)")
             #expect(reply.header("Content-Type") == "text/html; charset=utf-8")
@@ -240,7 +244,8 @@ struct DashboardTests {
 
         for bad in ["0", "1001", "many"] {
             let refused = try HTTPProbe.request(port: server.port, path: "/api/class-report.json?limit=\(bad)")
-            #expect(refused.status == 400 && refused.body.contains("limit is a number of students from 1 to 1000"), "\(bad): \(refused.body)")
+            #expect(
+                refused.status == 400 && refused.body.contains("limit is a number of students from 1 to 1000"), "\(bad): \(refused.body)")
         }
         #expect(await server.stop() == 0)
     }
@@ -267,12 +272,15 @@ struct DashboardTests {
         let store = fixture.store()
         let danKey = Identity().signingPublicKey, forgedKey = Identity().signingPublicKey
         func submission(_ digest: String, key: Data) throws -> Submission {
-            Submission(assignmentIdentifier: fixture.essay.identifier, studentIdentifier: ClassFixture.dan.id,
-                       studentName: ClassFixture.dan.name, submittedAt: ClassFixture.start.addingTimeInterval(6000),
-                       digest: digest, payload: try JSONCoding.encoder.encode(StudentWork(
-                           assignmentIdentifier: fixture.essay.identifier, documentName: "essay.txt", activeSeconds: 60,
-                           sessions: [], progress: 0.1, primaryItem: nil, additionalItems: [], completedAt: nil)),
-                       studentKey: key)
+            Submission(
+                assignmentIdentifier: fixture.essay.identifier, studentIdentifier: ClassFixture.dan.id,
+                studentName: ClassFixture.dan.name, submittedAt: ClassFixture.start.addingTimeInterval(6000),
+                digest: digest,
+                payload: try JSONCoding.encoder.encode(
+                    StudentWork(
+                        assignmentIdentifier: fixture.essay.identifier, documentName: "essay.txt", activeSeconds: 60,
+                        sessions: [], progress: 0.1, primaryItem: nil, additionalItems: [], completedAt: nil)),
+                studentKey: key)
         }
         #expect(try await store.importSubmission(try submission("dan-1", key: danKey)) == .added)
         #expect(try await store.importSubmission(try submission("forged", key: forgedKey)) == .conflict)
@@ -293,7 +301,9 @@ struct DashboardTests {
         let entry = WritingHistoryEntry(date: t.addingTimeInterval(60), sessionStart: t, activeTime: 60, sessionIdentifier: "session-1")
         var work = StudentWork(
             assignmentIdentifier: fixture.lab.identifier, documentName: "lab.txt", activeSeconds: 36_000,
-            sessions: (0..<1_200).map { .init(start: t.addingTimeInterval(Double($0) * 60), end: t.addingTimeInterval(Double($0) * 60 + 30)) },
+            sessions: (0..<1_200).map {
+                .init(start: t.addingTimeInterval(Double($0) * 60), end: t.addingTimeInterval(Double($0) * 60 + 30))
+            },
             progress: 0.5, primaryItem: nil, additionalItems: [], completedAt: nil)
         work.history = [entry]
         work.snapshots = [WritingSnapshotRecord(keyframeOf: Array(text.utf8), entry: entry)]
@@ -318,17 +328,21 @@ struct DashboardTests {
 
     @Test func serveIsForTheTeacherOnly() async throws {
         let fixture = try await ClassFixture(role: .student)
-        let result = try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--port", "0"],
-                             environment: ["XDG_CONFIG_HOME": fixture.configHome.path])
+        let result = try run(
+            try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--port", "0"],
+            environment: ["XDG_CONFIG_HOME": fixture.configHome.path])
         #expect(result.status == 64)
-        #expect(result.errorOutput == "clsfile: `clsfile serve` is for a teacher, and the role now is student: run `clsfile role teacher` first\n")
+        #expect(
+            result.errorOutput
+                == "clsfile: `clsfile serve` is for a teacher, and the role now is student: run `clsfile role teacher` first\n")
     }
 
     @Test func aStoreThatCannotBeReadStopsServeAtOnce() async throws {
         let fixture = try await ClassFixture()
         let damaged = try fixture.scratch.file("damaged.sqlite", String(repeating: "not a database ", count: 200))
-        let result = try run(try builtExecutable("clsfile"), ["serve", "--store", damaged.path, "--port", "0"],
-                             environment: ["XDG_CONFIG_HOME": fixture.configHome.path])
+        let result = try run(
+            try builtExecutable("clsfile"), ["serve", "--store", damaged.path, "--port", "0"],
+            environment: ["XDG_CONFIG_HOME": fixture.configHome.path])
         #expect(result.status == 74)
         #expect(result.errorOutput.hasPrefix("clsfile: ") && result.errorOutput.contains(damaged.path))
         #expect(!result.output.contains("Class dashboard"))
@@ -337,8 +351,9 @@ struct DashboardTests {
     @Test func aPortInUseFailsWithExit69() async throws {
         let fixture = try await ClassFixture()
         let first = try await fixture.serve()
-        let result = try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--port", "\(first.port)"],
-                             environment: ["XDG_CONFIG_HOME": fixture.configHome.path])
+        let result = try run(
+            try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--port", "\(first.port)"],
+            environment: ["XDG_CONFIG_HOME": fixture.configHome.path])
         #expect(result.status == 69)
         #expect(result.errorOutput.hasPrefix("clsfile: cannot listen on 127.0.0.1 port \(first.port): "))
         #expect(result.errorOutput.hasSuffix("; choose another --port or --host (port 0 picks a free one)\n"))
@@ -348,33 +363,46 @@ struct DashboardTests {
     @Test(arguments: ["short", "has spaces in the token", "ünïcödé-token-value"])
     func aBadTokenIsAUsageError(token: String) async throws {
         let fixture = try await ClassFixture()
-        let fromEnvironment = try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path],
-                                      environment: fixture.environment.merging(["CLSFILE_DASHBOARD_TOKEN": token]) { $1 })
+        let fromEnvironment = try run(
+            try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path],
+            environment: fixture.environment.merging(["CLSFILE_DASHBOARD_TOKEN": token]) { $1 })
         #expect(fromEnvironment.status == 64)
-        #expect(fromEnvironment.errorOutput.contains("CLSFILE_DASHBOARD_TOKEN: the token must have at least 16 characters"), "\(fromEnvironment.errorOutput)")
+        #expect(
+            fromEnvironment.errorOutput.contains("CLSFILE_DASHBOARD_TOKEN: the token must have at least 16 characters"),
+            "\(fromEnvironment.errorOutput)")
         let file = try fixture.tokenFile(token)
-        let fromFile = try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--token-file", file.path],
-                               environment: fixture.environment)
+        let fromFile = try run(
+            try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--token-file", file.path],
+            environment: fixture.environment)
         #expect(fromFile.status == 64)
-        #expect(fromFile.errorOutput.contains("the token file \(file.path) does not hold a token: the token must have at least 16 characters"),
-                "\(fromFile.errorOutput)")
+        #expect(
+            fromFile.errorOutput.contains("the token file \(file.path) does not hold a token: the token must have at least 16 characters"),
+            "\(fromFile.errorOutput)")
     }
 
     @Test func theTokenComesFromAFileOrTheEnvironmentNeverTheCommandLine() async throws {
         let fixture = try await ClassFixture()
         let token = "correct-horse-battery-staple"
         func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-            try run(try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--port", "0"] + arguments,
-                    environment: fixture.environment.merging(environment) { $1 })
+            try run(
+                try builtExecutable("clsfile"), ["serve", "--store", fixture.storeURL.path, "--port", "0"] + arguments,
+                environment: fixture.environment.merging(environment) { $1 })
         }
         let onArgv = try serve(["--token", token])
-        #expect(onArgv.status == 64 && onArgv.errorOutput.contains("--token shows the token to every user of this machine (ps): put it in a file readable by you alone and give --token-file PATH, or set CLSFILE_DASHBOARD_TOKEN"),
-                "\(onArgv.errorOutput)")
-        #expect(!(try run(try builtExecutable("clsfile"), ["serve", "--help"], environment: fixture.environment).output.contains("--token <")))
+        #expect(
+            onArgv.status == 64
+                && onArgv.errorOutput.contains(
+                    "--token shows the token to every user of this machine (ps): put it in a file readable by you alone and give --token-file PATH, or set CLSFILE_DASHBOARD_TOKEN"
+                ),
+            "\(onArgv.errorOutput)")
+        #expect(
+            !(try run(try builtExecutable("clsfile"), ["serve", "--help"], environment: fixture.environment).output.contains("--token <")))
         let shared = try fixture.tokenFile(token, mode: 0o644)
         let readable = try serve(["--token-file", shared.path])
-        #expect(readable.status == 64 && readable.errorOutput.contains("can be read by other users (mode 644): make it yours alone with chmod 600"),
-                "\(readable.errorOutput)")
+        #expect(
+            readable.status == 64
+                && readable.errorOutput.contains("can be read by other users (mode 644): make it yours alone with chmod 600"),
+            "\(readable.errorOutput)")
         let missing = try serve(["--token-file", fixture.scratch.url.appendingPathComponent("no-such-file").path])
         #expect(missing.status == 64 && missing.errorOutput.contains("cannot be read"), "\(missing.errorOutput)")
         let both = try serve(["--token-file", try fixture.tokenFile(token).path], environment: ["CLSFILE_DASHBOARD_TOKEN": token])
@@ -392,12 +420,14 @@ struct DashboardTests {
         let server = try await fixture.serve(["--idle-timeout", "1", "--body-timeout", "3"])
         let head = "POST /api/class-report.json HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
         // Half a body, then nothing: closed once idle for a second.
-        let stalled = try StallingClient.secondsUntilClosed(port: server.port, sending: head + "Content-Length: 1000\r\n\r\n" + String(repeating: "x", count: 500),
-                                                            then: .stalls, limit: 20)
+        let stalled = try StallingClient.secondsUntilClosed(
+            port: server.port, sending: head + "Content-Length: 1000\r\n\r\n" + String(repeating: "x", count: 500),
+            then: .stalls, limit: 20)
         #expect(try #require(stalled) < 2.5, "closed after \(stalled ?? 0) s")
         // A byte every quarter second, never idle a second: closed by the body's timeout.
-        let trickled = try StallingClient.secondsUntilClosed(port: server.port, sending: head + "Content-Length: 100000\r\n\r\n",
-                                                             then: .trickles(every: 0.25), limit: 20)
+        let trickled = try StallingClient.secondsUntilClosed(
+            port: server.port, sending: head + "Content-Length: 100000\r\n\r\n",
+            then: .trickles(every: 0.25), limit: 20)
         #expect(try #require(trickled) >= 2.5 && trickled ?? 0 < 5, "closed after \(trickled ?? 0) s")
         // An idle connection between requests is closed too.
         let idle = try StallingClient.secondsUntilClosed(port: server.port, sending: "", then: .stalls, limit: 20)

@@ -19,10 +19,12 @@ struct HTMLTests {
         let hostile = Self.hostile
         let item = StudentWork.Item(kind: "quantity", identifier: hostile, title: hostile, value: 3, maxScore: nil)
         let other = StudentWork.Item(kind: "score", identifier: "quiz", title: hostile, value: 1, maxScore: 2)
-        let work = StudentWork(assignmentIdentifier: hostile, documentName: hostile, activeSeconds: 60,
-                               sessions: [.init(start: Date(timeIntervalSince1970: 0), end: Date(timeIntervalSince1970: 60))],
-                               progress: 0.5, primaryItem: item, additionalItems: [item, other], completedAt: nil)
-        let row = ClassReport.StudentRow(studentIdentifier: hostile, studentName: hostile, submittedAt: Date(timeIntervalSince1970: 0), work: work)
+        let work = StudentWork(
+            assignmentIdentifier: hostile, documentName: hostile, activeSeconds: 60,
+            sessions: [.init(start: Date(timeIntervalSince1970: 0), end: Date(timeIntervalSince1970: 60))],
+            progress: 0.5, primaryItem: item, additionalItems: [item, other], completedAt: nil)
+        let row = ClassReport.StudentRow(
+            studentIdentifier: hostile, studentName: hostile, submittedAt: Date(timeIntervalSince1970: 0), work: work)
         var scored = row
         scored.work.primaryItem = other
         let assignment = AssignmentFixture.make(title: hostile, className: hostile)
@@ -34,7 +36,7 @@ struct HTMLTests {
             ClassPage(report: report, links: links).render(),
             AssignmentPage(assignment: summary, links: links).render(),
             StudentPage(assignment: summary, student: row, links: links).render(),
-            MessagePage(title: hostile, message: hostile, links: links).render(),
+            MessagePage(title: hostile, message: hostile, links: links).render()
         ]
         for page in pages.map(\.rendered) {
             #expect(!page.contains("<script") && !page.contains("<img") && !page.contains("\"quoted\""))
@@ -44,12 +46,14 @@ struct HTMLTests {
 
     @Test func theClassPageShowsEachAssignedContextWithItsAverages() {
         func work(_ seconds: Double, _ progress: Double, done: Bool) -> StudentWork {
-            StudentWork(assignmentIdentifier: "a", documentName: "doc.md", activeSeconds: seconds, sessions: [],
-                        progress: progress, primaryItem: nil, additionalItems: [],
-                        completedAt: done ? Date(timeIntervalSince1970: 0) : nil)
+            StudentWork(
+                assignmentIdentifier: "a", documentName: "doc.md", activeSeconds: seconds, sessions: [],
+                progress: progress, primaryItem: nil, additionalItems: [],
+                completedAt: done ? Date(timeIntervalSince1970: 0) : nil)
         }
         func row(_ student: String, _ work: StudentWork) -> ClassReport.StudentRow {
-            ClassReport.StudentRow(studentIdentifier: student, studentName: student, submittedAt: Date(timeIntervalSince1970: 0), work: work)
+            ClassReport.StudentRow(
+                studentIdentifier: student, studentName: student, submittedAt: Date(timeIntervalSince1970: 0), work: work)
         }
         var notes = AssignmentFixture.make(title: "Chapter 1: Notes", className: nil)
         notes.contextPath = [Self.hostile, "ch1"]
@@ -57,7 +61,7 @@ struct HTMLTests {
         exercises.identifier = "assignment-2"
         let summaries = [
             ClassReport.summary(of: notes, rows: [row("ada", work(600, 1, done: true)), row("bob", work(60, 0.5, done: false))]),
-            ClassReport.summary(of: exercises, rows: [row("ada", work(300, 0.5, done: true))]),
+            ClassReport.summary(of: exercises, rows: [row("ada", work(300, 0.5, done: true))])
         ]
         let report = ClassReport(assignments: summaries)
         let context = try! #require(report.contexts.first)

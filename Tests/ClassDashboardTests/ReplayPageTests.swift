@@ -11,8 +11,9 @@ struct ReplayPageTests {
 
     /// A student's work whose snapshots are `records`, as a report row.
     static func row(_ records: [WritingSnapshotRecord]) throws -> (ClassReport.AssignmentSummary, ClassReport.StudentRow) {
-        var work = StudentWork(assignmentIdentifier: "assignment-1", documentName: "essay.txt", activeSeconds: 60, sessions: [],
-                               progress: 0.5, primaryItem: nil, additionalItems: [], completedAt: nil)
+        var work = StudentWork(
+            assignmentIdentifier: "assignment-1", documentName: "essay.txt", activeSeconds: 60, sessions: [],
+            progress: 0.5, primaryItem: nil, additionalItems: [], completedAt: nil)
         work.history = records.map(\.entry)
         work.snapshots = records
         // What a collected submission would have to pass.
@@ -22,16 +23,22 @@ struct ReplayPageTests {
     }
 
     static func entry(_ minutes: Double, isSessionStart: Bool = false) -> WritingHistoryEntry {
-        WritingHistoryEntry(date: start.addingTimeInterval(minutes * 60), sessionStart: start, activeTime: minutes * 60,
-                            sessionIdentifier: "session-1", isSessionStart: isSessionStart)
+        WritingHistoryEntry(
+            date: start.addingTimeInterval(minutes * 60), sessionStart: start, activeTime: minutes * 60,
+            sessionIdentifier: "session-1", isSessionStart: isSessionStart)
     }
 
     /// A delta record made of the given operations, from `base`.
-    static func record(_ operations: [ContentDelta.Operation], from base: [UInt8], at minutes: Double) throws -> (WritingSnapshotRecord, [UInt8]) {
+    static func record(_ operations: [ContentDelta.Operation], from base: [UInt8], at minutes: Double) throws -> (
+        WritingSnapshotRecord, [UInt8]
+    ) {
         let delta = ContentDelta(operations: operations)
         let content = try delta.applied(to: base).content
-        return (WritingSnapshotRecord(entry: entry(minutes), delta: delta.encoded(), digest: HistoryTable.digest(of: content),
-                                      isKeyframe: false), content)
+        return (
+            WritingSnapshotRecord(
+                entry: entry(minutes), delta: delta.encoded(), digest: HistoryTable.digest(of: content),
+                isKeyframe: false), content
+        )
     }
 
     static func render(_ records: [WritingSnapshotRecord], step: Int, from: Int = 0) throws -> String {
@@ -120,10 +127,12 @@ struct ReplayPageTests {
     @Test func anOrdinaryStepIsShownWhole() throws {
         let before = Array("The river rises in the hills.\n".utf8)
         let records = [WritingSnapshotRecord(keyframeOf: before, entry: Self.entry(0, isSessionStart: true))]
-        let (added, _) = try Self.record([.copy(offset: 0, count: before.count), .insert(Array("It runs to the sea.\n".utf8))],
-                                          from: before, at: 5)
+        let (added, _) = try Self.record(
+            [.copy(offset: 0, count: before.count), .insert(Array("It runs to the sea.\n".utf8))],
+            from: before, at: 5)
         let page = try Self.render(records + [added], step: 2)
-        #expect(page.contains("<pre id=\"replay-text\" class=\"replay\">The river rises in the hills.\n<ins>It runs to the sea.\n</ins></pre>"))
+        #expect(
+            page.contains("<pre id=\"replay-text\" class=\"replay\">The river rises in the hills.\n<ins>It runs to the sea.\n</ins></pre>"))
         #expect(!page.contains("replay-part") && !page.contains("replay-more"))
         // A part asked for past the end of the text shows it from the start.
         #expect(try Self.render(records + [added], step: 2, from: 10_000) == page)

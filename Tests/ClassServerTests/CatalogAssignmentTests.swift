@@ -27,13 +27,18 @@ struct CatalogAssignmentTests {
         let book = ["fun-with-science"], chapter = ["fun-with-science", "measurements"]
         let production = [
             context(book, "Fun with Science", "book", ["isAssignable": false]),
-            context(chapter, "Measurements", "chapter", [
-                "summary": "Units of length, mass and time.", "suggestedAge": [9, 11], "suggestedCompletionTime": [15, 20],
-                "progressReportingCapabilities": [["kind": "percent", "details": "Share of the quiz done"],
-                                                  ["kind": "score", "details": "Total score"]],
-                "thumbnailId": "measurements"]),
+            context(
+                chapter, "Measurements", "chapter",
+                [
+                    "summary": "Units of length, mass and time.", "suggestedAge": [9, 11], "suggestedCompletionTime": [15, 20],
+                    "progressReportingCapabilities": [
+                        ["kind": "percent", "details": "Share of the quiz done"],
+                        ["kind": "score", "details": "Total score"]
+                    ],
+                    "thumbnailId": "measurements"
+                ]),
             context(chapter + ["measurements-quiz"], "Measurements Quiz", "quiz"),
-            context(chapter + ["notes"], "Notes", "document"),
+            context(chapter + ["notes"], "Notes", "document")
         ]
         let decode = { (contexts: [[String: Any]]) in
             try JSONDecoder().decode([CatalogWire.Context].self, from: try JSONSerialization.data(withJSONObject: contexts))
@@ -41,10 +46,12 @@ struct CatalogAssignmentTests {
         let image = TestImages.png(width: 330, height: 330)
         try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
             _ = try await database.publishContexts(try decode(production), team: "acme", environment: .production)
-            _ = try await database.putThumbnail(try CatalogThumbnail(checking: image, contentType: "image/png"), id: "measurements",
-                                                team: "acme", environment: .production)
-            _ = try await database.publishContexts(try decode([context(["secret-draft"], "Secret draft", "chapter")]),
-                                                   team: "acme", environment: .development)
+            _ = try await database.putThumbnail(
+                try CatalogThumbnail(checking: image, contentType: "image/png"), id: "measurements",
+                team: "acme", environment: .production)
+            _ = try await database.publishContexts(
+                try decode([context(["secret-draft"], "Secret draft", "chapter")]),
+                team: "acme", environment: .development)
         }
         return image
     }
@@ -57,14 +64,17 @@ struct CatalogAssignmentTests {
         var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    static let browser = HTTPClient(eventLoopGroupProvider: .singleton,
-                                    configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+    static let browser = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
 
     static func call(_ url: String, form: [(String, String)]? = nil, rawForm: String? = nil) async throws -> Answer {
         var request = HTTPClientRequest(url: url)
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        if let body = rawForm ?? form?.map({ "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }).joined(separator: "&") {
+        if let body = rawForm
+            ?? form?.map({ "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }).joined(separator: "&")
+        {
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: body))
@@ -72,7 +82,8 @@ struct CatalogAssignmentTests {
         let response = try await browser.execute(request, timeout: .seconds(30))
         var headers: [String: String] = [:]
         for header in response.headers { headers[header.name.lowercased()] = header.value }
-        return Answer(status: Int(response.status.code), headers: headers, body: Data(buffer: try await response.body.collect(upTo: 16 << 20)))
+        return Answer(
+            status: Int(response.status.code), headers: headers, body: Data(buffer: try await response.body.collect(upTo: 16 << 20)))
     }
 
     @Test func aTeacherAssignsACatalogContextAndTheAppsAndTheCoursesWorkReportToIt() async throws {
@@ -80,7 +91,8 @@ struct CatalogAssignmentTests {
         let image = try await Self.publishCatalog(room.school)
         let classes = try await ServerDatabase.withDatabase(room.school.owner, logger: .tests) { try await $0.classes() }
         let sevenB = try #require(classes.first { $0.name == "7B" })
-        let token = try await DeviceToken.make(key: try room.teacher.identity(.teacher).signingKey, audience: room.server.origin, lifetime: 30 * 60)
+        let token = try await DeviceToken.make(
+            key: try room.teacher.identity(.teacher).signingKey, audience: room.server.origin, lifetime: 30 * 60)
         let pages = room.server.url.absoluteString + "/classes/\(sevenB.id.uuidString.lowercased())"
         let catalog = pages + "/catalog?token=\(token)"
 
@@ -89,7 +101,8 @@ struct CatalogAssignmentTests {
         #expect(classPage.text.contains("id=\"catalog\" href=\"/classes/\(sevenB.id.uuidString.lowercased())/catalog?token="))
         let top = try await Self.call(catalog)
         #expect(top.status == 200 && top.text.contains(">acme</a></li>"), "\(top.text)")
-        #expect(top.headers["content-security-policy"]?.contains("img-src 'self'") == true
+        #expect(
+            top.headers["content-security-policy"]?.contains("img-src 'self'") == true
                 && top.headers["content-security-policy"]?.contains("form-action 'self'") == true
                 && top.headers["content-security-policy"]?.contains("script-src") == false)
         #expect(!top.text.contains("http-equiv=\"refresh\""), "a page with a form never reloads itself")
@@ -105,7 +118,8 @@ struct CatalogAssignmentTests {
         let row = try #require(chapters.text.components(separatedBy: "<tr data-path=\"fun-with-science/measurements\"").dropFirst().first)
         #expect(row.hasPrefix(" class=\"assignable\">") && row.contains("Units of length, mass and time.") && row.contains("(2 below)"))
         #expect(row.contains("Age 9–11 years") && row.contains("Time 15–20 min") && row.contains(">chapter</span>"))
-        #expect(row.contains("<span class=\"capability\">percent</span> <span class=\"meta\">(Share of the quiz done)</span>")
+        #expect(
+            row.contains("<span class=\"capability\">percent</span> <span class=\"meta\">(Share of the quiz done)</span>")
                 && row.contains("<br><span class=\"capability\">score</span>") && !row.contains("&lt;"))
         #expect(row.contains("<form method=\"post\" action=\"/classes/\(sevenB.id.uuidString.lowercased())/catalog/assignments?token="))
         let thumbnailAddress = try #require(row.components(separatedBy: "src=\"").dropFirst().first?.components(separatedBy: "\"").first)
@@ -115,14 +129,22 @@ struct CatalogAssignmentTests {
         // Refused: the container, a missing context, a bad day; then assigned, once.
         let assign = pages + "/catalog/assignments?token=\(token)"
         let container = try await Self.call(assign, form: [("team", "acme"), ("path", "fun-with-science"), ("title", "All of it")])
-        #expect(container.status == 400 && container.text.contains("is not assignable: its publisher marked it as a container"), "\(container.text)")
+        #expect(
+            container.status == 400 && container.text.contains("is not assignable: its publisher marked it as a container"),
+            "\(container.text)")
         let missing = try await Self.call(assign, form: [("team", "acme"), ("path", "nowhere"), ("title", "Nothing")])
         #expect(missing.status == 404 && missing.text.contains("has no context nowhere"))
-        let badDay = try await Self.call(assign, form: [("team", "acme"), ("path", "fun-with-science"), ("path", "measurements"),
-                                                       ("title", "Measuring things"), ("due", "next week")])
+        let badDay = try await Self.call(
+            assign,
+            form: [
+                ("team", "acme"), ("path", "fun-with-science"), ("path", "measurements"),
+                ("title", "Measuring things"), ("due", "next week")
+            ])
         #expect(badDay.status == 400 && badDay.text.contains("the due day is YYYY-MM-DD"))
-        let form = [("team", "acme"), ("path", "fun-with-science"), ("path", "measurements"), ("title", "Measuring things"),
-                    ("due", "2030-06-30")]
+        let form = [
+            ("team", "acme"), ("path", "fun-with-science"), ("path", "measurements"), ("title", "Measuring things"),
+            ("due", "2030-06-30")
+        ]
         let made = try await Self.call(assign, form: form)
         #expect(made.status == 303, "\(made.text)")
         let location = try #require(made.headers["location"])
@@ -133,11 +155,19 @@ struct CatalogAssignmentTests {
         #expect(after.text.contains("<table id=\"assigned\">"))
         let again = try await Self.call(assign, form: form)
         #expect(again.status == 409 && again.text.contains("is assigned to this class already"))
-        let nested = try await Self.call(assign, form: [("team", "acme"), ("path", "fun-with-science"), ("path", "measurements"),
-                                                       ("path", "notes"), ("title", "Notes")])
+        let nested = try await Self.call(
+            assign,
+            form: [
+                ("team", "acme"), ("path", "fun-with-science"), ("path", "measurements"),
+                ("path", "notes"), ("title", "Notes")
+            ])
         #expect(nested.status == 409 && nested.text.contains("or a context above or below it is (as ‘Measuring things’)"), "\(nested.text)")
-        let farDay = try await Self.call(assign, form: [("team", "acme"), ("path", "fun-with-science"), ("path", "measurements"),
-                                                       ("title", "Later"), ("due", "2150-01-01")])
+        let farDay = try await Self.call(
+            assign,
+            form: [
+                ("team", "acme"), ("path", "fun-with-science"), ("path", "measurements"),
+                ("title", "Later"), ("due", "2150-01-01")
+            ])
         #expect(farDay.status == 400 && farDay.text.contains("is not between 2000 and 2100"))
         // A body that is not percent-encoding is refused, and the server goes on.
         let garbled = try await Self.call(assign, rawForm: "team=acme&path=%zz&title=\"[é|")
@@ -148,7 +178,10 @@ struct CatalogAssignmentTests {
         let (ada, _) = try room.student("ada", fullName: "Ada Lovelace")
         try ada.clsfile("accept", ada.home.appendingPathComponent("work/essay.md.clshandout").path)
         let joined = try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
-        #expect(joined.output.contains("received 'Measuring things' (class 7B, context fun-with-science/measurements, due 2030-06-30): no work recorded under it yet"), "\(joined.output)")
+        #expect(
+            joined.output.contains(
+                "received 'Measuring things' (class 7B, context fun-with-science/measurements, due 2030-06-30): no work recorded under it yet"
+            ), "\(joined.output)")
         let adaToken = try await DeviceToken.make(key: try ada.identity(.student).signingKey, audience: room.server.origin, lifetime: 60)
         #expect(try await Self.call(pages + "/catalog?token=\(adaToken)").status == 403)
 
@@ -159,27 +192,33 @@ struct CatalogAssignmentTests {
         let work = ada.home.appendingPathComponent("course")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         try Data("# Notes\n".utf8).write(to: work.appendingPathComponent("notes.md"))
-        try Data("""
+        try Data(
+            """
             {"contexts": [{"data": {"identifierPath": ["fun-with-science"], "title": "Fun with Science", "type": "book"}},
                           {"data": {"identifierPath": ["fun-with-science", "measurements"], "title": "Measurements", "type": "chapter"}},
                           {"data": {"identifierPath": ["fun-with-science", "measurements", "notes"], "title": "Notes", "type": "document"},
                            "document": "notes.md"}]}
-            """.utf8).write(to: work.appendingPathComponent("course.json"))
+            """.utf8
+        ).write(to: work.appendingPathComponent("course.json"))
         try ada.clsfile("contexts", "import", work.appendingPathComponent("course.json").path)
-        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo A metre is one hundred centimetres. >> \\\"$0\\\"\"",
-                        work.appendingPathComponent("notes.md").path)
+        try ada.clsfile(
+            "open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo A metre is one hundred centimetres. >> \\\"$0\\\"\"",
+            work.appendingPathComponent("notes.md").path)
         let synced = try ada.clsfile("sync")
         #expect(!synced.output.contains("received"), "an assignment is received once: \(synced.output)")
 
         var report = try await room.report()
-        let quizWork = try #require(report.assignments.first { $0.title == "Measuring things: Measurements Quiz" }, "\(report.assignments.map(\.title))")
+        let quizWork = try #require(
+            report.assignments.first { $0.title == "Measuring things: Measurements Quiz" }, "\(report.assignments.map(\.title))")
         #expect(quizWork.documentName == "measurements-quiz" && quizWork.contextPath == ["fun-with-science", "measurements"])
         #expect(quizWork.dueDate != nil && quizWork.className == "7B")
         let adasQuiz = try #require(quizWork.students.first?.work)
         #expect(adasQuiz.primaryItem?.value == 2 && adasQuiz.primaryItem?.maxScore == 3 && adasQuiz.progress == 1)
         #expect(adasQuiz.isDone && adasQuiz.activeSeconds > 0)
         let notes = try #require(report.assignments.first { $0.title == "Measuring things: Notes" })
-        #expect(notes.documentName == "notes.md" && notes.students.first?.work.primaryItem?.value == 7, "\(String(describing: notes.students.first?.work))")
+        #expect(
+            notes.documentName == "notes.md" && notes.students.first?.work.primaryItem?.value == 7,
+            "\(String(describing: notes.students.first?.work))")
         #expect(report.assignments.contains { $0.title == "Essay on rivers" }, "the handout's work goes on as before")
         let assigned = try #require(report.contexts.first { $0.identifierPath == ["fun-with-science", "measurements"] })
         #expect(assigned.title == "Measurements" && Set(assigned.assignmentIdentifiers) == Set([quizWork.identifier, notes.identifier]))
@@ -198,9 +237,12 @@ struct CatalogAssignmentTests {
         let client = try SyncClient(serverURL: room.server.url, key: try grace.identity(.student).signingKey)
         let offered = try await client.assignments(ofClass: sevenB.id)
         #expect(offered.map(\.title) == ["Measuring things"] && offered.first?.identifierPath == ["fun-with-science", "measurements"])
-        #expect(offered.first?.contexts.map(\.data.identifierPath) == [["fun-with-science"], ["fun-with-science", "measurements"],
-                                                                      ["fun-with-science", "measurements", "measurements-quiz"],
-                                                                      ["fun-with-science", "measurements", "notes"]])
+        #expect(
+            offered.first?.contexts.map(\.data.identifierPath) == [
+                ["fun-with-science"], ["fun-with-science", "measurements"],
+                ["fun-with-science", "measurements", "measurements-quiz"],
+                ["fun-with-science", "measurements", "notes"]
+            ])
         let (_, poetryCode, _) = try SyncTests.Classroom.addTeacher(
             "okafor", name: "Mr Okafor", className: "8C", handing: "poem.md", text: "# Spring\n", title: "A poem",
             school: room.school, in: room.scratch)
@@ -208,7 +250,9 @@ struct CatalogAssignmentTests {
         try linus.clsfile("join", room.server.url.absoluteString, "--code", poetryCode)
         let stranger = try SyncClient(serverURL: room.server.url, key: try linus.identity(.student).signingKey)
         await #expect(throws: SyncError.self) { _ = try await stranger.assignments(ofClass: sevenB.id) }
-        let okafor = try await DeviceToken.make(key: try #require(try SyncTests.User("okafor", in: room.scratch).identity(.teacher)).signingKey, audience: room.server.origin, lifetime: 60)
+        let okafor = try await DeviceToken.make(
+            key: try #require(try SyncTests.User("okafor", in: room.scratch).identity(.teacher)).signingKey, audience: room.server.origin,
+            lifetime: 60)
         let foreign = try await Self.call(assign.replacingOccurrences(of: token, with: okafor), form: form)
         #expect(foreign.status == 404 && foreign.text.contains("you teach no class"), "\(foreign.text)")
     }

@@ -26,12 +26,14 @@ struct HostileStudentTests {
             school = try await ServerDatabaseTests.School()
             let teacherKey = P256.Signing.PrivateKey()
             let created = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
-                let teacher = try await database.addTeacher(name: "Ms Ruiz", publicKey: teacherKey.publicKey,
-                                                            recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+                let teacher = try await database.addTeacher(
+                    name: "Ms Ruiz", publicKey: teacherKey.publicKey,
+                    recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
                 return (teacher.id, try await database.createClass(name: "9A", teacher: teacher.id.uuidString))
             }
             let enrolment = try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
-                try await database.joinClass(code: created.1.joinCode, studentName: "Mallory", publicKey: P256.Signing.PrivateKey().publicKey)
+                try await database.joinClass(
+                    code: created.1.joinCode, studentName: "Mallory", publicKey: P256.Signing.PrivateKey().publicKey)
             }
             (classID, teacher, student) = (created.1.id, created.0, enrolment.accountID)
             try await register(["essay"])
@@ -40,12 +42,16 @@ struct HostileStudentTests {
         /// The teacher registers handouts of these identifiers with the class.
         func register(_ identifiers: [String], title: String = "Essay") async throws {
             let handouts = identifiers.map {
-                SyncWire.HandoutRequest.Handout(identifier: $0, assignment: .init(title: title, className: "9A", documentName: "essay.txt",
-                                                                                  dueDate: HostileStudentTests.now + 86_400, targetWords: 500))
+                SyncWire.HandoutRequest.Handout(
+                    identifier: $0,
+                    assignment: .init(
+                        title: title, className: "9A", documentName: "essay.txt",
+                        dueDate: HostileStudentTests.now + 86_400, targetWords: 500))
             }
             _ = try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
                 for start in stride(from: 0, to: handouts.count, by: 500) {
-                    _ = try await database.registerHandouts(Array(handouts[start..<min(handouts.count, start + 500)]), inClass: classID, as: teacher)
+                    _ = try await database.registerHandouts(
+                        Array(handouts[start..<min(handouts.count, start + 500)]), inClass: classID, as: teacher)
                 }
             }
         }
@@ -63,9 +69,11 @@ struct HostileStudentTests {
             try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
                 try await database.asAccount(teacher) { connection in
                     var states: [String: WorkState] = [:]
-                    for (assignment, text) in try await connection.run("""
+                    for (assignment, text) in try await connection.run(
+                        """
                         SELECT assignment_id, detail::text FROM clsfile.work WHERE class_id = \(classID)
-                        """, logger: database.logger).decode((String, String).self).collected() {
+                        """, logger: database.logger
+                    ).decode((String, String).self).collected() {
                         states[assignment] = try WorkStateCoding.decoder.decode(WorkState.self, from: Data(text.utf8))
                     }
                     return states
@@ -93,20 +101,24 @@ struct HostileStudentTests {
     static let now = Date().timeIntervalSince1970
 
     static func operation(on assignment: String = "essay", madeAt: Double = now - 600) -> SyncOperation {
-        SyncOperation(assignmentIdentifier: assignment, attempt: 0, madeAt: madeAt,
-                      assignment: .init(title: "Essay", documentName: "essay.txt"))
+        SyncOperation(
+            assignmentIdentifier: assignment, attempt: 0, madeAt: madeAt,
+            assignment: .init(title: "Essay", documentName: "essay.txt"))
     }
 
     static func items(_ count: Int, from first: Int = 0, title: String = "Words") -> [SyncOperation.Item] {
         (first..<first + count).map {
-            SyncOperation.Item(identifier: "item-\($0)", title: title, isPrimary: false, kind: "quantity", value: Double($0),
-                               createdAt: now - 900, modifiedAt: now - 900)
+            SyncOperation.Item(
+                identifier: "item-\($0)", title: title, isPrimary: false, kind: "quantity", value: Double($0),
+                createdAt: now - 900, modifiedAt: now - 900)
         }
     }
 
     /// Expects a refusal of `code` whose message holds `text`, and that it applied nothing.
-    static func expectRefusal(_ room: Room, _ operations: [SyncOperation], code: ServerError.Code, saying text: String,
-                              sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    static func expectRefusal(
+        _ room: Room, _ operations: [SyncOperation], code: ServerError.Code, saying text: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let before = (try await room.work(), try await room.appliedCount())
         let error = await #expect(throws: ServerError.self, sourceLocation: sourceLocation) { try await room.send(operations) }
         #expect(error?.code == code, sourceLocation: sourceLocation)
@@ -176,13 +188,16 @@ struct HostileStudentTests {
         let room = try await Room()
         // The student's own words on the assignment are replaced by the teacher's.
         var rewriting = Self.operation()
-        rewriting.assignment = .init(title: "CANCELLED - no need to submit", className: "Detention", documentName: "essay.txt",
-                                     dueDate: 946_684_800, targetWords: 1)
+        rewriting.assignment = .init(
+            title: "CANCELLED - no need to submit", className: "Detention", documentName: "essay.txt",
+            dueDate: 946_684_800, targetWords: 1)
         rewriting.items = Self.items(1)
         _ = try await room.send([rewriting])
         let stored = try #require(try await room.work()["essay"])
         #expect(stored.assignment.title == "Essay" && stored.assignment.className == "9A" && stored.assignment.targetWords == 500)
-        let report = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.classReport(room.classID, as: room.teacher) }
+        let report = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) {
+            try await $0.classReport(room.classID, as: room.teacher)
+        }
         #expect(report.assignments.map(\.title) == ["Essay"])
         #expect(report.assignments.first?.targetWords == 500 && report.assignments.first?.className == "9A")
         // An invented assignment is refused, naming it, and nothing of the request stays.
@@ -196,39 +211,49 @@ struct HostileStudentTests {
     @Test func catalogWorkCountsOnlyTheContextsTheCatalogSaysAreAssignableAndOnlyOnce() async throws {
         let room = try await Room()
         // A catalog assignment of lab/measurements, as a teacher makes it from the catalog page.
-        let contexts = #"[{"data":{"identifierPath":["lab"],"title":"Lab","type":"book"}},"# +
-            #"{"data":{"identifierPath":["lab","measurements"],"title":"Measurements","type":"chapter"}},"# +
-            #"{"data":{"identifierPath":["lab","measurements","quiz"],"title":"Quiz","type":"quiz"}},"# +
-            #"{"data":{"identifierPath":["lab","measurements","box"],"title":"Box","type":"section","isAssignable":false}}]"#
-        try room.school.cluster.psql("""
+        let contexts =
+            #"[{"data":{"identifierPath":["lab"],"title":"Lab","type":"book"}},"#
+            + #"{"data":{"identifierPath":["lab","measurements"],"title":"Measurements","type":"chapter"}},"#
+            + #"{"data":{"identifierPath":["lab","measurements","quiz"],"title":"Quiz","type":"quiz"}},"#
+            + #"{"data":{"identifierPath":["lab","measurements","box"],"title":"Box","type":"section","isAssignable":false}}]"#
+        try room.school.cluster.psql(
+            """
             INSERT INTO clsfile.catalog_assignment (id, class_id, team, path_key, context_title, title, due_at, contexts)
             VALUES (gen_random_uuid(), '\(room.classID)', 'acme', '["lab","measurements"]', 'Measurements', 'Measuring', '2030-06-30', '\(contexts)')
             """, database: "clsfile")
         func work(_ id: String, title: String, document: String) -> SyncOperation {
-            var operation = SyncOperation(assignmentIdentifier: id, attempt: 0, madeAt: Self.now - 600,
-                                          assignment: .init(title: title, className: "Detention", documentName: document, dueDate: 946_684_800,
-                                                            contextPath: ["lab", "measurements"]))
+            var operation = SyncOperation(
+                assignmentIdentifier: id, attempt: 0, madeAt: Self.now - 600,
+                assignment: .init(
+                    title: title, className: "Detention", documentName: document, dueDate: 946_684_800,
+                    contextPath: ["lab", "measurements"]))
             operation.completedAt = Self.now - 600
             return operation
         }
-        _ = try await room.send([work("ctx-quiz", title: "Measuring: Quiz", document: "quiz"),
-                                 work("ctx-chapter", title: "Measuring", document: "measurements")])
+        _ = try await room.send([
+            work("ctx-quiz", title: "Measuring: Quiz", document: "quiz"),
+            work("ctx-chapter", title: "Measuring", document: "measurements")
+        ])
         let stored = try await room.work()
         #expect(stored["ctx-quiz"]?.assignment.className == nil && stored["ctx-quiz"]?.assignment.dueDate == 1_909_008_000)
         #expect(stored["ctx-chapter"]?.assignment.title == "Measuring")
         // A document the catalog does not have, or a container, is no work of the assignment.
-        try await Self.expectRefusal(room, [work("ctx-fake", title: "Measuring: Extra credit", document: "extra")],
-                                     code: .unknownAssignment, saying: "has no assignment 'Measuring: Extra credit'")
-        try await Self.expectRefusal(room, [work("ctx-box", title: "Measuring: Box", document: "box")],
-                                     code: .unknownAssignment, saying: "has no assignment")
+        try await Self.expectRefusal(
+            room, [work("ctx-fake", title: "Measuring: Extra credit", document: "extra")],
+            code: .unknownAssignment, saying: "has no assignment 'Measuring: Extra credit'")
+        try await Self.expectRefusal(
+            room, [work("ctx-box", title: "Measuring: Box", document: "box")],
+            code: .unknownAssignment, saying: "has no assignment")
         // A second record of the quiz, under another id, would count it twice.
-        try await Self.expectRefusal(room, [work("ctx-quiz-again", title: "Measuring: Quiz", document: "quiz")],
-                                     code: .invalidValue, saying: "is held already under ctx-quiz")
+        try await Self.expectRefusal(
+            room, [work("ctx-quiz-again", title: "Measuring: Quiz", document: "quiz")],
+            code: .invalidValue, saying: "is held already under ctx-quiz")
         // A student registers no handouts.
         let refused = await #expect(throws: ServerError.self) {
             try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { database in
-                try await database.registerHandouts([.init(identifier: "mine", assignment: .init(title: "Mine", documentName: "mine.txt"))],
-                                                    inClass: room.classID, as: room.student)
+                try await database.registerHandouts(
+                    [.init(identifier: "mine", assignment: .init(title: "Mine", documentName: "mine.txt"))],
+                    inClass: room.classID, as: room.student)
             }
         }
         #expect(refused?.code == .notFound)
@@ -239,8 +264,9 @@ struct HostileStudentTests {
         try await room.register((0..<WorkLimits.maximumAssignments).map { "fake-\($0)" })
         _ = try await room.send((0..<WorkLimits.maximumAssignments - 1).map { Self.operation(on: "fake-\($0)") } + [Self.operation()])
         #expect(try await room.work().count == WorkLimits.maximumAssignments)
-        try await Self.expectRefusal(room, [Self.operation(on: "fake-\(WorkLimits.maximumAssignments - 1)")], code: .tooLarge,
-                                     saying: "would name \(WorkLimits.maximumAssignments + 1) assignments")
+        try await Self.expectRefusal(
+            room, [Self.operation(on: "fake-\(WorkLimits.maximumAssignments - 1)")], code: .tooLarge,
+            saying: "would name \(WorkLimits.maximumAssignments + 1) assignments")
         // Work on an assignment the student has goes on.
         var more = Self.operation(on: "fake-3")
         more.items = Self.items(1)
@@ -290,16 +316,20 @@ struct HostileStudentTests {
     @Test func onlyTheClassesTeacherReadsItsStudentsThroughClassStudents() async throws {
         let room = try await Room()
         let other = try await ServerDatabase.withDatabase(room.school.owner, logger: .tests) { database in
-            try await database.addTeacher(name: "Mr Lee", publicKey: P256.Signing.PrivateKey().publicKey,
-                                          recipientKey: P256.KeyAgreement.PrivateKey().publicKey).id
+            try await database.addTeacher(
+                name: "Mr Lee", publicKey: P256.Signing.PrivateKey().publicKey,
+                recipientKey: P256.KeyAgreement.PrivateKey().publicKey
+            ).id
         }
         // clsfile.class_students reads past the policies: it must answer the class's teacher alone.
         func students(as caller: UUID) async throws -> [String] {
             try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { database in
                 try await database.asAccount(caller) { connection in
-                    try await connection.run("""
+                    try await connection.run(
+                        """
                         SELECT row_name FROM clsfile.class_students(\(room.classID), \([room.student])::uuid[])
-                        """, logger: database.logger).decode(String.self).collected()
+                        """, logger: database.logger
+                    ).decode(String.self).collected()
                 }
             }
         }
@@ -308,29 +338,41 @@ struct HostileStudentTests {
         #expect(try await students(as: other).isEmpty)
         // The report names the student, with the key they joined with.
         _ = try await room.send([Self.operation()])
-        let report = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.classReport(room.classID, as: room.teacher) }
+        let report = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) {
+            try await $0.classReport(room.classID, as: room.teacher)
+        }
         let row = try #require(report.assignments.first?.students.first)
         #expect(row.studentName == "Mallory" && row.keyFingerprint != nil && row.enrolledAt != nil)
     }
 
     @Test func twoStudentsOfOneNameAreToldApartAndAnEnrolmentAndACodeCanEnd() async throws {
         let room = try await Room()
-        let code = try #require(try await ServerDatabase.withDatabase(room.school.owner, logger: .tests) { try await $0.classes() }.first?.joinCode)
+        let code = try #require(
+            try await ServerDatabase.withDatabase(room.school.owner, logger: .tests) { try await $0.classes() }.first?.joinCode)
         let (first, second) = (P256.Signing.PrivateKey(), P256.Signing.PrivateKey())
         let alices = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { database in
-            [try await database.joinClass(code: code, studentName: "Alice", publicKey: first.publicKey),
-             try await database.joinClass(code: code, studentName: "Alice", publicKey: second.publicKey)]
+            [
+                try await database.joinClass(code: code, studentName: "Alice", publicKey: first.publicKey),
+                try await database.joinClass(code: code, studentName: "Alice", publicKey: second.publicKey)
+            ]
         }
         for alice in alices {
             var work = Self.operation()
             work.items = Self.items(1)
-            _ = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.apply([work], toClass: room.classID, as: alice.accountID) }
+            _ = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) {
+                try await $0.apply([work], toClass: room.classID, as: alice.accountID)
+            }
         }
         // The report: each Alice with her key's fingerprint and enrolment, the name marked shared.
-        let report = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.classReport(room.classID, as: room.teacher) }
+        let report = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) {
+            try await $0.classReport(room.classID, as: room.teacher)
+        }
         let rows = try #require(report.assignments.first?.students.filter { $0.studentName == "Alice" })
-        #expect(Set(rows.compactMap(\.keyFingerprint)) == [Identity.fingerprint(of: first.publicKey.x963Representation),
-                                                           Identity.fingerprint(of: second.publicKey.x963Representation)])
+        #expect(
+            Set(rows.compactMap(\.keyFingerprint)) == [
+                Identity.fingerprint(of: first.publicKey.x963Representation),
+                Identity.fingerprint(of: second.publicKey.x963Representation)
+            ])
         #expect(rows.allSatisfy { $0.enrolledAt != nil })
         #expect(report.assignments.first?.sharedNames == ["Alice"])
 
@@ -340,16 +382,24 @@ struct HostileStudentTests {
         let listed = try run(server, ["student", "list", "--class", room.classID.uuidString], environment: admin)
         #expect(listed.status == 0, "\(listed.errorOutput)")
         #expect(listed.output.components(separatedBy: "Alice  (same name as another)").count == 3, "\(listed.output)")
-        #expect(listed.output.contains(alices[1].accountID.uuidString.lowercased() + "  " + Identity.fingerprint(of: second.publicKey.x963Representation)))
-        let removed = try run(server, ["student", "remove", "--class", room.classID.uuidString, alices[1].accountID.uuidString], environment: admin)
+        #expect(
+            listed.output.contains(
+                alices[1].accountID.uuidString.lowercased() + "  " + Identity.fingerprint(of: second.publicKey.x963Representation)))
+        let removed = try run(
+            server, ["student", "remove", "--class", room.classID.uuidString, alices[1].accountID.uuidString], environment: admin)
         #expect(removed.status == 0, "\(removed.errorOutput)")
-        let again = try run(server, ["student", "remove", "--class", room.classID.uuidString, alices[1].accountID.uuidString], environment: admin)
+        let again = try run(
+            server, ["student", "remove", "--class", room.classID.uuidString, alices[1].accountID.uuidString], environment: admin)
         #expect(again.status == 66 && again.errorOutput.contains("has no student"), "\(again.errorOutput)")
         let refused = await #expect(throws: ServerError.self) {
-            try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.apply([Self.operation()], toClass: room.classID, as: alices[1].accountID) }
+            try await ServerDatabase.withDatabase(room.school.app, logger: .tests) {
+                try await $0.apply([Self.operation()], toClass: room.classID, as: alices[1].accountID)
+            }
         }
         #expect(refused?.code == .notFound)
-        let after = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.classReport(room.classID, as: room.teacher) }
+        let after = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) {
+            try await $0.classReport(room.classID, as: room.teacher)
+        }
         #expect(after.assignments.first?.students.filter { $0.studentName == "Alice" }.count == 1)
         #expect(after.assignments.first?.sharedNames == [])
 
@@ -358,14 +408,20 @@ struct HostileStudentTests {
         let newCode = try #require(rotated.output.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(newCode != code && newCode.count == 10)
         await #expect(throws: ServerError.self) {
-            try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.joinClass(code: code, studentName: "Eve", publicKey: P256.Signing.PrivateKey().publicKey) }
+            try await ServerDatabase.withDatabase(room.school.app, logger: .tests) {
+                try await $0.joinClass(code: code, studentName: "Eve", publicKey: P256.Signing.PrivateKey().publicKey)
+            }
         }
-        _ = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) { try await $0.joinClass(code: newCode, studentName: "Bea", publicKey: P256.Signing.PrivateKey().publicKey) }
+        _ = try await ServerDatabase.withDatabase(room.school.app, logger: .tests) {
+            try await $0.joinClass(code: newCode, studentName: "Bea", publicKey: P256.Signing.PrivateKey().publicKey)
+        }
     }
 
     @Test func aSpanOfYearsIsRefused() throws {
         var operation = Self.operation()
-        operation.spans = [SyncOperation.Span(id: "long", start: Self.now - 26 * 365 * 86_400, end: Self.now - 60, lastPulse: Self.now - 60)]
+        operation.spans = [
+            SyncOperation.Span(id: "long", start: Self.now - 26 * 365 * 86_400, end: Self.now - 60, lastPulse: Self.now - 60)
+        ]
         let error = #expect(throws: ServerError.self) { try OperationCheck.check([operation]) }
         #expect(error?.message.contains("longer than a year") == true)
         operation.spans = [SyncOperation.Span(id: "running", start: Self.now - 2 * 365 * 86_400, end: nil, lastPulse: Self.now - 60)]

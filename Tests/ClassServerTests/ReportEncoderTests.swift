@@ -9,16 +9,25 @@ import Testing
 struct ReportEncoderTests {
     private func report(progress: Double) -> ClassReport {
         let assignments = (0..<3).map { number in
-            let work = StudentWork(assignmentIdentifier: "a\(number)", documentName: "essay \(number).md", activeSeconds: 61.5,
-                                   sessions: [.init(start: Date(timeIntervalSince1970: 1_790_000_000), end: Date(timeIntervalSince1970: 1_790_000_061),
-                                                    isRunning: false)],
-                                   progress: number == 1 ? progress : 0.25, progressBasis: .targetWords,
-                                   primaryItem: .init(kind: "quantity", identifier: "words", title: "Words \"counted\"", value: 412),
-                                   additionalItems: [], completedAt: nil)
-            let assignment = Assignment(identifier: "a\(number)", title: "Essay / \(number)", documentName: "essay \(number).md",
-                                        documentDigest: "", teacherKey: nil, contextPath: number == 2 ? ["course", "ch1"] : nil)
-            return ClassReport.summary(of: assignment, rows: [ClassReport.StudentRow(
-                studentIdentifier: "s1", studentName: "Ada", submittedAt: Date(timeIntervalSince1970: 1_790_000_100), work: work)])
+            let work = StudentWork(
+                assignmentIdentifier: "a\(number)", documentName: "essay \(number).md", activeSeconds: 61.5,
+                sessions: [
+                    .init(
+                        start: Date(timeIntervalSince1970: 1_790_000_000), end: Date(timeIntervalSince1970: 1_790_000_061),
+                        isRunning: false)
+                ],
+                progress: number == 1 ? progress : 0.25, progressBasis: .targetWords,
+                primaryItem: .init(kind: "quantity", identifier: "words", title: "Words \"counted\"", value: 412),
+                additionalItems: [], completedAt: nil)
+            let assignment = Assignment(
+                identifier: "a\(number)", title: "Essay / \(number)", documentName: "essay \(number).md",
+                documentDigest: "", teacherKey: nil, contextPath: number == 2 ? ["course", "ch1"] : nil)
+            return ClassReport.summary(
+                of: assignment,
+                rows: [
+                    ClassReport.StudentRow(
+                        studentIdentifier: "s1", studentName: "Ada", submittedAt: Date(timeIntervalSince1970: 1_790_000_100), work: work)
+                ])
         }
         return ClassReport(assignments: assignments)
     }
@@ -29,7 +38,9 @@ struct ReportEncoderTests {
             let report = report(progress: progress)
             let whole = try ReportEncoder.encoder().encode(report)
             #expect(try encoder.encode(report, of: classID, page: .init(), next: nil) == whole)
-            #expect(try ClassReport.jsonDecoder().decode(ClassReport.self, from: encoder.encode(report, of: classID, page: .init(), next: nil)) == report)
+            #expect(
+                try ClassReport.jsonDecoder().decode(ClassReport.self, from: encoder.encode(report, of: classID, page: .init(), next: nil))
+                    == report)
         }
         let empty = ClassReport(assignments: [])
         #expect(try encoder.encode(empty, of: classID, page: .init(), next: nil) == ReportEncoder.encoder().encode(empty))

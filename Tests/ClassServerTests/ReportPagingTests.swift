@@ -33,14 +33,18 @@ struct ReportPagingTests {
             scratch = try Scratch()
             let key = teacherKey.publicKey
             (teacher, schoolClass) = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
-                let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+                let teacher = try await database.addTeacher(
+                    name: "Ms Rivera", publicKey: key, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
                 return (teacher.id, try await database.createClass(name: "7B", teacher: teacher.id.uuidString))
             }
             let handouts = [("essay", "Essay on rivers"), ("poem", "A poem")].map {
-                SyncWire.HandoutRequest.Handout(identifier: $0.0, assignment: .init(title: $0.1, className: "7B", documentName: "\($0.0).md"))
+                SyncWire.HandoutRequest.Handout(
+                    identifier: $0.0, assignment: .init(title: $0.1, className: "7B", documentName: "\($0.0).md"))
             }
             let (classID, teacher) = (schoolClass.id, self.teacher)
-            _ = try await ServerDatabase.withDatabase(school.app, logger: .tests) { try await $0.registerHandouts(handouts, inClass: classID, as: teacher) }
+            _ = try await ServerDatabase.withDatabase(school.app, logger: .tests) {
+                try await $0.registerHandouts(handouts, inClass: classID, as: teacher)
+            }
             server = try await SyncTests.RunningServer(school, in: scratch.url)
         }
 
@@ -53,14 +57,20 @@ struct ReportPagingTests {
             return try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
                 var joined: [String] = []
                 for number in first..<first + count {
-                    let student = try await database.joinClass(code: code, studentName: "Student \(number)",
-                                                               publicKey: P256.Signing.PrivateKey().publicKey).accountID
+                    let student = try await database.joinClass(
+                        code: code, studentName: "Student \(number)",
+                        publicKey: P256.Signing.PrivateKey().publicKey
+                    ).accountID
                     let now = Date().timeIntervalSince1970
                     let operations = (number.isMultiple(of: 2) ? ["essay", "poem"] : ["essay"]).map { assignment in
-                        var operation = SyncOperation(assignmentIdentifier: assignment, attempt: 0, madeAt: now - 60,
-                                                      assignment: .init(title: assignment, documentName: "\(assignment).md"))
-                        operation.spans = [.init(id: UUID().uuidString, start: now - 600, end: now - 600 + Double(10 * (number + 1)),
-                                                 lastPulse: now - 600 + Double(10 * (number + 1)))]
+                        var operation = SyncOperation(
+                            assignmentIdentifier: assignment, attempt: 0, madeAt: now - 60,
+                            assignment: .init(title: assignment, documentName: "\(assignment).md"))
+                        operation.spans = [
+                            .init(
+                                id: UUID().uuidString, start: now - 600, end: now - 600 + Double(10 * (number + 1)),
+                                lastPulse: now - 600 + Double(10 * (number + 1)))
+                        ]
                         operation.ranges = [.init(lower: 0, upper: Double(number % 10 + 1) / 10)]
                         return operation
                     }
@@ -77,7 +87,10 @@ struct ReportPagingTests {
             let token = try await DeviceToken.make(key: teacherKey, audience: server.origin)
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-            return (Int(response.status.code), Data(buffer: try await response.body.collect(upTo: 64 << 20)), response.headers.first(name: "Link"))
+            return (
+                Int(response.status.code), Data(buffer: try await response.body.collect(upTo: 64 << 20)),
+                response.headers.first(name: "Link")
+            )
         }
 
         /// The whole report, as the archive and the teacher's pages read it.
@@ -105,7 +118,11 @@ struct ReportPagingTests {
 
     /// Summaries without their rows, which differ from page to page while the figures must not.
     static func figures(_ assignments: [ClassReport.AssignmentSummary]) -> [ClassReport.AssignmentSummary] {
-        assignments.map { var summary = $0; summary.students = []; return summary }
+        assignments.map {
+            var summary = $0
+            summary.students = []
+            return summary
+        }
     }
 
     @Test func followingTheNextLinksGivesEveryStudentOnceWhileAnotherJoins() async throws {
@@ -154,7 +171,9 @@ struct ReportPagingTests {
             actors.append(try Self.actors(of: answer.body))
             #expect(actors.last?.count ?? 0 <= 3)
             xapiPath = try answer.link.map { link in
-                #expect(link.hasPrefix("</api/xapi.json?class=") && link.hasSuffix("&limit=3&homePage=https://school.example/a%26b>; rel=\"next\""), "\(link)")
+                #expect(
+                    link.hasPrefix("</api/xapi.json?class=")
+                        && link.hasSuffix("&limit=3&homePage=https://school.example/a%26b>; rel=\"next\""), "\(link)")
                 return String(try #require(link.split(separator: ">").first).dropFirst())
             }
         }
@@ -169,7 +188,8 @@ struct ReportPagingTests {
         try #require(first.status == 200)
         let page = try ClassReport.jsonDecoder().decode(Page.self, from: first.body)
         #expect(page.students.count == SyncWire.reportStudentsPerPage)
-        #expect(page.next == "/api/class-report.json?class=\(room.classID.uuidString.lowercased())&after=\(try #require(page.students.max()))")
+        #expect(
+            page.next == "/api/class-report.json?class=\(room.classID.uuidString.lowercased())&after=\(try #require(page.students.max()))")
         let xapi = try await room.get("/api/xapi.json?class=\(room.classID.uuidString)")
         #expect(try Self.actors(of: xapi.body).count == SyncWire.reportStudentsPerPage)
         #expect(xapi.link?.hasPrefix("</api/xapi.json?class=") == true)
@@ -180,7 +200,9 @@ struct ReportPagingTests {
         let whole = try ClassReport.jsonDecoder().decode(ClassReport.self, from: fetched)
         #expect(Set(whole.assignments.flatMap { $0.students.map(\.studentIdentifier) }) == Set(students))
         #expect(whole.assignments.first { $0.identifier == "essay" }?.students.count == students.count)
-        #expect(fetched == (try ClassReport.jsonEncoder().encode(try await room.wholeReport())), "the pages put together are not the whole report")
+        #expect(
+            fetched == (try ClassReport.jsonEncoder().encode(try await room.wholeReport())),
+            "the pages put together are not the whole report")
     }
 
     @Test func aBadCursorOrLimitIsRefusedNamingIt() async throws {
@@ -188,10 +210,12 @@ struct ReportPagingTests {
         _ = try await room.join(2)
         for route in ["/api/class-report.json", "/api/xapi.json"] {
             let base = "\(route)?class=\(room.classID.uuidString)"
-            for (query, text) in [("&limit=0", "limit is a number of students from 1 to 1000, not 0"),
-                                  ("&limit=1001", "limit is a number of students from 1 to 1000, not 1001"),
-                                  ("&limit=ten", "limit is a number of students from 1 to 1000, not ten"),
-                                  ("&after=Student%201", "after is a student's account id, as the next link of the page before gives it, not Student 1")] {
+            for (query, text) in [
+                ("&limit=0", "limit is a number of students from 1 to 1000, not 0"),
+                ("&limit=1001", "limit is a number of students from 1 to 1000, not 1001"),
+                ("&limit=ten", "limit is a number of students from 1 to 1000, not ten"),
+                ("&after=Student%201", "after is a student's account id, as the next link of the page before gives it, not Student 1")
+            ] {
                 let answer = try await room.get(base + query)
                 let error = try? SyncWire.decoder.decode(SyncWire.ErrorAnswer.self, from: answer.body)
                 #expect(answer.status == 400 && error?.code == "invalidValue", "\(base + query): \(answer.status)")

@@ -39,8 +39,9 @@ struct ScaleTests {
             let key = P256.Signing.PrivateKey()
             teacherKey = key
             (classID, joinCode) = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
-                let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key.publicKey,
-                                                            recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+                let teacher = try await database.addTeacher(
+                    name: "Ms Rivera", publicKey: key.publicKey,
+                    recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
                 let made = try await database.createClass(name: "7B", teacher: teacher.id.uuidString)
                 return (made.id, made.joinCode)
             }
@@ -52,15 +53,19 @@ struct ScaleTests {
             let front = try LoopbackSocket.unusedPort()
             var started: [SyncTests.RunningServer] = []
             for index in 0..<count {
-                started.append(try await SyncTests.RunningServer(school, in: scratch.url, name: "server-\(index)",
-                                                                 options: ["--read-database", readURL, "--public-url", "http://127.0.0.1:\(front)"]))
+                started.append(
+                    try await SyncTests.RunningServer(
+                        school, in: scratch.url, name: "server-\(index)",
+                        options: ["--read-database", readURL, "--public-url", "http://127.0.0.1:\(front)"]))
             }
             servers = started
             nginx = try await NginxProcess(upstreams: started.map(\.server.port), port: front, in: scratch.url)
             // The teacher registers the essay, on which the students' work is taken.
             let teacher = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { try await $0.teachers().first?.id }
             let classID = self.classID
-            try await ServerDatabase.withDatabase(school.app, logger: .tests) { try await ScaleTests.registerEssay(in: classID, by: try #require(teacher), on: $0) }
+            try await ServerDatabase.withDatabase(school.app, logger: .tests) {
+                try await ScaleTests.registerEssay(in: classID, by: try #require(teacher), on: $0)
+            }
         }
 
         /// A student with a key of their own, joined to the class through nginx.
@@ -101,27 +106,34 @@ struct ScaleTests {
 
     /// A client that gives up on a server that does not accept the connection at once (killed),
     /// where clsfile's waits 5 s for one that is away.
-    static let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(
-        timeout: HTTPClient.Configuration.Timeout(connect: .milliseconds(500), read: .seconds(20))))
+    static let http = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(
+            timeout: HTTPClient.Configuration.Timeout(connect: .milliseconds(500), read: .seconds(20))))
 
     /// What one save of the essay sends: a closed span, progress, a word count.
     static func operation(student: Int, round: Int, number: Int, madeAt: Double = Date().timeIntervalSince1970) -> SyncOperation {
-        var operation = SyncOperation(id: UUID(), assignmentIdentifier: "essay", attempt: 1, madeAt: madeAt,
-                                      assignment: .init(title: "Essay", documentName: "essay.md", targetWords: 500))
+        var operation = SyncOperation(
+            id: UUID(), assignmentIdentifier: "essay", attempt: 1, madeAt: madeAt,
+            assignment: .init(title: "Essay", documentName: "essay.md", targetWords: 500))
         let start = madeAt - 60 + Double(number)
         operation.spans = [SyncOperation.Span(id: "s\(student)-\(round)-\(number)", start: start, end: start + 0.5, lastPulse: start + 0.5)]
         operation.progressBasisChange = SyncOperation.BasisChange(basis: ProgressBasis.targetWords.rawValue, restarts: false)
         operation.ranges = [SyncOperation.Range(lower: 0, upper: min(1, Double(round * 5 + number + 1) / 100))]
         operation.rangesBasis = ProgressBasis.targetWords.rawValue
-        operation.items = [SyncOperation.Item(identifier: "words", title: "Words", isPrimary: true, kind: "quantity",
-                                              value: Double(round * 5 + number), createdAt: madeAt - 60, modifiedAt: madeAt)]
+        operation.items = [
+            SyncOperation.Item(
+                identifier: "words", title: "Words", isPrimary: true, kind: "quantity",
+                value: Double(round * 5 + number), createdAt: madeAt - 60, modifiedAt: madeAt)
+        ]
         return operation
     }
 
     /// The teacher registers the essay's handout with a class: the server takes work on it.
     static func registerEssay(in classID: UUID, by teacher: UUID, on database: ServerDatabase) async throws {
-        _ = try await database.registerHandouts([.init(identifier: "essay", assignment: .init(title: "Essay", documentName: "essay.md", targetWords: 500))],
-                                                inClass: classID, as: teacher)
+        _ = try await database.registerHandouts(
+            [.init(identifier: "essay", assignment: .init(title: "Essay", documentName: "essay.md", targetWords: 500))],
+            inClass: classID, as: teacher)
     }
 
     /// The work the server must hold after applying operations once each, in order.
@@ -186,10 +198,14 @@ struct ScaleTests {
         #expect(await killed.process.wait(timeout: 5) == 128 + SIGKILL)
         #expect(acknowledgedAtKill.withLockedValue { $0 } < total * 2 / 3, "the server was killed with most of the load to come")
         #expect(failures.withLockedValue { $0 } > 0, "sends to the killed server failed and went again")
-        print("ScaleTests: killed at \(acknowledgedAtKill.withLockedValue { $0 }) of \(total) batches; \(failures.withLockedValue { $0 }) sends failed and were sent again; \(applied.withLockedValue { $0 }) operations answered as applied")
+        print(
+            "ScaleTests: killed at \(acknowledgedAtKill.withLockedValue { $0 }) of \(total) batches; \(failures.withLockedValue { $0 }) sends failed and were sent again; \(applied.withLockedValue { $0 }) operations answered as applied"
+        )
         let operationCount = studentCount * rounds * batch
         // Each id once: applied now, or before an answer that was lost.
-        #expect(try deployment.school.cluster.psql("SELECT count(*) FROM clsfile.applied_operation", database: "clsfile") == "\(operationCount)")
+        #expect(
+            try deployment.school.cluster.psql("SELECT count(*) FROM clsfile.applied_operation", database: "clsfile") == "\(operationCount)"
+        )
         #expect(applied.withLockedValue { $0 } <= operationCount)
 
         // Through nginx, from the replica once it has caught up: each student's work is what
@@ -227,11 +243,14 @@ struct ScaleTests {
         // The teacher assigns a context from the catalog page; the page it is sent to, and
         // every read of theirs on either process, come from the primary while the replica
         // lacks that write: they show the assignment, and the student's new work beside it.
-        let token = try await DeviceToken.make(key: deployment.teacherKey, audience: try ServerOrigin(deployment.nginx.url), lifetime: 1_800)
+        let token = try await DeviceToken.make(
+            key: deployment.teacherKey, audience: try ServerOrigin(deployment.nginx.url), lifetime: 1_800)
         let base = "\(deployment.nginx.url.absoluteString)/classes/\(deployment.classID.uuidString.lowercased())"
-        let assigned = try await CatalogAssignmentTests.call("\(base)/catalog/assignments?token=\(token)", form: [
-            ("team", "acme"), ("path", "fun-with-science"), ("path", "measurements"), ("title", "Measure everything"),
-        ])
+        let assigned = try await CatalogAssignmentTests.call(
+            "\(base)/catalog/assignments?token=\(token)",
+            form: [
+                ("team", "acme"), ("path", "fun-with-science"), ("path", "measurements"), ("title", "Measure everything")
+            ])
         #expect(assigned.status == 303, "\(assigned.text)")
         let location = try #require(assigned.headers["location"])
         for _ in deployment.servers {
@@ -264,9 +283,12 @@ struct ScaleTests {
         let primary = school.cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile")
         let nowhere = "postgres://clsfile_app:app-secret@127.0.0.1:1/clsfile"
         let unreachable = try run(server, ["serve", "--port", "0", "--read-database", nowhere], environment: ["DATABASE_URL": primary])
-        #expect(unreachable.status == 69 && unreachable.errorOutput.contains("postgres://clsfile_app@127.0.0.1:1/clsfile"), "\(unreachable.errorOutput)")
+        #expect(
+            unreachable.status == 69 && unreachable.errorOutput.contains("postgres://clsfile_app@127.0.0.1:1/clsfile"),
+            "\(unreachable.errorOutput)")
         #expect(!unreachable.errorOutput.contains("app-secret"), "the password stays out of messages")
-        let malformed = try run(server, ["serve", "--port", "0"], environment: ["DATABASE_URL": primary, "READ_DATABASE_URL": "mysql://x@y/z"])
+        let malformed = try run(
+            server, ["serve", "--port", "0"], environment: ["DATABASE_URL": primary, "READ_DATABASE_URL": "mysql://x@y/z"])
         #expect(malformed.status == 64 && malformed.errorOutput.contains("is not a postgres:// address"), "\(malformed.errorOutput)")
         // The owner reads past row-level security: refused on the read database as on the primary.
         let owner = school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")
@@ -280,8 +302,9 @@ struct ScaleTests {
         let scratch = try Scratch()
         let key = P256.Signing.PrivateKey()
         let code = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
-            let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key.publicKey,
-                                                        recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+            let teacher = try await database.addTeacher(
+                name: "Ms Rivera", publicKey: key.publicKey,
+                recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             let made = try await database.createClass(name: "7B", teacher: teacher.id.uuidString)
             try await Self.registerEssay(in: made.id, by: teacher.id, on: database)
             return made.joinCode
@@ -299,8 +322,10 @@ struct ScaleTests {
         let owner = { (sql: String) in
             try school.cluster.psql(sql, user: "clsfile_owner", password: "owner-secret", database: "clsfile")
         }
-        _ = try owner("UPDATE clsfile.applied_operation SET applied_at = now() - interval '92 days' WHERE operation_id = '\(late.id.uuidString)'")
-        _ = try owner("UPDATE clsfile.applied_operation SET applied_at = now() - interval '90 days' WHERE operation_id = '\(recent.id.uuidString)'")
+        _ = try owner(
+            "UPDATE clsfile.applied_operation SET applied_at = now() - interval '92 days' WHERE operation_id = '\(late.id.uuidString)'")
+        _ = try owner(
+            "UPDATE clsfile.applied_operation SET applied_at = now() - interval '90 days' WHERE operation_id = '\(recent.id.uuidString)'")
 
         let admin = ["DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")]
         let pruned = try run(try builtExecutable("clsfile-server"), ["prune"], environment: admin)
@@ -321,8 +346,11 @@ struct ScaleTests {
         // The id kept is still recognised.
         #expect(try await student.send([recent], classID: classID) == SyncWire.SyncAnswer(applied: 0, repeated: 1))
         // The app role may not prune.
-        let asApp = try run(try builtExecutable("clsfile-server"), ["prune"], environment: [
-            "DATABASE_URL": school.cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile")])
+        let asApp = try run(
+            try builtExecutable("clsfile-server"), ["prune"],
+            environment: [
+                "DATABASE_URL": school.cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile")
+            ])
         #expect(asApp.status == 77, "\(asApp.errorOutput)")
     }
 
@@ -332,10 +360,13 @@ struct ScaleTests {
         let scratch = try Scratch()
         let key = P256.Signing.PrivateKey()
         let (algebra, geometry) = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
-            let teacher = try await database.addTeacher(name: "Ms Rivera", publicKey: key.publicKey,
-                                                        recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
-            let classes = (try await database.createClass(name: "Algebra", teacher: teacher.id.uuidString),
-                           try await database.createClass(name: "Geometry", teacher: teacher.id.uuidString))
+            let teacher = try await database.addTeacher(
+                name: "Ms Rivera", publicKey: key.publicKey,
+                recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+            let classes = (
+                try await database.createClass(name: "Algebra", teacher: teacher.id.uuidString),
+                try await database.createClass(name: "Geometry", teacher: teacher.id.uuidString)
+            )
             for made in [classes.0, classes.1] { try await Self.registerEssay(in: made.id, by: teacher.id, on: database) }
             return classes
         }
@@ -356,10 +387,12 @@ struct ScaleTests {
         let adaKid = Identity.keyIdentifier(of: ada.key.publicKey.x963Representation)
         let forgotten = try run(serverProgram, ["student", "forget", adaKid], environment: admin)
         #expect(forgotten.status == 0, "\(forgotten.errorOutput)")
-        #expect(forgotten.output.contains("forgot the student Ada (") && forgotten.output.contains("): 1 key, 2 enrolments, 2 work rows, 6 applied operation ids deleted"),
-                "\(forgotten.output)")
+        #expect(
+            forgotten.output.contains("forgot the student Ada (")
+                && forgotten.output.contains("): 1 key, 2 enrolments, 2 work rows, 6 applied operation ids deleted"),
+            "\(forgotten.output)")
         #expect(try count("account WHERE name = 'Ada'") == "0")
-        #expect(try count("device_key") == "2")     // the teacher's and Bo's
+        #expect(try count("device_key") == "2") // the teacher's and Bo's
         #expect(try count("enrolment") == "1" && (try count("work")) == "1" && (try count("applied_operation")) == "3")
         // Her clsfile is refused, and writes nothing (the server may hold her key for a minute).
         let refused = await #expect(throws: SyncError.self) {
@@ -377,10 +410,15 @@ struct ScaleTests {
         let file = scratch.url.appendingPathComponent("algebra.json")
         let archived = try run(serverProgram, ["class", "archive", algebra.joinCode, "--output", file.path], environment: admin)
         #expect(archived.status == 0, "\(archived.errorOutput)")
-        #expect(archived.output.contains("archived Algebra (\(algebra.id.uuidString.lowercased())) of Ms Rivera to \(file.path): 1 assignment, 1 student, 1 work row deleted; 1 of the students are now in no class"),
-                "\(archived.output)")
+        #expect(
+            archived.output.contains(
+                "archived Algebra (\(algebra.id.uuidString.lowercased())) of Ms Rivera to \(file.path): 1 assignment, 1 student, 1 work row deleted; 1 of the students are now in no class"
+            ),
+            "\(archived.output)")
         let written = try Data(contentsOf: file)
-        #expect(try Deployment.reportDecoder.decode(ClassReport.self, from: written) == Deployment.reportDecoder.decode(ClassReport.self, from: beforeJSON))
+        #expect(
+            try Deployment.reportDecoder.decode(ClassReport.self, from: written)
+                == Deployment.reportDecoder.decode(ClassReport.self, from: beforeJSON))
         #expect(try count("class") == "1" && (try count("enrolment")) == "0" && (try count("work")) == "0")
         #expect(try count("account WHERE name = 'Bo'") == "1", "students' accounts stay")
         let gone = await #expect(throws: SyncError.self) {
@@ -392,9 +430,11 @@ struct ScaleTests {
         let exists = try run(serverProgram, ["class", "archive", geometry.id.uuidString, "--output", file.path], environment: admin)
         #expect(exists.status == 65 && exists.errorOutput.contains("exists already"), "\(exists.errorOutput)")
         #expect(try count("class") == "1")
-        let unknown = try run(serverProgram, ["class", "archive", "NOSUCHCODE", "--output", scratch.url.appendingPathComponent("x.json").path],
-                              environment: admin)
-        #expect(unknown.status == 66 && unknown.errorOutput.contains("no class has the id or join code NOSUCHCODE"), "\(unknown.errorOutput)")
+        let unknown = try run(
+            serverProgram, ["class", "archive", "NOSUCHCODE", "--output", scratch.url.appendingPathComponent("x.json").path],
+            environment: admin)
+        #expect(
+            unknown.status == 66 && unknown.errorOutput.contains("no class has the id or join code NOSUCHCODE"), "\(unknown.errorOutput)")
         #expect(!FileManager.default.fileExists(atPath: scratch.url.appendingPathComponent("x.json").path))
     }
 }

@@ -9,8 +9,10 @@ struct ServerCommandTests {
     @Test func anAdministratorSetsUpAClassFromATeachersKey() async throws {
         let school = try await ServerDatabaseTests.School(migrated: false)
         let scratch = try Scratch()
-        let teacherHome = ["XDG_CONFIG_HOME": scratch.url.appendingPathComponent("config").path,
-                           "XDG_DATA_HOME": scratch.url.appendingPathComponent("data").path, "CLSFILE_STORE": ""]
+        let teacherHome = [
+            "XDG_CONFIG_HOME": scratch.url.appendingPathComponent("config").path,
+            "XDG_DATA_HOME": scratch.url.appendingPathComponent("data").path, "CLSFILE_STORE": ""
+        ]
         let clsfile = try builtExecutable("clsfile"), server = try builtExecutable("clsfile-server")
         let off = try run(clsfile, ["role", "--public-key"], environment: teacherHome)
         #expect(off.status == 64 && off.errorOutput.contains("with the role off there are no identity keys"))
@@ -55,17 +57,28 @@ struct ServerCommandTests {
         let notAKey = try run(server, ["teacher", "add", "--name", "Y", "--public-key", "/etc/hostname"], environment: database)
         #expect(notAKey.status == 65 && notAKey.errorOutput.contains("holds no P-256 public key in PEM"))
         let oneKey = try run(server, ["teacher", "add", "--name", "Y", "--public-key", signingOnly.path], environment: database)
-        #expect(oneKey.status == 65 && oneKey.errorOutput.contains("holds one P-256 public key in PEM, not the two P-256 public keys (the signing key, then the recipient key); `clsfile role teacher --public-key` prints both"),
-                "\(oneKey.errorOutput)")
+        #expect(
+            oneKey.status == 65
+                && oneKey.errorOutput.contains(
+                    "holds one P-256 public key in PEM, not the two P-256 public keys (the signing key, then the recipient key); `clsfile role teacher --public-key` prints both"
+                ),
+            "\(oneKey.errorOutput)")
         let noFile = try run(server, ["teacher", "add", "--name", "Y", "--public-key", "/nonexistent.pem"], environment: database)
         #expect(noFile.status == 66 && noFile.errorOutput.contains("/nonexistent.pem"))
         // A publisher's file holds one key: the teacher's file of two is refused, and a missing file named.
-        let twoKeys = try run(server, ["publisher", "add", "--team", "press", "--kid", "press-1", "--public-key", keyFile.path], environment: database)
-        #expect(twoKeys.status == 65 && twoKeys.errorOutput.contains("holds 2 PEM blocks, not one P-256 public key; `clsfile catalog keygen` writes one"),
-                "\(twoKeys.errorOutput)")
-        let noKeyFile = try run(server, ["publisher", "add", "--team", "press", "--kid", "press-1", "--public-key", "/nonexistent.pub"], environment: database)
-        #expect(noKeyFile.status == 66 && noKeyFile.errorOutput.contains("cannot read the public key file /nonexistent.pub"), "\(noKeyFile.errorOutput)")
-        let badTeam = try run(server, ["publisher", "add", "--team", "a b", "--kid", "press-1", "--public-key", signingOnly.path], environment: database)
+        let twoKeys = try run(
+            server, ["publisher", "add", "--team", "press", "--kid", "press-1", "--public-key", keyFile.path], environment: database)
+        #expect(
+            twoKeys.status == 65
+                && twoKeys.errorOutput.contains("holds 2 PEM blocks, not one P-256 public key; `clsfile catalog keygen` writes one"),
+            "\(twoKeys.errorOutput)")
+        let noKeyFile = try run(
+            server, ["publisher", "add", "--team", "press", "--kid", "press-1", "--public-key", "/nonexistent.pub"], environment: database)
+        #expect(
+            noKeyFile.status == 66 && noKeyFile.errorOutput.contains("cannot read the public key file /nonexistent.pub"),
+            "\(noKeyFile.errorOutput)")
+        let badTeam = try run(
+            server, ["publisher", "add", "--team", "a b", "--kid", "press-1", "--public-key", signingOnly.path], environment: database)
         #expect(badTeam.status == 65 && badTeam.errorOutput.contains("a team id is 1 to 64 ASCII letters"), "\(badTeam.errorOutput)")
         let unsafe = try run(server, ["migrate", "--app-role", "clsfile_owner"], environment: database)
         #expect(unsafe.status == 77 && unsafe.errorOutput.contains("owns its tables"))
@@ -73,18 +86,27 @@ struct ServerCommandTests {
         #expect(noDatabase.status == 64 && noDatabase.errorOutput.contains("--database URL or DATABASE_URL"))
         let badAddress = try run(server, ["class", "list", "--database", "mysql://x@y/z"], environment: [:])
         #expect(badAddress.status == 64 && badAddress.errorOutput.contains("is not a postgres:// address"))
-        let wrongPassword = try run(server, ["class", "list"], environment: [
-            "DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "wrong", database: "clsfile")])
+        let wrongPassword = try run(
+            server, ["class", "list"],
+            environment: [
+                "DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "wrong", database: "clsfile")
+            ])
         #expect(wrongPassword.status == 69)
         #expect(wrongPassword.errorOutput.contains("postgres://clsfile_owner@127.0.0.1:\(school.cluster.port)/clsfile"))
         #expect(!wrongPassword.errorOutput.contains("wrong"), "the password stays out of messages")
         // A password on the command line, where ps shows it to every user, is refused; without one the option works.
-        let onArgv = try run(server, ["class", "list", "--database", school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")],
-                             environment: ["DATABASE_URL": ""])
-        #expect(onArgv.status == 64 && onArgv.errorOutput.contains("--database holds a password, which every user of this machine sees (ps): give the address in DATABASE_URL instead"),
-                "\(onArgv.errorOutput)")
+        let onArgv = try run(
+            server,
+            ["class", "list", "--database", school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")],
+            environment: ["DATABASE_URL": ""])
+        #expect(
+            onArgv.status == 64
+                && onArgv.errorOutput.contains(
+                    "--database holds a password, which every user of this machine sees (ps): give the address in DATABASE_URL instead"),
+            "\(onArgv.errorOutput)")
         #expect(!onArgv.errorOutput.contains("owner-secret"))
-        let noPassword = try run(server, ["class", "list", "--database", "postgres://clsfile_owner@127.0.0.1:1/clsfile"], environment: ["DATABASE_URL": ""])
+        let noPassword = try run(
+            server, ["class", "list", "--database", "postgres://clsfile_owner@127.0.0.1:1/clsfile"], environment: ["DATABASE_URL": ""])
         #expect(noPassword.status == 69, "reaches for the database: \(noPassword.errorOutput)")
     }
 
@@ -93,20 +115,25 @@ struct ServerCommandTests {
     @Test func verboseShowsWhatFailedUnderneath() throws {
         let server = try builtExecutable("clsfile-server")
         // The host makes no origin (a WireError), which the server's refusal wraps; no database is reached first.
-        let serve = ["serve", "--database", "postgres://clsfile_app@127.0.0.1:1/clsfile", "--host", "bad host",
-                     "--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"]
+        let serve = [
+            "serve", "--database", "postgres://clsfile_app@127.0.0.1:1/clsfile", "--host", "bad host",
+            "--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"
+        ]
         let plain = try run(server, serve)
         #expect(plain.status == 65)
         #expect(plain.errorOutput.hasPrefix("clsfile: 'https://bad host:8080' is not a class server's address"), "\(plain.errorOutput)")
-        #expect(plain.errorOutput.split(separator: "\n").count == 1 && !plain.errorOutput.contains("underlying error"), "\(plain.errorOutput)")
+        #expect(
+            plain.errorOutput.split(separator: "\n").count == 1 && !plain.errorOutput.contains("underlying error"), "\(plain.errorOutput)")
         for arguments in [serve + ["--verbose"], ["--verbose"] + serve] {
             let verbose = try run(server, arguments)
             #expect(verbose.status == 65)
             let lines = verbose.errorOutput.split(separator: "\n")
-            #expect(lines.count == 2 && lines.first.map(String.init) == plain.errorOutput.split(separator: "\n").first.map(String.init),
-                    "\(verbose.errorOutput)")
-            #expect(lines.last?.hasPrefix("clsfile: underlying error: 'https://bad host:8080' is not a class server's address") == true,
-                    "\(verbose.errorOutput)")
+            #expect(
+                lines.count == 2 && lines.first.map(String.init) == plain.errorOutput.split(separator: "\n").first.map(String.init),
+                "\(verbose.errorOutput)")
+            #expect(
+                lines.last?.hasPrefix("clsfile: underlying error: 'https://bad host:8080' is not a class server's address") == true,
+                "\(verbose.errorOutput)")
         }
     }
 

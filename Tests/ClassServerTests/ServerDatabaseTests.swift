@@ -72,14 +72,19 @@ struct ServerDatabaseTests {
     /// until the administrator adds the teacher again with both keys, then carries their key.
     @Test func schemaOneMigratesKeepingWorkAndTeachersGetTheirRecipientKey() async throws {
         let school = try await School(migrated: false)
-        func asOwner(_ sql: String) throws { _ = try school.cluster.psql(sql, user: "clsfile_owner", password: "owner-secret", database: "clsfile") }
-        try asOwner("CREATE SCHEMA clsfile; CREATE TABLE clsfile.schema_version (version integer NOT NULL); INSERT INTO clsfile.schema_version VALUES (1)")
+        func asOwner(_ sql: String) throws {
+            _ = try school.cluster.psql(sql, user: "clsfile_owner", password: "owner-secret", database: "clsfile")
+        }
+        try asOwner(
+            "CREATE SCHEMA clsfile; CREATE TABLE clsfile.schema_version (version integer NOT NULL); INSERT INTO clsfile.schema_version VALUES (1)"
+        )
         for statement in ServerSchema.version1 { try asOwner(statement) }
         let teacherKey = P256.Signing.PrivateKey(), recipient = P256.KeyAgreement.PrivateKey()
         let (teacher, student, algebra, geometry) = (UUID(), UUID(), UUID(), UUID())
         let key = teacherKey.publicKey.x963Representation
         let hex = key.map { String(format: "%02x", $0) }.joined()
-        try asOwner("""
+        try asOwner(
+            """
             INSERT INTO clsfile.account (id, role, name) VALUES ('\(teacher)', 'teacher', 'Ms A'), ('\(student)', 'student', 'Ann');
             INSERT INTO clsfile.device_key (kid, account_id, public_key) VALUES ('\(Identity.keyIdentifier(of: key))', '\(teacher)', '\\x\(hex)');
             INSERT INTO clsfile.class (id, teacher_id, name, join_code) VALUES ('\(algebra)', '\(teacher)', 'Algebra', 'ALGEBRA111'),
@@ -96,7 +101,8 @@ struct ServerDatabaseTests {
         try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
             // The same assignment's work in the student's other class of the same teacher.
             try await database.asAccount(student) { connection in
-                try await connection.run("""
+                try await connection.run(
+                    """
                     INSERT INTO clsfile.work (class_id, student_id, assignment_id, detail) VALUES (\(geometry), \(student), 'essay', '{}'::jsonb)
                     """, logger: .init(label: "test"))
             }
@@ -104,7 +110,9 @@ struct ServerDatabaseTests {
                 try await database.joinClass(code: "ALGEBRA111", studentName: "Bea", publicKey: P256.Signing.PrivateKey().publicKey)
             }
             #expect(refused?.code == .notFound)
-            #expect(refused?.message.contains("the teacher of Algebra has no recipient key on this server yet") == true, "\(refused?.message ?? "")")
+            #expect(
+                refused?.message.contains("the teacher of Algebra has no recipient key on this server yet") == true,
+                "\(refused?.message ?? "")")
         }
         #expect(try school.cluster.psql("SELECT count(*) FROM clsfile.work", database: "clsfile") == "2")
 
@@ -136,8 +144,10 @@ struct ServerDatabaseTests {
         let school = try await School()
         let (teacherA, teacherB) = (P256.Signing.PrivateKey(), P256.Signing.PrivateKey())
         let (classA, classB, studentKeys) = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
-            let a = try await database.addTeacher(name: "Ms A", publicKey: teacherA.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
-            let b = try await database.addTeacher(name: "Mr B", publicKey: teacherB.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+            let a = try await database.addTeacher(
+                name: "Ms A", publicKey: teacherA.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+            let b = try await database.addTeacher(
+                name: "Mr B", publicKey: teacherB.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             #expect(a.keyIdentifier == Identity.keyIdentifier(of: teacherA.publicKey.x963Representation))
             let classA = try await database.createClass(name: "Algebra", teacher: a.keyIdentifier)
             let classB = try await database.createClass(name: "Biology", teacher: b.id.uuidString)
@@ -147,7 +157,8 @@ struct ServerDatabaseTests {
         // Two students in A, one in B; joining again changes nothing.
         let students = try await ServerDatabase.withDatabase(school.app, logger: .tests) { database in
             let one = try await database.joinClass(code: classA.joinCode, studentName: "Ann", publicKey: studentKeys[0].publicKey)
-            let again = try await database.joinClass(code: classA.joinCode.lowercased(), studentName: "Ann", publicKey: studentKeys[0].publicKey)
+            let again = try await database.joinClass(
+                code: classA.joinCode.lowercased(), studentName: "Ann", publicKey: studentKeys[0].publicKey)
             #expect(again == one)
             let two = try await database.joinClass(code: classA.joinCode, studentName: "Ben", publicKey: studentKeys[1].publicKey)
             let three = try await database.joinClass(code: classB.joinCode, studentName: "Cat", publicKey: studentKeys[2].publicKey)
@@ -158,7 +169,8 @@ struct ServerDatabaseTests {
             // Each student writes their own work.
             for student in students {
                 try await database.asAccount(student.accountID) { connection in
-                    try await connection.run("""
+                    try await connection.run(
+                        """
                         INSERT INTO clsfile.work (class_id, student_id, assignment_id, detail)
                         VALUES (\(student.classID), \(student.accountID), 'essay', '{}'::jsonb)
                         """, logger: .init(label: "test"))
@@ -187,7 +199,8 @@ struct ServerDatabaseTests {
             for (student, classID) in [(students[1].accountID, classA.id), (ann, classB.id)] {
                 await #expect(throws: ServerError.self) {
                     try await database.asAccount(ann) { connection in
-                        try await connection.run("""
+                        try await connection.run(
+                            """
                             INSERT INTO clsfile.work (class_id, student_id, assignment_id, detail)
                             VALUES (\(classID), \(student), 'forged', '{}'::jsonb)
                             """, logger: .init(label: "test"))
@@ -195,13 +208,16 @@ struct ServerDatabaseTests {
                 }
             }
             let updated = try await database.asAccount(ann) { connection in
-                try await connection.run("UPDATE clsfile.work SET detail = '{\"x\":1}'::jsonb RETURNING student_id", logger: .init(label: "test"))
-                    .decode(UUID.self).collected()
+                try await connection.run(
+                    "UPDATE clsfile.work SET detail = '{\"x\":1}'::jsonb RETURNING student_id", logger: .init(label: "test")
+                )
+                .decode(UUID.self).collected()
             }
             #expect(updated == [ann], "an update reaches her own row only")
         }
         // A publisher's catalog, as the owner writes it.
-        try school.cluster.psql("""
+        try school.cluster.psql(
+            """
             INSERT INTO clsfile.publisher (kid, team, public_key) VALUES ('acme-1', 'acme', decode('04' || repeat('00', 64), 'hex'));
             INSERT INTO clsfile.catalog_context (environment, team, path_key, depth, data, thumbnail_id)
                 VALUES ('production', 'acme', '["app"]', 1, '{}', 't1');
@@ -209,22 +225,27 @@ struct ServerDatabaseTests {
             INSERT INTO clsfile.catalog_request (id, team, environment, operation, count) VALUES (gen_random_uuid(), 'acme', 'production', 'contexts.post', 1)
             """, database: "clsfile")
         // The app role without an account or team set sees no row of any table.
-        for table in ["account", "device_key", "class", "enrolment", "work", "applied_operation", "publisher", "catalog_context", "catalog_thumbnail", "catalog_request",
-                      "catalog_assignment"] {
+        for table in [
+            "account", "device_key", "class", "enrolment", "work", "applied_operation", "publisher", "catalog_context", "catalog_thumbnail",
+            "catalog_request",
+            "catalog_assignment"
+        ] {
             #expect(try school.asApp("SELECT count(*) FROM clsfile.\(table)") == "0", "\(table)")
         }
         #expect(try school.cluster.psql("SELECT count(*) FROM clsfile.work", database: "clsfile") == "3")
         // As another team, the app role sees none of acme's catalog and cannot write into it; as acme, its own.
         // (psql prints each statement's result: the team set, then the answer.)
         func asTeam(_ team: String, _ sql: String) throws -> String {
-            try school.asApp("SELECT set_config('clsfile.team', '\(team)', true); \(sql)").split(separator: "\n").dropFirst().joined(separator: "\n")
+            try school.asApp("SELECT set_config('clsfile.team', '\(team)', true); \(sql)").split(separator: "\n").dropFirst().joined(
+                separator: "\n")
         }
         for table in ["catalog_context", "catalog_thumbnail", "catalog_request", "publisher"] {
             #expect(try asTeam("globex", "SELECT count(*) FROM clsfile.\(table)") == "0", "\(table)")
         }
         #expect(try asTeam("acme", "SELECT count(*) FROM clsfile.catalog_context") == "1")
         #expect(throws: PostgresCluster.ClusterError.self) {
-            try school.asApp("""
+            try school.asApp(
+                """
                 SELECT set_config('clsfile.team', 'globex', true);
                 INSERT INTO clsfile.catalog_context (environment, team, path_key, depth, data) VALUES ('production', 'acme', '["forged"]', 1, '{}')
                 """)
@@ -234,7 +255,8 @@ struct ServerDatabaseTests {
 
         // Teachers read the production catalogs, not the development ones; students read none. A
         // class's catalog assignments are its teacher's to make and read, its students' to read.
-        try school.cluster.psql("""
+        try school.cluster.psql(
+            """
             INSERT INTO clsfile.catalog_context (environment, team, path_key, depth, data) VALUES ('development', 'acme', '["draft"]', 1, '{}');
             INSERT INTO clsfile.catalog_assignment (id, class_id, team, path_key, context_title, title, contexts)
                 VALUES (gen_random_uuid(), '\(classA.id)', 'acme', '["app"]', 'App', 'App', '[]')
@@ -242,7 +264,9 @@ struct ServerDatabaseTests {
         try await ServerDatabase.withDatabase(school.app, logger: .tests) { (database: ServerDatabase) async throws in
             let (ann, cat) = (students[0].accountID, students[2].accountID)
             let (teacherA, teacherB) = (classA.teacherID, classB.teacherID)
-            for (table, teacher, student) in [("catalog_context", 1, 0), ("catalog_thumbnail", 1, 0), ("catalog_request", 0, 0), ("publisher", 0, 0)] {
+            for (table, teacher, student) in [
+                ("catalog_context", 1, 0), ("catalog_thumbnail", 1, 0), ("catalog_request", 0, 0), ("publisher", 0, 0)
+            ] {
                 #expect(try await Self.count(table, as: teacherA, in: database) == teacher, "\(table)")
                 #expect(try await Self.count(table, as: ann, in: database) == student, "\(table)")
             }
@@ -253,7 +277,8 @@ struct ServerDatabaseTests {
             for account in [teacherB, ann] {
                 await #expect(throws: ServerError.self) {
                     try await database.asAccount(account) { connection in
-                        try await connection.run("""
+                        try await connection.run(
+                            """
                             INSERT INTO clsfile.catalog_assignment (id, class_id, team, path_key, context_title, title, contexts)
                             VALUES (gen_random_uuid(), \(classA.id), 'acme', '["forged"]', 'Forged', 'Forged', '[]')
                             """, logger: .init(label: "test"))
@@ -266,8 +291,10 @@ struct ServerDatabaseTests {
     /// How many rows of a table an account sees.
     static func count(_ table: String, as account: UUID, in database: ServerDatabase) async throws -> Int {
         try await database.asAccount(account) { connection in
-            try await connection.run(PostgresQuery(unsafeSQL: "SELECT count(*)::bigint FROM clsfile.\(table)"), logger: .init(label: "test"))
-                .decode(Int64.self).collected().first.map(Int.init) ?? -1
+            try await connection.run(
+                PostgresQuery(unsafeSQL: "SELECT count(*)::bigint FROM clsfile.\(table)"), logger: .init(label: "test")
+            )
+            .decode(Int64.self).collected().first.map(Int.init) ?? -1
         }
     }
 
@@ -275,12 +302,19 @@ struct ServerDatabaseTests {
         let school = try await School()
         let teacherKey = P256.Signing.PrivateKey()
         let created = try await ServerDatabase.withDatabase(school.owner, logger: .tests) { database in
-            let teacher = try await database.addTeacher(name: "Ms A", publicKey: teacherKey.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
-            let duplicate = await #expect(throws: ServerError.self) { try await database.addTeacher(name: "Again", publicKey: teacherKey.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey) }
+            let teacher = try await database.addTeacher(
+                name: "Ms A", publicKey: teacherKey.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+            let duplicate = await #expect(throws: ServerError.self) {
+                try await database.addTeacher(
+                    name: "Again", publicKey: teacherKey.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+            }
             #expect(duplicate?.code == .invalidValue)
             let nobody = await #expect(throws: ServerError.self) { try await database.createClass(name: "X", teacher: "0123") }
             #expect(nobody?.code == .notFound)
-            let empty = await #expect(throws: ServerError.self) { try await database.addTeacher(name: " \n", publicKey: P256.Signing.PrivateKey().publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey) }
+            let empty = await #expect(throws: ServerError.self) {
+                try await database.addTeacher(
+                    name: " \n", publicKey: P256.Signing.PrivateKey().publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+            }
             #expect(empty?.code == .invalidValue)
             return try await database.createClass(name: "Algebra", teacher: teacher.id.uuidString)
         }
@@ -315,7 +349,7 @@ struct ServerDatabaseTests {
         ("postgres://a@/c", "names no host"),
         ("postgres://host/c", "names no user"),
         ("postgres://a@host/", "names no database"),
-        ("postgres://a:secret@host/c?sslmode=verify-full", "sslmode=disable or sslmode=require"),
+        ("postgres://a:secret@host/c?sslmode=verify-full", "sslmode=disable or sslmode=require")
     ])
     func aMalformedAddressIsRefused(_ text: String, _ reason: String) throws {
         let error = #expect(throws: ServerError.self) { try DatabaseAddress(text) }

@@ -27,7 +27,7 @@ struct ServerErrorTests {
         let rows: [(ServerError.Code, HTTPResponse.Status, Int32)] = [
             (.unauthorized, .unauthorized, 69), (.forbidden, .forbidden, 69), (.notFound, .notFound, 66),
             (.invalidValue, .badRequest, 65), (.invalidAddress, .badRequest, 64), (.tooLarge, .contentTooLarge, 69),
-            (.unknownAssignment, .conflict, 69), (.database, .serviceUnavailable, 69), (.unsafeRole, .serviceUnavailable, 77),
+            (.unknownAssignment, .conflict, 69), (.database, .serviceUnavailable, 69), (.unsafeRole, .serviceUnavailable, 77)
         ]
         for (code, status, exit) in rows {
             let error = ServerError(code, "a refusal")

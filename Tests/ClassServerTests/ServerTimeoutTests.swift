@@ -22,7 +22,8 @@ struct ServerTimeoutTests {
         let trickled = try StallingClient.secondsUntilClosed(port: port, sending: longBody, then: .trickles(every: 0.25), limit: 20)
         #expect(try #require(trickled) >= 2.5 && trickled ?? 0 < 5, "closed after \(trickled ?? 0) s")
         // Half a head, then nothing: closed once idle too.
-        let halfHead = try StallingClient.secondsUntilClosed(port: port, sending: "POST /v1/join HTTP/1.1\r\nHost: 127.0.0.1", then: .stalls, limit: 20)
+        let halfHead = try StallingClient.secondsUntilClosed(
+            port: port, sending: "POST /v1/join HTTP/1.1\r\nHost: 127.0.0.1", then: .stalls, limit: 20)
         #expect(try #require(halfHead) < 2.5, "closed after \(halfHead ?? 0) s")
 
         // The server goes on answering.
@@ -35,7 +36,8 @@ struct ServerTimeoutTests {
         #expect(none.status == 64 && none.errorOutput.contains("--idle-timeout must be 0.1 to 86400 seconds"), "\(none.errorOutput)")
         // The teacher's dashboard takes the same options, with the same check.
         let dashboard = try run(try builtExecutable("clsfile-serve"), ["--body-timeout", "100000"], environment: [:])
-        #expect(dashboard.status == 64 && dashboard.errorOutput.contains("--body-timeout must be 0.1 to 86400 seconds, not 100000.0"),
-                "\(dashboard.errorOutput)")
+        #expect(
+            dashboard.status == 64 && dashboard.errorOutput.contains("--body-timeout must be 0.1 to 86400 seconds, not 100000.0"),
+            "\(dashboard.errorOutput)")
     }
 }

@@ -33,8 +33,10 @@ struct SyncTests {
         }
 
         var environment: [String: String] {
-            ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-             "XDG_DATA_HOME": home.appendingPathComponent("data").path, "CLSFILE_STORE": ""]
+            [
+                "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                "XDG_DATA_HOME": home.appendingPathComponent("data").path, "CLSFILE_STORE": ""
+            ]
         }
 
         var dataHome: URL { home.appendingPathComponent("data/clsfile") }
@@ -48,11 +50,14 @@ struct SyncTests {
         }
 
         @discardableResult
-        func clsfile(_ arguments: String..., expecting status: Int32 = 0,
-                     sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
+        func clsfile(
+            _ arguments: String..., expecting status: Int32 = 0,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> ProcessResult {
             let result = try run(try builtExecutable("clsfile"), arguments, environment: environment)
-            #expect(result.status == status, "clsfile \(arguments.joined(separator: " ")): \(result.errorOutput)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                result.status == status, "clsfile \(arguments.joined(separator: " ")): \(result.errorOutput)",
+                sourceLocation: sourceLocation)
             return result
         }
     }
@@ -65,12 +70,15 @@ struct SyncTests {
         let origin: ServerOrigin
         var process: SpawnedProcess { server.process }
 
-        init(_ school: ServerDatabaseTests.School, in folder: URL, port: Int = 0, name: String = "server",
-             options: [String] = []) async throws {
+        init(
+            _ school: ServerDatabaseTests.School, in folder: URL, port: Int = 0, name: String = "server",
+            options: [String] = []
+        ) async throws {
             let environment = ["DATABASE_URL": school.cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile")]
-            server = try await ServerProcess(program: try builtExecutable("clsfile-server").path,
-                                             ["serve", "--port", "\(port)"] + options, environment: environment,
-                                             in: folder, name: name, announcing: "clsfile-server listening on ")
+            server = try await ServerProcess(
+                program: try builtExecutable("clsfile-server").path,
+                ["serve", "--port", "\(port)"] + options, environment: environment,
+                in: folder, name: name, announcing: "clsfile-server listening on ")
             url = try #require(URL(string: server.url))
             origin = try ServerOrigin(url)
         }
@@ -94,9 +102,10 @@ struct SyncTests {
         init() async throws {
             school = try await ServerDatabaseTests.School()
             scratch = try Scratch()
-            (teacher, code, shared) = try Self.addTeacher("teacher", name: "Ms Rivera", className: "7B", handing: "essay.md",
-                                                          text: "# Rivers\n\n- [ ] introduction\n- [ ] sources\n",
-                                                          title: "Essay on rivers", school: school, in: scratch)
+            (teacher, code, shared) = try Self.addTeacher(
+                "teacher", name: "Ms Rivera", className: "7B", handing: "essay.md",
+                text: "# Rivers\n\n- [ ] introduction\n- [ ] sources\n",
+                title: "Essay on rivers", school: school, in: scratch)
             self.server = try await RunningServer(school, in: scratch.url)
             try register(teacher)
         }
@@ -111,8 +120,10 @@ struct SyncTests {
         /// A teacher in their role, registered on the server by an administrator with the keys
         /// `clsfile role teacher --public-key` prints, with a class of theirs and a handout of a
         /// document in a shared folder of theirs.
-        static func addTeacher(_ login: String, name: String, className: String, handing document: String, text: String,
-                               title: String, school: ServerDatabaseTests.School, in scratch: Scratch) throws -> (User, String, URL) {
+        static func addTeacher(
+            _ login: String, name: String, className: String, handing document: String, text: String,
+            title: String, school: ServerDatabaseTests.School, in scratch: Scratch
+        ) throws -> (User, String, URL) {
             let teacher = try User(login, in: scratch)
             try teacher.clsfile("role", "teacher")
             let pem = try teacher.clsfile("role", "--public-key")
@@ -129,8 +140,9 @@ struct SyncTests {
             try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: shared.appendingPathComponent(document))
             // Due in the future, as assignments are while students work on them.
-            try teacher.clsfile("assign", shared.appendingPathComponent(document).path, "--title", title,
-                                "--target-words", "40", "--due", "2030-06-30")
+            try teacher.clsfile(
+                "assign", shared.appendingPathComponent(document).path, "--title", title,
+                "--target-words", "40", "--due", "2030-06-30")
             return (teacher, code, shared)
         }
 
@@ -231,7 +243,8 @@ struct SyncTests {
 
         // Ada works before joining; joining sends that work.
         try ada.clsfile("accept", adaEssay.path + ".clshandout")
-        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", adaEssay.path)
+        try ada.clsfile(
+            "open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", adaEssay.path)
         #expect(try await ada.store(.student).classServerMemberships().isEmpty)
         #expect(try await ada.store(.student).syncOutboxDepth() == 0)
         let joined = try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code.lowercased())
@@ -242,7 +255,8 @@ struct SyncTests {
         // test holds its lock), hooks start no other, and the outbox fills.
         var lock: SyncLock? = try Self.holdSyncLock(of: ada)
         try ada.clsfile("hook", "open", adaEssay.path)
-        try Data("# Rivers\n\n- [x] introduction\n- [ ] sources\nThe Amazon carries the most water of any river.\n".utf8).write(to: adaEssay)
+        try Data("# Rivers\n\n- [x] introduction\n- [ ] sources\nThe Amazon carries the most water of any river.\n".utf8).write(
+            to: adaEssay)
         try ada.clsfile("hook", "save", adaEssay.path)
         try ada.clsfile("hook", "close", adaEssay.path)
         let queued = try await ada.store(.student).syncOutboxDepth()
@@ -276,11 +290,13 @@ struct SyncTests {
         // Before joining, Bob has nothing to sync, and a join needs a server's address.
         #expect(try bob.clsfile("status").output.contains("class server: none (join one with clsfile join URL --code CODE)"))
         #expect(try bob.clsfile("sync", expecting: 66).errorOutput.contains("joined no class server: join one first"))
-        #expect(try bob.clsfile("join", "class.example.org", "--code", room.code, expecting: 64)
-            .errorOutput.contains("is not a class server's address: give it as https://HOST[:PORT]"))
+        #expect(
+            try bob.clsfile("join", "class.example.org", "--code", room.code, expecting: 64)
+                .errorOutput.contains("is not a class server's address: give it as https://HOST[:PORT]"))
         // Bob joins first, works with `clsfile open`, marks it done, syncs.
         try bob.clsfile("join", room.server.url.absoluteString, "--code", room.code)
-        try bob.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", bobEssay.path)
+        try bob.clsfile(
+            "open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", bobEssay.path)
         try bob.clsfile("done", bobEssay.path)
         try bob.clsfile("sync")
 
@@ -309,8 +325,11 @@ struct SyncTests {
 
         // The teacher's terminal and browser read the same report from the server.
         let terminal = try room.teacher.clsfile("class-report", "--server", room.server.url.absoluteString)
-        #expect(terminal.output.contains("Essay on rivers") && terminal.output.contains("Ada Lovelace") && terminal.output.contains("Bob Moses"))
-        let detail = try room.teacher.clsfile("class-report", "--server", room.server.url.absoluteString, "--student", "Bob Moses", "--json")
+        #expect(
+            terminal.output.contains("Essay on rivers") && terminal.output.contains("Ada Lovelace") && terminal.output.contains("Bob Moses")
+        )
+        let detail = try room.teacher.clsfile(
+            "class-report", "--server", room.server.url.absoluteString, "--student", "Bob Moses", "--json")
         #expect(detail.output.contains("\"activeSeconds\" : \(bobOwn.activeSeconds)"))
         let studentsTry = try ada.clsfile("class-report", "--server", room.server.url.absoluteString, expecting: 64)
         #expect(studentsTry.errorOutput.contains("is for a teacher"))
@@ -318,7 +337,9 @@ struct SyncTests {
             .output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(link.hasPrefix(room.server.url.absoluteString + "/classes/") && link.contains("/?token="))
         let page = try await Self.get(link)
-        #expect(page.status == 200 && page.body.contains("Essay on rivers") && page.body.contains("<meta http-equiv=\"refresh\" content=\"10\">"))
+        #expect(
+            page.status == 200 && page.body.contains("Essay on rivers")
+                && page.body.contains("<meta http-equiv=\"refresh\" content=\"10\">"))
         let token = try #require(link.split(separator: "?token=").last)
         let classPath = try #require(URL(string: link)?.path)
         let assignmentLink = "\(classPath)/assignments/\(assignment.identifier)?token=\(token)"
@@ -327,7 +348,8 @@ struct SyncTests {
         #expect(assignmentPage.status == 200 && assignmentPage.body.contains("Ada Lovelace") && assignmentPage.body.contains("Bob Moses"))
         let bare = try await Self.get(room.server.url.absoluteString + classPath)
         #expect(bare.status == 401 && bare.body.contains("carries no token"))
-        let adaLink = "\(classPath)?token=\(try await DeviceToken.make(key: try ada.identity(.student).signingKey, audience: room.server.origin))"
+        let adaLink =
+            "\(classPath)?token=\(try await DeviceToken.make(key: try ada.identity(.student).signingKey, audience: room.server.origin))"
         #expect(try await Self.get(room.server.url.absoluteString + adaLink).status == 403)
 
         // xAPI from the server: the teacher's export and the route give valid statements of both students.
@@ -344,8 +366,9 @@ struct SyncTests {
         #expect(route.status.code == 200 && XAPIValidator.problems(inExport: statements).isEmpty)
         // A token in the address opens pages only, not the API.
         #expect(try await Self.get(xapiRoute + "&token=\(token)").status == 401)
-        #expect(try ada.clsfile("export", "--xapi", "--server", room.server.url.absoluteString, expecting: 64)
-            .errorOutput.contains("is for a teacher"))
+        #expect(
+            try ada.clsfile("export", "--xapi", "--server", room.server.url.absoluteString, expecting: 64)
+                .errorOutput.contains("is for a teacher"))
     }
 
     /// A GET as a browser makes it.
@@ -381,15 +404,18 @@ struct SyncTests {
         func waitForDepth(below limit: Int, timeout: Double = 120) async throws {
             let deadline = Date().addingTimeInterval(timeout)
             while try await store.syncOutboxDepth() >= limit {
-                guard Date() < deadline else { throw ServerProcess.ServerError(message: "the outbox stayed at \(try await store.syncOutboxDepth())") }
+                guard Date() < deadline else {
+                    throw ServerProcess.ServerError(message: "the outbox stayed at \(try await store.syncOutboxDepth())")
+                }
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
         try await saver.save(2_000, steps: 50)
         // A sync that keeps going, in small batches, so that the server dies in the middle of it.
-        let watcher = try SpawnedProcess(try builtExecutable("clsfile").path,
-                                         ["sync", "--watch", "--interval", "0.2", "--batch-size", "10"],
-                                         environment: ada.environment, in: room.scratch.url, name: "watch")
+        let watcher = try SpawnedProcess(
+            try builtExecutable("clsfile").path,
+            ["sync", "--watch", "--interval", "0.2", "--batch-size", "10"],
+            environment: ada.environment, in: room.scratch.url, name: "watch")
         try await waitForDepth(below: 1_500)
         try await room.killAndRestartServer()
         try await waitForDepth(below: 1)
@@ -413,11 +439,14 @@ struct SyncTests {
         let room = try await Classroom()
         let (bob, _) = try room.student("bob", fullName: "Bob Dylan")
         // The function a join calls is gone (a schema damaged by hand): PostgreSQL refuses the call.
-        _ = try room.school.cluster.psql("ALTER FUNCTION clsfile.join_class(text, text, text, bytea) RENAME TO join_class_gone", database: "clsfile")
+        _ = try room.school.cluster.psql(
+            "ALTER FUNCTION clsfile.join_class(text, text, text, bytea) RENAME TO join_class_gone", database: "clsfile")
         let joined = try bob.clsfile("join", room.server.url.absoluteString, "--code", room.code, expecting: 69)
         #expect(joined.errorOutput.contains("cannot take the request now: the server cannot use its database now"), "\(joined.errorOutput)")
         let deadline = Date().addingTimeInterval(10)
-        while !room.server.process.errorOutput.contains("request failed"), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        while !room.server.process.errorOutput.contains("request failed"), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         let line = try #require(room.server.process.errorOutput.split(separator: "\n").first { $0.contains("request failed") })
         #expect(line.contains("path=/v1/join") && line.contains("underlying=PSQLError") && line.contains("join_class"), "\(line)")
         #expect(!joined.errorOutput.contains("join_class"), "the database's words stay in the log")
@@ -492,8 +521,9 @@ struct SyncTests {
         #expect(okafor.assignments.first?.students.map(\.work) == [try await Self.ownWork(of: ada, essay: poem)])
 
         // Removed from 8C on the server: its operations wait, and 7B's still go.
-        try room.school.cluster.psql("DELETE FROM clsfile.enrolment WHERE class_id = (SELECT id FROM clsfile.class WHERE name = '8C')",
-                                     database: "clsfile")
+        try room.school.cluster.psql(
+            "DELETE FROM clsfile.enrolment WHERE class_id = (SELECT id FROM clsfile.class WHERE name = '8C')",
+            database: "clsfile")
         do {
             let lock = try Self.holdSyncLock(of: ada)
             try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rain fills the delta. >> \\\"$0\\\"\"", essay.path)
@@ -501,7 +531,8 @@ struct SyncTests {
             withExtendedLifetime(lock) {}
         }
         let blocked = try ada.clsfile("sync", expecting: 65)
-        #expect(blocked.errorOutput.contains("wait: the class server refused v1/sync: you have not joined the class"), "\(blocked.errorOutput)")
+        #expect(
+            blocked.errorOutput.contains("wait: the class server refused v1/sync: you have not joined the class"), "\(blocked.errorOutput)")
         #expect(try await room.report(of: "7B").assignments.first?.students.map(\.work) == [try await Self.ownWork(of: ada, essay: essay)])
         #expect(try await ada.store(.student).syncOutboxDepth() > 0)
 
@@ -538,8 +569,10 @@ struct SyncTests {
         try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", essay.path)
         withExtendedLifetime(lock) {}
         let waiting = try ada.clsfile("sync", expecting: 65)
-        #expect(waiting.errorOutput.contains("the work on 1 assignment waits") && waiting.errorOutput.contains("has no assignment 'Field notes'"),
-                "\(waiting.errorOutput)")
+        #expect(
+            waiting.errorOutput.contains("the work on 1 assignment waits")
+                && waiting.errorOutput.contains("has no assignment 'Field notes'"),
+            "\(waiting.errorOutput)")
         #expect(try await room.report().assignments.map(\.title) == ["Essay on rivers"])
         #expect(try await ada.store(.student).syncOutboxDepth() > 0, "the waiting work left the outbox")
         let status = try ada.clsfile("status")
@@ -548,8 +581,10 @@ struct SyncTests {
         // The teacher registers it; the next sync sends the work that waited, and the report
         // shows the teacher's title whatever Ada's handout said.
         let registered = try room.teacher.clsfile("register", "--server", room.server.url.absoluteString)
-        #expect(registered.output.contains("registered 'Field notes'") && registered.output.contains("7B on \(room.server.url.absoluteString) has 2 handouts registered"),
-                "\(registered.output)")
+        #expect(
+            registered.output.contains("registered 'Field notes'")
+                && registered.output.contains("7B on \(room.server.url.absoluteString) has 2 handouts registered"),
+            "\(registered.output)")
         try ada.clsfile("sync")
         #expect(try await ada.store(.student).syncOutboxDepth() == 0)
         let report = try await room.report()
@@ -559,12 +594,14 @@ struct SyncTests {
         // `assign --server` registers at once; a server the teacher cannot use leaves the
         // handout made and says how to register it later.
         try Data("# Map\n".utf8).write(to: room.shared.appendingPathComponent("map.md"))
-        let assigned = try room.teacher.clsfile("assign", room.shared.appendingPathComponent("map.md").path, "--title", "A map",
-                                                "--server", room.server.url.absoluteString)
+        let assigned = try room.teacher.clsfile(
+            "assign", room.shared.appendingPathComponent("map.md").path, "--title", "A map",
+            "--server", room.server.url.absoluteString)
         #expect(assigned.output.contains("registered 'A map'"), "\(assigned.output)")
         try Data("# Tides\n".utf8).write(to: room.shared.appendingPathComponent("tides.md"))
-        let offline = try room.teacher.clsfile("assign", room.shared.appendingPathComponent("tides.md").path, "--title", "Tides",
-                                               "--server", "http://127.0.0.1:9", expecting: 69)
+        let offline = try room.teacher.clsfile(
+            "assign", room.shared.appendingPathComponent("tides.md").path, "--title", "Tides",
+            "--server", "http://127.0.0.1:9", expecting: 69)
         #expect(offline.errorOutput.contains("run clsfile register --server http://127.0.0.1:9"), "\(offline.errorOutput)")
         #expect(FileManager.default.fileExists(atPath: room.shared.appendingPathComponent("tides.md.clshandout").path))
     }
@@ -596,8 +633,10 @@ struct SyncTests {
 @Suite(.serialized)
 struct SyncRefusalTests {
     /// A request made by hand, as a client other than clsfile might.
-    private func request(_ server: URL, _ method: String, _ path: String, body: Data? = nil,
-                         token: String?) async throws -> (status: Int, error: SyncWire.ErrorAnswer?, body: Data) {
+    private func request(
+        _ server: URL, _ method: String, _ path: String, body: Data? = nil,
+        token: String?
+    ) async throws -> (status: Int, error: SyncWire.ErrorAnswer?, body: Data) {
         try await URLRequestLike(url: server.absoluteString + path, method: method, body: body, token: token).send()
     }
 
@@ -610,77 +649,118 @@ struct SyncRefusalTests {
         let membership = try #require(try await ada.store(.student).classServerMemberships().first)
         let server = room.server.url
 
-        func expectRefusal(_ method: String, _ path: String, body: Data? = nil, token: String?, status: Int, code: String,
-                           saying text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        func expectRefusal(
+            _ method: String, _ path: String, body: Data? = nil, token: String?, status: Int, code: String,
+            saying text: String, sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws {
             let answer = try await request(server, method, path, body: body, token: token)
-            #expect(answer.status == status, "\(method) \(path): \(String(decoding: answer.body, as: UTF8.self))", sourceLocation: sourceLocation)
+            #expect(
+                answer.status == status, "\(method) \(path): \(String(decoding: answer.body, as: UTF8.self))",
+                sourceLocation: sourceLocation)
             #expect(answer.error?.code == code, sourceLocation: sourceLocation)
-            #expect(answer.error?.message.contains(text) == true, "\(answer.error?.message ?? "no JSON error")", sourceLocation: sourceLocation)
+            #expect(
+                answer.error?.message.contains(text) == true, "\(answer.error?.message ?? "no JSON error")", sourceLocation: sourceLocation)
         }
         let lock = try SyncTests.holdSyncLock(of: ada)
-        let operation = try #require(try await {
-            try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Words. >> \\\"$0\\\"\"", essay.path)
-            return try await ada.store(.student).pendingSyncOperations(limit: 1).first?.operation
-        }())
+        let operation = try #require(
+            try await {
+                try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Words. >> \\\"$0\\\"\"", essay.path)
+                return try await ada.store(.student).pendingSyncOperations(limit: 1).first?.operation
+            }())
         func body(_ operations: [SyncOperation], classID: UUID? = nil) throws -> Data {
             try SyncWire.encoder.encode(SyncWire.SyncRequest(classID: classID ?? membership.classID, operations: operations))
         }
 
         // Tokens.
-        try await expectRefusal("POST", "/v1/sync", body: try body([operation]), token: nil, status: 401, code: "unauthorized", saying: "carries no token")
+        try await expectRefusal(
+            "POST", "/v1/sync", body: try body([operation]), token: nil, status: 401, code: "unauthorized", saying: "carries no token")
         try await expectRefusal("GET", "/v1/classes", token: "not.a.jwt", status: 401, code: "unauthorized", saying: "is not a JWT")
-        try await expectRefusal("GET", "/v1/classes", token: try await DeviceToken.make(key: P256.Signing.PrivateKey(), audience: room.server.origin), status: 401,
-                                code: "unauthorized", saying: "not registered here")
-        try await expectRefusal("GET", "/v1/classes", token: try await DeviceToken.make(key: adaKey, audience: room.server.origin, at: Date().addingTimeInterval(-3600), lifetime: 600),
-                                status: 401, code: "unauthorized", saying: "expired")
+        try await expectRefusal(
+            "GET", "/v1/classes", token: try await DeviceToken.make(key: P256.Signing.PrivateKey(), audience: room.server.origin),
+            status: 401,
+            code: "unauthorized", saying: "not registered here")
+        try await expectRefusal(
+            "GET", "/v1/classes",
+            token: try await DeviceToken.make(
+                key: adaKey, audience: room.server.origin, at: Date().addingTimeInterval(-3600), lifetime: 600),
+            status: 401, code: "unauthorized", saying: "expired")
         // Bodies.
-        try await expectRefusal("POST", "/v1/sync", body: Data("{\"classID\": 3".utf8), token: adaToken, status: 400, code: "invalidValue", saying: "not the JSON this route takes")
-        try await expectRefusal("POST", "/v1/sync", body: try body([]), token: adaToken, status: 400, code: "invalidValue", saying: "no operations")
-        let tooMany = (0...SyncWire.maximumOperations).map { _ in var copy = operation; copy.id = UUID(); return copy }
-        try await expectRefusal("POST", "/v1/sync", body: try body(tooMany), token: adaToken, status: 413, code: "tooLarge", saying: "in batches")
-        try await expectRefusal("POST", "/v1/sync", body: Data(count: SyncWire.maximumBodyBytes + 1), token: adaToken, status: 413,
-                                code: "tooLarge", saying: "larger than")
+        try await expectRefusal(
+            "POST", "/v1/sync", body: Data("{\"classID\": 3".utf8), token: adaToken, status: 400, code: "invalidValue",
+            saying: "not the JSON this route takes")
+        try await expectRefusal(
+            "POST", "/v1/sync", body: try body([]), token: adaToken, status: 400, code: "invalidValue", saying: "no operations")
+        let tooMany = (0...SyncWire.maximumOperations).map { _ in
+            var copy = operation
+            copy.id = UUID()
+            return copy
+        }
+        try await expectRefusal(
+            "POST", "/v1/sync", body: try body(tooMany), token: adaToken, status: 413, code: "tooLarge", saying: "in batches")
+        try await expectRefusal(
+            "POST", "/v1/sync", body: Data(count: SyncWire.maximumBodyBytes + 1), token: adaToken, status: 413,
+            code: "tooLarge", saying: "larger than")
         var outOfRange = operation
         outOfRange.ranges = [SyncOperation.Range(lower: 0, upper: 2)]
-        try await expectRefusal("POST", "/v1/sync", body: try body([outOfRange]), token: adaToken, status: 400, code: "invalidValue", saying: "not within 0…1")
+        try await expectRefusal(
+            "POST", "/v1/sync", body: try body([outOfRange]), token: adaToken, status: 400, code: "invalidValue", saying: "not within 0…1")
         var future = operation
         future.madeAt = Date().timeIntervalSince1970 + 86_400
-        try await expectRefusal("POST", "/v1/sync", body: try body([future]), token: adaToken, status: 400, code: "invalidValue", saying: "check the device's clock")
+        try await expectRefusal(
+            "POST", "/v1/sync", body: try body([future]), token: adaToken, status: 400, code: "invalidValue",
+            saying: "check the device's clock")
         var longSession = operation
-        longSession.spans = [SyncOperation.Span(id: UUID().uuidString, start: operation.madeAt - 60, end: operation.madeAt - 30,
-                                                lastPulse: operation.madeAt - 30, session: String(repeating: "s", count: 65))]
-        try await expectRefusal("POST", "/v1/sync", body: try body([longSession]), token: adaToken, status: 400, code: "invalidValue",
-                                saying: "a span's session id of 65 bytes, not 1 to 64")
+        longSession.spans = [
+            SyncOperation.Span(
+                id: UUID().uuidString, start: operation.madeAt - 60, end: operation.madeAt - 30,
+                lastPulse: operation.madeAt - 30, session: String(repeating: "s", count: 65))
+        ]
+        try await expectRefusal(
+            "POST", "/v1/sync", body: try body([longSession]), token: adaToken, status: 400, code: "invalidValue",
+            saying: "a span's session id of 65 bytes, not 1 to 64")
         var escaping = operation
         escaping.assignment.documentName = "../../etc/passwd"
-        try await expectRefusal("POST", "/v1/sync", body: try body([escaping]), token: adaToken, status: 400, code: "invalidValue", saying: "not a plain file name")
+        try await expectRefusal(
+            "POST", "/v1/sync", body: try body([escaping]), token: adaToken, status: 400, code: "invalidValue",
+            saying: "not a plain file name")
         var huge = operation
         huge.assignmentIdentifier = String(repeating: "x", count: 5_000)
-        try await expectRefusal("POST", "/v1/sync", body: try body([huge]), token: adaToken, status: 413, code: "tooLarge", saying: "longer than 1024 bytes")
+        try await expectRefusal(
+            "POST", "/v1/sync", body: try body([huge]), token: adaToken, status: 413, code: "tooLarge", saying: "longer than 1024 bytes")
         try await expectRefusal("GET", "/v1/nothing", token: adaToken, status: 404, code: "notFound", saying: "no such route")
         // Joining.
-        let join = try SyncWire.encoder.encode(SyncWire.JoinRequest(code: "WRONGCODE2", name: "Eve", publicKey: adaKey.publicKey.x963Representation))
-        try await expectRefusal("POST", "/v1/join", body: join, token: adaToken, status: 404, code: "notFound", saying: "no class has the join code")
-        let stolen = try SyncWire.encoder.encode(SyncWire.JoinRequest(code: room.code, name: "Eve", publicKey: adaKey.publicKey.x963Representation))
-        try await expectRefusal("POST", "/v1/join", body: stolen, token: try await DeviceToken.make(key: P256.Signing.PrivateKey(), audience: room.server.origin),
-                                status: 401, code: "unauthorized", saying: "not registered here")
+        let join = try SyncWire.encoder.encode(
+            SyncWire.JoinRequest(code: "WRONGCODE2", name: "Eve", publicKey: adaKey.publicKey.x963Representation))
+        try await expectRefusal(
+            "POST", "/v1/join", body: join, token: adaToken, status: 404, code: "notFound", saying: "no class has the join code")
+        let stolen = try SyncWire.encoder.encode(
+            SyncWire.JoinRequest(code: room.code, name: "Eve", publicKey: adaKey.publicKey.x963Representation))
+        try await expectRefusal(
+            "POST", "/v1/join", body: stolen,
+            token: try await DeviceToken.make(key: P256.Signing.PrivateKey(), audience: room.server.origin),
+            status: 401, code: "unauthorized", saying: "not registered here")
 
         // Other people's data: a student reads no report, syncs into no class of another
         // teacher, lists only her class; a teacher syncs nothing and reads no other class.
-        try await expectRefusal("GET", "/api/class-report.json?class=\(membership.classID.uuidString)", token: adaToken, status: 403,
-                                code: "forbidden", saying: "a student's key cannot read it")
+        try await expectRefusal(
+            "GET", "/api/class-report.json?class=\(membership.classID.uuidString)", token: adaToken, status: 403,
+            code: "forbidden", saying: "a student's key cannot read it")
         let otherTeacher = P256.Signing.PrivateKey()
         let otherClass = try await ServerDatabase.withDatabase(room.school.owner, logger: .tests) { database in
-            let account = try await database.addTeacher(name: "Mr Okafor", publicKey: otherTeacher.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
+            let account = try await database.addTeacher(
+                name: "Mr Okafor", publicKey: otherTeacher.publicKey, recipientKey: P256.KeyAgreement.PrivateKey().publicKey)
             return try await database.createClass(name: "8C", teacher: account.id.uuidString)
         }
-        try await expectRefusal("POST", "/v1/sync", body: try body([operation], classID: otherClass.id), token: adaToken, status: 404,
-                                code: "notFound", saying: "you have not joined the class")
-        try await expectRefusal("POST", "/v1/sync", body: try body([operation]), token: teacherToken, status: 403, code: "forbidden",
-                                saying: "only students sync")
+        try await expectRefusal(
+            "POST", "/v1/sync", body: try body([operation], classID: otherClass.id), token: adaToken, status: 404,
+            code: "notFound", saying: "you have not joined the class")
+        try await expectRefusal(
+            "POST", "/v1/sync", body: try body([operation]), token: teacherToken, status: 403, code: "forbidden",
+            saying: "only students sync")
         let otherToken = try await DeviceToken.make(key: otherTeacher, audience: room.server.origin)
-        try await expectRefusal("GET", "/api/class-report.json?class=\(membership.classID.uuidString)", token: otherToken, status: 404,
-                                code: "notFound", saying: "you teach no class")
+        try await expectRefusal(
+            "GET", "/api/class-report.json?class=\(membership.classID.uuidString)", token: otherToken, status: 404,
+            code: "notFound", saying: "you teach no class")
         let adaClasses = try await request(server, "GET", "/v1/classes", token: adaToken)
         #expect(try SyncWire.decoder.decode([SyncWire.ClassEntry].self, from: adaClasses.body).map(\.name) == ["7B"])
         let otherClasses = try await request(server, "GET", "/v1/classes", token: otherToken)
@@ -703,15 +783,21 @@ struct SyncRefusalTests {
         try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Words. >> \\\"$0\\\"\"", essay.path)
         let operation = try #require(try await store.pendingSyncOperations(limit: 1).first?.operation)
 
-        func expectPlainRefusal(_ path: String, _ body: some Encodable, saying text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-            let answer = try await URLRequestLike(url: room.server.url.absoluteString + path, method: "POST",
-                                                  body: try SyncWire.encoder.encode(body), token: adaToken).send()
+        func expectPlainRefusal(
+            _ path: String, _ body: some Encodable, saying text: String, sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws {
+            let answer = try await URLRequestLike(
+                url: room.server.url.absoluteString + path, method: "POST",
+                body: try SyncWire.encoder.encode(body), token: adaToken
+            ).send()
             #expect(answer.status == 400 && answer.error?.code == "invalidValue", "\(answer.status)", sourceLocation: sourceLocation)
             let message = answer.error?.message ?? ""
             #expect(message.contains(text), "\(message)", sourceLocation: sourceLocation)
             // Neither PostgreSQL's words nor anyone's account.
-            for leaked in ["UTF8", "byte sequence", "escape sequence", "jsonb", "clsfile.", "relation",
-                           membership.accountID.uuidString.lowercased(), membership.accountID.uuidString.uppercased()] {
+            for leaked in [
+                "UTF8", "byte sequence", "escape sequence", "jsonb", "clsfile.", "relation",
+                membership.accountID.uuidString.lowercased(), membership.accountID.uuidString.uppercased()
+            ] {
                 #expect(!message.contains(leaked), "\(leaked) in \(message)", sourceLocation: sourceLocation)
             }
         }
@@ -719,14 +805,19 @@ struct SyncRefusalTests {
         var nulIdentifier = operation
         nulIdentifier.id = UUID()
         nulIdentifier.assignmentIdentifier = "essay\u{0}"
-        try await expectPlainRefusal("/v1/sync", SyncWire.SyncRequest(classID: membership.classID, operations: [nulIdentifier]),
-                                     saying: "holds assignment identifier with a NUL character")
+        try await expectPlainRefusal(
+            "/v1/sync", SyncWire.SyncRequest(classID: membership.classID, operations: [nulIdentifier]),
+            saying: "holds assignment identifier with a NUL character")
         var nulItem = operation
         nulItem.id = UUID()
-        nulItem.items = [SyncOperation.Item(identifier: "words", title: "Words\u{0}", isPrimary: false, kind: "quantity", value: 1,
-                                            createdAt: operation.madeAt, modifiedAt: operation.madeAt)]
-        try await expectPlainRefusal("/v1/sync", SyncWire.SyncRequest(classID: membership.classID, operations: [nulItem]),
-                                     saying: "holds item title with a NUL character")
+        nulItem.items = [
+            SyncOperation.Item(
+                identifier: "words", title: "Words\u{0}", isPrimary: false, kind: "quantity", value: 1,
+                createdAt: operation.madeAt, modifiedAt: operation.madeAt)
+        ]
+        try await expectPlainRefusal(
+            "/v1/sync", SyncWire.SyncRequest(classID: membership.classID, operations: [nulItem]),
+            saying: "holds item title with a NUL character")
         // Values only PostgreSQL refuses: a NUL in a join code, which it compares.
         let nulCode = SyncWire.JoinRequest(code: "K7QX\u{0}", name: "Ada Lovelace", publicKey: adaKey.publicKey.x963Representation)
         try await expectPlainRefusal("/v1/join", nulCode, saying: "joining a class failed: it holds a value the database cannot store")
@@ -773,9 +864,12 @@ struct ServeTLSTests {
         let school = try await ServerDatabaseTests.School()
         let scratch = try Scratch()
         let certificate = scratch.url.appendingPathComponent("server.pem").path, key = scratch.url.appendingPathComponent("server.key").path
-        let made = try run(try Tool.openssl.require(), [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", certificate,
-            "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+        let made = try run(
+            try Tool.openssl.require(),
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", certificate,
+                "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"
+            ])
         #expect(made.status == 0, "\(made.errorOutput)")
         let server = try await SyncTests.RunningServer(school, in: scratch.url, options: ["--tls-cert", certificate, "--tls-key", key])
         #expect(server.url.scheme == "https")
@@ -795,8 +889,10 @@ struct ServeTLSTests {
         let half = try run(program, ["serve", "--port", "0", "--tls-cert", certificate], environment: database)
         #expect(half.status == 65 && half.errorOutput.contains("go together"))
         // On every address, the server cannot tell which one students use, which their tokens name.
-        let everywhere = try run(program, ["serve", "--host", "0.0.0.0", "--port", "0", "--tls-cert", certificate, "--tls-key", key], environment: database)
-        #expect(everywhere.status == 65 && everywhere.errorOutput.contains("listening on every address (0.0.0.0)")
+        let everywhere = try run(
+            program, ["serve", "--host", "0.0.0.0", "--port", "0", "--tls-cert", certificate, "--tls-key", key], environment: database)
+        #expect(
+            everywhere.status == 65 && everywhere.errorOutput.contains("listening on every address (0.0.0.0)")
                 && everywhere.errorOutput.contains("give it with --public-url"), "\(everywhere.errorOutput)")
         let owner = ["DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")]
         let unsafe = try run(program, ["serve", "--port", "0"], environment: owner)

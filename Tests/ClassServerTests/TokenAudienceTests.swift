@@ -35,15 +35,24 @@ struct TokenAudienceTests {
 
         // Replayed on the real server, on every route: refused.
         let real = room.server.url.absoluteString
-        func expectRefused(_ method: String, _ path: String, body: Data? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        func expectRefused(_ method: String, _ path: String, body: Data? = nil, sourceLocation: SourceLocation = #_sourceLocation)
+            async throws
+        {
             let answer = try await URLRequestLike(url: real + path, method: method, body: body, token: token).send()
-            #expect(answer.status == 401 && answer.error?.code == "unauthorized", "\(method) \(path): \(answer.status)", sourceLocation: sourceLocation)
-            #expect(answer.error?.message.contains("was made for another server (\(try ServerOrigin(catcher.address).value)), not this one (\(room.server.origin.value))") == true,
-                    "\(answer.error?.message ?? "")", sourceLocation: sourceLocation)
+            #expect(
+                answer.status == 401 && answer.error?.code == "unauthorized", "\(method) \(path): \(answer.status)",
+                sourceLocation: sourceLocation)
+            #expect(
+                answer.error?.message.contains(
+                    "was made for another server (\(try ServerOrigin(catcher.address).value)), not this one (\(room.server.origin.value))")
+                    == true,
+                "\(answer.error?.message ?? "")", sourceLocation: sourceLocation)
         }
         try await expectRefused("GET", "/v1/classes")
-        try await expectRefused("POST", "/v1/sync", body: try SyncWire.encoder.encode(SyncWire.SyncRequest(classID: membership.classID, operations: [])))
-        let rejoin = SyncWire.JoinRequest(code: room.code, name: "Ada Lovelace", publicKey: try ada.identity(.student).signingKey.publicKey.x963Representation)
+        try await expectRefused(
+            "POST", "/v1/sync", body: try SyncWire.encoder.encode(SyncWire.SyncRequest(classID: membership.classID, operations: [])))
+        let rejoin = SyncWire.JoinRequest(
+            code: room.code, name: "Ada Lovelace", publicKey: try ada.identity(.student).signingKey.publicKey.x963Representation)
         try await expectRefused("POST", "/v1/join", body: try SyncWire.encoder.encode(rejoin))
         try await expectRefused("GET", "/v1/classes/\(membership.classID.uuidString.lowercased())/assignments")
         let page = try await SyncTests.get(real + "/classes/\(membership.classID.uuidString.lowercased())/?token=\(token)")
@@ -61,10 +70,12 @@ struct TokenAudienceTests {
         let (ada, _) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
         let adaKey = try ada.identity(.student).signingKey
         // A second server on the same database, behind a proxy students reach at class.example.org.
-        let proxied = try await SyncTests.RunningServer(room.school, in: room.scratch.url, name: "proxied",
-                                                       options: ["--public-url", "https://Class.Example.org/", "--public-url", "http://class.example.org:8080"])
-        #expect(proxied.process.output.contains("taking tokens made for http://class.example.org:8080, https://class.example.org:443\n"),
-                "\(proxied.process.output)")
+        let proxied = try await SyncTests.RunningServer(
+            room.school, in: room.scratch.url, name: "proxied",
+            options: ["--public-url", "https://Class.Example.org/", "--public-url", "http://class.example.org:8080"])
+        #expect(
+            proxied.process.output.contains("taking tokens made for http://class.example.org:8080, https://class.example.org:443\n"),
+            "\(proxied.process.output)")
         #expect(room.server.process.output.contains("taking tokens made for \(room.server.origin.value)\n"))
 
         func status(_ server: SyncTests.RunningServer, audience: String) async throws -> (Int, String?) {
@@ -77,8 +88,10 @@ struct TokenAudienceTests {
         // The address it listens on is not one students use: a token for it is another server's,
         // and so is a token for the first server.
         let listening = try await status(proxied, audience: proxied.url.absoluteString)
-        #expect(listening.0 == 401 && listening.1?.contains("not this one (http://class.example.org:8080, https://class.example.org:443)") == true,
-                "\(listening.1 ?? "")")
+        #expect(
+            listening.0 == 401
+                && listening.1?.contains("not this one (http://class.example.org:8080, https://class.example.org:443)") == true,
+            "\(listening.1 ?? "")")
         #expect(try await status(proxied, audience: room.server.url.absoluteString).0 == 401)
         #expect(try await status(room.server, audience: "https://class.example.org").0 == 401)
         #expect(try await status(room.server, audience: room.server.url.absoluteString).0 == 200)
@@ -87,8 +100,9 @@ struct TokenAudienceTests {
         let database = ["DATABASE_URL": room.school.cluster.url(user: "clsfile_app", password: "app-secret", database: "clsfile")]
         for address in ["ftp://class.example.org", "class.example.org"] {
             let refused = try run(program, ["serve", "--port", "0", "--public-url", address], environment: database)
-            #expect(refused.status == 64 && refused.errorOutput.contains("--public-url: '\(address)' is not a class server's address"),
-                    "\(refused.errorOutput)")
+            #expect(
+                refused.status == 64 && refused.errorOutput.contains("--public-url: '\(address)' is not a class server's address"),
+                "\(refused.errorOutput)")
         }
     }
 

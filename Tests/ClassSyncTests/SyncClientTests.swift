@@ -22,7 +22,8 @@ struct SyncClientTests {
     func anyOtherAddressIsRefusedWithTheWayToWriteIt(_ address: String) {
         let refused = #expect(throws: SyncError.self) { try SyncClient.serverURL(address) }
         #expect(refused?.code == .invalidValue)
-        #expect(refused?.message == "'\(address)' is not a class server's address: give it as https://HOST[:PORT], as your teacher wrote it")
+        #expect(
+            refused?.message == "'\(address)' is not a class server's address: give it as https://HOST[:PORT], as your teacher wrote it")
     }
 
     @Test func aStoreThatJoinedNoServerHasNothingToSend() async throws {
@@ -30,15 +31,19 @@ struct SyncClientTests {
         let store = scratch.store()
         let refused = await #expect(throws: SyncError.self) { try await client("https://class.example.org").sendOutbox(of: store) }
         #expect(refused?.code == .notJoined)
-        #expect(refused?.message == "the store \(store.storeURL.path) has joined no class server: join one first (clsfile join URL --code CODE)")
+        #expect(
+            refused?.message == "the store \(store.storeURL.path) has joined no class server: join one first (clsfile join URL --code CODE)"
+        )
     }
 
     @Test func aStoreIsSentOnlyToTheServerItJoined() async throws {
         let scratch = try Scratch()
         let store = scratch.store()
         let joined = try SyncClient.serverURL("https://class.example.org")
-        _ = try await store.joinClassServer(ClassServerMembership(serverURL: joined, accountID: UUID(), classID: UUID(), className: "7B",
-                                                                  teacherKey: nil))
+        _ = try await store.joinClassServer(
+            ClassServerMembership(
+                serverURL: joined, accountID: UUID(), classID: UUID(), className: "7B",
+                teacherKey: nil))
         let refused = await #expect(throws: SyncError.self) { try await client("https://other.example.org").sendOutbox(of: store) }
         #expect(refused?.code == .invalidValue)
         #expect(refused?.message == "the store syncs to https://class.example.org, not https://other.example.org: join that server first")
@@ -60,6 +65,7 @@ struct SyncClientTests {
             _ = try await client(nginx.url.absoluteString).join(code: "ABC-123", name: "Sam")
         }
         #expect(refused?.code == .unreachable)
-        #expect(refused?.message.hasPrefix("the class server at \(nginx.url.absoluteString) cannot take the request now: HTTP 502; ") == true)
+        #expect(
+            refused?.message.hasPrefix("the class server at \(nginx.url.absoluteString) cannot take the request now: HTTP 502; ") == true)
     }
 }

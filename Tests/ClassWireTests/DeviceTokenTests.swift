@@ -43,9 +43,12 @@ struct DeviceTokenTests {
 
     /// A token put together by hand: a header, claims (the server's `aud` unless told otherwise,
     /// and more) and a signature.
-    func handMade(header: String, iat: Date = Date(), exp: Date = Date().addingTimeInterval(600),
-                  audience: String? = #""https://class.example.org:443""#, more: String = "", sign: (Data) -> Data) -> String {
-        let claims = #"{"iat":\#(Int(iat.timeIntervalSince1970)),"exp":\#(Int(exp.timeIntervalSince1970))"#
+    func handMade(
+        header: String, iat: Date = Date(), exp: Date = Date().addingTimeInterval(600),
+        audience: String? = #""https://class.example.org:443""#, more: String = "", sign: (Data) -> Data
+    ) -> String {
+        let claims =
+            #"{"iat":\#(Int(iat.timeIntervalSince1970)),"exp":\#(Int(exp.timeIntervalSince1970))"#
             + (audience.map { #","aud":\#($0)"# } ?? "") + more + "}"
         let signed = Self.base64URL(Data(header.utf8)) + "." + Self.base64URL(Data(claims.utf8))
         return signed + "." + Self.base64URL(sign(Data(signed.utf8)))
@@ -71,17 +74,23 @@ struct DeviceTokenTests {
         let hmac = handMade(header: #"{"alg":"HS256","kid":"\#(kid)"}"#) { Data(HMAC<SHA256>.authenticationCode(for: $0, using: secret)) }
         #expect(await refusal(hmac)?.contains("signed with HS256") == true)
         let pemSecret = SymmetricKey(data: Data(device.publicKey.pemRepresentation.utf8))
-        let pemHMAC = handMade(header: #"{"alg":"HS256","kid":"\#(kid)"}"#) { Data(HMAC<SHA256>.authenticationCode(for: $0, using: pemSecret)) }
+        let pemHMAC = handMade(header: #"{"alg":"HS256","kid":"\#(kid)"}"#) {
+            Data(HMAC<SHA256>.authenticationCode(for: $0, using: pemSecret))
+        }
         #expect(await refusal(pemHMAC) != nil)
         // ES256 claimed, but the HMAC as its signature.
-        let claimed = handMade(header: #"{"alg":"ES256","kid":"\#(kid)"}"#) { Data(HMAC<SHA256>.authenticationCode(for: $0, using: secret)) }
+        let claimed = handMade(header: #"{"alg":"ES256","kid":"\#(kid)"}"#) {
+            Data(HMAC<SHA256>.authenticationCode(for: $0, using: secret))
+        }
         #expect(await refusal(claimed)?.contains("does not verify") == true)
         // Another device's key signing under this device's kid.
         let other = P256.Signing.PrivateKey()
         let impostor = handMade(header: #"{"alg":"ES256","kid":"\#(kid)"}"#) { try! other.signature(for: $0).rawRepresentation }
         #expect(await refusal(impostor)?.contains("does not verify") == true)
         // A valid token of an unregistered key, and one with its claims changed after signing.
-        #expect(await refusal(try await DeviceToken.make(key: other, audience: server))?.contains("not registered here: join a class (clsfile join)") == true)
+        #expect(
+            await refusal(try await DeviceToken.make(key: other, audience: server))?.contains(
+                "not registered here: join a class (clsfile join)") == true)
         let valid = try await DeviceToken.make(key: device, audience: server)
         let parts = valid.split(separator: ".")
         let stretched = #"{"iat":\#(Int(Date().timeIntervalSince1970)),"exp":\#(Int(Date().timeIntervalSince1970) + 86_400)}"#
@@ -114,18 +123,25 @@ struct DeviceTokenTests {
     @Test func aTokenNamingNoServerIsRefused() async throws {
         let bare = handMade(header: #"{"alg":"ES256","kid":"\#(kid)"}"#, audience: nil) { try! device.signature(for: $0).rawRepresentation }
         #expect(await refusal(bare)?.contains("names no server (aud)") == true)
-        let empty = handMade(header: #"{"alg":"ES256","kid":"\#(kid)"}"#, audience: "[]") { try! device.signature(for: $0).rawRepresentation }
+        let empty = handMade(header: #"{"alg":"ES256","kid":"\#(kid)"}"#, audience: "[]") {
+            try! device.signature(for: $0).rawRepresentation
+        }
         #expect(await refusal(empty)?.contains("names no server (aud)") == true)
     }
 
     @Test func aTokenMadeForAnotherServerIsRefused() async throws {
         let elsewhere = try await DeviceToken.make(key: device, audience: try ServerOrigin("http://class.example.org.evil.test:8080"))
         let message = await refusal(elsewhere)
-        #expect(message?.contains("was made for another server (http://class.example.org.evil.test:8080), not this one (https://class.example.org:443)") == true,
-                "\(message ?? "")")
+        #expect(
+            message?.contains(
+                "was made for another server (http://class.example.org.evil.test:8080), not this one (https://class.example.org:443)")
+                == true,
+            "\(message ?? "")")
         // The same host over another scheme or port is another server too.
         for other in ["http://class.example.org", "https://class.example.org:8443"] {
-            #expect(await refusal(try await DeviceToken.make(key: device, audience: try ServerOrigin(other)))?.contains("another server") == true, "\(other)")
+            #expect(
+                await refusal(try await DeviceToken.make(key: device, audience: try ServerOrigin(other)))?.contains("another server")
+                    == true, "\(other)")
         }
         // Written another way by hand: the origin is compared as the server writes it.
         let unwritten = handMade(header: #"{"alg":"ES256","kid":"\#(kid)"}"#, audience: #""https://class.example.org""#) {
@@ -133,7 +149,9 @@ struct DeviceTokenTests {
         }
         #expect(await refusal(unwritten)?.contains("another server") == true)
         // A list of audiences that has this server is taken, as RFC 7519 says.
-        let listed = handMade(header: #"{"alg":"ES256","kid":"\#(kid)"}"#, audience: #"["https://other.test:443","https://class.example.org:443"]"#) {
+        let listed = handMade(
+            header: #"{"alg":"ES256","kid":"\#(kid)"}"#, audience: #"["https://other.test:443","https://class.example.org:443"]"#
+        ) {
             try! device.signature(for: $0).rawRepresentation
         }
         #expect(try await verify(listed).keyIdentifier == kid)
@@ -159,7 +177,9 @@ struct DeviceTokenTests {
 
     @Test(arguments: [#"["exp"]"#, "[]", #""b64""#, #"["https://class.example.org/private-extension"]"#])
     func aTokenWithCritIsRefused(crit: String) async throws {
-        let critical = handMade(header: #"{"alg":"ES256","kid":"\#(kid)","crit":\#(crit)}"#) { try! device.signature(for: $0).rawRepresentation }
+        let critical = handMade(header: #"{"alg":"ES256","kid":"\#(kid)","crit":\#(crit)}"#) {
+            try! device.signature(for: $0).rawRepresentation
+        }
         #expect(await refusal(critical)?.contains("names extensions it requires (crit)") == true)
     }
 
@@ -170,7 +190,7 @@ struct DeviceTokenTests {
         ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
         ("http://user@localhost:8080/x", "http://localhost:8080"),
         ("http://[::1]:8080", "http://[::1]:8080"),
-        ("https://[2001:DB8::1]", "https://[2001:db8::1]:443"),
+        ("https://[2001:DB8::1]", "https://[2001:db8::1]:443")
     ])
     func aServerOriginIsWrittenOneWay(address: String, origin: String) throws {
         #expect(try ServerOrigin(address).value == origin)

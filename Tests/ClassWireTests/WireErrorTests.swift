@@ -13,7 +13,10 @@ struct WireErrorTests {
             _ = try await CatalogToken.verify(token) { _ in nil }
         }
         #expect(refused?.code == .unauthorized)
-        #expect(refused?.message == "the token names the key acme-1, which is not registered here: ask the server's administrator to register it (clsfile-server publisher add)")
+        #expect(
+            refused?.message
+                == "the token names the key acme-1, which is not registered here: ask the server's administrator to register it (clsfile-server publisher add)"
+        )
         #expect(refused?.errorDescription == refused?.message)
     }
 

@@ -10,8 +10,12 @@ struct HandoutCourseTests {
     static let course = Handout.Course(
         assignedPath: ["algebra", "ch1"], documentPath: ["algebra", "ch1", "notes"],
         contexts: [["algebra"], ["algebra", "ch1"], ["algebra", "ch1", "notes"]].map {
-            CourseManifest.Entry(data: try! JSONDecoder().decode(CourseManifest.ContextData.self, from: Data(
-                #"{"identifierPath": \#(String(decoding: try! JSONEncoder().encode($0), as: UTF8.self)), "title": "T", "type": "chapter"}"#.utf8)))
+            CourseManifest.Entry(
+                data: try! JSONDecoder().decode(
+                    CourseManifest.ContextData.self,
+                    from: Data(
+                        #"{"identifierPath": \#(String(decoding: try! JSONEncoder().encode($0), as: UTF8.self)), "title": "T", "type": "chapter"}"#
+                            .utf8)))
         })
 
     private func handout(_ course: Handout.Course, in scratch: Scratch) throws -> URL {

@@ -12,15 +12,17 @@ struct SubmissionFileTests {
     let work: StudentWork
 
     init() {
-        assignment = Assignment(identifier: "essay-1", title: "Essay", documentName: "essay.txt", documentDigest: "00",
-                                teacherKey: teacher.recipientPublicKey)
+        assignment = Assignment(
+            identifier: "essay-1", title: "Essay", documentName: "essay.txt", documentDigest: "00",
+            teacherKey: teacher.recipientPublicKey)
         // Whole seconds, as the file's ISO 8601 dates keep them.
         let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3600).rounded(.down))
-        work = StudentWork(assignmentIdentifier: "essay-1", documentName: "essay.txt", activeSeconds: 600,
-                           sessions: [.init(start: start, end: start.addingTimeInterval(600))], progress: 0.5,
-                           primaryItem: .init(kind: "quantity", identifier: "total_word_count", title: "Word Count", value: 120),
-                           additionalItems: [.init(kind: "score", identifier: "quiz", title: "Quiz", value: 3, maxScore: 4)],
-                           completedAt: nil)
+        work = StudentWork(
+            assignmentIdentifier: "essay-1", documentName: "essay.txt", activeSeconds: 600,
+            sessions: [.init(start: start, end: start.addingTimeInterval(600))], progress: 0.5,
+            primaryItem: .init(kind: "quantity", identifier: "total_word_count", title: "Word Count", value: 120),
+            additionalItems: [.init(kind: "score", identifier: "quiz", title: "Quiz", value: 3, maxScore: 4)],
+            completedAt: nil)
     }
 
     private func sealed() throws -> SubmissionFile {
@@ -43,8 +45,10 @@ struct SubmissionFileTests {
         #expect(try open { _ in } == work)
     }
 
-    static let fields = ["format", "version", "handout", "student", "studentName", "submittedAt", "studentKey",
-                         "encapsulatedKey", "sealed", "signature"]
+    static let fields = [
+        "format", "version", "handout", "student", "studentName", "submittedAt", "studentKey",
+        "encapsulatedKey", "sealed", "signature"
+    ]
 
     @Test(arguments: fields)
     func changingAFieldIsDetected(_ field: String) throws {
@@ -132,12 +136,16 @@ struct SubmissionFileTests {
         ("snapshot with another digest", { $0.snapshots = [snapshot(digest: Data(repeating: 0, count: 16))] }),
         ("snapshots without a keyframe", { $0.snapshots = [snapshot(keyframe: false)] }),
         ("too many snapshots", { $0.snapshots = Array(repeating: snapshot(), count: 2001) }),
-        ("damaged snapshot", { $0.snapshots = [WritingSnapshotRecord(entry: historyRow(), delta: Data([5, 1]), digest: Data(), isKeyframe: true)] }),
+        (
+            "damaged snapshot",
+            { $0.snapshots = [WritingSnapshotRecord(entry: historyRow(), delta: Data([5, 1]), digest: Data(), isKeyframe: true)] }
+        )
     ]
 
     static func historyRow(date: Date = Date(timeIntervalSinceNow: -60), progress: Double = 0.5) -> WritingHistoryEntry {
-        WritingHistoryEntry(date: date, sessionStart: date.addingTimeInterval(-60), sessionEnd: date, activeTime: 60, words: 12,
-                            progress: progress)
+        WritingHistoryEntry(
+            date: date, sessionStart: date.addingTimeInterval(-60), sessionEnd: date, activeTime: 60, words: 12,
+            progress: progress)
     }
 
     /// A keyframe of a sentence, its digest or its flag changed as asked.

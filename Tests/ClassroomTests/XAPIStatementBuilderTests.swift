@@ -9,8 +9,10 @@ struct XAPIStatementBuilderTests {
     /// 2025-03-01T09:30:05Z, with a fraction that must be cut.
     static let t0 = Date(timeIntervalSince1970: 1_740_821_405.75)
 
-    static func work(progress: Double = 0.42, words: Double? = 412, done: Date? = nil,
-                     sessions: [(Double, Double)] = [(0, 1800), (3600, 5400.5)]) -> StudentWork {
+    static func work(
+        progress: Double = 0.42, words: Double? = 412, done: Date? = nil,
+        sessions: [(Double, Double)] = [(0, 1800), (3600, 5400.5)]
+    ) -> StudentWork {
         StudentWork(
             assignmentIdentifier: "a1b2c3d4-0000-4000-8000-000000000001", documentName: "essay.txt",
             activeSeconds: sessions.map { $0.1 - $0.0 }.reduce(0, +),
@@ -20,8 +22,10 @@ struct XAPIStatementBuilderTests {
             additionalItems: [], completedAt: done)
     }
 
-    static func export(_ work: StudentWork, readAt: Date = t0.addingTimeInterval(86_400),
-                       configuration: XAPIStatementBuilder.Configuration = .init()) throws -> (statements: [XAPIStatement], data: Data) {
+    static func export(
+        _ work: StudentWork, readAt: Date = t0.addingTimeInterval(86_400),
+        configuration: XAPIStatementBuilder.Configuration = .init()
+    ) throws -> (statements: [XAPIStatement], data: Data) {
         let statements = XAPIStatementBuilder(configuration: configuration)
             .statements(actor: account, title: "Essay on rivers", work: work, readAt: readAt)
         return (statements, try XAPIStatement.jsonArray(statements))
@@ -29,9 +33,11 @@ struct XAPIStatementBuilderTests {
 
     // MARK: Formats
 
-    @Test(arguments: [(3723.5, "PT1H2M3.5S"), (0, "PT0S"), (45, "PT45S"), (3600, "PT1H"), (60.25, "PT1M0.25S"),
-                      (0.29, "PT0.29S"), (90_000, "PT25H"), (59.999, "PT59.99S"), (-3, "PT0S"), (.nan, "PT0S"), (.infinity, "PT0S"),
-                      (1e17, "PT27777777777777H")])
+    @Test(arguments: [
+        (3723.5, "PT1H2M3.5S"), (0, "PT0S"), (45, "PT45S"), (3600, "PT1H"), (60.25, "PT1M0.25S"),
+        (0.29, "PT0.29S"), (90_000, "PT25H"), (59.999, "PT59.99S"), (-3, "PT0S"), (.nan, "PT0S"), (.infinity, "PT0S"),
+        (1e17, "PT27777777777777H")
+    ])
     func durationsAreISO8601ToTheHundredth(seconds: Double, expected: String) {
         #expect(XAPIFormat.duration(seconds: seconds) == expected)
     }
@@ -56,9 +62,14 @@ struct XAPIStatementBuilderTests {
         let done = Self.t0.addingTimeInterval(5000)
         let (statements, data) = try Self.export(Self.work(done: done))
         #expect(XAPIValidator.problems(inExport: data) == [])
-        #expect(statements.map(\.verb.display["en-US"]) == ["initialized", "terminated", "initialized", "completed", "progressed", "terminated"])
-        #expect(statements.map(\.timestamp) == ["2025-03-01T09:30:05Z", "2025-03-01T10:00:05Z", "2025-03-01T10:30:05Z",
-                                                "2025-03-01T10:53:25Z", "2025-03-01T11:00:06Z", "2025-03-01T11:00:06Z"])
+        #expect(
+            statements.map(\.verb.display["en-US"]) == ["initialized", "terminated", "initialized", "completed", "progressed", "terminated"]
+        )
+        #expect(
+            statements.map(\.timestamp) == [
+                "2025-03-01T09:30:05Z", "2025-03-01T10:00:05Z", "2025-03-01T10:30:05Z",
+                "2025-03-01T10:53:25Z", "2025-03-01T11:00:06Z", "2025-03-01T11:00:06Z"
+            ])
         #expect(statements[1].result?.duration == "PT30M")
         #expect(statements[5].result?.duration == "PT30M1S", "times are cut to the second before the length is taken")
         let completed = statements[3]
@@ -97,9 +108,11 @@ struct XAPIStatementBuilderTests {
 
     @Test func onlyAWordCountItemBecomesTheWordCount() throws {
         var work = Self.work(words: nil)
-        #expect(try Self.export(work).statements.contains { $0.result?.extensions?[XAPIStatementBuilder.wordCountExtension] != nil } == false)
+        #expect(
+            try Self.export(work).statements.contains { $0.result?.extensions?[XAPIStatementBuilder.wordCountExtension] != nil } == false)
         work.primaryItem = StudentWork.Item(kind: "score", identifier: "total_word_count", title: "Grade", value: 7, maxScore: 10)
-        #expect(try Self.export(work).statements.contains { $0.result?.extensions?[XAPIStatementBuilder.wordCountExtension] != nil } == false)
+        #expect(
+            try Self.export(work).statements.contains { $0.result?.extensions?[XAPIStatementBuilder.wordCountExtension] != nil } == false)
     }
 
     @Test func aRunningSessionIsInitializedButNotTerminated() throws {
@@ -143,10 +156,12 @@ struct XAPIStatementBuilderTests {
         let student = XAPIStatementBuilder().statements(actor: Self.account, title: "Essay on rivers", work: work, readAt: submittedAt)
         let reread = try JSONCoding.decoder.decode(StudentWork.self, from: try JSONCoding.encoder.encode(work))
         #expect(reread != work, "the fixture has fractions of seconds that a submission drops")
-        let row = ClassReport.StudentRow(studentIdentifier: Self.account, studentName: "Ada Lovelace",
-                                         submittedAt: Date(timeIntervalSince1970: submittedAt.timeIntervalSince1970.rounded(.down)), work: reread)
-        let assignment = Assignment(identifier: work.assignmentIdentifier, title: "Essay on rivers", documentName: "essay.txt",
-                                       documentDigest: "", teacherKey: Data(count: 32))
+        let row = ClassReport.StudentRow(
+            studentIdentifier: Self.account, studentName: "Ada Lovelace",
+            submittedAt: Date(timeIntervalSince1970: submittedAt.timeIntervalSince1970.rounded(.down)), work: reread)
+        let assignment = Assignment(
+            identifier: work.assignmentIdentifier, title: "Essay on rivers", documentName: "essay.txt",
+            documentDigest: "", teacherKey: Data(count: 32))
         let report = ClassReport(assignments: [ClassReport.summary(of: assignment, rows: [row])])
         let teacher = XAPIStatementBuilder().statements(for: report)
         #expect(teacher == student)
@@ -155,17 +170,21 @@ struct XAPIStatementBuilderTests {
 
     @Test func aSessionRunningWhenSubmittedHasNoTerminatedInTheTeachersExport() throws {
         let work = Self.work(sessions: [(0, 1800), (3600, 6000)])
-        let row = ClassReport.StudentRow(studentIdentifier: Self.account, studentName: "Ada", submittedAt: Self.t0.addingTimeInterval(6000), work: work)
-        let assignment = Assignment(identifier: work.assignmentIdentifier, title: "T", documentName: "essay.txt",
-                                       documentDigest: "", teacherKey: Data(count: 32))
-        let statements = XAPIStatementBuilder().statements(for: ClassReport(assignments: [ClassReport.summary(of: assignment, rows: [row])]))
+        let row = ClassReport.StudentRow(
+            studentIdentifier: Self.account, studentName: "Ada", submittedAt: Self.t0.addingTimeInterval(6000), work: work)
+        let assignment = Assignment(
+            identifier: work.assignmentIdentifier, title: "T", documentName: "essay.txt",
+            documentDigest: "", teacherKey: Data(count: 32))
+        let statements = XAPIStatementBuilder().statements(
+            for: ClassReport(assignments: [ClassReport.summary(of: assignment, rows: [row])]))
         #expect(statements.filter { $0.verb.id.hasSuffix("/terminated") }.count == 1)
     }
 
     @Test func aSessionClosedInTheSecondOfTheSubmissionWaitsForTheNextOne() throws {
         let work = Self.work(sessions: [(0, 1800)])
-        let assignment = Assignment(identifier: work.assignmentIdentifier, title: "T", documentName: "essay.txt",
-                                       documentDigest: "", teacherKey: Data(count: 32))
+        let assignment = Assignment(
+            identifier: work.assignmentIdentifier, title: "T", documentName: "essay.txt",
+            documentDigest: "", teacherKey: Data(count: 32))
         func terminated(submittedAfter seconds: Double) -> Int {
             let submittedAt = Date(timeIntervalSince1970: Self.t0.addingTimeInterval(seconds).timeIntervalSince1970.rounded(.down))
             let row = ClassReport.StudentRow(studentIdentifier: Self.account, studentName: "Ada", submittedAt: submittedAt, work: work)
@@ -177,8 +196,9 @@ struct XAPIStatementBuilderTests {
     }
 
     @Test func markedSessionsNeedNoGuessAboutTheSecondOfTheSubmission() throws {
-        let assignment = Assignment(identifier: Self.work().assignmentIdentifier, title: "T", documentName: "essay.txt",
-                                       documentDigest: "", teacherKey: Data(count: 32))
+        let assignment = Assignment(
+            identifier: Self.work().assignmentIdentifier, title: "T", documentName: "essay.txt",
+            documentDigest: "", teacherKey: Data(count: 32))
         func terminated(running: Bool) -> Int {
             var work = Self.work(sessions: [(0, 1800)])
             work.sessions[0].isRunning = running

@@ -47,7 +47,7 @@ struct XAPIValidatorTests {
         (#""registration":"886313e1-3b8a-5372-9b90-0c9aee199e5d""#, #""registration":"r1""#, "registration"),
         (#""timestamp":"2025-03-01T09:30:05+01:00""#, #""timestamp":"2025-03-01T09:30:05""#, "timestamp"),
         (#""timestamp":"2025-03-01T09:30:05+01:00""#, #""timestamp":"2025-13-01T09:30:05Z""#, "timestamp"),
-        (#""timestamp":"2025-03-01T09:30:05+01:00""#, #""timestamp":"2025-03-01T09:30:05-00:00""#, "timestamp"),
+        (#""timestamp":"2025-03-01T09:30:05+01:00""#, #""timestamp":"2025-03-01T09:30:05-00:00""#, "timestamp")
     ])
     func aBrokenRuleIsFound(old: String, new: String, mentioning word: String) throws {
         let problems = try Self.problems(replacing: old, with: new)
@@ -55,7 +55,8 @@ struct XAPIValidatorTests {
     }
 
     @Test func aMissingActorIsFound() throws {
-        let problems = try Self.problems(replacing: #""actor":{"objectType":"Agent","account":{"homePage":"https://school.example","name":"5d0f7c1e"}},"#, with: "")
+        let problems = try Self.problems(
+            replacing: #""actor":{"objectType":"Agent","account":{"homePage":"https://school.example","name":"5d0f7c1e"}},"#, with: "")
         #expect(problems.contains("actor is missing"))
     }
 
@@ -71,17 +72,20 @@ struct XAPIValidatorTests {
                 """#
         }
         let one = "00000000-0000-4000-8000-000000000001", two = "00000000-0000-4000-8000-000000000002"
-        let terminatedFirst = "[\(statement("terminated", "2025-03-01T10:00:00Z", id: one, duration: "PT1H")),\(statement("initialized", "2025-03-01T09:00:00Z", id: two))]"
+        let terminatedFirst =
+            "[\(statement("terminated", "2025-03-01T10:00:00Z", id: one, duration: "PT1H")),\(statement("initialized", "2025-03-01T09:00:00Z", id: two))]"
         let problems = XAPIValidator.problems(inExport: Data(terminatedFirst.utf8))
         #expect(problems.contains { $0.contains("terminated before its session was initialized") }, "\(problems)")
         #expect(problems.contains { $0.contains("goes back in time") }, "\(problems)")
 
-        let wrongLength = "[\(statement("initialized", "2025-03-01T09:00:00Z", id: one)),\(statement("terminated", "2025-03-01T10:00:00Z", id: one, duration: "PT2H"))]"
+        let wrongLength =
+            "[\(statement("initialized", "2025-03-01T09:00:00Z", id: one)),\(statement("terminated", "2025-03-01T10:00:00Z", id: one, duration: "PT2H"))]"
         let more = XAPIValidator.problems(inExport: Data(wrongLength.utf8))
         #expect(more.contains("statement ids are not unique"), "\(more)")
         #expect(more.contains { $0.contains("not the session's length") }, "\(more)")
 
-        let good = "[\(statement("initialized", "2025-03-01T09:00:00Z", id: one)),\(statement("terminated", "2025-03-01T10:00:00Z", id: two, duration: "PT1H"))]"
+        let good =
+            "[\(statement("initialized", "2025-03-01T09:00:00Z", id: one)),\(statement("terminated", "2025-03-01T10:00:00Z", id: two, duration: "PT1H"))]"
         #expect(XAPIValidator.problems(inExport: Data(good.utf8)) == [])
     }
 }

@@ -19,9 +19,11 @@ struct ExtractorTests {
     /// kana as a word, as Word and LibreOffice do; Python's `unicodedata.name` finds 66 CJK ideographs
     /// in each Chinese text, and in the Japanese one 29 ideographs, 44 hiragana, 2 katakana and one
     /// prolonged sound mark (76). Korean and French separate words with spaces: `wc -w` says 21 and 23.
-    @Test(arguments: [("gb18030.txt", "chinese.utf8.txt", 66), ("big5.txt", "traditional.utf8.txt", 66),
-                      ("shift_jis.txt", "japanese.utf8.txt", 76), ("euc-kr.txt", "korean.utf8.txt", 21),
-                      ("latin1.txt", "french.utf8.txt", 23)])
+    @Test(arguments: [
+        ("gb18030.txt", "chinese.utf8.txt", 66), ("big5.txt", "traditional.utf8.txt", 66),
+        ("shift_jis.txt", "japanese.utf8.txt", 76), ("euc-kr.txt", "korean.utf8.txt", 21),
+        ("latin1.txt", "french.utf8.txt", 23)
+    ])
     func legacyEncodingsDecodeLikeUTF8(_ legacy: String, _ utf8: String, _ words: Int) throws {
         let a = try report(legacy).statistics
         let b = try report(utf8).statistics
@@ -125,7 +127,9 @@ struct ExtractorTests {
     /// regions that count, before the body or after them. An annotation in a header is a comment.
     @Test func emptyHeadersAndNestedNotesKeepEveryRegionApart() throws {
         let dir = try Scratch()
-        let url = try dir.file("empty-header.fodt", """
+        let url = try dir.file(
+            "empty-header.fodt",
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:mimetype="application/vnd.oasis.opendocument.text">
             <office:master-styles><style:master-page style:name="Standard">
@@ -154,7 +158,8 @@ struct ExtractorTests {
     /// split the end tag, and however the end tag is spaced.
     @Test(arguments: [1, 7, 64, 16_384])
     func styleDeclarationsAreReadPastInAnyChunks(chunkSize: Int) throws {
-        let declarations = String(repeating: "<style:style style:name=\"P1\"><style:text-properties fo:color=\"#000000\"/></style:style>", count: 300)
+        let declarations = String(
+            repeating: "<style:style style:name=\"P1\"><style:text-properties fo:color=\"#000000\"/></style:style>", count: 300)
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <office:document-styles xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" \
@@ -186,10 +191,10 @@ struct ExtractorTests {
         let dir = try Scratch()
         let url = dir.url.appendingPathComponent("prefixes.docx")
         let xml = """
-        <x:document xmlns:w="urn:example:other" xmlns:x="http://schemas.openxmlformats.org/wordprocessingml/2006/main">\
-        <x:body><x:p><x:r><x:t>Three counted words</x:t></x:r><w:r><w:t>not prose</w:t></w:r></x:p>\
-        <x:p><x:del><x:r><x:t>deleted</x:t></x:r></x:del><x:r><x:t>kept</x:t></x:r></x:p></x:body></x:document>
-        """
+            <x:document xmlns:w="urn:example:other" xmlns:x="http://schemas.openxmlformats.org/wordprocessingml/2006/main">\
+            <x:body><x:p><x:r><x:t>Three counted words</x:t></x:r><w:r><w:t>not prose</w:t></w:r></x:p>\
+            <x:p><x:del><x:r><x:t>deleted</x:t></x:r></x:del><x:r><x:t>kept</x:t></x:r></x:p></x:body></x:document>
+            """
         try makeZip(at: url, [("word/document.xml", Data(xml.utf8))])
         // By hand: "Three counted words" and "kept" (4); "deleted" is a tracked deletion.
         let report = try analyzer.analyze(url)
@@ -213,13 +218,16 @@ struct ExtractorTests {
     @Test func docxNotesCommentsAndDeletions() throws {
         let dir = try Scratch()
         let url = dir.url.appendingPathComponent("essay.docx")
-        let body = paragraph("Kept words here")
+        let body =
+            paragraph("Kept words here")
             + "<w:p><w:r><w:t>Also</w:t></w:r><w:del w:id=\"1\"><w:r><w:delText>deleted words</w:delText></w:r></w:del><w:ins w:id=\"2\"><w:r><w:t xml:space=\"preserve\"> inserted</w:t></w:r></w:ins><w:r><w:tab/><w:t>tabbed</w:t></w:r></w:p>"
             + "<w:p><w:r><w:t>fallback</w:t></w:r><mc:AlternateContent><mc:Choice Requires=\"wps\"><w:r><w:t>box</w:t></w:r></mc:Choice><mc:Fallback><w:r><w:t>box</w:t></w:r></mc:Fallback></mc:AlternateContent></w:p>"
-        try makeDocx(at: url, body: body,
-                     footnotes: "<w:footnote w:type=\"separator\" w:id=\"-1\"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:id=\"1\">\(paragraph("A footnote of six words here."))</w:footnote>",
-                     comments: "<w:comment w:id=\"0\" w:author=\"T\">\(paragraph("Nice point"))</w:comment>",
-                     endnotes: "<w:endnote w:id=\"1\">\(paragraph("End"))</w:endnote>")
+        try makeDocx(
+            at: url, body: body,
+            footnotes:
+                "<w:footnote w:type=\"separator\" w:id=\"-1\"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:id=\"1\">\(paragraph("A footnote of six words here."))</w:footnote>",
+            comments: "<w:comment w:id=\"0\" w:author=\"T\">\(paragraph("Nice point"))</w:comment>",
+            endnotes: "<w:endnote w:id=\"1\">\(paragraph("End"))</w:endnote>")
         let r = try analyzer.analyze(url)
         // By hand: "Kept words here" + "Also inserted tabbed" + "fallbackbox" (adjacent runs join;
         // the mc:Fallback copy of the box is skipped; "deleted words" is a tracked deletion). Notes:
@@ -235,16 +243,18 @@ struct ExtractorTests {
         let dir = try Scratch()
         let url = dir.url.appendingPathComponent("essay.odt")
         let content = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/">
-        <office:body><office:text>
-        <text:tracked-changes><text:changed-region><text:deletion><text:p>gone words</text:p></text:deletion></text:changed-region></text:tracked-changes>
-        <text:h>Title here</text:h>
-        <text:p>Body<text:s/>text<text:note text:note-class="footnote"><text:note-citation>1</text:note-citation><text:note-body><text:p>Foot note</text:p></text:note-body></text:note> and<text:tab/>more.</text:p>
-        <text:p>Second<office:annotation><dc:creator>Ann</dc:creator><dc:date>2026-01-01</dc:date><text:p>A remark</text:p></office:annotation> paragraph<text:note text:note-class="endnote"><text:note-citation>i</text:note-citation><text:note-body><text:p>End note text</text:p></text:note-body></text:note>.</text:p>
-        </office:text></office:body></office:document-content>
-        """
-        try makeZip(at: url, [("mimetype", Data("application/vnd.oasis.opendocument.text".utf8)), ("content.xml", Data(content.utf8))], compress: false)
+            <?xml version="1.0" encoding="UTF-8"?>
+            <office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/">
+            <office:body><office:text>
+            <text:tracked-changes><text:changed-region><text:deletion><text:p>gone words</text:p></text:deletion></text:changed-region></text:tracked-changes>
+            <text:h>Title here</text:h>
+            <text:p>Body<text:s/>text<text:note text:note-class="footnote"><text:note-citation>1</text:note-citation><text:note-body><text:p>Foot note</text:p></text:note-body></text:note> and<text:tab/>more.</text:p>
+            <text:p>Second<office:annotation><dc:creator>Ann</dc:creator><dc:date>2026-01-01</dc:date><text:p>A remark</text:p></office:annotation> paragraph<text:note text:note-class="endnote"><text:note-citation>i</text:note-citation><text:note-body><text:p>End note text</text:p></text:note-body></text:note>.</text:p>
+            </office:text></office:body></office:document-content>
+            """
+        try makeZip(
+            at: url, [("mimetype", Data("application/vnd.oasis.opendocument.text".utf8)), ("content.xml", Data(content.utf8))],
+            compress: false)
         // By hand: "Title here", "Body text and more.", "Second paragraph." (8 in 3 paragraphs; the
         // tracked deletion "gone words" is not text); footnote "Foot note" (2), endnote "End note
         // text" (3), annotation "A remark" (2, its author and date are not text).
@@ -260,20 +270,25 @@ struct ExtractorTests {
     @Test func epubFollowsTheSpine() throws {
         let dir = try Scratch()
         let url = dir.url.appendingPathComponent("book.epub")
-        let container = "<?xml version=\"1.0\"?><container version=\"1.0\" xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\"><rootfiles><rootfile full-path=\"OEBPS/content.opf\" media-type=\"application/oebps-package+xml\"/></rootfiles></container>"
+        let container =
+            "<?xml version=\"1.0\"?><container version=\"1.0\" xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\"><rootfiles><rootfile full-path=\"OEBPS/content.opf\" media-type=\"application/oebps-package+xml\"/></rootfiles></container>"
         let opf = """
-        <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata/>
-        <manifest><item id="c2" href="text/ch%202.xhtml" media-type="application/xhtml+xml"/><item id="c1" href="text/ch1.xhtml" media-type="application/xhtml+xml"/><item id="extra" href="text/extra.xhtml" media-type="application/xhtml+xml"/></manifest>
-        <spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>
-        """
+            <?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata/>
+            <manifest><item id="c2" href="text/ch%202.xhtml" media-type="application/xhtml+xml"/><item id="c1" href="text/ch1.xhtml" media-type="application/xhtml+xml"/><item id="extra" href="text/extra.xhtml" media-type="application/xhtml+xml"/></manifest>
+            <spine><itemref idref="c1"/><itemref idref="c2"/></spine></package>
+            """
         func page(_ text: String) -> Data {
-            Data("<?xml version=\"1.0\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>T</title><script/></head><body><p>\(text)</p></body></html>".utf8)
+            Data(
+                "<?xml version=\"1.0\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>T</title><script/></head><body><p>\(text)</p></body></html>"
+                    .utf8)
         }
-        try makeZip(at: url, [
-            ("mimetype", Data("application/epub+zip".utf8)), ("META-INF/container.xml", Data(container.utf8)),
-            ("OEBPS/content.opf", Data(opf.utf8)), ("OEBPS/text/ch1.xhtml", page("Chapter one has five words.")),
-            ("OEBPS/text/ch 2.xhtml", page("Chapter two &amp; three")), ("OEBPS/text/extra.xhtml", page("Not in the spine")),
-        ])
+        try makeZip(
+            at: url,
+            [
+                ("mimetype", Data("application/epub+zip".utf8)), ("META-INF/container.xml", Data(container.utf8)),
+                ("OEBPS/content.opf", Data(opf.utf8)), ("OEBPS/text/ch1.xhtml", page("Chapter one has five words.")),
+                ("OEBPS/text/ch 2.xhtml", page("Chapter two &amp; three")), ("OEBPS/text/extra.xhtml", page("Not in the spine"))
+            ])
         let r = try analyzer.analyze(url)
         #expect(r.kind.format == .epub)
         // By hand, in spine order: "Chapter one has five words." and "Chapter two & three" (8: "&" is

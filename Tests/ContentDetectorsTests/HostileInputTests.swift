@@ -69,10 +69,17 @@ struct HostileInputTests {
         }
         let doctype = "<!DOCTYPE lolz [\(entities)]>"
         let docx = dir.url.appendingPathComponent("laughs.docx")
-        let xml = "<?xml version=\"1.0\"?>\(doctype)<w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body>\(paragraph("Start &lol9; end"))</w:body></w:document>"
+        let xml =
+            "<?xml version=\"1.0\"?>\(doctype)<w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body>\(paragraph("Start &lol9; end"))</w:body></w:document>"
         try makeZip(at: docx, [("word/document.xml", Data(xml.utf8))])
-        let fodt = try dir.file("laughs.fodt", "<?xml version=\"1.0\"?>\(doctype)<office:document xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\"><office:body><office:text><text:p>Start &lol9; end</text:p></office:text></office:body></office:document>")
-        let external = try dir.file("external.fodt", "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><office:document xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\"><office:body><office:text><text:p>Start &xxe; end</text:p></office:text></office:body></office:document>")
+        let fodt = try dir.file(
+            "laughs.fodt",
+            "<?xml version=\"1.0\"?>\(doctype)<office:document xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\"><office:body><office:text><text:p>Start &lol9; end</text:p></office:text></office:body></office:document>"
+        )
+        let external = try dir.file(
+            "external.fodt",
+            "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><office:document xmlns:office=\"urn:oasis:names:tc:opendocument:xmlns:office:1.0\" xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\"><office:body><office:text><text:p>Start &xxe; end</text:p></office:text></office:body></office:document>"
+        )
         for url in [docx, fodt, external] {
             var report: DocumentReport?
             let seconds = try elapsed { report = try analyzer.analyze(url) }
@@ -148,11 +155,14 @@ struct HostileInputTests {
         let url = dir.url.appendingPathComponent("garbage")
         try Data(bytes).write(to: url)
         let file = try SafeFile(url: url, maximumSize: 1 << 30)
-        let extractors: [TextExtractor] = [PlainTextExtractor(), MarkdownExtractor(), HTMLExtractor(), LaTeXExtractor(), RTFExtractor(),
-                                           OpenDocumentExtractor(flat: true), OpenDocumentExtractor(flat: false), DocxExtractor(), EPUBExtractor()]
+        let extractors: [TextExtractor] = [
+            PlainTextExtractor(), MarkdownExtractor(), HTMLExtractor(), LaTeXExtractor(), RTFExtractor(),
+            OpenDocumentExtractor(flat: true), OpenDocumentExtractor(flat: false), DocxExtractor(), EPUBExtractor()
+        ]
         for charset in ["utf-8", "gb18030", "utf-16le"] {
-            let source = DocumentSource(file: file, kind: FileKind(format: .plainText, mimeType: "text/plain", charset: charset),
-                                        zipItems: nil, options: AnalysisOptions())
+            let source = DocumentSource(
+                file: file, kind: FileKind(format: .plainText, mimeType: "text/plain", charset: charset),
+                zipItems: nil, options: AnalysisOptions())
             for extractor in extractors {
                 var output = ExtractionOutput()
                 let started = ContinuousClock.now
@@ -160,7 +170,8 @@ struct HostileInputTests {
                     try extractor.extract(source, into: &output)
                 } catch is DetectorError {
                 } catch {
-                    Issue.record("\(type(of: extractor)) (\(charset)) threw \(error), not a DetectorError; replay with CLSFILE_TEST_SEED=\(seed)")
+                    Issue.record(
+                        "\(type(of: extractor)) (\(charset)) threw \(error), not a DetectorError; replay with CLSFILE_TEST_SEED=\(seed)")
                 }
                 // 40 kB take milliseconds; seconds would be a hang in the making.
                 #expect(started.duration(to: .now) < .seconds(5), "\(type(of: extractor)) (\(charset)); CLSFILE_TEST_SEED=\(seed)")
@@ -173,7 +184,8 @@ struct HostileInputTests {
     @Test func rtfParametersTooLargeForRTFAreReadAsNone() throws {
         let dir = try Scratch()
         let url = dir.url.appendingPathComponent("huge.rtf")
-        let text = #"{\rtf1\ansi\ansicpg99999999999999999999 one \u888888888888888888888? two \u4294967296? three \u-99999999999? four \uc99999999999 five}"#
+        let text =
+            #"{\rtf1\ansi\ansicpg99999999999999999999 one \u888888888888888888888? two \u4294967296? three \u-99999999999? four \uc99999999999 five}"#
         try Data(text.utf8).write(to: url)
         let report = try analyzer.analyze(url)
         #expect(report.statistics.words == 5, "\(report.statistics.words)")

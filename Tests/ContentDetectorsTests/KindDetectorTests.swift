@@ -32,7 +32,7 @@ struct KindDetectorTests {
         ("english.odt", .odt, "application/vnd.oasis.opendocument.text", "binary"),
         ("english.fodt", .flatODT, "application/vnd.oasis.opendocument.text-flat-xml", "us-ascii"),
         ("english-lo.docx", .docx, "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "binary"),
-        ("notebook.ipynb", .notebook, "application/x-ipynb+json", "us-ascii"),
+        ("notebook.ipynb", .notebook, "application/x-ipynb+json", "us-ascii")
     ])
     func detects(_ name: String, _ format: DocumentFormat, _ mime: String, _ charset: String) throws {
         let kind = try detector.kind(of: Fixtures.url(name))
@@ -77,8 +77,12 @@ struct KindDetectorTests {
         let dir = try Scratch()
         let url = dir.url.appendingPathComponent("sheet.odt")
         let spreadsheet = "application/vnd.oasis.opendocument.spreadsheet"
-        try makeZip(at: url, [("mimetype", Data(spreadsheet.utf8)), ("content.xml", Data("<x/>".utf8)),
-                              ("META-INF/manifest.xml", Data("<x/>".utf8))], compress: compress)
+        try makeZip(
+            at: url,
+            [
+                ("mimetype", Data(spreadsheet.utf8)), ("content.xml", Data("<x/>".utf8)),
+                ("META-INF/manifest.xml", Data("<x/>".utf8))
+            ], compress: compress)
         let head = try [UInt8](Data(contentsOf: url).prefix(KindDetector.sampleSize))
         let stored = ZipContainer.leadingStoredEntry(named: "mimetype", in: head, limit: 256)
         #expect(stored.map { String(decoding: $0, as: UTF8.self) } == (compress ? nil : spreadsheet))

@@ -75,19 +75,25 @@ struct NotProseTests {
     @Test func htmlByteOrderMarkWinsOverTheDeclaration() throws {
         let dir = try Scratch()
         let url = dir.url.appendingPathComponent("bom.html")
-        try Data([0xEF, 0xBB, 0xBF] + Array("<html><head><meta charset=\"windows-1252\"></head><body><p>Caf\u{E9}</p></body></html>".utf8)).write(to: url)
+        try Data([0xEF, 0xBB, 0xBF] + Array("<html><head><meta charset=\"windows-1252\"></head><body><p>Caf\u{E9}</p></body></html>".utf8))
+            .write(to: url)
         #expect(try analyzer.analyze(url).kind.charset == "utf-8")
     }
 
     @Test func docxHeadersAndFootersAreReportedApart() throws {
         let dir = try Scratch()
         let url = dir.url.appendingPathComponent("essay.docx")
-        try makeDocx(at: url, body: paragraph("Four words of body"), parts: [
-            ("word/header1.xml", "w:hdr", paragraph("Course title here")),
-            ("word/header2.xml", "w:hdr", paragraph("First page")),
-            ("word/footer1.xml", "w:ftr", paragraph("Page") + "<w:p><w:del w:id=\"1\"><w:r><w:delText>old</w:delText></w:r></w:del></w:p>"),
-            ("word/headerStyles.xml", "w:hdr", paragraph("not a header part")),
-        ])
+        try makeDocx(
+            at: url, body: paragraph("Four words of body"),
+            parts: [
+                ("word/header1.xml", "w:hdr", paragraph("Course title here")),
+                ("word/header2.xml", "w:hdr", paragraph("First page")),
+                (
+                    "word/footer1.xml", "w:ftr",
+                    paragraph("Page") + "<w:p><w:del w:id=\"1\"><w:r><w:delText>old</w:delText></w:r></w:del></w:p>"
+                ),
+                ("word/headerStyles.xml", "w:hdr", paragraph("not a header part"))
+            ])
         // By hand: body "Four words of body" (4); "Course title here", "First page", "Page" (6 in 3
         // paragraphs; the footer's second paragraph holds only a deletion); headerStyles.xml is no
         // header part.
@@ -98,8 +104,10 @@ struct NotProseTests {
     }
 
     @Test func headerAndFooterPartsAreFoundInNumberOrder() {
-        let names = ["word/footer10.xml", "word/header2.xml", "word/footer2.xml", "word/header.xml", "word/document.xml",
-                     "word/header1.xml.rels", "word/_rels/header1.xml.rels", "customXml/header1.xml"]
+        let names = [
+            "word/footer10.xml", "word/header2.xml", "word/footer2.xml", "word/header.xml", "word/document.xml",
+            "word/header1.xml.rels", "word/_rels/header1.xml.rels", "customXml/header1.xml"
+        ]
         let expected = ["word/header.xml", "word/footer2.xml", "word/header2.xml", "word/footer10.xml"]
         #expect(DocxExtractor.headerAndFooterParts(names) == expected)
     }

@@ -10,10 +10,12 @@ struct ProseWriterTests {
         ("Students  wrote\tshort\n summaries ,  every  chapter.", "Students wrote short summaries , every chapter."),
         ("  leading and trailing  ", "leading and trailing"),
         ("one", "one"),
-        ("a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z",
-         "a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z"),
+        (
+            "a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z",
+            "a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z"
+        ),
         ("caf\u{E9} \u{4E2D}\u{6587}\r\nna\u{EF}ve\u{C}end", "caf\u{E9} \u{4E2D}\u{6587} na\u{EF}ve end"),
-        (" \n\t ", ""),
+        (" \n\t ", "")
     ])
     func collapsedMatchesTheCollapsedText(_ input: String, _ collapsed: String) {
         var expected = WordCounter()

@@ -12,24 +12,29 @@ enum Fixtures {
 func makeZip(at url: URL, _ entries: [(String, Data)], compress: Bool = true) throws {
     let archive = try Archive(url: url, accessMode: .create)
     for (path, data) in entries {
-        try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count),
-                             compressionMethod: compress ? .deflate : .none) { position, size in
+        try archive.addEntry(
+            with: path, type: .file, uncompressedSize: Int64(data.count),
+            compressionMethod: compress ? .deflate : .none
+        ) { position, size in
             data.subdata(in: Int(position)..<Int(position) + size)
         }
     }
 }
 
 func wordDocument(_ body: String, namespaces: String = "") -> Data {
-    Data("""
-    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-    <w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"\(namespaces)><w:body>\(body)</w:body></w:document>
-    """.utf8)
+    Data(
+        """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"\(namespaces)><w:body>\(body)</w:body></w:document>
+        """.utf8)
 }
 
 /// A minimal DOCX; `document.xml` comes first so `_rels/.rels` is not among the first entries.
 /// `parts` are further parts as (path, root element, content), such as `("word/header1.xml", "w:hdr", …)`.
-func makeDocx(at url: URL, body: String, footnotes: String? = nil, comments: String? = nil, endnotes: String? = nil,
-              parts: [(String, String, String)] = []) throws {
+func makeDocx(
+    at url: URL, body: String, footnotes: String? = nil, comments: String? = nil, endnotes: String? = nil,
+    parts: [(String, String, String)] = []
+) throws {
     var entries: [(String, Data)] = [("word/document.xml", wordDocument(body))]
     let ns = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\""
     for (path, root, content) in parts { entries.append((path, Data("<\(root) \(ns)>\(content)</\(root)>".utf8))) }

@@ -85,12 +85,16 @@ struct WordCounterTests {
     @Test(arguments: [1, 2, 3, 4, 5, 6])
     func randomCutsDoNotChangeCounts(seed: UInt64) {
         // Short final letter runs after a non-letter are where the suffix rules look across a cut.
-        let pieces = ["tabl1e", "b2e", "l'e", "it'le", "ma\u{E9}s", "caf\u{E9}e", "rock'n'rolle", "x1ed", "a.b.es", "table",
-                      "\u{4E2D}\u{6587}", "na\u{EF}ve", "4e", "e", "done.", "\u{1F469}\u{200D}\u{1F4BB}e"]
+        let pieces = [
+            "tabl1e", "b2e", "l'e", "it'le", "ma\u{E9}s", "caf\u{E9}e", "rock'n'rolle", "x1ed", "a.b.es", "table",
+            "\u{4E2D}\u{6587}", "na\u{EF}ve", "4e", "e", "done.", "\u{1F469}\u{200D}\u{1F4BB}e"
+        ]
         let gaps = [" ", " ", "\n", "\r\n", "\n\n", "\t"]
         var random = SplitMix(seed: seed)
         var text = ""
-        for _ in 0..<400 { text += pieces[Int.random(in: 0..<pieces.count, using: &random)] + gaps[Int.random(in: 0..<gaps.count, using: &random)] }
+        for _ in 0..<400 {
+            text += pieces[Int.random(in: 0..<pieces.count, using: &random)] + gaps[Int.random(in: 0..<gaps.count, using: &random)]
+        }
         let whole = count(text)
         let bytes = Array(text.utf8)
         for cutting in 1...20 {
@@ -109,7 +113,8 @@ struct WordCounterTests {
 
     @Test func blockPathMatchesBytePath() {
         // Long ASCII text goes through the 64-byte block path; one byte at a time never does.
-        let text = String(repeating: "The quick (brown) fox's well-known leap: \"done.\" Really? Yes!\n  \n\tNext 42 items, e.g. apples.\r\n", count: 40)
+        let text = String(
+            repeating: "The quick (brown) fox's well-known leap: \"done.\" Really? Yes!\n  \n\tNext 42 items, e.g. apples.\r\n", count: 40)
         var slow = WordCounter()
         for b in text.utf8 { [b].withUnsafeBytes { slow.consume($0) } }
         #expect(count(text) == slow.statistics)
@@ -120,8 +125,10 @@ struct WordCounterTests {
         // Words are drawn from pieces that exercise every rule the 64-byte block path applies with
         // bit masks: suffixes (-e, -le, -ed, -es), vowel-less words, terminators and closing
         // punctuation, CR LF, CR VT, blank lines with spaces, controls and a few non-ASCII letters.
-        let pieces = ["the", "table", "used", "wanted", "boxes", "notes", "make", "rhythm", "Mr", "42", "e.g.", "U.S.", "bee",
-                      "done.", "\"why?\"", "(yes!)", "end.)", "it's", "-", "...", "cafe\u{301}", "na\u{EF}ve", "x"]
+        let pieces = [
+            "the", "table", "used", "wanted", "boxes", "notes", "make", "rhythm", "Mr", "42", "e.g.", "U.S.", "bee",
+            "done.", "\"why?\"", "(yes!)", "end.)", "it's", "-", "...", "cafe\u{301}", "na\u{EF}ve", "x"
+        ]
         let gaps = [" ", " ", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\r\n\r\n", "\r", "\r\u{0B}", "\n \n", "\u{0C}", "\u{01}", "\u{7F}"]
         var random = SplitMix(seed: seed)
         var text = ""
@@ -140,7 +147,9 @@ struct WordCounterTests {
         let table = clsfile_basic_plane_classes()!
         var mismatches: [UInt32] = []
         for v in UInt32(0)..<0x10000 {
-            let expected = v < 0x80 ? CharacterClass.ascii[Int(v)]
+            let expected =
+                v < 0x80
+                ? CharacterClass.ascii[Int(v)]
                 : Unicode.Scalar(v).map(CharacterClass.classify) ?? CharacterClass.punctuation
             if table[Int(v)] != expected { mismatches.append(v) }
         }
@@ -151,7 +160,7 @@ struct WordCounterTests {
         var counter = WordCounter()
         ([0x61, 0x62, 0xFF, 0x63, 0x20, 0xC3] as [UInt8]).withUnsafeBytes { counter.consume($0) }
         let s = counter.statistics
-        #expect(s.words == 1)  // "ab\u{FFFD}c" and a lone "\u{FFFD}", which is no word
+        #expect(s.words == 1) // "ab\u{FFFD}c" and a lone "\u{FFFD}", which is no word
         #expect(s.characters == 6)
     }
 

@@ -12,8 +12,10 @@ struct ZipContainerTests {
     /// `count` words from a small vocabulary in a fixed pseudo-random order: compressible, but
     /// not so much that a few megabytes fit in one read.
     static func words(_ count: Int) -> String {
-        let vocabulary = ["essay", "river", "photosynthesis", "because", "the", "students", "argue", "quietly",
-                          "seventeen", "northern", "evidence", "which", "library", "measured", "a", "conclusion"]
+        let vocabulary = [
+            "essay", "river", "photosynthesis", "because", "the", "students", "argue", "quietly",
+            "seventeen", "northern", "evidence", "which", "library", "measured", "a", "conclusion"
+        ]
         var random = SplitMix(seed: 1)
         var text = ""
         text.reserveCapacity(count * 9)
@@ -40,8 +42,9 @@ struct ZipContainerTests {
     /// A DOCX whose body is `text`, as bytes to damage.
     func docx(_ dir: Scratch, _ text: String, compress: Bool = true) throws -> (URL, [UInt8]) {
         let url = dir.url.appendingPathComponent("essay.docx")
-        try makeZip(at: url, [("word/document.xml", wordDocument(paragraph(text))), ("_rels/.rels", Data("<r/>".utf8))],
-                    compress: compress)
+        try makeZip(
+            at: url, [("word/document.xml", wordDocument(paragraph(text))), ("_rels/.rels", Data("<r/>".utf8))],
+            compress: compress)
         return (url, [UInt8](try Data(contentsOf: url)))
     }
 
@@ -73,7 +76,8 @@ struct ZipContainerTests {
         let error = try errorAfterDamaging(Self.words(2_000)) { bytes, central in
             // 0xFF opens a DEFLATE block of the reserved type 3.
             let local = Int(Self.uint32(bytes, at: central + 42))
-            let nameAndExtra = (Int(bytes[local + 26]) | Int(bytes[local + 27]) << 8) + (Int(bytes[local + 28]) | Int(bytes[local + 29]) << 8)
+            let nameAndExtra =
+                (Int(bytes[local + 26]) | Int(bytes[local + 27]) << 8) + (Int(bytes[local + 28]) | Int(bytes[local + 29]) << 8)
             for k in 0..<16 { bytes[local + 30 + nameAndExtra + k] = 0xFF }
         }
         #expect(error?.code == .corruptArchive)
@@ -110,7 +114,7 @@ struct ZipContainerTests {
 
     @Test func anUnsupportedCompressionMethodIsNamed() throws {
         let error = try errorAfterDamaging("three short words") { bytes, _ in
-            for central in Self.headers(bytes, 1) { bytes[central + 10] = 14 }  // LZMA
+            for central in Self.headers(bytes, 1) { bytes[central + 10] = 14 } // LZMA
             for local in Self.headers(bytes, 3) { bytes[local + 8] = 14 }
         }
         #expect(error?.code == .corruptArchive)

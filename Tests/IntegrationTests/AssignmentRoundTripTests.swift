@@ -25,8 +25,9 @@ struct AssignmentRoundTripTests {
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
         let original = shared.appendingPathComponent("essay.md")
         try Data("# Rivers\n\n- [ ] introduction\n- [ ] sources\n".utf8).write(to: original)
-        let assigned = try teacher.clsfile("assign", original.path, "--title", "Essay on rivers", "--class", "7B",
-                                           "--due", "2026-12-01", "--target-words", "40", "--instructions", "Write about a river.")
+        let assigned = try teacher.clsfile(
+            "assign", original.path, "--title", "Essay on rivers", "--class", "7B",
+            "--due", "2026-12-01", "--target-words", "40", "--instructions", "Write about a river.")
         let handoutURL = shared.appendingPathComponent("essay.md.clshandout")
         #expect(assigned.output.contains(handoutURL.path))
         #expect(assigned.output.contains("(share essay.md and essay.md.clshandout with the class)"), "as README shows: \(assigned.output)")
@@ -46,7 +47,8 @@ struct AssignmentRoundTripTests {
         }
         try ada.clsfile("accept", scratch.url.appendingPathComponent("ada-work/essay.md.clshandout").path)
         try ada.edit(essays[0], appending: "The Nile is the longest river in Africa and it floods every summer.")
-        let bobOpen = try bob.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", essays[1].path)
+        let bobOpen = try bob.clsfile(
+            "open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", essays[1].path)
         #expect(bobOpen.errorOutput.contains("accepted the handout 'Essay on rivers'"))
         #expect(try await bob.store(.student).isAssignedDocument(essays[1]))
 
@@ -144,8 +146,9 @@ struct AssignmentRoundTripTests {
         let teacher = try Person("teacher", in: scratch), student = try Person("student", in: scratch)
         try teacher.clsfile("role", "teacher")
         let chapter = try scratch.file("chapter.txt", String(repeating: "A line to read.\n", count: 10))
-        let both = try teacher.clsfile("assign", chapter.path, "--title", "Read", "--reading", "--target-words", "5",
-                                       expecting: 64)
+        let both = try teacher.clsfile(
+            "assign", chapter.path, "--title", "Read", "--reading", "--target-words", "5",
+            expecting: 64)
         #expect(both.errorOutput.contains("not both"), "\(both.errorOutput)")
         try teacher.clsfile("assign", chapter.path, "--title", "Read chapter 1", "--reading")
         let handout = try Handout.read(from: Handout.defaultURL(beside: chapter))
@@ -188,10 +191,12 @@ struct AssignmentRoundTripTests {
         try Data("not json at all".utf8).write(to: inbox.appendingPathComponent("c-junk.clssubmission"))
         try original.prefix(original.count / 2).write(to: inbox.appendingPathComponent("d-truncated.clssubmission"))
         let stranger = try Handout(document: essay, title: "Not yours", teacher: Identity())
-        let foreign = try SubmissionFile(work: StudentWork(assignmentIdentifier: stranger.id, documentName: "essay.txt",
-                                                           activeSeconds: 5, sessions: [], progress: 0.5, primaryItem: nil,
-                                                           additionalItems: [], completedAt: nil),
-                                         handout: stranger.assignment, student: "x", studentName: "Eve", identity: Identity())
+        let foreign = try SubmissionFile(
+            work: StudentWork(
+                assignmentIdentifier: stranger.id, documentName: "essay.txt",
+                activeSeconds: 5, sessions: [], progress: 0.5, primaryItem: nil,
+                additionalItems: [], completedAt: nil),
+            handout: stranger.assignment, student: "x", studentName: "Eve", identity: Identity())
         try foreign.write(to: inbox.appendingPathComponent("e-foreign.clssubmission"))
 
         let result = try teacher.clsfile("collect", inbox.path, expecting: 65)
@@ -203,7 +208,10 @@ struct AssignmentRoundTripTests {
         #expect(refusals[2].contains("c-junk") && refusals[2].contains("not a clsfile submission"))
         #expect(refusals[3].contains("d-truncated"))
         #expect(refusals[4].contains("e-foreign") && refusals[4].contains("not one of yours"))
-        #expect(try await teacher.store(.teacher).submissions(forAssignment: try #require(teacher.store(.teacher).assignments().first).identifier).isEmpty)
+        #expect(
+            try await teacher.store(.teacher).submissions(
+                forAssignment: try #require(teacher.store(.teacher).assignments().first).identifier
+            ).isEmpty)
 
         // The good file still goes in, next to refused ones.
         try FileManager.default.copyItem(at: URL(fileURLWithPath: submitted), to: inbox.appendingPathComponent("f-good.clssubmission"))
@@ -223,14 +231,17 @@ struct AssignmentRoundTripTests {
         let primaries: [(String, StudentWork.Item)] = [
             ("Ann", .init(kind: "quantity", identifier: "total_word_count", title: "Word Count", value: 300)),
             ("Ben", .init(kind: "quantity", identifier: "total_word_count", title: "Word Count", value: 500)),
-            ("Cy", .init(kind: "score", identifier: "quiz", title: "Quiz Score", value: 7, maxScore: 10)),
+            ("Cy", .init(kind: "score", identifier: "quiz", title: "Quiz Score", value: 7, maxScore: 10))
         ]
         for (name, item) in primaries {
-            let work = StudentWork(assignmentIdentifier: handout.id, documentName: "quiz.txt", activeSeconds: 60,
-                                   sessions: [], progress: 1, primaryItem: item, additionalItems: [], completedAt: nil)
-            try SubmissionFile(work: work, handout: handout.assignment, student: name.lowercased(), studentName: name,
-                               identity: Identity())
-                .write(to: folder.appendingPathComponent("\(name).clssubmission"))
+            let work = StudentWork(
+                assignmentIdentifier: handout.id, documentName: "quiz.txt", activeSeconds: 60,
+                sessions: [], progress: 1, primaryItem: item, additionalItems: [], completedAt: nil)
+            try SubmissionFile(
+                work: work, handout: handout.assignment, student: name.lowercased(), studentName: name,
+                identity: Identity()
+            )
+            .write(to: folder.appendingPathComponent("\(name).clssubmission"))
         }
         let outcomes = try await Collector(store: store, teacher: teacher).collect(folder: folder)
         #expect(outcomes.map { try? $0.result.get() } == [.added, .added, .added])
@@ -248,12 +259,15 @@ struct AssignmentRoundTripTests {
         try teacher.clsfile("role", "teacher")
         try ada.clsfile("role", "student", "--name", "Ada")
         let missing = scratch.url.appendingPathComponent("nowhere.txt").path
-        #expect(try teacher.clsfile("assign", missing, "--title", "T", expecting: 66).errorOutput
-            .contains("\(missing) does not exist; write the document first"))
-        #expect(try teacher.clsfile("collect", missing, expecting: 66).errorOutput
-            .contains("cannot list \(missing)"))
-        #expect(try ada.clsfile("submit", "--output", missing, expecting: 66).errorOutput
-            .contains("\(missing) is not a folder; create it or pass another --output"))
+        #expect(
+            try teacher.clsfile("assign", missing, "--title", "T", expecting: 66).errorOutput
+                .contains("\(missing) does not exist; write the document first"))
+        #expect(
+            try teacher.clsfile("collect", missing, expecting: 66).errorOutput
+                .contains("cannot list \(missing)"))
+        #expect(
+            try ada.clsfile("submit", "--output", missing, expecting: 66).errorOutput
+                .contains("\(missing) is not a folder; create it or pass another --output"))
         #expect(try ada.clsfile("submit", expecting: 66).errorOutput.contains("no accepted assignments in"))
 
         // Assignments are named by identifier, prefix or title; a name that fits none says where it looked.
@@ -263,8 +277,9 @@ struct AssignmentRoundTripTests {
         let store = DeveloperMode.storeURL(for: .teacher, dataHome: teacher.home.appendingPathComponent("data/clsfile")).path
         let again = try teacher.clsfile("assign", essay.path, "--title", "Essay again", expecting: 66)
         #expect(again.errorOutput.contains("\(essay.path).clshandout already exists; remove it or pass another --output"))
-        #expect(try teacher.clsfile("assignments", "remove", "Sonnet", expecting: 66).errorOutput
-            .contains("no assignment 'Sonnet' in \(store); `clsfile assignments` lists them"))
+        #expect(
+            try teacher.clsfile("assignments", "remove", "Sonnet", expecting: 66).errorOutput
+                .contains("no assignment 'Sonnet' in \(store); `clsfile assignments` lists them"))
         #expect(try teacher.clsfile("assignments", "remove", "essay").output.contains("removed 'Essay'"))
         #expect(try teacher.clsfile("class-report", "Essay", expecting: 66).errorOutput.contains("no assignment 'Essay' in your class"))
         #expect(try teacher.clsfile("class-report", "poem").output.contains("Poem"))
@@ -309,7 +324,8 @@ struct AssignmentRoundTripTests {
         let refused = try person.clsfile("reset", expecting: 64)
         #expect(refused.errorOutput.contains("pass --yes"))
         let declined = try person.clsfileInTerminal("reset", typing: "no")
-        #expect(declined.status == 1 && declined.output.contains("Type student to confirm") && declined.output.contains("nothing was deleted"))
+        #expect(
+            declined.status == 1 && declined.output.contains("Type student to confirm") && declined.output.contains("nothing was deleted"))
         #expect(try await person.store(.student).allActivities().count == 1)
         let confirmed = try person.clsfileInTerminal("reset", typing: "student")
         #expect(confirmed.status == 0 && confirmed.output.contains("deleted the student data"), "\(confirmed.output)")

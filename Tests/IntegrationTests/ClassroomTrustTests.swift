@@ -76,7 +76,8 @@ struct ClassroomTrustTests {
         let after = try JSONSerialization.jsonObject(with: Data(try room.classReport().utf8)) as? [String: Any]
         let summary = try #require((after?["assignments"] as? [[String: Any]])?.first)
         let students = try #require(summary["students"] as? [[String: Any]])
-        let original = try #require(((try JSONSerialization.jsonObject(with: Data(before.utf8)) as? [String: Any])?["assignments"] as? [[String: Any]])?.first)
+        let original = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(before.utf8)) as? [String: Any])?["assignments"] as? [[String: Any]])?.first)
         #expect(NSDictionary(dictionary: students[0]).isEqual(to: (original["students"] as? [[String: Any]])?[0] ?? [:]))
         #expect((summary["keptAside"] as? [[String: Any]])?.count == 1)
         let text = try room.teacher.clsfile("class-report").output
@@ -100,19 +101,25 @@ struct ClassroomTrustTests {
 
         // Ada's own key, but a date a year ahead: it would otherwise win over every later file.
         let assignment = try #require(try await ada.store(.student).assignments().first)
-        let work = StudentWork(assignmentIdentifier: assignment.identifier, documentName: "essay.txt", activeSeconds: 60,
-                               sessions: [], progress: 1, primaryItem: nil, additionalItems: [], completedAt: nil)
+        let work = StudentWork(
+            assignmentIdentifier: assignment.identifier, documentName: "essay.txt", activeSeconds: 60,
+            sessions: [], progress: 1, primaryItem: nil, additionalItems: [], completedAt: nil)
         let later = room.scratch.url.appendingPathComponent("later")
         try FileManager.default.createDirectory(at: later, withIntermediateDirectories: true)
-        try SubmissionFile(work: work, handout: assignment, student: try ada.mode.accountIdentifier, studentName: "Ada",
-                           identity: try ada.identity(.student), submittedAt: Date().addingTimeInterval(365 * 86_400))
-            .write(to: later.appendingPathComponent("future.clssubmission"))
+        try SubmissionFile(
+            work: work, handout: assignment, student: try ada.mode.accountIdentifier, studentName: "Ada",
+            identity: try ada.identity(.student), submittedAt: Date().addingTimeInterval(365 * 86_400)
+        )
+        .write(to: later.appendingPathComponent("future.clssubmission"))
         let collected = try room.teacher.clsfile("collect", later.path, expecting: 65)
-        #expect(collected.output.contains("conflict: future.clssubmission") && collected.output.contains("in the future"),
-                "\(collected.output)")
+        #expect(
+            collected.output.contains("conflict: future.clssubmission") && collected.output.contains("in the future"),
+            "\(collected.output)")
         let report = try JSONSerialization.jsonObject(with: Data(try room.classReport().utf8)) as? [String: Any]
         let students = ((report?["assignments"] as? [[String: Any]])?.first?["students"] as? [[String: Any]]) ?? []
-        let original = ((try JSONSerialization.jsonObject(with: Data(before.utf8)) as? [String: Any])?["assignments"] as? [[String: Any]])?.first?["students"] as? [[String: Any]] ?? []
+        let original =
+            ((try JSONSerialization.jsonObject(with: Data(before.utf8)) as? [String: Any])?["assignments"] as? [[String: Any]])?.first?[
+                "students"] as? [[String: Any]] ?? []
         #expect(students.count == 1 && NSDictionary(dictionary: students[0]).isEqual(to: original[0]))
         #expect(((report?["assignments"] as? [[String: Any]])?.first?["keptAside"] as? [[String: Any]])?.count == 1)
     }
@@ -159,8 +166,10 @@ struct ClassroomTrustTests {
         }
         try ada.clsfile("accept", folder.appendingPathComponent("essay.txt.clshandout").path)
         try ada.clsfile("submit", "--output", room.inbox.path)
-        let outputs = [try room.teacher.clsfile("collect", room.inbox.path), try room.teacher.clsfile("class-report"),
-                       try room.teacher.clsfile("class-report", "--student", hostile)]
+        let outputs = [
+            try room.teacher.clsfile("collect", room.inbox.path), try room.teacher.clsfile("class-report"),
+            try room.teacher.clsfile("class-report", "--student", hostile)
+        ]
         for result in outputs {
             let text = result.output + result.errorOutput
             #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E }, "\(text)")
@@ -192,8 +201,9 @@ struct ClassroomTrustTests {
         let assignment = try #require(try await bob.store(.student).assignments().first)
         for key in [try bob.identity(.student), Identity()] {
             #expect(throws: ClassroomError.self) { try submission.openWork(with: assignment, teacher: key, file: file) }
-            var recipient = try HPKE.Recipient(privateKey: key.agreementKey, ciphersuite: .P256_SHA256_AES_GCM_256,
-                                               info: Data(), encapsulatedKey: submission.encapsulatedKey)
+            var recipient = try HPKE.Recipient(
+                privateKey: key.agreementKey, ciphersuite: .P256_SHA256_AES_GCM_256,
+                info: Data(), encapsulatedKey: submission.encapsulatedKey)
             #expect(throws: (any Error).self) { try recipient.open(submission.sealed, authenticating: Data()) }
         }
         // The teacher does.
@@ -213,20 +223,36 @@ struct ClassroomTrustTests {
         let hostile = room.scratch.url.appendingPathComponent("hostile")
         try FileManager.default.createDirectory(at: hostile, withIntermediateDirectories: true)
         let works: [(String, StudentWork)] = [
-            ("time", StudentWork(assignmentIdentifier: assignment.identifier, documentName: "essay.txt", activeSeconds: 1e300,
-                                 sessions: [], progress: 0.5, primaryItem: nil, additionalItems: [], completedAt: nil)),
-            ("item", StudentWork(assignmentIdentifier: assignment.identifier, documentName: "essay.txt", activeSeconds: 60,
-                                 sessions: [], progress: 0.5, primaryItem: .init(kind: "quantity", identifier: "total_word_count",
-                                                                                 title: "Word Count", value: 1e300),
-                                 additionalItems: [], completedAt: nil)),
-            ("session", StudentWork(assignmentIdentifier: assignment.identifier, documentName: "essay.txt", activeSeconds: 60,
-                                    sessions: [.init(start: start, end: start.addingTimeInterval(1e15))], progress: 0.5,
-                                    primaryItem: nil, additionalItems: [], completedAt: nil)),
+            (
+                "time",
+                StudentWork(
+                    assignmentIdentifier: assignment.identifier, documentName: "essay.txt", activeSeconds: 1e300,
+                    sessions: [], progress: 0.5, primaryItem: nil, additionalItems: [], completedAt: nil)
+            ),
+            (
+                "item",
+                StudentWork(
+                    assignmentIdentifier: assignment.identifier, documentName: "essay.txt", activeSeconds: 60,
+                    sessions: [], progress: 0.5,
+                    primaryItem: .init(
+                        kind: "quantity", identifier: "total_word_count",
+                        title: "Word Count", value: 1e300),
+                    additionalItems: [], completedAt: nil)
+            ),
+            (
+                "session",
+                StudentWork(
+                    assignmentIdentifier: assignment.identifier, documentName: "essay.txt", activeSeconds: 60,
+                    sessions: [.init(start: start, end: start.addingTimeInterval(1e15))], progress: 0.5,
+                    primaryItem: nil, additionalItems: [], completedAt: nil)
+            )
         ]
         for (name, work) in works {
-            try SubmissionFile(work: work, handout: assignment, student: try ada.mode.accountIdentifier, studentName: "Ada",
-                               identity: try ada.identity(.student))
-                .write(to: hostile.appendingPathComponent("\(name).clssubmission"))
+            try SubmissionFile(
+                work: work, handout: assignment, student: try ada.mode.accountIdentifier, studentName: "Ada",
+                identity: try ada.identity(.student)
+            )
+            .write(to: hostile.appendingPathComponent("\(name).clssubmission"))
         }
         let collected = try room.teacher.clsfile("collect", hostile.path, expecting: 65)
         let lines = collected.errorOutput.split(separator: "\n")
@@ -250,8 +276,9 @@ struct ClassroomTrustTests {
         try FileManager.default.copyItem(at: room.scratch.url.appendingPathComponent("essay.txt"), to: other)
         try FileManager.default.copyItem(at: room.handout, to: Handout.defaultURL(beside: other))
         let opened = try ada.clsfile("open", "--no-pty", "--editor", "true", other.path)
-        #expect(opened.errorOutput.contains("which you accepted for \(essay.path)") && opened.errorOutput.contains("stays tied there"),
-                "\(opened.errorOutput)")
+        #expect(
+            opened.errorOutput.contains("which you accepted for \(essay.path)") && opened.errorOutput.contains("stays tied there"),
+            "\(opened.errorOutput)")
         let store = ada.store(.student)
         #expect(try await store.isAssignedDocument(essay))
         #expect(try await store.isAssignedDocument(other) == false)
@@ -273,8 +300,9 @@ struct ClassroomTrustTests {
         try Handout(document: essay, title: "Essay", teacher: attacker).write(to: Handout.defaultURL(beside: essay))
         try Data("the student's essay, changed\n".utf8).write(to: essay)
         let changed = try ada.clsfile("open", "--no-pty", "--editor", "true", essay.path)
-        #expect(changed.errorOutput.contains("is not the document handed out") && changed.errorOutput.contains("clsfile accept"),
-                "\(changed.errorOutput)")
+        #expect(
+            changed.errorOutput.contains("is not the document handed out") && changed.errorOutput.contains("clsfile accept"),
+            "\(changed.errorOutput)")
         #expect(try await ada.store(.student).isAssignedDocument(essay) == false)
     }
 
@@ -343,7 +371,9 @@ struct ClassroomTrustTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: written))
         try FileManager.default.removeItem(atPath: written)
         let name = Array(room.inbox.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".clssubmission".utf8) + [0]
-        let descriptor = name.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o600) } }
+        let descriptor = name.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o600) }
+        }
         #expect(descriptor >= 0)
         _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress!, $0.count) }
         close(descriptor)

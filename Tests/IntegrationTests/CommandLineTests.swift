@@ -93,8 +93,9 @@ struct CommandLineTests {
         let missing = scratch.url.appendingPathComponent("gone.txt").path
         let result = try clsfile(["show", missing], store: scratch.storeURL)
         #expect(result.status == 66)
-        #expect(result.errorOutput.hasPrefix("clsfile: \(missing) does not exist and nothing was recorded at that path"),
-                "a missing path is not advice to create it: \(result.errorOutput)")
+        #expect(
+            result.errorOutput.hasPrefix("clsfile: \(missing) does not exist and nothing was recorded at that path"),
+            "a missing path is not advice to create it: \(result.errorOutput)")
     }
 
     @Test func anUnusableStoreExitsWith74AndNamesIt() throws {
@@ -108,8 +109,9 @@ struct CommandLineTests {
         // A plugin's event is not lost: it waits in the spool, and the message says where.
         let hook = try clsfile(["hook", "edit", file.path], store: scratch.storeURL)
         #expect(hook.status == 74)
-        #expect(hook.errorOutput.contains("the event waits in \(scratch.storeURL.path).spool until the store can be written"),
-                "\(hook.errorOutput)")
+        #expect(
+            hook.errorOutput.contains("the event waits in \(scratch.storeURL.path).spool until the store can be written"),
+            "\(hook.errorOutput)")
         let spooled = try String(contentsOf: URL(fileURLWithPath: scratch.storeURL.path + ".spool"), encoding: .utf8)
         #expect(spooled.split(separator: "\n").count == 1 && spooled.contains("\"edit\""), "\(spooled)")
     }
@@ -128,7 +130,9 @@ struct CommandLineTests {
             #expect(verbose.status == 74)
             let lines = verbose.errorOutput.split(separator: "\n")
             #expect(lines.count == 2 && verbose.errorOutput.hasPrefix(plain.errorOutput), "\(verbose.errorOutput)")
-            #expect(lines.last?.hasPrefix("clsfile: underlying error: SQLite error 26: file is not a database") == true, "\(verbose.errorOutput)")
+            #expect(
+                lines.last?.hasPrefix("clsfile: underlying error: SQLite error 26: file is not a database") == true,
+                "\(verbose.errorOutput)")
         }
     }
 
@@ -162,10 +166,13 @@ struct CommandLineTests {
         try await store.fetchActivity(for: url).progress = 0.6
         try await store.save()
         // Pass the raw bytes as the argument through the shell's printf.
-        let result = try run(URL(fileURLWithPath: "/bin/sh"),
-                             ["-c", "exec \"$0\" show --json \"$(printf '%s/notes-\\377.txt' \"$1\")\"",
-                              try builtExecutable("clsfile").path, scratch.url.path],
-                             environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        let result = try run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "exec \"$0\" show --json \"$(printf '%s/notes-\\377.txt' \"$1\")\"",
+                try builtExecutable("clsfile").path, scratch.url.path
+            ],
+            environment: ["CLSFILE_STORE": scratch.storeURL.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(try json(result.output)["progress"] as? Double == 0.6)
     }

@@ -25,7 +25,9 @@ struct ContextAssignmentTests {
         // The teacher's course folder: a manifest and its documents, imported.
         let course = scratch.url.appending(path: "course")
         try FileManager.default.createDirectory(at: course, withIntermediateDirectories: true)
-        for (name, text) in [("notes.md", "Letters stand for numbers.\n"), ("exercises.md", "1. Solve x + 2 = 5.\n"), ("ch2.md", "Equations.\n")] {
+        for (name, text) in [
+            ("notes.md", "Letters stand for numbers.\n"), ("exercises.md", "1. Solve x + 2 = 5.\n"), ("ch2.md", "Equations.\n")
+        ] {
             try Data(text.utf8).write(to: course.appending(path: name))
         }
         try Data(Self.manifest.utf8).write(to: course.appending(path: "course.json"))
@@ -33,12 +35,17 @@ struct ContextAssignmentTests {
 
         // A container is refused; the chapter hands out its two documents.
         let refused = try teacher.clsfile("assign", "--context", "algebra", "--title", "Algebra", expecting: 66)
-        #expect(refused.errorOutput.contains("the context algebra is not assignable (the course marks it as a container); assign one of its children"))
+        #expect(
+            refused.errorOutput.contains(
+                "the context algebra is not assignable (the course marks it as a container); assign one of its children"))
         let nowhere = try teacher.clsfile("assign", "--context", "algebra/ch9", "--title", "T", expecting: 66)
-        #expect(nowhere.errorOutput.contains("no context algebra/ch9 in ") && nowhere.errorOutput.contains("`clsfile contexts` lists what is there"))
+        #expect(
+            nowhere.errorOutput.contains("no context algebra/ch9 in ")
+                && nowhere.errorOutput.contains("`clsfile contexts` lists what is there"))
         let empty = try teacher.clsfile("assign", "--context", "algebra/ch3", "--title", "T", expecting: 66)
         #expect(empty.errorOutput.contains("the context algebra/ch3 has no documents at or below it: name them in the course manifest"))
-        let both = try teacher.clsfile("assign", course.appending(path: "ch2.md").path, "--context", "algebra/ch1", "--title", "T", expecting: 64)
+        let both = try teacher.clsfile(
+            "assign", course.appending(path: "ch2.md").path, "--context", "algebra/ch1", "--title", "T", expecting: 64)
         #expect(both.errorOutput.contains("Give a document or --context, not both."))
         let output = try teacher.clsfile("assign", "--context", "algebra/ch1", "--title", "T", "--output", "x", expecting: 64)
         #expect(output.errorOutput.contains("with --context each handout is written beside its document"))
@@ -92,13 +99,18 @@ struct ContextAssignmentTests {
         #expect(report.contains("Chapter 1 (context algebra › ch1): 2 documents, each below"), "\(report)")
         #expect(report.contains("2 students, 1 done with every document"), "\(report)")
         #expect(report.contains("Chapter 1: Notes") && report.contains("Chapter 1: Exercises"))
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(teacher.clsfile("class-report", "--json").output.utf8)) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(teacher.clsfile("class-report", "--json").output.utf8)) as? [String: Any])
         let contexts = try #require(json["contexts"] as? [[String: Any]])
-        #expect(contexts.count == 1 && contexts[0]["identifierPath"] as? [String] == ["algebra", "ch1"] && contexts[0]["title"] as? String == "Chapter 1")
+        #expect(
+            contexts.count == 1 && contexts[0]["identifierPath"] as? [String] == ["algebra", "ch1"]
+                && contexts[0]["title"] as? String == "Chapter 1")
         #expect(contexts[0]["studentCount"] as? Int == 2 && contexts[0]["doneCount"] as? Int == 1)
         // Ada wrote on both documents, Bob on one: the averages count Bob's missing document as no progress.
         let data = try await ClassReport(store: teacher.store(.teacher))
-        let perStudent = data.assignments.flatMap(\.students).reduce(into: [String: [Double]]()) { $0[$1.studentName, default: []].append($1.work.progress) }
+        let perStudent = data.assignments.flatMap(\.students).reduce(into: [String: [Double]]()) {
+            $0[$1.studentName, default: []].append($1.work.progress)
+        }
         let expected = perStudent.values.map { $0.reduce(0, +) / 2 }.reduce(0, +) / 2
         let average = try #require(data.contexts.first?.averageProgress)
         #expect(abs(average - expected) < 1e-9 && (perStudent["Bob Moses"]?.count ?? 0) == 1)

@@ -16,7 +16,10 @@ struct ContextSampleTests {
 
         let first = try run(sample, ["--answers", "1,0,1", "--thumbnail", thumbnail.path], environment: environment)
         #expect(first.status == 0, "\(first.errorOutput)")
-        #expect(first.output.contains("delegate made: clsfile/fun-with-science, clsfile/fun-with-science/measurements, clsfile/fun-with-science/measurements/measurements-quiz\n"))
+        #expect(
+            first.output.contains(
+                "delegate made: clsfile/fun-with-science, clsfile/fun-with-science/measurements, clsfile/fun-with-science/measurements/measurements-quiz\n"
+            ))
         #expect(first.output.contains("clsfile/fun-with-science/measurements/measurements-quiz: scored 2 of 3"))
         let second = try run(sample, ["--answers", "1,1,1,1"], environment: environment)
         #expect(second.status == 0, "\(second.errorOutput)")
@@ -24,11 +27,13 @@ struct ContextSampleTests {
 
         // The tree, its metadata and the current attempt, as `clsfile contexts --json` lists them.
         let listed = try run(try builtExecutable("clsfile"), ["contexts", "--json"], environment: environment)
-        let contexts = try #require((try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any])?["contexts"] as? [[String: Any]])
-        #expect(contexts.map { ($0["identifierPath"] as? [String])?.joined(separator: "/") ?? "" } == [
-            "addition-quiz", "fun-with-science", "fun-with-science/measurements", "fun-with-science/measurements/measurements-quiz",
-            "multiplication-quiz",
-        ])
+        let contexts = try #require(
+            (try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any])?["contexts"] as? [[String: Any]])
+        #expect(
+            contexts.map { ($0["identifierPath"] as? [String])?.joined(separator: "/") ?? "" } == [
+                "addition-quiz", "fun-with-science", "fun-with-science/measurements", "fun-with-science/measurements/measurements-quiz",
+                "multiplication-quiz"
+            ])
         #expect(contexts[1]["isAssignable"] as? Bool == false && contexts[4]["displayOrder"] as? Int == 1)
         let quiz = contexts[3]
         #expect(quiz["summary"] as? String == "A quiz on units of length, mass and time.")
@@ -42,13 +47,19 @@ struct ContextSampleTests {
 
         // Two attempts, the first kept with its own score; nothing left running or active.
         let store = scratch.store()
-        let context = try #require(try await store.contexts(matchingIdentifierPath: ["fun-with-science", "measurements", "measurements-quiz"]).last)
+        let context = try #require(
+            try await store.contexts(matchingIdentifierPath: ["fun-with-science", "measurements", "measurements-quiz"]).last)
         #expect(context.thumbnail == (try Data(contentsOf: thumbnail)))
-        let attempts = try run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [scratch.storeURL.path, """
-            SELECT a.attempt, i.score FROM activity a JOIN context c ON c.id = a.context_id
-            JOIN activity_item i ON i.activity_id = a.id AND i.role = 'primary'
-            WHERE c.identifier = 'measurements-quiz' ORDER BY a.attempt
-            """])
+        let attempts = try run(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"),
+            [
+                scratch.storeURL.path,
+                """
+                SELECT a.attempt, i.score FROM activity a JOIN context c ON c.id = a.context_id
+                JOIN activity_item i ON i.activity_id = a.id AND i.role = 'primary'
+                WHERE c.identifier = 'measurements-quiz' ORDER BY a.attempt
+                """
+            ])
         #expect(attempts.output == "1|2.0\n2|4.0\n", "\(attempts.errorOutput)")
         #expect(store.activeContext == nil && store.runningActivity == nil)
         #expect(try #require(context.currentActivity).duration > 0)

@@ -67,8 +67,10 @@ struct DesktopTimingTests {
         let home = scratch.url.appendingPathComponent("home")
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         // The default profile of this HOME, made as the LibreOffice extension's tests make theirs.
-        try #require(runQuietly(package.appendingPathComponent("Samples/editors/libreoffice/test/seed-profile.sh").path,
-                                [home.appendingPathComponent(".config/libreoffice/4").path]) == 0)
+        try #require(
+            runQuietly(
+                package.appendingPathComponent("Samples/editors/libreoffice/test/seed-profile.sh").path,
+                [home.appendingPathComponent(".config/libreoffice/4").path]) == 0)
         let fixtures = package.appendingPathComponent("Tests/ContentDetectorsTests/Fixtures")
         let file = scratch.url.appendingPathComponent("essay.odt")
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("english.odt"), to: file)
@@ -76,18 +78,25 @@ struct DesktopTimingTests {
 
         let opened = Date()
         let clsfile = try builtExecutable("clsfile").path
-        let arguments = ["open", "--idle-timeout", "8", "--editor", "soffice --writer --norestore",
-                         "--store", scratch.storeURL.path, file.path]
-        let environment = ["DISPLAY": desktop.display, "HOME": home.path,
-                           "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path]
+        let arguments = [
+            "open", "--idle-timeout", "8", "--editor", "soffice --writer --norestore",
+            "--store", scratch.storeURL.path, file.path
+        ]
+        let environment = [
+            "DISPLAY": desktop.display, "HOME": home.path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent(".config").path
+        ]
         // From a terminal, clsfile's end line goes to the terminal, which `script` writes out.
-        let open = fromTerminal
-            ? try SpawnedProcess("/usr/bin/script", ["-qec", ([clsfile] + arguments).map { "'\($0)'" }.joined(separator: " "), "/dev/null"],
-                                 environment: environment, in: scratch.url, name: "open")
+        let open =
+            fromTerminal
+            ? try SpawnedProcess(
+                "/usr/bin/script", ["-qec", ([clsfile] + arguments).map { "'\($0)'" }.joined(separator: " "), "/dev/null"],
+                environment: environment, in: scratch.url, name: "open")
             : try SpawnedProcess(clsfile, arguments + ["--no-pty"], environment: environment, in: scratch.url, name: "open")
         func endLine() -> String { fromTerminal ? open.output : open.errorOutput }
-        let window = try #require(desktop.window(named: "essay.odt - LibreOffice Writer", within: 90),
-                                  "Writer showed no window: \(endLine())")
+        let window = try #require(
+            desktop.window(named: "essay.odt - LibreOffice Writer", within: 90),
+            "Writer showed no window: \(endLine())")
         #expect(desktop.xdotool("windowactivate", "--sync", window).status == 0)
         let ready = Date()
 
@@ -108,7 +117,8 @@ struct DesktopTimingTests {
         desktop.xdotool("key", "ctrl+s")
         // Saved in place (ODF keeps no "Keep format?" question): the file changes once, now.
         let savedBy = Date().addingTimeInterval(20)
-        while Date() < savedBy, (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date) == modifiedBefore {
+        while Date() < savedBy, (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date) == modifiedBefore
+        {
             usleep(200_000)
         }
         sleep(1)
@@ -121,16 +131,20 @@ struct DesktopTimingTests {
         let active = try #require(recorded["durationSeconds"] as? Double)
         let openTime = try #require(item("open_time", in: recorded))
         let spans = (recorded["spans"] as? [[String: Any]] ?? []).compactMap { span -> (Date, Date)? in
-            guard let start = (span["start"] as? String).flatMap(Self.date), let end = (span["end"] as? String).flatMap(Self.date) else { return nil }
+            guard let start = (span["start"] as? String).flatMap(Self.date), let end = (span["end"] as? String).flatMap(Self.date) else {
+                return nil
+            }
             return (start, end)
         }
         // What a person would count: from the window's readiness (or the open, when Writer was
         // ready within the idle timeout) to the first burst's end, and from the second burst to
         // the quit; the 15 s pause is longer than the idle timeout, so it is not work.
         let typing = first.end.timeIntervalSince(first.start) + second.end.timeIntervalSince(second.start)
-        let truth = first.end.timeIntervalSince(ready.timeIntervalSince(opened) <= 8 ? opened : first.start)
+        let truth =
+            first.end.timeIntervalSince(ready.timeIntervalSince(opened) <= 8 ? opened : first.start)
             + closed.timeIntervalSince(second.start)
-        print("""
+        print(
+            """
             desktop timing in Writer: typing \(Self.seconds(typing)) (bursts \(Self.seconds(first.end.timeIntervalSince(first.start))) \
             and \(Self.seconds(second.end.timeIntervalSince(second.start))), pause \(Self.seconds(second.start.timeIntervalSince(first.end)))), \
             Writer ready after \(Self.seconds(ready.timeIntervalSince(opened))), truth \(Self.seconds(truth)); recorded active \
@@ -147,8 +161,9 @@ struct DesktopTimingTests {
         #expect(!endLine().contains("file changes only"), "\(endLine())")
         let words = (recorded["primaryItem"] as? [String: Any])?["quantity"] as? Double ?? 0
         // The fixture's 73 words and four a burst (a key or two may be lost to the window's focus).
-        #expect(words >= Double(73 + 4 * bursts - 2) && words <= Double(73 + 4 * bursts),
-                "the typed words were saved: \(words) words after \(bursts) bursts of four")
+        #expect(
+            words >= Double(73 + 4 * bursts - 2) && words <= Double(73 + 4 * bursts),
+            "the typed words were saved: \(words) words after \(bursts) bursts of four")
     }
 
     private static func seconds(_ value: TimeInterval) -> String {

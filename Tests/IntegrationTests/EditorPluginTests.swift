@@ -30,7 +30,7 @@ struct EditorPluginTests {
             "--cmd", "set rtp^=\(Self.editors.appendingPathComponent("vim").path)",
             "--cmd", "let g:clsfile_command = '\(clsfile.path)'",
             "-c", "runtime plugin/clsfile.vim",
-            file.path,
+            file.path
         ]
         try await typeInTmux(command, file: file, scratch: scratch)
     }
@@ -46,7 +46,7 @@ struct EditorPluginTests {
             "--cmd", "set rtp^=\(Self.editors.appendingPathComponent("nvim").path)",
             "--cmd", "let g:clsfile_command = '\(clsfile.path)'",
             "-c", "runtime plugin/clsfile.lua",
-            file.path,
+            file.path
         ]
         try await typeInTmux(command, file: file, scratch: scratch)
     }
@@ -103,8 +103,10 @@ struct EditorPluginTests {
         // timeout) and an auto-save, which is not input.
         let result = runBounded(
             try Tool.node.require(),
-            [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path, clsfile.path,
-             "--idle", "7"] + Self.words + Self.words,
+            [
+                Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path, clsfile.path,
+                "--idle", "7"
+            ] + Self.words + Self.words,
             environment: ["CLSFILE_STORE": scratch.storeURL.path, "CLSFILE_IDLE_TIMEOUT": "4"], in: scratch)
         #expect(result.status == 0, "\(result.errorOutput)")
         let object = try await poll(file, scratch: scratch) { $0["isStarted"] as? Bool == false }
@@ -119,13 +121,18 @@ struct EditorPluginTests {
         let file = try scratch.file("essay.txt", "")
         let result = runBounded(
             try Tool.node.require(),
-            [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
-             try builtExecutable("clsfile").path, "word"],
-            environment: ["CLSFILE_STORE": scratch.storeURL.path,
-                          "CLSFILE_SESSION_FILE": file.resolvingSymlinksInPath().path], in: scratch)
+            [
+                Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
+                try builtExecutable("clsfile").path, "word"
+            ],
+            environment: [
+                "CLSFILE_STORE": scratch.storeURL.path,
+                "CLSFILE_SESSION_FILE": file.resolvingSymlinksInPath().path
+            ], in: scratch)
         #expect(result.status == 0, "\(result.errorOutput)")
         // Views may be sent (they give reading progress); no session is timed by the extension.
-        let activity = FileManager.default.fileExists(atPath: scratch.storeURL.path)
+        let activity =
+            FileManager.default.fileExists(atPath: scratch.storeURL.path)
             ? try await CLSDataStore(storeURL: scratch.storeURL).existingActivity(for: file) : nil
         #expect(activity?.timeSpans.isEmpty ?? true, "clsfile open times this file itself: \(String(describing: activity?.timeSpans))")
         #expect(activity?.additionalActivityItems.isEmpty ?? true, "no open time or figures from the extension")
@@ -136,8 +143,10 @@ struct EditorPluginTests {
         let file = try scratch.file("essay.txt", "")
         let result = runBounded(
             try Tool.node.require(),
-            [Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
-             scratch.url.appendingPathComponent("no-clsfile").path, "word"],
+            [
+                Self.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
+                scratch.url.appendingPathComponent("no-clsfile").path, "word"
+            ],
             environment: ["CLSFILE_STORE": scratch.storeURL.path], in: scratch)
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.errorOutput.components(separatedBy: "is not executable").count == 2, "\(result.errorOutput)")
@@ -205,24 +214,32 @@ struct EditorPluginTests {
         #expect(last["words"] as? Double == words, "\(last)")
         let saved = try Data(contentsOf: file)
         #expect(last["snapshotBytes"] as? Double == Double(saved.count), "\(last)")
-        let replayed = try run(try builtExecutable("clsfile"),
-                               ["replay", "--store", scratch.storeURL.path, "--at", ISO8601DateFormatter().string(from: Date().addingTimeInterval(1)), file.path])
+        let replayed = try run(
+            try builtExecutable("clsfile"),
+            [
+                "replay", "--store", scratch.storeURL.path, "--at", ISO8601DateFormatter().string(from: Date().addingTimeInterval(1)),
+                file.path
+            ])
         #expect(replayed.status == 0, "\(replayed.errorOutput)")
         #expect(Data(replayed.output.utf8) == saved, "the replay of the last snapshot is the saved file")
     }
 
     /// Reads `clsfile show --json FILE` until `done` holds or 25 s pass; returns the last answer.
-    private func poll(_ file: URL, scratch: Scratch,
-                      until done: ([String: Any]) -> Bool) async throws -> [String: Any] {
+    private func poll(
+        _ file: URL, scratch: Scratch,
+        until done: ([String: Any]) -> Bool
+    ) async throws -> [String: Any] {
         let clsfile = try builtExecutable("clsfile")
         let deadline = Date().addingTimeInterval(25)
         var last: [String: Any] = [:]
         while Date() < deadline {
             if FileManager.default.fileExists(atPath: scratch.storeURL.path) {
-                let result = try run(clsfile, ["show", "--json", file.path],
-                                     environment: ["CLSFILE_STORE": scratch.storeURL.path])
+                let result = try run(
+                    clsfile, ["show", "--json", file.path],
+                    environment: ["CLSFILE_STORE": scratch.storeURL.path])
                 if result.status == 0,
-                   let object = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] {
+                    let object = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+                {
                     last = object
                     if done(object) { return object }
                 }
@@ -233,10 +250,13 @@ struct EditorPluginTests {
     }
 
     /// Runs a command for at most 30 s (then kills it), its output in files of the scratch folder.
-    private func runBounded(_ executable: URL, _ arguments: [String], environment: [String: String],
-                            in scratch: Scratch) -> ProcessResult {
-        let result = TestSupport.runBounded(executable.path, arguments, environment: environment, timeout: 30,
-                                            capturingIn: scratch.url)
+    private func runBounded(
+        _ executable: URL, _ arguments: [String], environment: [String: String],
+        in scratch: Scratch
+    ) -> ProcessResult {
+        let result = TestSupport.runBounded(
+            executable.path, arguments, environment: environment, timeout: 30,
+            capturingIn: scratch.url)
         if result.timedOut { Issue.record("\(executable.lastPathComponent) did not end within 30 s") }
         return result
     }

@@ -28,10 +28,13 @@ struct EditorScenarioTests {
             let clsfile = try builtExecutable("clsfile").path
             switch self {
             case .vim, .nvim:
-                var words = [rawValue] + (self == .vim ? ["-N"] : []) + ["-u", "NONE", "-i", "NONE", "-n",
-                    "--cmd", "set nohidden",
-                    "--cmd", "set rtp^=\(plugins.appendingPathComponent(rawValue).path)",
-                    "--cmd", "let g:clsfile_command = '\(clsfile)'"]
+                var words =
+                    [rawValue] + (self == .vim ? ["-N"] : []) + [
+                        "-u", "NONE", "-i", "NONE", "-n",
+                        "--cmd", "set nohidden",
+                        "--cmd", "set rtp^=\(plugins.appendingPathComponent(rawValue).path)",
+                        "--cmd", "let g:clsfile_command = '\(clsfile)'"
+                    ]
                 for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
                     words += ["--cmd", "let g:clsfile_\(name) = \(value)"]
                 }
@@ -43,8 +46,10 @@ struct EditorScenarioTests {
                     setup += " (setq clsfile-\(name.replacingOccurrences(of: "_", with: "-")) \(value))"
                 }
                 setup += " (clsfile-mode 1))"
-                return ["emacs", "-nw", "-Q", "-l", plugins.appendingPathComponent("emacs/clsfile.el").path,
-                        "--eval", setup] + files.map(\.path)
+                return [
+                    "emacs", "-nw", "-Q", "-l", plugins.appendingPathComponent("emacs/clsfile.el").path,
+                    "--eval", setup
+                ] + files.map(\.path)
             }
         }
 
@@ -68,8 +73,10 @@ struct EditorScenarioTests {
         try Tool.require(editor.tool, .tmux)
     }
 
-    private static let words = ["rivers", "carry", "water", "from", "the", "hills", "down", "to", "the", "sea",
-                                "and", "shape", "the", "land"]
+    private static let words = [
+        "rivers", "carry", "water", "from", "the", "hills", "down", "to", "the", "sea",
+        "and", "shape", "the", "land"
+    ]
 
     @Test(arguments: Editor.allCases)
     func typingBeforeABreakCountsAndTheBreakDoesNot(_ editor: Editor) async throws {
@@ -115,8 +122,9 @@ struct EditorScenarioTests {
     /// `clsfile open FILE` running the editor, its plugin installed, in tmux.
     private func clsfileOpen(_ file: URL, in editor: Editor, options: [String], scratch: Scratch) throws -> EditorInTmux {
         let editorCommand = try editor.command([]).map(shellQuoted).joined(separator: " ")
-        return try EditorInTmux([try builtExecutable("clsfile").path, "open"] + options + ["--editor", editorCommand, file.path],
-                                scratch: scratch)
+        return try EditorInTmux(
+            [try builtExecutable("clsfile").path, "open"] + options + ["--editor", editorCommand, file.path],
+            scratch: scratch)
     }
 
     @Test(arguments: Editor.allCases)
@@ -205,8 +213,9 @@ struct EditorScenarioTests {
         try require(editor)
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "some words\n")
-        let session = try EditorInTmux(try editor.command([file], settings: ["command": "'/no/such/clsfile'"]),
-                                       scratch: scratch, width: 80, height: 24)
+        let session = try EditorInTmux(
+            try editor.command([file], settings: ["command": "'/no/such/clsfile'"]),
+            scratch: scratch, width: 80, height: 24)
         defer { session.kill() }
         try await session.waitForScreen()
         try await Task.sleep(for: .seconds(1))
@@ -300,7 +309,8 @@ struct EditorInTmux {
         for _ in 0..<60 {
             let result = try run(clsfile, ["show", "--json", file.path], environment: ["CLSFILE_STORE": scratch.storeURL.path])
             if result.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
-               object["recorded"] as? Bool == true {
+                object["recorded"] as? Bool == true
+            {
                 last = object
                 if done(object) { return object }
             }
@@ -325,8 +335,10 @@ func shellQuoted(_ word: String) -> String {
 
 /// A date as `show --json` writes it.
 func parseDate(_ text: String) -> Date? {
-    try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)
-        .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon))
+    try? Date(
+        text,
+        strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)
+            .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon))
 }
 
 /// A Lisp string literal.

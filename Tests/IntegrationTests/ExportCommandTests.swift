@@ -46,14 +46,17 @@ struct ExportCommandTests {
         }
 
         static func handout(_ title: String, document: String, teacher: Identity) -> Assignment {
-            Assignment(identifier: UUID().uuidString.lowercased(), title: title, documentName: document,
-                       documentDigest: String(repeating: "0", count: 64), teacherKey: teacher.recipientPublicKey)
+            Assignment(
+                identifier: UUID().uuidString.lowercased(), title: title, documentName: document,
+                documentDigest: String(repeating: "0", count: 64), teacherKey: teacher.recipientPublicKey)
         }
 
         /// Asserts that nothing of the diary or of the unaccepted handout is in an output.
         func expectNothingUnassigned(in output: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-            for secret in ["secret-diary", diary.path, diary.resolvingSymlinksInPath().path, unaccepted.identifier,
-                           unaccepted.title, "other.txt", "Ada", "Lovelace", "mbox"] {
+            for secret in [
+                "secret-diary", diary.path, diary.resolvingSymlinksInPath().path, unaccepted.identifier,
+                unaccepted.title, "other.txt", "Ada", "Lovelace", "mbox"
+            ] {
                 #expect(!output.contains(secret), "the export contains \(secret)", sourceLocation: sourceLocation)
             }
             let statements = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
@@ -61,14 +64,16 @@ struct ExportCommandTests {
             #expect(verbs.contains { $0.hasSuffix("/progressed") }, "\(verbs)", sourceLocation: sourceLocation)
             for statement in statements {
                 let object = statement["object"] as? [String: Any]
-                #expect(object?["id"] as? String == XAPIStatementBuilder.activityIRI(assignment: assignment.identifier),
-                        sourceLocation: sourceLocation)
+                #expect(
+                    object?["id"] as? String == XAPIStatementBuilder.activityIRI(assignment: assignment.identifier),
+                    sourceLocation: sourceLocation)
                 let extensions = (statement["result"] as? [String: Any])?["extensions"] as? [String: Any]
                 let verb = (statement["verb"] as? [String: Any])?["id"] as? String ?? ""
                 // The progressed statement carries the essay's word count; no other carries one.
                 if verb.hasSuffix("/progressed") {
-                    #expect(extensions?[XAPIStatementBuilder.wordCountExtension] as? Int == 3,
-                            "a word count that is not the essay's", sourceLocation: sourceLocation)
+                    #expect(
+                        extensions?[XAPIStatementBuilder.wordCountExtension] as? Int == 3,
+                        "a word count that is not the essay's", sourceLocation: sourceLocation)
                 } else {
                     #expect(extensions?[XAPIStatementBuilder.wordCountExtension] == nil, "\(verb)", sourceLocation: sourceLocation)
                 }
@@ -118,8 +123,10 @@ struct ExportCommandTests {
         try await Task.sleep(for: .seconds(1.05 - fraction))
         let folder = classroom.scratch.url.appendingPathComponent("handin")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let files = try await Submitter(store: classroom.student.store(.student), student: try classroom.student.mode,
-                                        identity: Identity()).submit(to: folder)
+        let files = try await Submitter(
+            store: classroom.student.store(.student), student: try classroom.student.mode,
+            identity: Identity()
+        ).submit(to: folder)
         #expect(files.count == 1)
         let outcomes = try await Collector(store: teacher.store(.teacher), teacher: classroom.teacherIdentity).collect(folder: folder)
         #expect(outcomes.count == 1)
@@ -128,8 +135,9 @@ struct ExportCommandTests {
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(XAPIValidator.problems(inExport: Data(result.output.utf8)) == [])
         try classroom.expectNothingUnassigned(in: result.output)
-        #expect(result.output == (try classroom.student.clsfile(arguments: ["export", "--xapi"])).output,
-                "the same work gives the same statements, so sending both changes nothing")
+        #expect(
+            result.output == (try classroom.student.clsfile(arguments: ["export", "--xapi"])).output,
+            "the same work gives the same statements, so sending both changes nothing")
         #expect(try teacher.clsfile(arguments: ["export", "--xapi"]).output == result.output)
     }
 
@@ -188,8 +196,10 @@ struct ExportCommandTests {
         let person = try Person("nobody", in: try Scratch())
         let result = try person.clsfile(arguments: ["export", "--help"])
         #expect(result.status == 0)
-        for text in ["--xapi", "--output <file>", "--home-page <iri>", "initialized", "terminated", "progressed", "completed",
-                     "https://w3id.org/xapi/cmi5/result/extensions/progress", "Exit codes"] {
+        for text in [
+            "--xapi", "--output <file>", "--home-page <iri>", "initialized", "terminated", "progressed", "completed",
+            "https://w3id.org/xapi/cmi5/result/extensions/progress", "Exit codes"
+        ] {
             #expect(result.output.contains(text), "help lacks \(text)")
         }
         #expect(try person.clsfile(arguments: ["--help"]).output.contains("export"))

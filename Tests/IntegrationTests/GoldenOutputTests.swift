@@ -24,8 +24,9 @@ struct GoldenOutputTests {
             return
         }
         let expected = try String(contentsOf: url, encoding: .utf8)
-        #expect(text == expected, "\(name) differs from Golden/\(name):\n\(Self.difference(expected, text))",
-                sourceLocation: sourceLocation)
+        #expect(
+            text == expected, "\(name) differs from Golden/\(name):\n\(Self.difference(expected, text))",
+            sourceLocation: sourceLocation)
     }
 
     /// The scratch folder's path as `$SCRATCH`, the times of the save (the store's own clock) as
@@ -41,8 +42,9 @@ struct GoldenOutputTests {
             }
         }
         // Assignment identifiers are random, and so are their short forms.
-        text = text.replacingOccurrences(of: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", with: "<uuid>",
-                                         options: .regularExpression)
+        text = text.replacingOccurrences(
+            of: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", with: "<uuid>",
+            options: .regularExpression)
         return text.replacingOccurrences(of: "\\[[0-9a-f]{8}\\]", with: "[<id>]", options: .regularExpression)
     }
 
@@ -59,8 +61,9 @@ struct GoldenOutputTests {
     }
 
     private func clsfile(_ arguments: [String], scratch: Scratch) throws -> String {
-        let result = try run(try builtExecutable("clsfile"), arguments,
-                             environment: ["TZ": "UTC", "COLUMNS": "100", "HOME": scratch.url.path, "CLSFILE_STORE": scratch.storeURL.path])
+        let result = try run(
+            try builtExecutable("clsfile"), arguments,
+            environment: ["TZ": "UTC", "COLUMNS": "100", "HOME": scratch.url.path, "CLSFILE_STORE": scratch.storeURL.path])
         #expect(result.status == 0, "clsfile \(arguments.joined(separator: " ")): \(result.errorOutput)")
         return result.output
     }
@@ -105,11 +108,12 @@ struct GoldenOutputTests {
 
         let read = try await store.fetchActivity(for: book)
         session(read, from: 7_200, work: 600, close: 610)
-        read.addAdditionalActivityItem({
-            let item = CLSBinaryItem(identifier: ItemIdentifier.reading, title: "Reading", type: .yesNo)
-            item.value = true
-            return item
-        }())
+        read.addAdditionalActivityItem(
+            {
+                let item = CLSBinaryItem(identifier: ItemIdentifier.reading, title: "Reading", type: .yesNo)
+                item.value = true
+                return item
+            }())
         read.progressBasis = .viewedShare
         read.addProgressRange(fromStart: 0, toEnd: 0.25)
         read.addProgressRange(fromStart: 0.5, toEnd: 0.6)
@@ -155,8 +159,11 @@ struct GoldenOutputTests {
         let scratch = try Scratch()
         let handout = try scratch.file("rivers.txt", "Write about rivers.\n")
         _ = try clsfile(["role", "teacher"], scratch: scratch)
-        _ = try clsfile(["assign", handout.path, "--title", "Rivers", "--class", "Year 9", "--target-words", "500",
-                         "--due", "2025-01-20"], scratch: scratch)
+        _ = try clsfile(
+            [
+                "assign", handout.path, "--title", "Rivers", "--class", "Year 9", "--target-words", "500",
+                "--due", "2025-01-20"
+            ], scratch: scratch)
         try check(try clsfile(["class-report"], scratch: scratch), "class-report.txt", scratch: scratch)
         try check(try clsfile(["class-report", "--json"], scratch: scratch), "class-report.json", scratch: scratch)
     }

@@ -9,9 +9,10 @@ struct HistoryChartsTests {
         let start = Date(timeIntervalSince1970: 1_764_000_000)
         let progress = [0.0, 0.25, 0.5, 1.0]
         let entries = progress.enumerated().map { index, value in
-            WritingHistoryEntry(date: start.addingTimeInterval(Double(index) * 600), sessionStart: start.addingTimeInterval(Double(index) * 600 - 60),
-                                sessionEnd: start.addingTimeInterval(Double(index) * 600), activeTime: Double(index + 1) * 60,
-                                progress: value, sessionIdentifier: "session \(index)")
+            WritingHistoryEntry(
+                date: start.addingTimeInterval(Double(index) * 600), sessionStart: start.addingTimeInterval(Double(index) * 600 - 60),
+                sessionEnd: start.addingTimeInterval(Double(index) * 600), activeTime: Double(index + 1) * 60,
+                progress: value, sessionIdentifier: "session \(index)")
         }
         let svg = try #require(HistoryCharts(history: WritingHistory(entries: entries)).progressLine(name: "Ada"))
         let attribute = try #require(svg.firstRange(of: "points=\"").map { svg[$0.upperBound...] })
@@ -20,8 +21,9 @@ struct HistoryChartsTests {
             return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
         }
         let drawn = points.compactMap { $0 }
-        #expect(points.count == progress.count && drawn.count == progress.count,
-                "a point per row, each x,y numbers: \(attribute.prefix(120))")
+        #expect(
+            points.count == progress.count && drawn.count == progress.count,
+            "a point per row, each x,y numbers: \(attribute.prefix(120))")
         #expect(drawn.map(\.x) == drawn.map(\.x).sorted(), "left to right in time")
         // 18 px high, 2 px margins: 0% at y = 16, 100% at y = 2.
         for (point, value) in zip(drawn, progress) {

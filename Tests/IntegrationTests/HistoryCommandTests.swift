@@ -26,7 +26,9 @@ struct HistoryCommandTests {
         #expect(rows.count == 2 && rows.allSatisfy { $0["snapshotBytes"] == nil }, "\(rows)")
         let replay = try clsfile(["replay", file.path], store: scratch.storeURL)
         #expect(replay.status == 66 && replay.errorOutput.contains("has no snapshots"), "\(replay.errorOutput)")
-        let raw = try Data(contentsOf: scratch.storeURL) + ((try? Data(contentsOf: URL(fileURLWithPath: scratch.storeURL.path + "-wal"))) ?? Data())
+        let raw =
+            try Data(contentsOf: scratch.storeURL)
+            + ((try? Data(contentsOf: URL(fileURLWithPath: scratch.storeURL.path + "-wal"))) ?? Data())
         #expect(raw.range(of: Data("do-not-keep".utf8)) == nil, "the text is nowhere in the store")
     }
 

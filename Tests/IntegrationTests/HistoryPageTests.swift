@@ -22,9 +22,11 @@ struct HistoryPageTests {
             let words = CLSQuantityItem(identifier: ItemIdentifier.wordCount, title: "Word Count")
             words.quantity = Double(12 * (session + 1))
             activity.primaryActivityItem = words
-            for (identifier, value) in [(ItemIdentifier.typedCharacters, 60 * (session + 1)),
-                                        (ItemIdentifier.pastedCharacters, session >= 2 ? 400 : 0),
-                                        (ItemIdentifier.openTime, 900 * (session + 1))] {
+            for (identifier, value) in [
+                (ItemIdentifier.typedCharacters, 60 * (session + 1)),
+                (ItemIdentifier.pastedCharacters, session >= 2 ? 400 : 0),
+                (ItemIdentifier.openTime, 900 * (session + 1))
+            ] {
                 let item = CLSQuantityItem(identifier: identifier, title: identifier)
                 item.quantity = Double(value)
                 activity.addAdditionalActivityItem(item)

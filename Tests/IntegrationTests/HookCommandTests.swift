@@ -22,16 +22,30 @@ struct HookCommandTests {
             for _ in 0..<32 where next <= total {
                 let line = next
                 next += 1
-                group.addTask { try run(clsfile, ["hook", "view", file.path, "--view", "\(line)-\(line)",
-                                                  "--total-lines", "\(total)", "--reading", "--store", store]).status == 0 ? 0 : 1 }
+                group.addTask {
+                    try run(
+                        clsfile,
+                        [
+                            "hook", "view", file.path, "--view", "\(line)-\(line)",
+                            "--total-lines", "\(total)", "--reading", "--store", store
+                        ]
+                    ).status == 0 ? 0 : 1
+                }
             }
             while let result = try await group.next() {
                 failed += result
                 if next <= total {
                     let line = next
                     next += 1
-                    group.addTask { try run(clsfile, ["hook", "view", file.path, "--view", "\(line)-\(line)",
-                                                      "--total-lines", "\(total)", "--reading", "--store", store]).status == 0 ? 0 : 1 }
+                    group.addTask {
+                        try run(
+                            clsfile,
+                            [
+                                "hook", "view", file.path, "--view", "\(line)-\(line)",
+                                "--total-lines", "\(total)", "--reading", "--store", store
+                            ]
+                        ).status == 0 ? 0 : 1
+                    }
                 }
             }
             return failed
@@ -57,9 +71,12 @@ struct HookCommandTests {
             """
         let script = scratch.url.appendingPathComponent("input.jsonl")
         try Data(input.utf8).write(to: script)
-        let result = try run(URL(fileURLWithPath: "/bin/sh"),
-                             ["-c", "exec \"$0\" hook --stdio --store \"$1\" < \"$2\"",
-                              try builtExecutable("clsfile").path, scratch.storeURL.path, script.path])
+        let result = try run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "exec \"$0\" hook --stdio --store \"$1\" < \"$2\"",
+                try builtExecutable("clsfile").path, scratch.storeURL.path, script.path
+            ])
         #expect(result.status == 0, "\(result.errorOutput)")
         let answers = result.output.split(separator: "\n").map(String.init)
         #expect(answers.count == 5)
@@ -84,18 +101,30 @@ struct HookCommandTests {
         let abandoned = try run(clsfile, ["hook", "close", unwritten, "--store", scratch.storeURL.path])
         #expect(abandoned.status == 0)
         #expect(abandoned.errorOutput.contains("new.txt was closed without ever being written"), "\(abandoned.errorOutput)")
-        let badTime = try run(clsfile, ["hook", "edit", try scratch.file("c.txt").path, "--input-at", "-5",
-                                        "--store", scratch.storeURL.path])
+        let badTime = try run(
+            clsfile,
+            [
+                "hook", "edit", try scratch.file("c.txt").path, "--input-at", "-5",
+                "--store", scratch.storeURL.path
+            ])
         #expect(badTime.status == 64)
         #expect(badTime.errorOutput.contains("--input-at"), "\(badTime.errorOutput)")
-        let badView = try run(clsfile, ["hook", "view", try scratch.file("a.txt").path, "--view", "9-3",
-                                        "--total-lines", "10", "--store", scratch.storeURL.path])
+        let badView = try run(
+            clsfile,
+            [
+                "hook", "view", try scratch.file("a.txt").path, "--view", "9-3",
+                "--total-lines", "10", "--store", scratch.storeURL.path
+            ])
         #expect(badView.status == 64)
         #expect(badView.errorOutput.contains("--view"))
         let badEvent = try run(clsfile, ["hook", "scroll", try scratch.file("b.txt").path])
         #expect(badEvent.status == 64)
-        let twoBases = try run(clsfile, ["hook", "open", try scratch.file("d.txt").path, "--target-words", "50",
-                                         "--reading", "--store", scratch.storeURL.path])
+        let twoBases = try run(
+            clsfile,
+            [
+                "hook", "open", try scratch.file("d.txt").path, "--target-words", "50",
+                "--reading", "--store", scratch.storeURL.path
+            ])
         #expect(twoBases.status == 64)
         #expect(twoBases.errorOutput.contains("give one of them"), "\(twoBases.errorOutput)")
     }
@@ -112,7 +141,7 @@ struct HookCommandTests {
             ["hook", "--store=\(store)", "view", "--view=1-2", file.path, "--total-lines", "10", "--reading"],
             ["hook", "--editor", "vim", "view", "--total-lines=10", "--view", "3-4", "--store", store, file.path],
             // A repeated option is left to ArgumentParser, which takes the last value.
-            ["hook", "view", file.path, "--view", "9-9", "--view", "5-6", "--total-lines", "10", "--store", store],
+            ["hook", "view", file.path, "--view", "9-9", "--view", "5-6", "--total-lines", "10", "--store", store]
         ]
         for arguments in calls {
             let result = try run(clsfile, arguments)
@@ -127,8 +156,10 @@ struct HookCommandTests {
         #expect(unknown.errorOutput.contains("Unknown option '--bogus'"))
         let help = try run(clsfile, ["hook", "--help"])
         #expect(help.status == 0)
-        for option in ["--store", "--idle-timeout", "--stdio", "--line", "--view", "--total-lines", "--editor",
-                       "--input-at", "--opened-at", "--target-words", "--reading"] {
+        for option in [
+            "--store", "--idle-timeout", "--stdio", "--line", "--view", "--total-lines", "--editor",
+            "--input-at", "--opened-at", "--target-words", "--reading"
+        ] {
             #expect(help.output.contains(option), "hook --help lacks \(option)")
         }
     }
@@ -170,8 +201,9 @@ struct HookCommandTests {
         #expect(try run(clsfile, ["hook", "close", file.path, "--store", store]).status == 0)
         let table = try run(clsfile, ["report", "--store", store]).output
         let row = try #require(table.split(separator: "\n").dropFirst().first)
-        let csvRow = try #require(try run(clsfile, ["report", "--csv", "--store", store]).output
-            .split(separator: "\n").dropFirst().first)
+        let csvRow = try #require(
+            try run(clsfile, ["report", "--csv", "--store", store]).output
+                .split(separator: "\n").dropFirst().first)
         let json = try run(clsfile, ["report", "--json", "--store", store]).output
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let files = try #require(object["files"] as? [[String: Any]])

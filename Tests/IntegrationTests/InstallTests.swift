@@ -14,8 +14,9 @@ struct InstallTests {
         let prefix = home.appendingPathComponent(".local")
         let binaries = try builtExecutable("clsfile").deletingLastPathComponent()
         let environment = ["HOME": home.path]
-        let install = try run(Self.package.appendingPathComponent("Scripts/install"),
-                              ["--prefix", prefix.path, "--binaries", binaries.path], environment: environment)
+        let install = try run(
+            Self.package.appendingPathComponent("Scripts/install"),
+            ["--prefix", prefix.path, "--binaries", binaries.path], environment: environment)
         #expect(install.status == 0, "\(install.output)\(install.errorOutput)")
 
         // The installed binary records a session and reports it.
@@ -32,11 +33,13 @@ struct InstallTests {
         // Stripped, with a manual page per command, completions and the plugins where editors look.
         let symbols = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", "nm \"$1\" 2>&1 | head -1", "sh", clsfile.path])
         #expect(symbols.output.contains("no symbols"), "\(symbols.output)")
-        for path in ["share/man/man1/clsfile.1", "share/man/man1/clsfile-open.1", "share/man/man1/clsfile-hook.1",
-                     "share/bash-completion/completions/clsfile", "share/zsh/site-functions/_clsfile",
-                     "share/fish/vendor_completions.d/clsfile.fish", "bin/clsfile-serve", "bin/clsfile-sync",
-                     "share/nvim/site/pack/clsfile/start/clsfile/plugin/clsfile.lua",
-                     "share/emacs/site-lisp/clsfile.el"] {
+        for path in [
+            "share/man/man1/clsfile.1", "share/man/man1/clsfile-open.1", "share/man/man1/clsfile-hook.1",
+            "share/bash-completion/completions/clsfile", "share/zsh/site-functions/_clsfile",
+            "share/fish/vendor_completions.d/clsfile.fish", "bin/clsfile-serve", "bin/clsfile-sync",
+            "share/nvim/site/pack/clsfile/start/clsfile/plugin/clsfile.lua",
+            "share/emacs/site-lisp/clsfile.el"
+        ] {
             #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path), "\(path)")
         }
         for path in [".vim/pack/clsfile/start/clsfile/plugin/clsfile.vim", ".vscode/extensions/clsfile.clsfile-0.1.0/extension.js"] {
@@ -45,14 +48,17 @@ struct InstallTests {
         let page = try String(contentsOf: prefix.appendingPathComponent("share/man/man1/clsfile-open.1"), encoding: .utf8)
         #expect(page.contains("--target-words"))
 
-        let uninstall = try run(Self.package.appendingPathComponent("Scripts/uninstall"), ["--prefix", prefix.path],
-                                environment: environment)
+        let uninstall = try run(
+            Self.package.appendingPathComponent("Scripts/uninstall"), ["--prefix", prefix.path],
+            environment: environment)
         #expect(uninstall.status == 0, "\(uninstall.errorOutput)")
         // Files and links only: SwiftPM, run by the script with this HOME, leaves caches and folders.
-        let left = FileManager.default.enumerator(atPath: home.path)?.compactMap { $0 as? String }.filter { path in
-            !path.hasPrefix(".cache") && (try? FileManager.default.attributesOfItem(atPath: home.appendingPathComponent(path).path)[.type]
-                as? FileAttributeType) != .typeDirectory
-        } ?? []
+        let left =
+            FileManager.default.enumerator(atPath: home.path)?.compactMap { $0 as? String }.filter { path in
+                !path.hasPrefix(".cache")
+                    && (try? FileManager.default.attributesOfItem(atPath: home.appendingPathComponent(path).path)[.type]
+                        as? FileAttributeType) != .typeDirectory
+            } ?? []
         #expect(left.isEmpty, "uninstall leaves nothing of the install: \(left)")
         #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/clsfile").path))
     }

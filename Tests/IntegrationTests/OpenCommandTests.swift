@@ -33,14 +33,17 @@ struct OpenCommandTests {
         let deadline = Date().addingTimeInterval(20)
         while child == nil, process.isRunning, Date() < deadline {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-            child = entries.lazy.compactMap { Int32($0) }.filter { candidate in
-                guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
-                      let close = stat.lastIndex(of: ")") else { return false }
-                return stat[stat.index(after: close)...].split(separator: " ").dropFirst().first == "\(pid)"
-            }.first
+            child =
+                entries.lazy.compactMap { Int32($0) }.filter { candidate in
+                    guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
+                        let close = stat.lastIndex(of: ")")
+                    else { return false }
+                    return stat[stat.index(after: close)...].split(separator: " ").dropFirst().first == "\(pid)"
+                }.first
             if child == nil { usleep(1000) }
         }
-        let editorPID = try #require(child, "the editor never started (clsfile exited \(process.isRunning ? "-" : "\(process.terminationStatus)"))")
+        let editorPID = try #require(
+            child, "the editor never started (clsfile exited \(process.isRunning ? "-" : "\(process.terminationStatus)"))")
         kill(pid, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit, "clsfile itself was killed by the signal")
@@ -71,7 +74,9 @@ struct OpenCommandTests {
 
     @Test func aScriptedEditorSessionIsRecorded() throws {
         let scratch = try Scratch()
-        let editor = try scriptedEditor(in: scratch, """
+        let editor = try scriptedEditor(
+            in: scratch,
+            """
             sleep 0.4
             printf 'The first words of the essay.\\n' >> "$1"
             sleep 0.4
@@ -80,9 +85,12 @@ struct OpenCommandTests {
             """)
         let file = scratch.url.appendingPathComponent("new-essay.txt")
         let started = Date()
-        let result = try run(try builtExecutable("clsfile"),
-                             ["open", "--no-pty", "--editor", editor, "--target-words", "16",
-                              "--store", scratch.storeURL.path, file.path])
+        let result = try run(
+            try builtExecutable("clsfile"),
+            [
+                "open", "--no-pty", "--editor", editor, "--target-words", "16",
+                "--store", scratch.storeURL.path, file.path
+            ])
         #expect(result.status == 7, "clsfile exits with the editor's code: \(result.errorOutput)")
         #expect(result.errorOutput.contains("new-essay.txt: active"))
         #expect(result.errorOutput.contains("8 words"))
@@ -106,12 +114,15 @@ struct OpenCommandTests {
         // that clsfile open waits, and quits once that process says it holds it (its `SELECT 1`
         // answers only after `BEGIN IMMEDIATE` took the lock).
         let locked = scratch.url.appendingPathComponent("locked")
-        let editor = try scriptedEditor(in: scratch, """
+        let editor = try scriptedEditor(
+            in: scratch,
+            """
             (printf 'BEGIN IMMEDIATE;\\nSELECT 1;\\n'; sleep 7) | '\(try Tool.sqlite3.require().path)' '\(scratch.storeURL.path)' >'\(locked.path)' 2>&1 &
             while [ ! -s '\(locked.path)' ]; do sleep 0.02; done
             """)
-        let result = try run(try builtExecutable("clsfile"),
-                             ["open", "--no-pty", "--editor", editor, "--store", scratch.storeURL.path, file.path])
+        let result = try run(
+            try builtExecutable("clsfile"),
+            ["open", "--no-pty", "--editor", editor, "--store", scratch.storeURL.path, file.path])
         #expect(result.status == 75, "\(result.errorOutput)")
         #expect(result.errorOutput.contains("waits in \(scratch.storeURL.path).spool"), "\(result.errorOutput)")
         // Once the lock is gone, any clsfile call records the waiting close.
@@ -149,12 +160,15 @@ struct OpenCommandTests {
     @Test func aFileNameThatIsNotUTF8Opens() throws {
         let scratch = try Scratch()
         let nameBytes = Array(scratch.url.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".txt".utf8)
-        let descriptor = (nameBytes + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        let descriptor = (nameBytes + [0]).withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+        }
         #expect(descriptor >= 0)
         close(descriptor)
         // The shell passes the name's bytes on; the editor writes two words into the file it is given.
         let editor = try scriptedEditor(in: scratch, "printf 'two words\\n' > \"$1\"")
-        let script = "exec '\(try builtExecutable("clsfile").path)' open --no-pty --editor \"$0\" --store '\(scratch.storeURL.path)' \"$(printf '\(scratch.url.path)/caf\\351.txt')\""
+        let script =
+            "exec '\(try builtExecutable("clsfile").path)' open --no-pty --editor \"$0\" --store '\(scratch.storeURL.path)' \"$(printf '\(scratch.url.path)/caf\\351.txt')\""
         let result = try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, editor])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.errorOutput.contains("2 words"), "\(result.errorOutput)")
@@ -163,9 +177,12 @@ struct OpenCommandTests {
     @Test func anEditorThatCannotStartLeavesNoOpenSpan() throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "words")
-        let result = try run(try builtExecutable("clsfile"),
-                             ["open", "--no-pty", "--editor", "/nonexistent/editor --flag",
-                              "--store", scratch.storeURL.path, file.path])
+        let result = try run(
+            try builtExecutable("clsfile"),
+            [
+                "open", "--no-pty", "--editor", "/nonexistent/editor --flag",
+                "--store", scratch.storeURL.path, file.path
+            ])
         #expect(result.status == 69)
         #expect(result.errorOutput.contains("cannot start the editor '/nonexistent/editor --flag'"))
         let activity = try show(file, store: scratch.storeURL)
@@ -175,8 +192,9 @@ struct OpenCommandTests {
     @Test func aMissingFolderIsAClearError() throws {
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("no-such-folder/essay.txt")
-        let result = try run(try builtExecutable("clsfile"),
-                             ["open", "--no-pty", "--editor", "true", "--store", scratch.storeURL.path, file.path])
+        let result = try run(
+            try builtExecutable("clsfile"),
+            ["open", "--no-pty", "--editor", "true", "--store", scratch.storeURL.path, file.path])
         #expect(result.status == 66)
         #expect(result.errorOutput.contains("the folder \(scratch.url.path)/no-such-folder does not exist"))
     }
@@ -185,7 +203,9 @@ struct OpenCommandTests {
         let scratch = try Scratch()
         let marker = scratch.url.appendingPathComponent("got-term")
         let ready = scratch.url.appendingPathComponent("trap-set")
-        let editor = try scriptedEditor(in: scratch, """
+        let editor = try scriptedEditor(
+            in: scratch,
+            """
             trap 'echo term > "\(marker.path)"; exit 42' TERM
             : > "\(ready.path)"
             while :; do sleep 0.1; done
@@ -211,11 +231,12 @@ struct OpenCommandInTerminalTests {
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("vim-essay.txt")
         let after = scratch.url.appendingPathComponent("stty-after")
-        let tmux = try Tmux(command: """
-            '\(try builtExecutable("clsfile").path)' open --editor 'vim -N -u NONE -i NONE' \
-            --store '\(scratch.storeURL.path)' '\(file.path)'; echo "exit=$?" > '\(after.path)'; \
-            stty -a >> '\(after.path)'; sleep 60
-            """)
+        let tmux = try Tmux(
+            command: """
+                '\(try builtExecutable("clsfile").path)' open --editor 'vim -N -u NONE -i NONE' \
+                --store '\(scratch.storeURL.path)' '\(file.path)'; echo "exit=$?" > '\(after.path)'; \
+                stty -a >> '\(after.path)'; sleep 60
+                """)
         defer { tmux.kill() }
         try tmux.waitFor("~", timeout: 10)
         tmux.type("i")
@@ -230,8 +251,9 @@ struct OpenCommandInTerminalTests {
         let terminal = try String(contentsOf: after, encoding: .utf8)
         #expect(terminal.hasPrefix("exit=0"))
         #expect(terminal.contains(" icanon") && terminal.contains(" echo"), "the terminal is back in cooked mode")
-        let result = try run(try builtExecutable("clsfile"),
-                             ["show", "--json", "--store", scratch.storeURL.path, file.path])
+        let result = try run(
+            try builtExecutable("clsfile"),
+            ["show", "--json", "--store", scratch.storeURL.path, file.path])
         let activity = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == 9)
         #expect((activity["spans"] as? [Any])?.count == 1)
@@ -255,10 +277,11 @@ struct OpenCommandInTerminalTests {
         var saved: [Data] = []
         for session in 0..<2 {
             let done = scratch.url.appendingPathComponent("done-\(session)")
-            let tmux = try Tmux(command: """
-                '\(clsfile.path)' open --editor 'vim -N -u NONE -i NONE' --store '\(scratch.storeURL.path)' \
-                '\(file.path)'; echo done > '\(done.path)'; sleep 60
-                """)
+            let tmux = try Tmux(
+                command: """
+                    '\(clsfile.path)' open --editor 'vim -N -u NONE -i NONE' --store '\(scratch.storeURL.path)' \
+                    '\(file.path)'; echo done > '\(done.path)'; sleep 60
+                    """)
             defer { tmux.kill() }
             try tmux.waitFor("~", timeout: 10)
             tmux.type(session == 0 ? "i" : "A")
@@ -282,8 +305,9 @@ struct OpenCommandInTerminalTests {
         #expect(rows.first?["isSessionStart"] as? Bool == true, "\(rows)")
         let history = rows.filter { $0["sessionEnd"] is String }
         try #require(history.count == 2, "a row per session: \(rows)")
-        #expect(history[0]["typedCharacters"] == nil && history[0]["pastedCharacters"] as? Double == 0,
-                "without a plugin the relay claims no typed characters: \(history[0])")
+        #expect(
+            history[0]["typedCharacters"] == nil && history[0]["pastedCharacters"] as? Double == 0,
+            "without a plugin the relay claims no typed characters: \(history[0])")
         let pastedNow = (history[1]["pastedCharacters"] as? Double ?? 0) - (history[0]["pastedCharacters"] as? Double ?? 0)
         #expect(pastedNow >= Double(pasted.count), "the paste is a paste: \(history[1])")
         #expect(history[1]["largestPaste"] as? Double ?? 0 >= Double(pasted.count), "\(history[1])")
@@ -304,7 +328,9 @@ struct OpenCommandInTerminalTests {
         #expect(replay.output.contains("{+Typed first. +}"), "\(replay.output)")
         #expect(replay.output.contains("Typed first. {+Typed again. \(pasted)+}"), "\(replay.output)")
         let steps = replay.output.components(separatedBy: "── Step")
-        #expect(steps.count == 4 && !steps[2].contains("pasted:") && steps[3].contains("pasted:"), "the last step is marked pasted: \(replay.output)")
+        #expect(
+            steps.count == 4 && !steps[2].contains("pasted:") && steps[3].contains("pasted:"),
+            "the last step is marked pasted: \(replay.output)")
         #expect(replay.output.contains("The file is now as the last snapshot holds it"), "\(replay.output)")
 
         let tooEarly = try run(clsfile, ["replay", "--store", scratch.storeURL.path, "--at", "2001-01-01", file.path])
@@ -321,11 +347,12 @@ struct OpenCommandInTerminalTests {
         let file = scratch.url.appendingPathComponent("killed.txt")
         let pidFile = scratch.url.appendingPathComponent("pid")
         let after = scratch.url.appendingPathComponent("stty-after")
-        let tmux = try Tmux(command: """
-            '\(try builtExecutable("clsfile").path)' open --editor 'vim -N -u NONE -i NONE' \
-            --store '\(scratch.storeURL.path)' '\(file.path)' </dev/tty & echo $! > '\(pidFile.path)'; wait; \
-            sleep 1; stty -a > '\(after.path)'; exec sh -i
-            """)
+        let tmux = try Tmux(
+            command: """
+                '\(try builtExecutable("clsfile").path)' open --editor 'vim -N -u NONE -i NONE' \
+                --store '\(scratch.storeURL.path)' '\(file.path)' </dev/tty & echo $! > '\(pidFile.path)'; wait; \
+                sleep 1; stty -a > '\(after.path)'; exec sh -i
+                """)
         defer { tmux.kill() }
         try tmux.waitFor("~", timeout: 10)
         tmux.type("i")
@@ -337,8 +364,10 @@ struct OpenCommandInTerminalTests {
         let lastTyping = Date()
         // Past the flush interval (a second) so the pulse is in the store, then idle a little.
         Thread.sleep(forTimeInterval: 3)
-        let pid = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pid = try #require(
+            Int32(
+                try String(contentsOf: pidFile, encoding: .utf8)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(pid, SIGKILL)
         let killed = Date()
         try tmux.waitForFile(after, timeout: 15)
@@ -351,8 +380,9 @@ struct OpenCommandInTerminalTests {
         try tmux.waitFor("typed-42", timeout: 5)
         #expect(tmux.screen().contains("echo typed-$((6*7))"), "typing at the prompt echoes")
 
-        let result = try run(try builtExecutable("clsfile"),
-                             ["show", "--json", "--store", scratch.storeURL.path, file.path])
+        let result = try run(
+            try builtExecutable("clsfile"),
+            ["show", "--json", "--store", scratch.storeURL.path, file.path])
         let activity = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(activity["isStarted"] as? Bool == false, "the dead session's span is ended")
         let span = try #require((activity["spans"] as? [[String: Any]])?.first)
@@ -413,8 +443,10 @@ struct Tmux {
     /// Whether the pane is on the alternate screen, in application keypad mode and in
     /// application cursor-keys mode, as tmux tracks them.
     func modes() -> String {
-        let flags = (try? run(URL(fileURLWithPath: Tool.tmux.path),
-                              ["display-message", "-p", "-t", name, "#{alternate_on} #{keypad_flag} #{keypad_cursor_flag}"]))?
+        let flags =
+            (try? run(
+                URL(fileURLWithPath: Tool.tmux.path),
+                ["display-message", "-p", "-t", name, "#{alternate_on} #{keypad_flag} #{keypad_cursor_flag}"]))?
             .output.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? []
         guard flags.count == 3 else { return "unknown: \(flags)" }
         return "alternate \(flags[0]), keypad \(flags[1]), cursor keys \(flags[2])"
@@ -424,7 +456,8 @@ struct Tmux {
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).screen")
         defer { try? FileManager.default.removeItem(at: capture) }
         guard tmux(["capture-pane", "-t", name, "-b", name]) == 0,
-              tmux(["save-buffer", "-b", name, capture.path]) == 0 else { return "" }
+            tmux(["save-buffer", "-b", name, capture.path]) == 0
+        else { return "" }
         return (try? String(contentsOf: capture, encoding: .utf8)) ?? ""
     }
 

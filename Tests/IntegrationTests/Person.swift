@@ -25,8 +25,10 @@ struct Person {
     }
 
     var environment: [String: String] {
-        ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-         "XDG_DATA_HOME": home.appendingPathComponent("data").path, "CLSFILE_STORE": ""]
+        [
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            "XDG_DATA_HOME": home.appendingPathComponent("data").path, "CLSFILE_STORE": ""
+        ]
     }
 
     var mode: DeveloperMode {
@@ -40,22 +42,28 @@ struct Person {
 
     /// The store of a role. It waits for a clsfile that is writing it as long as a test would.
     func store(_ role: DeveloperMode.Role) -> CLSDataStore {
-        CLSDataStore(storeURL: DeveloperMode.storeURL(for: role, dataHome: home.appendingPathComponent("data/clsfile")),
-                     configuration: .init(busyTimeout: 30))
+        CLSDataStore(
+            storeURL: DeveloperMode.storeURL(for: role, dataHome: home.appendingPathComponent("data/clsfile")),
+            configuration: .init(busyTimeout: 30))
     }
 
     @discardableResult
-    func clsfile(_ arguments: String..., expecting status: Int32 = 0,
-                 sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
+    func clsfile(
+        _ arguments: String..., expecting status: Int32 = 0,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ProcessResult {
         try clsfile(arguments: arguments, expecting: status, sourceLocation: sourceLocation)
     }
 
     @discardableResult
-    func clsfile(arguments: [String], expecting status: Int32 = 0,
-                 sourceLocation: SourceLocation = #_sourceLocation) throws -> ProcessResult {
+    func clsfile(
+        arguments: [String], expecting status: Int32 = 0,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ProcessResult {
         let result = try run(try builtExecutable("clsfile"), arguments, environment: environment)
-        #expect(result.status == status, "clsfile \(arguments.joined(separator: " ")): \(result.errorOutput)",
-                sourceLocation: sourceLocation)
+        #expect(
+            result.status == status, "clsfile \(arguments.joined(separator: " ")): \(result.errorOutput)",
+            sourceLocation: sourceLocation)
         return result
     }
 

@@ -46,8 +46,11 @@ struct PluginInputTests {
         try await putTheLastLine(in: session, editor)
         session.keys(editor.writeAndQuit)
         let close = try await call("close", in: log)
-        #expect(figures(close) == Figures(typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
-                                          largestPaste: Self.pasted.unicodeScalars.count), "\(close)")
+        #expect(
+            figures(close)
+                == Figures(
+                    typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
+                    largestPaste: Self.pasted.unicodeScalars.count), "\(close)")
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.hasPrefix(Self.words.joined(separator: " ") + Self.pasted), "\(text)")
     }
@@ -59,25 +62,32 @@ struct PluginInputTests {
         let file = try scratch.file("essay.txt", "")
         let log = scratch.url.appendingPathComponent("calls.log")
         let input = scratch.url.appendingPathComponent("input.json")
-        let environment = ["env", "CLSFILE_SESSION_FILE=\(file.resolvingSymlinksInPath().path)",
-                           "CLSFILE_SESSION_INPUT=\(input.path)"]
-        let session = try EditorInTmux(environment + (try command(editor, [file], logging: log, in: scratch)),
-                                       scratch: scratch)
+        let environment = [
+            "env", "CLSFILE_SESSION_FILE=\(file.resolvingSymlinksInPath().path)",
+            "CLSFILE_SESSION_INPUT=\(input.path)"
+        ]
+        let session = try EditorInTmux(
+            environment + (try command(editor, [file], logging: log, in: scratch)),
+            scratch: scratch)
         defer { session.kill() }
         _ = try await call("view", in: log)
         try await typeAndPaste(in: session, editor)
         // Written while the editor runs, at most 2 s after the input.
         try await Task.sleep(for: .seconds(3))
-        let running = Figures(typed: Self.typed, pasted: Self.pasted.unicodeScalars.count,
-                              largestPaste: Self.pasted.unicodeScalars.count)
+        let running = Figures(
+            typed: Self.typed, pasted: Self.pasted.unicodeScalars.count,
+            largestPaste: Self.pasted.unicodeScalars.count)
         #expect(try figures(in: input) == running)
         try await putTheLastLine(in: session, editor)
         session.keys(editor.writeAndQuit)
         for _ in 0..<100 where session.tmux(["has-session", "-t", "editor"]) == 0 {
             try await Task.sleep(for: .milliseconds(200))
         }
-        #expect(try figures(in: input) == Figures(typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
-                                                  largestPaste: Self.pasted.unicodeScalars.count))
+        #expect(
+            try figures(in: input)
+                == Figures(
+                    typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
+                    largestPaste: Self.pasted.unicodeScalars.count))
         let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ")[1] }
         #expect(Set(events) == ["view"], "clsfile open times the file, the plugin sends its views only: \(events)")
     }
@@ -88,8 +98,9 @@ struct PluginInputTests {
         let log = scratch.url.appendingPathComponent("calls.log")
         // A paste, a completion (a longer insertion that is not the clipboard's: neither), a
         // paste of two lines (CRLF on the clipboard), then an undo and a redo of it (neither).
-        let result = try runEvents(file, running: try standIn(logging: log, in: scratch), in: scratch,
-                                   ["--paste", "PASTED TEXT", "--insert", "completion", "--paste", "two\r\nlines", "--undo"])
+        let result = try runEvents(
+            file, running: try standIn(logging: log, in: scratch), in: scratch,
+            ["--paste", "PASTED TEXT", "--insert", "completion", "--paste", "two\r\nlines", "--undo"])
         #expect(result.status == 0, "\(result.errorOutput)")
         let close = try await call("close", in: log)
         #expect(figures(close) == Figures(typed: Self.typed, pasted: 11 + 9, largestPaste: 11), "\(close)")
@@ -100,9 +111,12 @@ struct PluginInputTests {
         let file = try scratch.file("essay.txt", "")
         let log = scratch.url.appendingPathComponent("calls.log")
         let input = scratch.url.appendingPathComponent("input.json")
-        let result = try runEvents(file, running: try standIn(logging: log, in: scratch), in: scratch, ["--paste", "PASTED TEXT"],
-                                   environment: ["CLSFILE_SESSION_FILE": file.resolvingSymlinksInPath().path,
-                                                 "CLSFILE_SESSION_INPUT": input.path])
+        let result = try runEvents(
+            file, running: try standIn(logging: log, in: scratch), in: scratch, ["--paste", "PASTED TEXT"],
+            environment: [
+                "CLSFILE_SESSION_FILE": file.resolvingSymlinksInPath().path,
+                "CLSFILE_SESSION_INPUT": input.path
+            ])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(try figures(in: input) == Figures(typed: Self.typed, pasted: 11, largestPaste: 11))
         let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ")[1] }
@@ -117,8 +131,12 @@ struct PluginInputTests {
         try Tool.require(editor.tool, .tmux)
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "")
-        let command = underClsfileOpen
-            ? [try builtExecutable("clsfile").path, "open", "--editor", try editor.command([]).map(shellQuoted).joined(separator: " "), file.path]
+        let command =
+            underClsfileOpen
+            ? [
+                try builtExecutable("clsfile").path, "open", "--editor", try editor.command([]).map(shellQuoted).joined(separator: " "),
+                file.path
+            ]
             : try editor.command([file])
         let session = try EditorInTmux(command, scratch: scratch)
         defer { session.kill() }
@@ -127,21 +145,27 @@ struct PluginInputTests {
         try await putTheLastLine(in: session, editor)
         session.keys(editor.writeAndQuit)
         let activity = try await session.waitForClose(of: file)
-        #expect(recorded(in: activity) == Figures(typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
-                                                  largestPaste: Self.pasted.unicodeScalars.count), "\(activity)")
+        #expect(
+            recorded(in: activity)
+                == Figures(
+                    typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
+                    largestPaste: Self.pasted.unicodeScalars.count), "\(activity)")
     }
 
     @Test func clsfileRecordsTheFiguresOfTheVSCodeExtension() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "")
-        let result = try runEvents(file, running: try builtExecutable("clsfile"), in: scratch, ["--paste", "PASTED TEXT"],
-                                   environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        let result = try runEvents(
+            file, running: try builtExecutable("clsfile"), in: scratch, ["--paste", "PASTED TEXT"],
+            environment: ["CLSFILE_STORE": scratch.storeURL.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         // deactivate() waits for the close to be recorded.
-        let shown = try run(try builtExecutable("clsfile"), ["show", "--json", file.path],
-                            environment: ["CLSFILE_STORE": scratch.storeURL.path])
-        let activity = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any],
-                                    "\(shown.errorOutput)")
+        let shown = try run(
+            try builtExecutable("clsfile"), ["show", "--json", file.path],
+            environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        let activity = try #require(
+            try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any],
+            "\(shown.errorOutput)")
         #expect(recorded(in: activity) == Figures(typed: Self.typed, pasted: 11, largestPaste: 11), "\(activity)")
     }
 
@@ -220,7 +244,8 @@ struct PluginInputTests {
             (items.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double).map { Int($0) }
         }
         guard let typed = quantity("typed_characters"), let pasted = quantity("pasted_characters"),
-              let largest = quantity("largest_paste") else { return nil }
+            let largest = quantity("largest_paste")
+        else { return nil }
         return Figures(typed: typed, pasted: pasted, largestPaste: largest)
     }
 
@@ -235,12 +260,16 @@ struct PluginInputTests {
     }
 
     /// Runs the VS Code stand-in on the words with the options, the extension running `clsfile`.
-    private func runEvents(_ file: URL, running clsfile: URL, in scratch: Scratch, _ options: [String],
-                           environment: [String: String] = [:]) throws -> ProcessResult {
+    private func runEvents(
+        _ file: URL, running clsfile: URL, in scratch: Scratch, _ options: [String],
+        environment: [String: String] = [:]
+    ) throws -> ProcessResult {
         let result = TestSupport.runBounded(
             try Tool.node.require().path,
-            [EditorPluginTests.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
-             clsfile.path] + options + ["--"] + Self.words,
+            [
+                EditorPluginTests.editors.appendingPathComponent("vscode/test/run-events.js").path, file.path,
+                clsfile.path
+            ] + options + ["--"] + Self.words,
             environment: environment, timeout: 30, capturingIn: scratch.url)
         if result.timedOut { Issue.record("run-events.js did not end within 30 s") }
         return result

@@ -19,14 +19,16 @@ struct ProcessEvidenceTests {
         for kind in kinds {
             let document = shared.appendingPathComponent("\(kind.name).txt")
             try Data("Title of the \(kind.name) essay\n".utf8).write(to: document)
-            try teacher.clsfile(arguments: ["assign", document.path, "--title", "Essay \(kind.name)", "--target-words", "30"]
-                                + (kind.evidence.map { ["--process-evidence", $0] } ?? []))
+            try teacher.clsfile(
+                arguments: ["assign", document.path, "--title", "Essay \(kind.name)", "--target-words", "30"]
+                    + (kind.evidence.map { ["--process-evidence", $0] } ?? []))
             handouts[kind.name] = try Handout.read(from: Handout.defaultURL(beside: document))
             #expect(handouts[kind.name]?.processEvidence?.rawValue == kind.evidence)
         }
-        let bad = try teacher.clsfile("assign", shared.appendingPathComponent("plain.txt").path, "--title", "x",
-                                      "--process-evidence", "everything", "--output", scratch.url.appendingPathComponent("x.clshandout").path,
-                                      expecting: 64)
+        let bad = try teacher.clsfile(
+            "assign", shared.appendingPathComponent("plain.txt").path, "--title", "x",
+            "--process-evidence", "everything", "--output", scratch.url.appendingPathComponent("x.clshandout").path,
+            expecting: 64)
         #expect(bad.errorOutput.contains("figures") && bad.errorOutput.contains("replay"), "\(bad.errorOutput)")
 
         // Ada accepts each and is told, in words, what will leave her machine; then writes twice.
@@ -37,7 +39,10 @@ struct ProcessEvidenceTests {
             let accepted = try ada.clsfile("accept", folder.appendingPathComponent("\(kind.name).txt.clshandout").path)
             switch kind.evidence {
             case nil: #expect(accepted.output.contains("your writing history stays on this computer"), "\(accepted.output)")
-            case "figures": #expect(accepted.output.contains("each session's figures") && accepted.output.contains("the text of earlier versions stays on this computer"), "\(accepted.output)")
+            case "figures":
+                #expect(
+                    accepted.output.contains("each session's figures")
+                        && accepted.output.contains("the text of earlier versions stays on this computer"), "\(accepted.output)")
             default: #expect(accepted.output.contains("the snapshots of your text go with your submission"), "\(accepted.output)")
             }
             let file = folder.appendingPathComponent("\(kind.name).txt")
@@ -54,7 +59,8 @@ struct ProcessEvidenceTests {
         for kind in kinds {
             let handout = try #require(handouts[kind.name])
             let file = try #require(files.first { $0.lastPathComponent.hasPrefix("essay-\(kind.name).") })
-            let opened = try SubmissionFile.read(from: file).openWork(with: handout.assignment, teacher: teacher.identity(.teacher), file: file)
+            let opened = try SubmissionFile.read(from: file).openWork(
+                with: handout.assignment, teacher: teacher.identity(.teacher), file: file)
             // What the submission's plaintext holds, encoded back with the keys it had.
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
@@ -68,7 +74,9 @@ struct ProcessEvidenceTests {
                 // The first session's start (the handout's text), and each session's end.
                 #expect(history.map(\.isSessionStart) == [true, false, false], "\(history)")
                 #expect(history.filter(\.endsSession).count == 2, "\(history)")
-                #expect(WritingHistory(entries: history).sessions.map(\.addedWords) == [7, 6], "the handout's words are not Ada's (the stand-in editor joins the lines: 'river.nA')")
+                #expect(
+                    WritingHistory(entries: history).sessions.map(\.addedWords) == [7, 6],
+                    "the handout's words are not Ada's (the stand-in editor joins the lines: 'river.nA')")
                 #expect(history.last?.words.map(Double.init) == opened.work.primaryItem?.value, "\(history)")
                 #expect(opened.work.snapshots == nil && !plaintext.contains("snapshots"))
             default:
@@ -93,8 +101,9 @@ struct ProcessEvidenceTests {
         let classPage = try await Chromium.dumpDOM(server.url, in: scratch.url)
         for kind in kinds {
             let identifier = try #require(handouts[kind.name]?.id)
-            let row = try #require(classPage.components(separatedBy: "data-assignment=\"\(identifier)\"").dropFirst().first?
-                .components(separatedBy: "</tr>").first)
+            let row = try #require(
+                classPage.components(separatedBy: "data-assignment=\"\(identifier)\"").dropFirst().first?
+                    .components(separatedBy: "</tr>").first)
             #expect(row.contains("class=\"progress-line\"") == (kind.evidence != nil), "\(kind.name): \(row)")
             if kind.evidence != nil {
                 // From the handout's 5 words of 30 at the start.
@@ -108,8 +117,9 @@ struct ProcessEvidenceTests {
         let replay = try await page("replay")
         #expect(replay.contains("id=\"replay-link\"") && replay.contains("3 steps"))
         let start = try await page("replay", "/replay?step=1")
-        #expect(start.contains("step 1 of 3") && start.contains("Title of the replay essay") && !start.contains("<ins>"),
-                "the handout's text is where the history begins, not something Ada added")
+        #expect(
+            start.contains("step 1 of 3") && start.contains("Title of the replay essay") && !start.contains("<ins>"),
+            "the handout's text is where the history begins, not something Ada added")
         let stepOne = try await page("replay", "/replay?step=2")
         #expect(stepOne.contains("step 2 of 3") && stepOne.contains("<ins>") && stepOne.contains("first sentence about the replay river"))
         #expect(!stepOne.contains("second sentence") && !stepOne.contains("<ins>Title"))
@@ -120,8 +130,9 @@ struct ProcessEvidenceTests {
         #expect(none.contains("holds no snapshots of the text"))
         let shot = scratch.url.appendingPathComponent("replay.png")
         let identifier = try #require(handouts["replay"]?.id)
-        let png = try await Chromium.screenshot("\(server.url)/assignments/\(identifier)/students/\(studentID)", to: shot,
-                                                width: 1200, height: 1800, in: scratch.url)
+        let png = try await Chromium.screenshot(
+            "\(server.url)/assignments/\(identifier)/students/\(studentID)", to: shot,
+            width: 1200, height: 1800, in: scratch.url)
         #expect(png.count > 20_000)
         if let keep = ProcessInfo.processInfo.environment["CLSFILE_KEEP_SCREENSHOTS"] {
             try? FileManager.default.removeItem(atPath: "\(keep)/dashboard-history.png")

@@ -34,8 +34,9 @@ struct SeedSampleTests {
     @Test func theSampleReportsAMissingFile() throws {
         let scratch = try Scratch()
         let missing = scratch.url.appendingPathComponent("absent.txt").path
-        let result = try run(try builtExecutable("SeedSample"), [missing],
-                             environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        let result = try run(
+            try builtExecutable("SeedSample"), [missing],
+            environment: ["CLSFILE_STORE": scratch.storeURL.path])
         #expect(result.status == 1)
         #expect(result.errorOutput.contains(missing))
     }

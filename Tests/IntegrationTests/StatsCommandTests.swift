@@ -31,7 +31,9 @@ struct StatsCommandTests {
 
     @Test func jsonCarriesTheKindStatisticsAndProgress() throws {
         let scratch = try Scratch()
-        let file = try scratch.file("todo.md", """
+        let file = try scratch.file(
+            "todo.md",
+            """
             ---
             title: Plan
             ---
@@ -105,8 +107,10 @@ struct StatsCommandTests {
         let notes = try scratch.file("notes.txt", "- [x] read\n- [ ] write the middle part of it\n")
         let forms: [(plain: [String], parsed: [String])] = [
             (["stats", essay.path, notes.path], ["stats", "--", essay.path, notes.path]),
-            (["stats", "--json", essay.path, "--target-words=20"],
-             ["stats", "--target-words", "20", "--json", "--", essay.path]),
+            (
+                ["stats", "--json", essay.path, "--target-words=20"],
+                ["stats", "--target-words", "20", "--json", "--", essay.path]
+            )
         ]
         for (plain, parsed) in forms {
             let direct = try clsfile(plain), viaParser = try clsfile(parsed)
@@ -139,13 +143,18 @@ struct StatsCommandTests {
         let junk = scratch.url.appendingPathComponent("junk.bin")
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: junk)
         let text = try scratch.file("plain.txt", "four plain words here\n")
-        let library = try #require(realpath("/usr/lib/x86_64-linux-gnu/libmagic.so.1", nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        }, "libmagic1 is installed")
-        let result = try run(URL(fileURLWithPath: "/usr/bin/unshare"), ["-m", "/bin/sh", "-c",
-            "mount --bind /dev/null \"$0\" && exec \"$1\" stats \"$2\" \"$3\"",
-            library, try builtExecutable("clsfile").path, junk.path, text.path])
+        let library = try #require(
+            realpath("/usr/lib/x86_64-linux-gnu/libmagic.so.1", nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            }, "libmagic1 is installed")
+        let result = try run(
+            URL(fileURLWithPath: "/usr/bin/unshare"),
+            [
+                "-m", "/bin/sh", "-c",
+                "mount --bind /dev/null \"$0\" && exec \"$1\" stats \"$2\" \"$3\"",
+                library, try builtExecutable("clsfile").path, junk.path, text.path
+            ])
         #expect(result.status == 65, "\(result.errorOutput)")
         #expect(result.errorOutput.contains("cannot tell what \(junk.path) is: libmagic cannot be loaded"))
         #expect(result.errorOutput.contains("apt-get install libmagic1"))

@@ -39,8 +39,9 @@ struct WriterExtensionTests {
         // clsfile counts a pause shorter than the idle timeout (300 s here) as work, up to the close.
         let typing = lastKey.timeIntervalSince(firstKey)
         let open = quit.timeIntervalSince(writer.launched)
-        #expect(duration >= typing - 0.5 && duration <= open + 0.5,
-                "active from the open to the close (\(typing) s typing, \(open) s from Writer's start to its end): \(duration) s")
+        #expect(
+            duration >= typing - 0.5 && duration <= open + 0.5,
+            "active from the open to the close (\(typing) s typing, \(open) s from Writer's start to its end): \(duration) s")
 
         let close = try #require(try writer.events().last { $0["event"] as? String == "close" }, "no close event")
         let typed = (typedWords + ending).joined().count
@@ -78,8 +79,9 @@ struct WriterExtensionTests {
         let duration = try #require(session["durationSeconds"] as? Double, "\(session)")
         #expect(duration >= typing - 0.5, "the typing counts: \(duration) s of \(typing) s typing")
         // The pauses shorter than the 8 s idle timeout count (the start, the 3 s before the save).
-        #expect(duration <= open - 15 + 0.5,
-                "the 15 s pause does not count: \(duration) s of \(open) s from Writer's start to its end")
+        #expect(
+            duration <= open - 15 + 0.5,
+            "the 15 s pause does not count: \(duration) s of \(open) s from Writer's start to its end")
     }
 }
 
@@ -109,7 +111,8 @@ private final class Writer {
         let userInstallation = "-env:UserInstallation=\(profile.absoluteURL.absoluteString)"
         let add = [Tool.unopkg.path, "add", "--force", userInstallation, scratch.url.appendingPathComponent("clsfile.oxt").path]
         // unopkg refuses to install for a user as root: run it as another user id in a user namespace.
-        let installed = geteuid() == 0
+        let installed =
+            geteuid() == 0
             ? runBounded("/usr/bin/unshare", ["--user", "--map-user=1000", "--map-group=1000"] + add, timeout: 60, capturingIn: scratch.url)
             : runBounded(add[0], Array(add.dropFirst()), timeout: 60, capturingIn: scratch.url)
         try #require(installed.status == 0, "unopkg add failed: \(installed.output)\(installed.errorOutput)")
@@ -123,11 +126,12 @@ private final class Writer {
         file = scratch.url.appendingPathComponent("essay.odt")
         try #require(runQuietly(folder.appendingPathComponent("test/empty-odt.py").path, [file.path]) == 0)
         launched = Date()
-        soffice = try SpawnedProcess(Tool.soffice.path, [userInstallation, "--norestore", "--nologo", file.path],
-                                     environment: environment.merging([
-                                         "DISPLAY": desktop.display, "HOME": scratch.url.path,
-                                         "CLSFILE_STORE": scratch.storeURL.path, "CLSFILE_COMMAND": command.path,
-                                     ]) { $1 }, in: scratch.url, name: "soffice")
+        soffice = try SpawnedProcess(
+            Tool.soffice.path, [userInstallation, "--norestore", "--nologo", file.path],
+            environment: environment.merging([
+                "DISPLAY": desktop.display, "HOME": scratch.url.path,
+                "CLSFILE_STORE": scratch.storeURL.path, "CLSFILE_COMMAND": command.path
+            ]) { $1 }, in: scratch.url, name: "soffice")
         let found = desktop.xdotool(["search", "--sync", "--onlyvisible", "--name", "^essay\\.odt"], timeout: 60)
         try #require(found.status == 0, "Writer showed no window: \(soffice?.errorOutput ?? "")")
         let window = found.output.split(separator: "\n").first.map(String.init) ?? ""

@@ -228,9 +228,11 @@ struct ActivityItemTests {
         activity.addAdditionalActivityItem(CLSScoreItem(identifier: ItemIdentifier.checklist, title: "Checklist", score: 1, maxScore: 2))
         activity.addAdditionalActivityItem(CLSBinaryItem(identifier: ItemIdentifier.reading, title: "Reading", type: .yesNo))
         try await store.save()
-        let stored = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "SELECT identifier || ':' || kind FROM activity_item ORDER BY identifier"])
+        let stored = try run(
+            try Tool.sqlite3.require(), [scratch.storeURL.path, "SELECT identifier || ':' || kind FROM activity_item ORDER BY identifier"])
         let kinds = [activity.primaryActivityItem].compactMap { $0 } + activity.additionalActivityItems
-        #expect(stored.output.split(separator: "\n").map(String.init)
+        #expect(
+            stored.output.split(separator: "\n").map(String.init)
                 == kinds.map { "\($0.identifier):\($0.kind.rawValue)" }.sorted())
         #expect(kinds.map(\.kind) == [.quantity, .score, .binary])
     }

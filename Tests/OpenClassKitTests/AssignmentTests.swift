@@ -6,11 +6,14 @@ import TestSupport
 
 /// Assignments, the done flag, collected submissions and development-mode roles, on real store files.
 struct AssignmentTests {
-    private func assignment(_ id: String = UUID().uuidString.lowercased(), title: String = "Essay",
-                            key: UInt8 = 7) -> Assignment {
-        Assignment(identifier: id, title: title, className: "7B", dueDate: Date(timeIntervalSince1970: 1_800_000_000),
-                      targetWordCount: 500, instructions: "Write.", documentName: "essay.txt",
-                      documentDigest: String(repeating: "ab", count: 32), teacherKey: Data(repeating: key, count: 32))
+    private func assignment(
+        _ id: String = UUID().uuidString.lowercased(), title: String = "Essay",
+        key: UInt8 = 7
+    ) -> Assignment {
+        Assignment(
+            identifier: id, title: title, className: "7B", dueDate: Date(timeIntervalSince1970: 1_800_000_000),
+            targetWordCount: 500, instructions: "Write.", documentName: "essay.txt",
+            documentDigest: String(repeating: "ab", count: 32), teacherKey: Data(repeating: key, count: 32))
     }
 
     @Test func anAcceptedFileIsAssignedAndStaysAssignedWhenMoved() async throws {
@@ -104,8 +107,9 @@ struct AssignmentTests {
         try await store.recordAssignment(given)
         try await store.recordAssignment(given)
         func submission(_ digest: String, at seconds: Double, student: String = "s1") -> Submission {
-            Submission(assignmentIdentifier: given.identifier, studentIdentifier: student, studentName: "Ada",
-                          submittedAt: Date(timeIntervalSince1970: seconds), digest: digest, payload: Data(digest.utf8))
+            Submission(
+                assignmentIdentifier: given.identifier, studentIdentifier: student, studentName: "Ada",
+                submittedAt: Date(timeIntervalSince1970: seconds), digest: digest, payload: Data(digest.utf8))
         }
         #expect(try await store.importSubmission(submission("a", at: 100)) == .added)
         #expect(try await store.importSubmission(submission("a", at: 100)) == .unchanged)
@@ -136,8 +140,9 @@ struct AssignmentTests {
         try await store.recordAssignment(given)
         let first = Data(repeating: 1, count: 65), second = Data(repeating: 2, count: 65)
         func submission(_ digest: String, at date: Date, key: Data) -> Submission {
-            Submission(assignmentIdentifier: given.identifier, studentIdentifier: "ada", studentName: "Ada",
-                       submittedAt: date, digest: digest, payload: Data(digest.utf8), studentKey: key)
+            Submission(
+                assignmentIdentifier: given.identifier, studentIdentifier: "ada", studentName: "Ada",
+                submittedAt: date, digest: digest, payload: Data(digest.utf8), studentKey: key)
         }
         let now = Date()
         #expect(try await store.importSubmission(submission("a", at: now.addingTimeInterval(-100), key: first)) == .added)
@@ -165,15 +170,18 @@ struct AssignmentTests {
         #expect(damaged.status == 0, "\(damaged.errorOutput)")
         let error = await clsError { _ = try await scratch.store().assignments() }
         #expect(error?.code == .databaseInaccessible)
-        #expect(error?.message.contains("the assignment \(given.identifier) in the store has a damaged context path") == true
+        #expect(
+            error?.message.contains("the assignment \(given.identifier) in the store has a damaged context path") == true
                 && error?.message.contains("clsfile assignments remove \(given.identifier)") == true, "\(error?.message ?? "")")
     }
 
     /// SQL that takes a store of schema 12 back to 6 (the assignment table's later columns go with it).
-    static let undoSchemaSeven = "DROP INDEX time_span_by_session; ALTER TABLE time_span DROP COLUMN session_id; ALTER TABLE time_span DROP COLUMN editor_run; DROP TABLE writing_history; DROP TABLE class_membership; DROP TABLE outbox_refused; DROP TABLE outbox; DROP TABLE class_server; ALTER TABLE context DROP COLUMN course_document; ALTER TABLE assignment DROP COLUMN context_path;"
+    static let undoSchemaSeven =
+        "DROP INDEX time_span_by_session; ALTER TABLE time_span DROP COLUMN session_id; ALTER TABLE time_span DROP COLUMN editor_run; DROP TABLE writing_history; DROP TABLE class_membership; DROP TABLE outbox_refused; DROP TABLE outbox; DROP TABLE class_server; ALTER TABLE context DROP COLUMN course_document; ALTER TABLE assignment DROP COLUMN context_path;"
 
     /// SQL that takes a store of schema 6 back to 5.
-    static let undoSchemaSix = "DROP TABLE active_context; DROP INDEX context_sibling; ALTER TABLE context DROP COLUMN custom_type_name; ALTER TABLE context DROP COLUMN display_order; ALTER TABLE context DROP COLUMN topic; ALTER TABLE context DROP COLUMN summary; ALTER TABLE context DROP COLUMN thumbnail; ALTER TABLE context DROP COLUMN is_assignable; ALTER TABLE context DROP COLUMN suggested_age_from; ALTER TABLE context DROP COLUMN suggested_age_length; ALTER TABLE context DROP COLUMN suggested_time_from; ALTER TABLE context DROP COLUMN suggested_time_length; ALTER TABLE context DROP COLUMN capabilities; ALTER TABLE context DROP COLUMN universal_link;"
+    static let undoSchemaSix =
+        "DROP TABLE active_context; DROP INDEX context_sibling; ALTER TABLE context DROP COLUMN custom_type_name; ALTER TABLE context DROP COLUMN display_order; ALTER TABLE context DROP COLUMN topic; ALTER TABLE context DROP COLUMN summary; ALTER TABLE context DROP COLUMN thumbnail; ALTER TABLE context DROP COLUMN is_assignable; ALTER TABLE context DROP COLUMN suggested_age_from; ALTER TABLE context DROP COLUMN suggested_age_length; ALTER TABLE context DROP COLUMN suggested_time_from; ALTER TABLE context DROP COLUMN suggested_time_length; ALTER TABLE context DROP COLUMN capabilities; ALTER TABLE context DROP COLUMN universal_link;"
 
     @Test func aStoreOfTheFirstSchemaGainsAssignments() async throws {
         let scratch = try Scratch()
@@ -182,8 +190,12 @@ struct AssignmentTests {
         try await store.fetchActivity(for: essay).progress = 0.5
         try await store.save()
         // Take the store back to schema 1, as clsfile 0.1 left it.
-        let downgraded = try run(try Tool.sqlite3.require(), [scratch.storeURL.path,
-            "\(Self.undoSchemaSeven) \(Self.undoSchemaSix) DROP TABLE submission_conflict; DROP TABLE student_key; DROP TABLE submission; DROP TABLE assignment; ALTER TABLE activity DROP COLUMN primary_kind; ALTER TABLE activity DROP COLUMN progress_basis; PRAGMA user_version = 1; PRAGMA wal_checkpoint(TRUNCATE);"])
+        let downgraded = try run(
+            try Tool.sqlite3.require(),
+            [
+                scratch.storeURL.path,
+                "\(Self.undoSchemaSeven) \(Self.undoSchemaSix) DROP TABLE submission_conflict; DROP TABLE student_key; DROP TABLE submission; DROP TABLE assignment; ALTER TABLE activity DROP COLUMN primary_kind; ALTER TABLE activity DROP COLUMN progress_basis; PRAGMA user_version = 1; PRAGMA wal_checkpoint(TRUNCATE);"
+            ])
         #expect(downgraded.status == 0, "\(downgraded.errorOutput)")
 
         let reopened = scratch.store()
@@ -224,7 +236,8 @@ struct AssignmentTests {
         let held = try await store.submissions(forAssignment: "old-1")
         #expect(held.map(\.studentName) == ["Ada"] && held.first?.studentKey == nil && held.first?.payload == Data("{}".utf8))
         #expect(try await store.removeAssignment(identifier: "old-1"))
-        let left = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "SELECT count(*) FROM submission; PRAGMA foreign_key_check;"])
+        let left = try run(
+            try Tool.sqlite3.require(), [scratch.storeURL.path, "SELECT count(*) FROM submission; PRAGMA foreign_key_check;"])
         #expect(left.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(left.output)")
     }
 
@@ -235,14 +248,19 @@ struct AssignmentTests {
         try await store.fetchActivity(for: essay).progress = 0.5
         try await store.save()
         // Schema 2 claimed, but the columns of 3 already there: migration 3 cannot add them again.
-        let confused = try run(try Tool.sqlite3.require(), [scratch.storeURL.path,
-            "PRAGMA user_version = 2; PRAGMA wal_checkpoint(TRUNCATE);"])
+        let confused = try run(
+            try Tool.sqlite3.require(),
+            [
+                scratch.storeURL.path,
+                "PRAGMA user_version = 2; PRAGMA wal_checkpoint(TRUNCATE);"
+            ])
         #expect(confused.status == 0, "\(confused.errorOutput)")
 
         let error = await #expect(throws: CLSError.self) { try await scratch.store().fetchActivity(for: essay) }
         #expect(error?.code == .databaseInaccessible)
-        #expect(error?.message.contains("could not be brought to schema version 3 (progress basis and reading assignments)") == true,
-                "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains("could not be brought to schema version 3 (progress basis and reading assignments)") == true,
+            "\(error?.message ?? "")")
         #expect(error?.message.contains(scratch.storeURL.path) == true)
         #expect(error?.message.contains("it is unchanged") == true)
         let version = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "PRAGMA user_version"])

@@ -12,8 +12,10 @@ struct ContextTreeTests {
     /// A delegate that makes a context for every identifier and remembers each call.
     final class Recorder: CLSDataStoreDelegate, @unchecked Sendable {
         let calls = Mutex<[String]>([])
-        func createContext(forIdentifier identifier: String, parentContext: CLSContext,
-                           parentIdentifierPath: [String]) -> CLSContext? {
+        func createContext(
+            forIdentifier identifier: String, parentContext: CLSContext,
+            parentIdentifierPath: [String]
+        ) -> CLSContext? {
             calls.withLock { $0.append((parentIdentifierPath + [identifier]).joined(separator: "/")) }
             guard identifier != "missing" else { return nil }
             let type: CLSContextType = identifier.hasPrefix("quiz") ? .quiz : identifier.hasPrefix("chapter") ? .chapter : .book
@@ -70,8 +72,10 @@ struct ContextTreeTests {
         chapter.isAssignable = false
         chapter.suggestedAge = NSRange(location: 9, length: 3)
         chapter.suggestedCompletionTime = NSRange(location: 20, length: 25)
-        chapter.addProgressReportingCapabilities([CLSProgressReportingCapability(kind: .score, details: "out of 10"),
-                                                  CLSProgressReportingCapability(kind: .percent, details: nil)])
+        chapter.addProgressReportingCapabilities([
+            CLSProgressReportingCapability(kind: .score, details: "out of 10"),
+            CLSProgressReportingCapability(kind: .percent, details: nil)
+        ])
         chapter.universalLinkURL = URL(string: "https://example.com/book/7?x=1#top")
         try await store.save()
 
@@ -81,9 +85,12 @@ struct ContextTreeTests {
         #expect(read.thumbnail == chapter.thumbnail && read.isAssignable == false)
         #expect(read.suggestedAge == NSRange(location: 9, length: 3))
         #expect(read.suggestedCompletionTime == NSRange(location: 20, length: 25))
-        #expect(read.progressReportingCapabilities == [CLSProgressReportingCapability(kind: .duration, details: nil),
-                                                       CLSProgressReportingCapability(kind: .score, details: "out of 10"),
-                                                       CLSProgressReportingCapability(kind: .percent, details: nil)])
+        #expect(
+            read.progressReportingCapabilities == [
+                CLSProgressReportingCapability(kind: .duration, details: nil),
+                CLSProgressReportingCapability(kind: .score, details: "out of 10"),
+                CLSProgressReportingCapability(kind: .percent, details: nil)
+            ])
         #expect(read.universalLinkURL == chapter.universalLinkURL)
         #expect(abs(read.dateCreated.timeIntervalSince(chapter.dateCreated)) < 0.001)
 
@@ -115,7 +122,7 @@ struct ContextTreeTests {
     @Test func everyLimitIsRefusedWithClassKitsCode() async throws {
         let scratch = try Scratch()
         let store = scratch.store()
-        let recorder = Recorder()  // held: the data store holds its delegate weakly
+        let recorder = Recorder() // held: the data store holds its delegate weakly
         store.delegate = recorder
         let nine = (1...8).map { "level\($0)" }
         let deep = await #expect(throws: CLSError.self) { try await store.contexts(matchingIdentifierPath: nine) }
@@ -161,8 +168,9 @@ struct ContextTreeTests {
         chapter.thumbnail = TestImages.pngHeader(width: 100, height: 100) + Data(repeating: 0x41, count: 500)
         let refused = await #expect(throws: CLSError.self) { try await store.save() }
         #expect(refused?.code == .limits, "\(String(describing: refused))")
-        #expect(refused?.message.contains("chapter-1 cannot keep its thumbnail: the thumbnail's PNG data is damaged (libpng: ") == true,
-                "\(refused?.message ?? "")")
+        #expect(
+            refused?.message.contains("chapter-1 cannot keep its thumbnail: the thumbnail's PNG data is damaged (libpng: ") == true,
+            "\(refused?.message ?? "")")
         #expect(try await scratch.store().contexts(matchingIdentifierPath: ["chapter-1"]).first?.thumbnail == nil)
 
         chapter.thumbnail = TestImages.png(width: 100, height: 100)
@@ -201,8 +209,10 @@ struct ContextTreeTests {
         #expect(duplicate?.code == .invalidCreate && duplicate?.message.contains("already exists under the same parent") == true)
 
         final class Wrong: CLSDataStoreDelegate {
-            func createContext(forIdentifier identifier: String, parentContext: CLSContext,
-                               parentIdentifierPath: [String]) -> CLSContext? {
+            func createContext(
+                forIdentifier identifier: String, parentContext: CLSContext,
+                parentIdentifierPath: [String]
+            ) -> CLSContext? {
                 CLSContext(type: .quiz, identifier: identifier + "-other", title: "Other")
             }
         }
@@ -216,7 +226,7 @@ struct ContextTreeTests {
     @Test func removingAContextRemovesItsDescendantsOnSave() async throws {
         let scratch = try Scratch()
         let store = scratch.store()
-        let recorder = Recorder()  // held: the data store holds its delegate weakly
+        let recorder = Recorder() // held: the data store holds its delegate weakly
         store.delegate = recorder
         let path = try await store.contexts(matchingIdentifierPath: ["book", "chapter1", "quiz1"])
         store.remove(path[1])
@@ -226,7 +236,9 @@ struct ContextTreeTests {
         try await store.save()
         let other = scratch.store()
         #expect(try await other.contexts(matchingIdentifierPath: ["book", "chapter1", "quiz1"]).map(\.identifier) == ["book"])
-        let rows = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, "SELECT count(*) FROM context WHERE identifier LIKE 'quiz%' OR identifier LIKE 'chapter%'"])
+        let rows = try run(
+            try Tool.sqlite3.require(),
+            [scratch.storeURL.path, "SELECT count(*) FROM context WHERE identifier LIKE 'quiz%' OR identifier LIKE 'chapter%'"])
         #expect(rows.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
@@ -254,7 +266,7 @@ struct ContextTreeTests {
     @Test func oneContextIsActiveAndADeadProcessLeavesNone() async throws {
         let scratch = try Scratch()
         let store = scratch.store()
-        let recorder = Recorder()  // held: the data store holds its delegate weakly
+        let recorder = Recorder() // held: the data store holds its delegate weakly
         store.delegate = recorder
         let path = try await store.contexts(matchingIdentifierPath: ["book", "chapter1"])
         let other = try await store.contexts(matchingIdentifierPath: ["book", "chapter2"])
@@ -330,15 +342,21 @@ struct ContextTreeTests {
         let scratch = try Scratch()
         _ = try scratch.file("notes.md", "Letters.\n")
         func entry(_ path: [String], document: String?) throws -> CourseManifest.Entry {
-            let json = #"{"identifierPath": \#(String(decoding: try JSONEncoder().encode(path), as: UTF8.self)), "title": "T", "type": "chapter"}"#
-            return CourseManifest.Entry(data: try JSONDecoder().decode(CourseManifest.ContextData.self, from: Data(json.utf8)), document: document)
+            let json =
+                #"{"identifierPath": \#(String(decoding: try JSONEncoder().encode(path), as: UTF8.self)), "title": "T", "type": "chapter"}"#
+            return CourseManifest.Entry(
+                data: try JSONDecoder().decode(CourseManifest.ContextData.self, from: Data(json.utf8)), document: document)
         }
-        let manifest = CourseManifest(contexts: [try entry(["ch1"], document: "notes.md"), try entry(["ch2"], document: "notes.md")],
-                                      folder: scratch.url)
+        let manifest = CourseManifest(
+            contexts: [try entry(["ch1"], document: "notes.md"), try entry(["ch2"], document: "notes.md")],
+            folder: scratch.url)
         let error = await clsError { _ = try await scratch.store().importContexts(manifest) }
         #expect(error?.code == .invalidArgument)
-        #expect(error?.message.contains("\(scratch.url.path)/notes.md is already the document of the context ch1; a document belongs to one context: name it once in the manifest") == true,
-                "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains(
+                "\(scratch.url.path)/notes.md is already the document of the context ch1; a document belongs to one context: name it once in the manifest"
+            ) == true,
+            "\(error?.message ?? "")")
     }
 
     @Test func anAttemptOfAContextAddedAfterwardsIsSavedWithIt() async throws {

@@ -26,7 +26,7 @@ struct FileIdentityTests {
             URL(fileURLWithPath: scratch.url.path + "/My Essays é/./../My Essays é/essay one.txt"),
             link,
             folderLink.appendingPathComponent("essay one.txt"),
-            try #require(URL(string: "file://" + scratch.url.path + "/My%20Essays%20%C3%A9/essay%20one.txt")),
+            try #require(URL(string: "file://" + scratch.url.path + "/My%20Essays%20%C3%A9/essay%20one.txt"))
         ]
         let store = scratch.store()
         let first = try await store.fetchActivity(for: file)

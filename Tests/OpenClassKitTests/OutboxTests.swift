@@ -12,13 +12,15 @@ import TestSupport
     private let account = UUID()
 
     private func assignment(_ title: String, teacher key: UInt8) -> Assignment {
-        Assignment(identifier: UUID().uuidString.lowercased(), title: title, className: "7B", documentName: "\(title).txt",
-                   documentDigest: String(repeating: "ab", count: 32), teacherKey: Data(repeating: key, count: 65))
+        Assignment(
+            identifier: UUID().uuidString.lowercased(), title: title, className: "7B", documentName: "\(title).txt",
+            documentDigest: String(repeating: "ab", count: 32), teacherKey: Data(repeating: key, count: 65))
     }
 
     private func membership(_ name: String, teacher key: UInt8?, server: URL? = nil) -> ClassServerMembership {
-        ClassServerMembership(serverURL: server ?? self.server, accountID: account, classID: UUID(), className: name,
-                              teacherKey: key.map { Data(repeating: $0, count: 65) })
+        ClassServerMembership(
+            serverURL: server ?? self.server, accountID: account, classID: UUID(), className: name,
+            teacherKey: key.map { Data(repeating: $0, count: 65) })
     }
 
     /// Saves a change to a file's activity.
@@ -105,29 +107,40 @@ import TestSupport
         try await store.acceptAssignment(assignment("essay", teacher: 1), for: essay)
         let classID = UUID()
         // The schema-8 tables, as clsfile left them, with one class joined and one operation waiting.
-        let downgraded = try run(try Tool.sqlite3.require(), [scratch.storeURL.path, """
-            DROP INDEX time_span_by_session; ALTER TABLE time_span DROP COLUMN session_id; ALTER TABLE time_span DROP COLUMN editor_run;
-            DROP TABLE writing_history; ALTER TABLE assignment DROP COLUMN process_evidence;
-            DROP TABLE class_membership; DROP TABLE class_server; ALTER TABLE assignment DROP COLUMN covers_context_tree; ALTER TABLE assignment DROP COLUMN class_id;
-            CREATE TABLE class_server (slot INTEGER PRIMARY KEY CHECK (slot = 1), url TEXT NOT NULL, account_id TEXT NOT NULL,
-                class_id TEXT NOT NULL, class_name TEXT NOT NULL, joined_at REAL NOT NULL, last_sync_at REAL, last_error TEXT);
-            INSERT INTO class_server VALUES (1, '\(server.absoluteString)', '\(account.uuidString)', '\(classID.uuidString)', '7B', 1700000000, 1700000100, NULL);
-            INSERT INTO outbox (class_id, operation) VALUES ('\(classID.uuidString)', '{"waiting":true}');
-            PRAGMA user_version = 8; PRAGMA wal_checkpoint(TRUNCATE);
-            """])
+        let downgraded = try run(
+            try Tool.sqlite3.require(),
+            [
+                scratch.storeURL.path,
+                """
+                DROP INDEX time_span_by_session; ALTER TABLE time_span DROP COLUMN session_id; ALTER TABLE time_span DROP COLUMN editor_run;
+                DROP TABLE writing_history; ALTER TABLE assignment DROP COLUMN process_evidence;
+                DROP TABLE class_membership; DROP TABLE class_server; ALTER TABLE assignment DROP COLUMN covers_context_tree; ALTER TABLE assignment DROP COLUMN class_id;
+                CREATE TABLE class_server (slot INTEGER PRIMARY KEY CHECK (slot = 1), url TEXT NOT NULL, account_id TEXT NOT NULL,
+                    class_id TEXT NOT NULL, class_name TEXT NOT NULL, joined_at REAL NOT NULL, last_sync_at REAL, last_error TEXT);
+                INSERT INTO class_server VALUES (1, '\(server.absoluteString)', '\(account.uuidString)', '\(classID.uuidString)', '7B', 1700000000, 1700000100, NULL);
+                INSERT INTO outbox (class_id, operation) VALUES ('\(classID.uuidString)', '{"waiting":true}');
+                PRAGMA user_version = 8; PRAGMA wal_checkpoint(TRUNCATE);
+                """
+            ])
         #expect(downgraded.status == 0, "\(downgraded.errorOutput)")
 
         let reopened = scratch.store()
         let memberships = try await reopened.classServerMemberships()
-        #expect(memberships == [ClassServerMembership(serverURL: server, accountID: account, classID: classID, className: "7B", teacherKey: nil,
-                                                      joinedAt: Date(timeIntervalSince1970: 1_700_000_000),
-                                                      lastSyncAt: Date(timeIntervalSince1970: 1_700_000_100))])
+        #expect(
+            memberships == [
+                ClassServerMembership(
+                    serverURL: server, accountID: account, classID: classID, className: "7B", teacherKey: nil,
+                    joinedAt: Date(timeIntervalSince1970: 1_700_000_000),
+                    lastSyncAt: Date(timeIntervalSince1970: 1_700_000_100))
+            ])
         #expect(try await reopened.syncOutboxDepth() == 1)
         try await work(on: essay, in: reopened, progress: 0.5)
         #expect(try await reopened.syncOutboxDepth() == 2)
         // Another class cannot be joined beside it: it would get that class's teacher's work too.
         let refused = await #expect(throws: CLSError.self) { try await reopened.joinClassServer(membership("8C", teacher: 2)) }
-        #expect(refused?.message.contains("the class 7B was joined before classes were tied to their teacher") == true, "\(refused?.message ?? "")")
+        #expect(
+            refused?.message.contains("the class 7B was joined before classes were tied to their teacher") == true,
+            "\(refused?.message ?? "")")
         #expect(try await reopened.classServerMemberships().map(\.className) == ["7B"])
         // Joined again, the class is tied to its teacher.
         var again = memberships[0]
@@ -141,10 +154,13 @@ import TestSupport
     // MARK: Assignments of context trees
 
     /// An assignment of a catalog's context, as a class server's class hands it out.
-    private func treeAssignment(_ title: String, _ path: [String], teacher key: UInt8 = 1, id: String = UUID().uuidString.lowercased(),
-                                for classID: UUID? = nil) -> Assignment {
-        Assignment(identifier: id, title: title, className: "7B", documentName: path.last ?? "", documentDigest: "",
-                   teacherKey: Data(repeating: key, count: 65), contextPath: path, coversContextTree: true, classIdentifier: classID)
+    private func treeAssignment(
+        _ title: String, _ path: [String], teacher key: UInt8 = 1, id: String = UUID().uuidString.lowercased(),
+        for classID: UUID? = nil
+    ) -> Assignment {
+        Assignment(
+            identifier: id, title: title, className: "7B", documentName: path.last ?? "", documentDigest: "",
+            teacherKey: Data(repeating: key, count: 65), contextPath: path, coversContextTree: true, classIdentifier: classID)
     }
 
     /// Contexts of a course, each made and given an attempt with some progress, saved, in a
@@ -154,7 +170,9 @@ import TestSupport
         var entries: [CourseManifest.Entry] = []
         for path in paths {
             for depth in 1...path.count where !entries.contains(where: { $0.data.identifierPath == Array(path.prefix(depth)) }) {
-                let json = try JSONSerialization.data(withJSONObject: ["identifierPath": Array(path.prefix(depth)), "title": path[depth - 1].capitalized, "type": "quiz"])
+                let json = try JSONSerialization.data(withJSONObject: [
+                    "identifierPath": Array(path.prefix(depth)), "title": path[depth - 1].capitalized, "type": "quiz"
+                ])
                 entries.append(CourseManifest.Entry(data: try JSONDecoder().decode(CourseManifest.ContextData.self, from: json)))
             }
         }
@@ -199,17 +217,22 @@ import TestSupport
         // beside it (ch2) and the essay's keep theirs; a nested assignment takes its own subtree.
         try await store.acknowledgeSyncOperations(try await store.pendingAll().map(\.sequence))
         #expect(try await store.acceptContextTreeAssignment(treeAssignment("Test", ["algebra", "ch1", "test"], for: rivera.classID)) == 0)
-        try await work(on: [["algebra", "ch1", "drill"], ["algebra", "ch1", "test", "part-a"], ["algebra", "ch2", "quiz"]], in: scratch, progress: 0.7)
+        try await work(
+            on: [["algebra", "ch1", "drill"], ["algebra", "ch1", "test", "part-a"], ["algebra", "ch2", "quiz"]], in: scratch, progress: 0.7)
         try await work(on: essay, in: store, progress: 0.4)
         // (A new attempt queues its snapshot, then the save its change: two operations each.)
         let entries = try await store.pendingAll()
-        #expect(entries.map(\.classID) == [rivera.classID, rivera.classID, rivera.classID, rivera.classID, rivera.classID, club.classID],
-                "the handout's work goes to both classes of its teacher")
+        #expect(
+            entries.map(\.classID) == [rivera.classID, rivera.classID, rivera.classID, rivera.classID, rivera.classID, club.classID],
+            "the handout's work goes to both classes of its teacher")
         operations = entries.dropLast().map(\.operation)
         #expect(operations.map(\.assignment.title) == ["Chapter 1: Drill", "Chapter 1: Drill", "Test: Part-A", "Test: Part-A", "essay"])
         #expect(Set(operations.map(\.assignment.documentName)) == ["drill", "part-a", "essay.txt"])
-        #expect(operations.map(\.assignment.contextPath) == [["algebra", "ch1"], ["algebra", "ch1"], ["algebra", "ch1", "test"],
-                                                            ["algebra", "ch1", "test"], nil])
+        #expect(
+            operations.map(\.assignment.contextPath) == [
+                ["algebra", "ch1"], ["algebra", "ch1"], ["algebra", "ch1", "test"],
+                ["algebra", "ch1", "test"], nil
+            ])
 
         // Another app's context at the same path is another assignment; another student's store
         // derives the same identifiers for the same app's contexts.
@@ -234,8 +257,10 @@ import TestSupport
         #expect(none?.code == .invalidArgument)
         let chapter = treeAssignment("Chapter 1", ["algebra", "ch1"], teacher: 1)
         try await store.acceptContextTreeAssignment(chapter)
-        for taken in [treeAssignment("Chapter 1", ["algebra", "ch1"], teacher: 2, id: chapter.identifier),
-                      treeAssignment("Chapter 2", ["algebra", "ch2"], teacher: 1, id: chapter.identifier)] {
+        for taken in [
+            treeAssignment("Chapter 1", ["algebra", "ch1"], teacher: 2, id: chapter.identifier),
+            treeAssignment("Chapter 2", ["algebra", "ch2"], teacher: 1, id: chapter.identifier)
+        ] {
             let refused = await #expect(throws: CLSError.self) { try await store.acceptContextTreeAssignment(taken) }
             #expect(refused?.code == .invalidModification && refused?.message.contains("cannot be reused") == true)
         }
@@ -258,8 +283,9 @@ extension CLSDataStore {
         guard read.status == 0 else { throw CLSError(.databaseInaccessible, read.errorOutput) }
         guard !read.output.isEmpty else { return [] }
         return try JSONDecoder().decode([Row].self, from: Data(read.output.utf8)).map { row in
-            OutboxEntry(sequence: row.seq, classID: try #require(UUID(uuidString: row.class_id)),
-                        operation: try JSONDecoder().decode(SyncOperation.self, from: Data(row.operation.utf8)))
+            OutboxEntry(
+                sequence: row.seq, classID: try #require(UUID(uuidString: row.class_id)),
+                operation: try JSONDecoder().decode(SyncOperation.self, from: Data(row.operation.utf8)))
         }
     }
 }

@@ -64,8 +64,9 @@ struct StoreFileTests {
 
     @Test func anotherProgramsDatabaseIsRefused() async throws {
         let scratch = try Scratch()
-        let created = try run(try Tool.sqlite3.require(),
-                              [scratch.storeURL.path, "CREATE TABLE contacts(name TEXT); INSERT INTO contacts VALUES ('Ada');"])
+        let created = try run(
+            try Tool.sqlite3.require(),
+            [scratch.storeURL.path, "CREATE TABLE contacts(name TEXT); INSERT INTO contacts VALUES ('Ada');"])
         #expect(created.status == 0, "\(created.errorOutput)")
         let before = try Data(contentsOf: scratch.storeURL)
         let error = await clsError { _ = try await scratch.store().fetchActivity(for: try scratch.file("essay.txt")) }

@@ -32,7 +32,8 @@ struct ThumbnailImageTests {
     static func png(_ png: Data, withIDAT data: Data) -> Data {
         let idat = chunks(of: png).first { $0.type == "IDAT" }!
         let chunk = Data("IDAT".utf8) + data
-        return png.prefix(idat.offset - 8) + TestImages.bigEndian(UInt32(data.count)) + chunk + TestImages.bigEndian(TestImages.pngCRC(chunk))
+        return png.prefix(idat.offset - 8) + TestImages.bigEndian(UInt32(data.count)) + chunk
+            + TestImages.bigEndian(TestImages.pngCRC(chunk))
             + png.suffix(from: idat.offset + idat.length + 4)
     }
 
@@ -62,14 +63,29 @@ struct ThumbnailImageTests {
 
     /// A real image is taken whole and refused once damaged, with the decoder's complaint.
     @Test(arguments: [
-        ("PNG 330×330, cut short in its IDAT", png330, png330.prefix(400), "the thumbnail's PNG data is damaged (libpng: read beyond end of data)"),
-        ("PNG 80×80, its IDAT junk with a right CRC", png80, png(png80, withIDAT: noise(3_000)), "the thumbnail's PNG data is damaged (libpng: IDAT: "),
-        ("PNG 80×80, a wrong CRC", png80, flipping(png80, at: chunks(of: png80).first { $0.type == "IDAT" }.map { $0.offset + $0.length }!),
-         "the thumbnail's PNG data is damaged (libpng: IDAT: CRC error)"),
-        ("JPEG 330×330, its scan junk", jpeg330, jpeg(jpeg330, withScan: noise(20_000)), "the thumbnail's JPEG data is damaged (libjpeg-turbo: "),
-        ("JPEG 201×99 (not whole blocks), cut short", jpeg201, cut(jpeg201), "the thumbnail's JPEG data is damaged (libjpeg-turbo: Premature end of JPEG file)"),
+        (
+            "PNG 330×330, cut short in its IDAT", png330, png330.prefix(400),
+            "the thumbnail's PNG data is damaged (libpng: read beyond end of data)"
+        ),
+        (
+            "PNG 80×80, its IDAT junk with a right CRC", png80, png(png80, withIDAT: noise(3_000)),
+            "the thumbnail's PNG data is damaged (libpng: IDAT: "
+        ),
+        (
+            "PNG 80×80, a wrong CRC", png80,
+            flipping(png80, at: chunks(of: png80).first { $0.type == "IDAT" }.map { $0.offset + $0.length }!),
+            "the thumbnail's PNG data is damaged (libpng: IDAT: CRC error)"
+        ),
+        (
+            "JPEG 330×330, its scan junk", jpeg330, jpeg(jpeg330, withScan: noise(20_000)),
+            "the thumbnail's JPEG data is damaged (libjpeg-turbo: "
+        ),
+        (
+            "JPEG 201×99 (not whole blocks), cut short", jpeg201, cut(jpeg201),
+            "the thumbnail's JPEG data is damaged (libjpeg-turbo: Premature end of JPEG file)"
+        ),
         ("progressive JPEG, cut short", progressive, cut(progressive), "the thumbnail's JPEG data is damaged (libjpeg-turbo: "),
-        ("CMYK JPEG, its scan junk", cmyk, jpeg(cmyk, withScan: noise(5_000)), "the thumbnail's JPEG data is damaged (libjpeg-turbo: "),
+        ("CMYK JPEG, its scan junk", cmyk, jpeg(cmyk, withScan: noise(5_000)), "the thumbnail's JPEG data is damaged (libjpeg-turbo: ")
     ])
     func aRealImageIsTakenWholeAndRefusedDamaged(_ name: String, _ whole: Data, _ damaged: Data, _ message: String) throws {
         #expect(ThumbnailImage.problem(with: whole) == nil, "\(name), whole")
@@ -79,11 +95,16 @@ struct ThumbnailImageTests {
 
     /// Bytes whose header alone is right, or that are no image, are refused.
     @Test(arguments: [
-        ("PNG header of 100×100, then junk", TestImages.pngHeader(width: 100, height: 100) + noise(2_000), "the thumbnail's PNG data is damaged (libpng: "),
-        ("JPEG frame header of 330×330, then junk", TestImages.jpegHeader(width: 330, height: 330) + noise(20_000),
-         "the thumbnail's JPEG data is damaged (libjpeg-turbo: "),
+        (
+            "PNG header of 100×100, then junk", TestImages.pngHeader(width: 100, height: 100) + noise(2_000),
+            "the thumbnail's PNG data is damaged (libpng: "
+        ),
+        (
+            "JPEG frame header of 330×330, then junk", TestImages.jpegHeader(width: 330, height: 330) + noise(20_000),
+            "the thumbnail's JPEG data is damaged (libjpeg-turbo: "
+        ),
         ("no bytes", Data(), "the thumbnail is not a PNG or JPEG image (0 bytes)"),
-        ("random bytes", noise(5_000), "the thumbnail is not a PNG or JPEG image (5000 bytes)"),
+        ("random bytes", noise(5_000), "the thumbnail is not a PNG or JPEG image (5000 bytes)")
     ])
     func bytesThatAreNoWholeImageAreRefused(_ name: String, _ image: Data, _ message: String) throws {
         let problem = try #require(ThumbnailImage.problem(with: image), "\(name) was taken")

@@ -15,14 +15,16 @@ struct WorkStateTests {
         func chance(_ percent: Int) -> Bool { pick(0..<100) < percent }
         let bases: [String?] = [nil, "words", "pages"]
         return (0..<count).map { index in
-            var operation = SyncOperation(assignmentIdentifier: "a", attempt: chance(5) ? pick(0..<3) : 1,
-                                          madeAt: 1_700_000_000 + Double(index), assignment: .init(title: "A", documentName: "a.txt"))
+            var operation = SyncOperation(
+                assignmentIdentifier: "a", attempt: chance(5) ? pick(0..<3) : 1,
+                madeAt: 1_700_000_000 + Double(index), assignment: .init(title: "A", documentName: "a.txt"))
             operation.replacesWork = chance(3)
             operation.spans = (0..<pick(0..<4)).map { _ in
                 let start = 1_700_000_000 + Double(pick(0..<50) * 10)
                 let end: Double? = chance(50) ? start + Double(pick(1..<30)) : nil
-                return .init(id: "s\(pick(0..<30))", start: start, end: end, lastPulse: (end ?? start) + Double(pick(0..<5)),
-                             session: chance(30) ? "s\(pick(0..<30))" : nil)
+                return .init(
+                    id: "s\(pick(0..<30))", start: start, end: end, lastPulse: (end ?? start) + Double(pick(0..<5)),
+                    session: chance(30) ? "s\(pick(0..<30))" : nil)
             }
             operation.discardedSpans = chance(5) ? (0..<pick(1..<3)).map { _ in "s\(pick(0..<30))" } : []
             if chance(5) { operation.progressBasisChange = .init(basis: bases[pick(0..<3)], restarts: chance(30)) }
@@ -35,8 +37,10 @@ struct WorkStateTests {
             operation.clearsPrimary = chance(4)
             operation.deletedItems = chance(8) ? ["i\(pick(0..<12))"] : []
             operation.items = (0..<pick(0..<3)).map { _ in
-                .init(identifier: "i\(pick(0..<12))", title: "t\(pick(0..<5))", isPrimary: chance(30), kind: "quantity",
-                      value: Double(pick(0..<100)), createdAt: 1_700_000_000 + Double(pick(0..<20)), modifiedAt: 1_700_000_000 + Double(index))
+                .init(
+                    identifier: "i\(pick(0..<12))", title: "t\(pick(0..<5))", isPrimary: chance(30), kind: "quantity",
+                    value: Double(pick(0..<100)), createdAt: 1_700_000_000 + Double(pick(0..<20)), modifiedAt: 1_700_000_000 + Double(index)
+                )
             }
             if chance(3) { operation.completedAt = 1_700_000_000 + Double(index) }
             return operation
@@ -54,8 +58,9 @@ struct WorkStateTests {
             let bound = oneByOne.size(after: [operation])
             plain.apply(operation)
             oneByOne.apply(operation)
-            #expect(oneByOne.spans.count <= bound.spans && oneByOne.ranges.count <= bound.ranges && oneByOne.items.count <= bound.items,
-                    "size(after:) bounds nothing at operation \(index)")
+            #expect(
+                oneByOne.spans.count <= bound.spans && oneByOne.ranges.count <= bound.ranges && oneByOne.items.count <= bound.items,
+                "size(after:) bounds nothing at operation \(index)")
             #expect(oneByOne.spans == plain.spans, "spans differ at operation \(index)")
             #expect(oneByOne.ranges == plain.ranges, "ranges differ at operation \(index)")
             #expect(oneByOne.items == plain.items, "items differ at operation \(index)")
@@ -70,7 +75,8 @@ struct WorkStateTests {
     }
 
     @Test func operationsOfAnotherAssignmentChangeNothing() {
-        var operation = SyncOperation(assignmentIdentifier: "a", attempt: 0, madeAt: 1_700_000_000, assignment: .init(title: "A", documentName: "a.txt"))
+        var operation = SyncOperation(
+            assignmentIdentifier: "a", attempt: 0, madeAt: 1_700_000_000, assignment: .init(title: "A", documentName: "a.txt"))
         var work = WorkState(startingWith: operation)
         operation.assignmentIdentifier = "b"
         operation.spans = [.init(id: "s", start: 1_700_000_000, end: 1_700_000_010, lastPulse: 1_700_000_010)]

@@ -23,16 +23,17 @@ struct WritingHistorySessionsTests {
             time += Double.random(in: 0...120, using: &random)
             open += Double.random(in: 0...200, using: &random)
             func maybe<Value>(_ value: Value) -> Value? { Int.random(in: 0..<3, using: &random) == 0 ? value : nil }
-            entries.append(WritingHistoryEntry(
-                date: sessionStart.addingTimeInterval(Double(index % 4) * 60),
-                sessionStart: sessionStart,
-                sessionEnd: Bool.random(using: &random) ? sessionStart.addingTimeInterval(300) : nil,
-                activeTime: Int.random(in: 0..<20, using: &random) == 0 ? 0 : time,
-                openTime: maybe(open), words: maybe(index * 3 + Int.random(in: -20...20, using: &random)),
-                characters: maybe(index * 20), typedCharacters: maybe(index * 10), pastedCharacters: maybe(index),
-                progress: maybe(Double(index) / 1_500),
-                sessionIdentifier: Int.random(in: 0..<5, using: &random) == 0 ? nil : "session-\(session)",
-                isSessionStart: Int.random(in: 0..<6, using: &random) == 0))
+            entries.append(
+                WritingHistoryEntry(
+                    date: sessionStart.addingTimeInterval(Double(index % 4) * 60),
+                    sessionStart: sessionStart,
+                    sessionEnd: Bool.random(using: &random) ? sessionStart.addingTimeInterval(300) : nil,
+                    activeTime: Int.random(in: 0..<20, using: &random) == 0 ? 0 : time,
+                    openTime: maybe(open), words: maybe(index * 3 + Int.random(in: -20...20, using: &random)),
+                    characters: maybe(index * 20), typedCharacters: maybe(index * 10), pastedCharacters: maybe(index),
+                    progress: maybe(Double(index) / 1_500),
+                    sessionIdentifier: Int.random(in: 0..<5, using: &random) == 0 ? nil : "session-\(session)",
+                    isSessionStart: Int.random(in: 0..<6, using: &random) == 0))
         }
         let history = WritingHistory(entries: entries)
         let sessions = history.sessions
@@ -48,10 +49,12 @@ struct WritingHistorySessionsTests {
     @Test func aRunningSessionHasNoOpenTimeYet() {
         let first = Self.start, second = Self.start.addingTimeInterval(3_600)
         let history = WritingHistory(entries: [
-            WritingHistoryEntry(date: first.addingTimeInterval(350), sessionStart: first, sessionEnd: first.addingTimeInterval(350),
-                                activeTime: 20, openTime: 350, words: 37, sessionIdentifier: "one"),
-            WritingHistoryEntry(date: second.addingTimeInterval(8), sessionStart: second, activeTime: 27, openTime: 350, words: 54,
-                                sessionIdentifier: "two"),
+            WritingHistoryEntry(
+                date: first.addingTimeInterval(350), sessionStart: first, sessionEnd: first.addingTimeInterval(350),
+                activeTime: 20, openTime: 350, words: 37, sessionIdentifier: "one"),
+            WritingHistoryEntry(
+                date: second.addingTimeInterval(8), sessionStart: second, activeTime: 27, openTime: 350, words: 54,
+                sessionIdentifier: "two")
         ])
         let sessions = history.sessions
         #expect(sessions.count == 2)
@@ -71,13 +74,14 @@ struct WritingHistorySessionsTests {
             let sessionStart = Self.start.addingTimeInterval(Double(session) * 600)
             for row in 0..<3 {
                 let isLast = row == 2
-                entries.append(WritingHistoryEntry(
-                    date: sessionStart.addingTimeInterval(Double(row + 1) * 40), sessionStart: sessionStart,
-                    sessionEnd: isLast ? sessionStart.addingTimeInterval(120) : nil,
-                    activeTime: Double(session * 120 + (row + 1) * 40),
-                    words: isLast ? (session + 1) * 10 : nil,
-                    typedCharacters: session == 0 && row == 0 ? 5 : session == count - 1 && isLast ? 1_005 : nil,
-                    sessionIdentifier: "session-\(session)"))
+                entries.append(
+                    WritingHistoryEntry(
+                        date: sessionStart.addingTimeInterval(Double(row + 1) * 40), sessionStart: sessionStart,
+                        sessionEnd: isLast ? sessionStart.addingTimeInterval(120) : nil,
+                        activeTime: Double(session * 120 + (row + 1) * 40),
+                        words: isLast ? (session + 1) * 10 : nil,
+                        typedCharacters: session == 0 && row == 0 ? 5 : session == count - 1 && isLast ? 1_005 : nil,
+                        sessionIdentifier: "session-\(session)"))
             }
         }
         let sessions = WritingHistory(entries: entries).sessions
@@ -115,7 +119,8 @@ struct WritingHistorySessionsTests {
             return WritingHistory.Session(
                 start: entry.sessionStart, end: entry.sessionEnd,
                 activeTime: timeBefore.map { max(0, entry.activeTime - $0) } ?? min(entry.activeTime, ownTime),
-                openTime: entry.sessionEnd == nil ? nil
+                openTime: entry.sessionEnd == nil
+                    ? nil
                     : entry.openTime.flatMap { open in knowsBefore ? open - min(open, before(\.openTime) ?? 0) : nil },
                 words: entry.words,
                 addedWords: entry.words.flatMap { now in before(\.words).map { now - $0 } },

@@ -67,12 +67,16 @@ struct ContentDeltaTests {
         var steps: [WritingSnapshot] = []
         try WritingSnapshotRecord.rebuild([
             WritingSnapshotRecord(keyframeOf: before, entry: entry),
-            WritingSnapshotRecord(entry: entry, delta: ContentDelta(from: before, to: after).encoded(),
-                                  digest: HistoryTable.digest(of: after), isKeyframe: false),
+            WritingSnapshotRecord(
+                entry: entry, delta: ContentDelta(from: before, to: after).encoded(),
+                digest: HistoryTable.digest(of: after), isKeyframe: false)
         ]) { steps.append($0) }
         #expect(steps[1].content == after)
-        #expect(steps[1].pieces() == [.init(text: "caf", isInserted: false), .init(text: "è", isInserted: true),
-                                       .init(text: " au lait\n", isInserted: false)])
+        #expect(
+            steps[1].pieces() == [
+                .init(text: "caf", isInserted: false), .init(text: "è", isInserted: true),
+                .init(text: " au lait\n", isInserted: false)
+            ])
     }
 
     @Test func aDamagedDeltaIsRefusedNotApplied() throws {
@@ -110,8 +114,9 @@ struct WritingHistoryTests {
             text += "Paragraph \(index) about rivers and the sea, written in session \(index).\n"
             if index == 3 { text = text.replacingOccurrences(of: "Paragraph 1", with: "The first paragraph") }
             texts.append(text)
-            try await session(store, file, text: text, words: 10 * (index + 1), seconds: 60,
-                              end: start.addingTimeInterval(Double(index) * 600 + 60))
+            try await session(
+                store, file, text: text, words: 10 * (index + 1), seconds: 60,
+                end: start.addingTimeInterval(Double(index) * 600 + 60))
         }
         let history = try await scratch.store().writingHistory(for: file)
         #expect(history.entries.count == 5)
@@ -179,8 +184,9 @@ struct WritingHistoryTests {
         try Data(repeating: 0x61, count: WritingHistory.largestSnapshot + 1).write(to: large)
         let store = scratch.store()
         for file in [binary, large] {
-            try await session(store, file, text: file == binary ? "\u{0}\u{1}" : String(repeating: "a", count: WritingHistory.largestSnapshot + 1),
-                              words: 1, seconds: 5, end: Date())
+            try await session(
+                store, file, text: file == binary ? "\u{0}\u{1}" : String(repeating: "a", count: WritingHistory.largestSnapshot + 1),
+                words: 1, seconds: 5, end: Date())
             let history = try await store.writingHistory(for: file)
             #expect(history.entries.count == 1)
             #expect(history.entries.first?.snapshotSize == nil)
@@ -272,8 +278,11 @@ struct WritingHistoryTests {
         #expect(steps[1].inserted.map { String(decoding: steps[1].content[$0], as: UTF8.self) } == ["My four words here.\n"])
         // What a replay shows: the start's text unmarked, then the step's addition apart.
         #expect(steps[0].pieces().map(\.isInserted) == [false])
-        #expect(steps[1].pieces() == [.init(text: "The teacher's opening paragraph, three hundred words long.\n", isInserted: false),
-                                       .init(text: "My four words here.\n", isInserted: true)])
+        #expect(
+            steps[1].pieces() == [
+                .init(text: "The teacher's opening paragraph, three hundred words long.\n", isInserted: false),
+                .init(text: "My four words here.\n", isInserted: true)
+            ])
         #expect(steps[1].lines.count == 2)
         // Forgetting the snapshots keeps the figures; forgetting the history deletes it.
         #expect(try await store.forgetWritingHistory(for: file, keepingFigures: true) == 2)

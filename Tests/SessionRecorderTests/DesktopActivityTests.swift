@@ -132,8 +132,10 @@ struct DesktopActivityTests {
         let recorder = SessionRecorder(store: scratch.store())
         let opened = Date()
         try await recorder.record(SessionEvent(kind: .open, file: file, date: opened))
-        try await recorder.record(SessionEvent(kind: .close, file: file, date: opened.addingTimeInterval(2),
-                                               openedAt: opened, timing: .fileChanges))
+        try await recorder.record(
+            SessionEvent(
+                kind: .close, file: file, date: opened.addingTimeInterval(2),
+                openedAt: opened, timing: .fileChanges))
         let activity = try await scratch.store().fetchActivity(for: file)
         let item = try #require(activity.additionalActivityItems.first { $0.identifier == ItemIdentifier.timingSource } as? CLSQuantityItem)
         #expect(TimingSource(code: item.quantity) == .fileChanges)

@@ -14,13 +14,16 @@ import Glibc
 struct EditorTimingTests {
     /// Records events whose times are offsets in seconds from the first open, sent by one editor
     /// run (`run`), or each by a run of its own when nil.
-    private func replay(_ events: [(SessionEvent.Kind, at: Double, inputAt: Double?)], file: URL, scratch: Scratch,
-                        idleTimeout: TimeInterval = 300, opened: Date = Date(), run: String? = "vim 1") async throws -> CLSActivity {
+    private func replay(
+        _ events: [(SessionEvent.Kind, at: Double, inputAt: Double?)], file: URL, scratch: Scratch,
+        idleTimeout: TimeInterval = 300, opened: Date = Date(), run: String? = "vim 1"
+    ) async throws -> CLSActivity {
         let recorder = SessionRecorder(store: scratch.store(), configuration: .init(idleTimeout: idleTimeout))
         for (kind, offset, input) in events {
-            var event = SessionEvent(kind: kind, file: file, date: opened.addingTimeInterval(offset),
-                                     inputAt: input.map { opened.addingTimeInterval($0) },
-                                     openedAt: kind == .close ? opened : nil)
+            var event = SessionEvent(
+                kind: kind, file: file, date: opened.addingTimeInterval(offset),
+                inputAt: input.map { opened.addingTimeInterval($0) },
+                openedAt: kind == .close ? opened : nil)
             event.editorRun = run
             try await recorder.record(event)
         }
@@ -32,10 +35,13 @@ struct EditorTimingTests {
         let file = try scratch.file("essay.txt", "one two three")
         // As a plugin sends them: the first keystroke at once, a trailing edit after 61 s of
         // typing, then 5 min 20 s of idleness and :wq (save and close carry the last input).
-        let activity = try await replay([(.open, at: 0, inputAt: nil), (.edit, at: 1, inputAt: 1),
-                                         (.edit, at: 64, inputAt: 61), (.save, at: 381, inputAt: 61),
-                                         (.close, at: 381.5, inputAt: 61)],
-                                        file: file, scratch: scratch)
+        let activity = try await replay(
+            [
+                (.open, at: 0, inputAt: nil), (.edit, at: 1, inputAt: 1),
+                (.edit, at: 64, inputAt: 61), (.save, at: 381, inputAt: 61),
+                (.close, at: 381.5, inputAt: 61)
+            ],
+            file: file, scratch: scratch)
         #expect(!activity.isStarted)
         #expect(abs(activity.duration - 61) < 0.01, "\(activity.timeSpans)")
         #expect(activity.workSessions.count == 1)
@@ -47,11 +53,14 @@ struct EditorTimingTests {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "one two three")
         // 10 s timeout: edits every 5 s during 25 s of typing, a trailing edit, 15 s idle, close.
-        let activity = try await replay([(.open, at: 0, inputAt: nil), (.edit, at: 0.5, inputAt: 0.5),
-                                         (.edit, at: 5.5, inputAt: 5.4), (.edit, at: 10.6, inputAt: 10.5),
-                                         (.edit, at: 15.7, inputAt: 15.6), (.edit, at: 20.8, inputAt: 20.7),
-                                         (.edit, at: 27.5, inputAt: 25), (.close, at: 40, inputAt: 25)],
-                                        file: file, scratch: scratch, idleTimeout: 10)
+        let activity = try await replay(
+            [
+                (.open, at: 0, inputAt: nil), (.edit, at: 0.5, inputAt: 0.5),
+                (.edit, at: 5.5, inputAt: 5.4), (.edit, at: 10.6, inputAt: 10.5),
+                (.edit, at: 15.7, inputAt: 15.6), (.edit, at: 20.8, inputAt: 20.7),
+                (.edit, at: 27.5, inputAt: 25), (.close, at: 40, inputAt: 25)
+            ],
+            file: file, scratch: scratch, idleTimeout: 10)
         #expect(abs(activity.duration - 25) < 0.01, "\(activity.timeSpans)")
     }
 
@@ -59,11 +68,14 @@ struct EditorTimingTests {
         let scratch = try Scratch()
         let file = try scratch.file("a.txt", "one two three")
         // Vim unloads a buffer it leaves (close) and reads it again (open): one run, one session.
-        let activity = try await replay([(.open, at: 0, inputAt: nil), (.edit, at: 20, inputAt: 20),
-                                         (.close, at: 30, inputAt: 20), (.open, at: 40, inputAt: nil),
-                                         (.edit, at: 50, inputAt: 50), (.close, at: 60, inputAt: 50),
-                                         (.open, at: 400, inputAt: nil), (.close, at: 410, inputAt: 405)],
-                                        file: file, scratch: scratch, idleTimeout: 60)
+        let activity = try await replay(
+            [
+                (.open, at: 0, inputAt: nil), (.edit, at: 20, inputAt: 20),
+                (.close, at: 30, inputAt: 20), (.open, at: 40, inputAt: nil),
+                (.edit, at: 50, inputAt: 50), (.close, at: 60, inputAt: 50),
+                (.open, at: 400, inputAt: nil), (.close, at: 410, inputAt: 405)
+            ],
+            file: file, scratch: scratch, idleTimeout: 60)
         #expect(activity.workSessions.count == 1, "one editor run, however long away: \(activity.timeSpans)")
         #expect(abs(activity.duration - 60) < 0.01, "0–30, 40–60, 400–410, the gaps not counted: \(activity.timeSpans)")
         let session = try #require(activity.workSessions.first)
@@ -78,9 +90,10 @@ struct EditorTimingTests {
         let start = Date().addingTimeInterval(-100)
         for (run, offset) in [("vim 1", 0.0), ("vim 2", 35.0)] {
             for (kind, at) in [(SessionEvent.Kind.open, 0.0), (.edit, 3), (.close, 5)] {
-                var event = SessionEvent(kind: kind, file: file, date: start.addingTimeInterval(offset + at),
-                                         inputAt: kind == .open ? nil : start.addingTimeInterval(offset + min(at, 3)),
-                                         openedAt: kind == .close ? start.addingTimeInterval(offset) : nil)
+                var event = SessionEvent(
+                    kind: kind, file: file, date: start.addingTimeInterval(offset + at),
+                    inputAt: kind == .open ? nil : start.addingTimeInterval(offset + min(at, 3)),
+                    openedAt: kind == .close ? start.addingTimeInterval(offset) : nil)
                 event.editorRun = run
                 try await recorder.record(event)
             }
@@ -99,15 +112,19 @@ struct EditorTimingTests {
         let recorder = SessionRecorder(store: scratch.store(), configuration: .init(idleTimeout: 300))
         let start = Date().addingTimeInterval(-100)
         // The first editor runs still (this test process stands for it); a second opens the file.
-        for (kind, at, run) in [(SessionEvent.Kind.open, 0.0, CLSDataStore.currentEditorRun), (.edit, 10, CLSDataStore.currentEditorRun),
-                                (.open, 50, "vim 2")] {
-            var event = SessionEvent(kind: kind, file: file, date: start.addingTimeInterval(at),
-                                     inputAt: kind == .open ? nil : start.addingTimeInterval(at))
+        for (kind, at, run) in [
+            (SessionEvent.Kind.open, 0.0, CLSDataStore.currentEditorRun), (.edit, 10, CLSDataStore.currentEditorRun),
+            (.open, 50, "vim 2")
+        ] {
+            var event = SessionEvent(
+                kind: kind, file: file, date: start.addingTimeInterval(at),
+                inputAt: kind == .open ? nil : start.addingTimeInterval(at))
             event.editorRun = run
             try await recorder.record(event)
         }
         let activity = try await scratch.store().fetchActivity(for: file)
-        #expect(activity.isStarted && activity.timeSpans.allSatisfy(\.isRunning), "the running editor's session goes on: \(activity.timeSpans)")
+        #expect(
+            activity.isStarted && activity.timeSpans.allSatisfy(\.isRunning), "the running editor's session goes on: \(activity.timeSpans)")
     }
 
     @Test func anOpenAfterAnEditorDiedEndsItsSessionAtItsLastInput() async throws {
@@ -116,11 +133,14 @@ struct EditorTimingTests {
         // The first run's editor was killed: no close. The next run opens 40 s after its last input.
         let recorder = SessionRecorder(store: scratch.store(), configuration: .init(idleTimeout: 300))
         let start = Date().addingTimeInterval(-100)
-        for (kind, at, run) in [(SessionEvent.Kind.open, 0.0, "vim 1"), (.edit, 10, "vim 1"), (.open, 50, "vim 2"),
-                                (.edit, 55, "vim 2"), (.close, 60, "vim 2")] {
-            var event = SessionEvent(kind: kind, file: file, date: start.addingTimeInterval(at),
-                                     inputAt: kind == .open ? nil : start.addingTimeInterval(at),
-                                     openedAt: kind == .close ? start.addingTimeInterval(50) : nil)
+        for (kind, at, run) in [
+            (SessionEvent.Kind.open, 0.0, "vim 1"), (.edit, 10, "vim 1"), (.open, 50, "vim 2"),
+            (.edit, 55, "vim 2"), (.close, 60, "vim 2")
+        ] {
+            var event = SessionEvent(
+                kind: kind, file: file, date: start.addingTimeInterval(at),
+                inputAt: kind == .open ? nil : start.addingTimeInterval(at),
+                openedAt: kind == .close ? start.addingTimeInterval(50) : nil)
             event.editorRun = run
             try await recorder.record(event)
         }
@@ -133,8 +153,9 @@ struct EditorTimingTests {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "one two three")
         let opened = Date().addingTimeInterval(-600)
-        let activity = try await replay([(.open, at: 0, inputAt: nil), (.edit, at: 30, inputAt: 30)],
-                                        file: file, scratch: scratch, opened: opened)
+        let activity = try await replay(
+            [(.open, at: 0, inputAt: nil), (.edit, at: 30, inputAt: 30)],
+            file: file, scratch: scratch, opened: opened)
         #expect(activity.isStarted)
         #expect(abs(activity.recordedDuration() - 30) < 0.01, "ten idle minutes are not shown")
         #expect(activity.duration >= 600, "ClassKit's duration still counts a running span to now")
@@ -148,13 +169,16 @@ struct EditorTimingTests {
         let opened = Date().addingTimeInterval(-30)
         let open = try await recorder.deliver(SessionEvent(kind: .open, file: file, date: opened), spool: spool)
         #expect(open.waitingForFile.count == 1 && open.failures.isEmpty)
-        let edit = try await recorder.deliver(SessionEvent(kind: .edit, file: file, date: opened.addingTimeInterval(10),
-                                                           inputAt: opened.addingTimeInterval(10)), spool: spool)
+        let edit = try await recorder.deliver(
+            SessionEvent(
+                kind: .edit, file: file, date: opened.addingTimeInterval(10),
+                inputAt: opened.addingTimeInterval(10)), spool: spool)
         #expect(edit.waitingForFile.count == 2)
 
         try Data("first draft words\n".utf8).write(to: file)
-        let save = try await recorder.deliver(SessionEvent(kind: .save, file: file, inputAt: opened.addingTimeInterval(25)),
-                                              spool: spool)
+        let save = try await recorder.deliver(
+            SessionEvent(kind: .save, file: file, inputAt: opened.addingTimeInterval(25)),
+            spool: spool)
         #expect(save.waitingForFile.isEmpty && save.failures.isEmpty)
         #expect(try spool.drain().events.isEmpty)
         let activity = try await scratch.store().fetchActivity(for: file)
@@ -165,8 +189,10 @@ struct EditorTimingTests {
 
         // The file did not exist when its session began: its history begins from nothing, and
         // the three words are what the session added (not the text it "began from").
-        let close = try await recorder.deliver(SessionEvent(kind: .close, file: file, inputAt: opened.addingTimeInterval(25),
-                                                            openedAt: opened), spool: spool)
+        let close = try await recorder.deliver(
+            SessionEvent(
+                kind: .close, file: file, inputAt: opened.addingTimeInterval(25),
+                openedAt: opened), spool: spool)
         #expect(close.failures.isEmpty)
         let history = try await scratch.store().writingHistory(for: file)
         let start = try #require(history.entries.first)
@@ -227,12 +253,14 @@ struct EditorTimingTests {
         let spool = EventSpool(storeURL: storeURL)
         let file = scratch.url.appendingPathComponent("essay.txt")
         let opened = Date().addingTimeInterval(-20)
-        let open = try await SessionRecorder(store: store).deliver(SessionEvent(kind: .open, file: file, date: opened),
-                                                                   spool: spool)
+        let open = try await SessionRecorder(store: store).deliver(
+            SessionEvent(kind: .open, file: file, date: opened),
+            spool: spool)
         #expect(open.waitingForFile.count == 1)
         var info = stat()
-        #expect(stat(storeURL.deletingLastPathComponent().path, &info) == 0 && info.st_mode & 0o777 == 0o700,
-                "the store's folder is made private, as the store makes it")
+        #expect(
+            stat(storeURL.deletingLastPathComponent().path, &info) == 0 && info.st_mode & 0o777 == 0o700,
+            "the store's folder is made private, as the store makes it")
         try Data("a first line\n".utf8).write(to: file)
         _ = try await SessionRecorder(store: store).deliver(SessionEvent(kind: .close, file: file), spool: spool)
         let activity = try await CLSDataStore(storeURL: storeURL).fetchActivity(for: file)
@@ -304,12 +332,16 @@ struct EditorTimingTests {
         let essay = try scratch.file("essay.txt", "five words in this essay")
         let book = try scratch.file("book.txt", String(repeating: "line\n", count: 10))
         let key = Data(repeating: 7, count: 32)
-        try await store.acceptAssignment(Assignment(identifier: "essay", title: "Essay", targetWordCount: 20,
-                                                       documentName: "essay.txt", documentDigest: "x", teacherKey: key),
-                                         for: essay)
-        try await store.acceptAssignment(Assignment(identifier: "book", title: "Book", isReading: true,
-                                                       documentName: "book.txt", documentDigest: "y", teacherKey: key),
-                                         for: book)
+        try await store.acceptAssignment(
+            Assignment(
+                identifier: "essay", title: "Essay", targetWordCount: 20,
+                documentName: "essay.txt", documentDigest: "x", teacherKey: key),
+            for: essay)
+        try await store.acceptAssignment(
+            Assignment(
+                identifier: "book", title: "Book", isReading: true,
+                documentName: "book.txt", documentDigest: "y", teacherKey: key),
+            for: book)
         let recorder = SessionRecorder(store: store)
         for file in [essay, book] {
             try await recorder.record(SessionEvent(kind: .open, file: file))
@@ -362,12 +394,15 @@ struct EditorTimingTests {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "one two three")
         let opened = Date().addingTimeInterval(-60)
-        _ = try await replay([(.open, at: 0, inputAt: nil), (.edit, at: 10, inputAt: 10), (.close, at: 20, inputAt: 10)],
-                             file: file, scratch: scratch, opened: opened)
+        _ = try await replay(
+            [(.open, at: 0, inputAt: nil), (.edit, at: 10, inputAt: 10), (.close, at: 20, inputAt: 10)],
+            file: file, scratch: scratch, opened: opened)
         // A view a plugin sent just before the editor quit, recorded after the close.
         let recorder = SessionRecorder(store: scratch.store())
-        try await recorder.record(SessionEvent(kind: .view, file: file, date: opened.addingTimeInterval(15),
-                                               visibleLines: 1...1, totalLines: 1, inputAt: opened.addingTimeInterval(15)))
+        try await recorder.record(
+            SessionEvent(
+                kind: .view, file: file, date: opened.addingTimeInterval(15),
+                visibleLines: 1...1, totalLines: 1, inputAt: opened.addingTimeInterval(15)))
         let activity = try await scratch.store().fetchActivity(for: file)
         #expect(!activity.isStarted, "no session left running forever: \(activity.timeSpans)")
         #expect(activity.workSessions.count == 1)
@@ -380,8 +415,10 @@ struct EditorTimingTests {
         let recorder = SessionRecorder(store: scratch.store())
         let opened = Date().addingTimeInterval(-40)
         try await recorder.record(SessionEvent(kind: .open, file: file, date: opened))
-        try await recorder.record(SessionEvent(kind: .close, file: file, date: opened.addingTimeInterval(40),
-                                               openedAt: opened.addingTimeInterval(3600)))
+        try await recorder.record(
+            SessionEvent(
+                kind: .close, file: file, date: opened.addingTimeInterval(40),
+                openedAt: opened.addingTimeInterval(3600)))
         let activity = try await scratch.store().fetchActivity(for: file)
         let openTime = try #require(activity.additionalActivityItems.first { $0.identifier == "open_time" } as? CLSQuantityItem)
         #expect(abs(openTime.quantity - 40) < 0.01, "from the session's start, not a negative hour")
@@ -394,11 +431,14 @@ struct EditorTimingTests {
         let recorder = SessionRecorder(store: scratch.store())
         let opened = Date().addingTimeInterval(-30)
         _ = try await recorder.deliver(SessionEvent(kind: .open, file: file, date: opened), spool: spool)
-        _ = try await recorder.deliver(SessionEvent(kind: .edit, file: file, date: opened.addingTimeInterval(12),
-                                                    inputAt: opened.addingTimeInterval(12)), spool: spool)
+        _ = try await recorder.deliver(
+            SessionEvent(
+                kind: .edit, file: file, date: opened.addingTimeInterval(12),
+                inputAt: opened.addingTimeInterval(12)), spool: spool)
         try FileManager.default.removeItem(at: file)
-        let close = try await recorder.deliver(SessionEvent(kind: .close, file: file, inputAt: opened.addingTimeInterval(12)),
-                                               spool: spool)
+        let close = try await recorder.deliver(
+            SessionEvent(kind: .close, file: file, inputAt: opened.addingTimeInterval(12)),
+            spool: spool)
         #expect(close.neverWritten.isEmpty && close.failures.isEmpty, "\(close.failures.map(\.error.message))")
         #expect(close.measurement.problems.count == 1, "the content is gone and says so")
         let activity = try #require(try await scratch.store().allActivities().first)
@@ -413,8 +453,9 @@ struct EditorTimingTests {
         try Data(repeating: 0x5A, count: 8192).write(to: scratch.storeURL)
         let opened = Date().addingTimeInterval(-30)
         await #expect(throws: CLSError.self) {
-            try await SessionRecorder(store: scratch.store()).deliver(SessionEvent(kind: .open, file: file, date: opened),
-                                                                      spool: spool)
+            try await SessionRecorder(store: scratch.store()).deliver(
+                SessionEvent(kind: .open, file: file, date: opened),
+                spool: spool)
         }
         await #expect(throws: CLSError.self) {
             try await SessionRecorder(store: scratch.store()).deliver(

@@ -13,7 +13,9 @@ struct SessionRecorderTests {
 
     @Test func aSessionRecordsTimeWordsItemsAndProgress() async throws {
         let scratch = try Scratch()
-        let file = try scratch.file("plan.md", """
+        let file = try scratch.file(
+            "plan.md",
+            """
             # Plan
 
             - [x] Read the three sources twice.

@@ -2,8 +2,10 @@ import OpenClassKit
 import Testing
 
 /// Runs `body` and returns the `CLSError` it throws; records an issue when it throws something else or nothing.
-public func clsError(sourceLocation: SourceLocation = #_sourceLocation,
-              _ body: () async throws -> Void) async -> CLSError? {
+public func clsError(
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> Void
+) async -> CLSError? {
     do {
         try await body()
         Issue.record("expected a CLSError, got none", sourceLocation: sourceLocation)

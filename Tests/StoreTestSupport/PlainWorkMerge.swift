@@ -19,7 +19,9 @@ package struct PlainWorkMerge: Sendable {
 
     /// Work as a ``OpenClassKit/WorkState`` holds it.
     package init(_ work: WorkState) {
-        (spans, basis, ranges, items, attempt, completedAt) = (work.spans, work.progressBasis, work.ranges, work.items, work.attempt, work.completedAt)
+        (spans, basis, ranges, items, attempt, completedAt) = (
+            work.spans, work.progressBasis, work.ranges, work.items, work.attempt, work.completedAt
+        )
     }
 
     package mutating func apply(_ operation: SyncOperation) {
@@ -33,8 +35,9 @@ package struct PlainWorkMerge: Sendable {
             if let index = spans.firstIndex(where: { $0.id == span.id }) {
                 // A stop is never undone; the later stop and the later pulse win; the start stays.
                 let held = spans[index]
-                spans[index] = .init(id: span.id, start: held.start, end: held.end.map { max($0, span.end ?? $0) } ?? span.end,
-                                     lastPulse: max(held.lastPulse, span.lastPulse), session: held.session ?? span.session)
+                spans[index] = .init(
+                    id: span.id, start: held.start, end: held.end.map { max($0, span.end ?? $0) } ?? span.end,
+                    lastPulse: max(held.lastPulse, span.lastPulse), session: held.session ?? span.session)
             } else {
                 spans.append(span)
             }

@@ -24,14 +24,17 @@ struct StoreWorker {
             FileHandle.standardError.write(Data("usage: store-worker COMMAND STORE FILE [...]\n".utf8))
             exit(64)
         }
-        let store = CLSDataStore(storeURL: URL(fileURLWithPath: arguments[1]),
-                                 configuration: .init(busyTimeout: 60))
+        let store = CLSDataStore(
+            storeURL: URL(fileURLWithPath: arguments[1]),
+            configuration: .init(busyTimeout: 60))
         let file = URL(fileURLWithPath: arguments[2])
         do {
             switch arguments[0] {
             case "activate":
                 let path = arguments[2].split(separator: "/").map(String.init)
-                guard let context = try await store.contexts(matchingIdentifierPath: path).last, context.identifierPath.count == path.count + 1 else {
+                guard let context = try await store.contexts(matchingIdentifierPath: path).last,
+                    context.identifierPath.count == path.count + 1
+                else {
                     FileHandle.standardError.write(Data("no context at \(arguments[2])\n".utf8))
                     exit(1)
                 }
@@ -39,7 +42,9 @@ struct StoreWorker {
                 guard store.activeContext?.identifierPath == context.identifierPath else { exit(1) }
             case "attempt-and-die":
                 let path = arguments[2].split(separator: "/").map(String.init)
-                guard let context = try await store.contexts(matchingIdentifierPath: path).last, context.identifierPath.count == path.count + 1 else {
+                guard let context = try await store.contexts(matchingIdentifierPath: path).last,
+                    context.identifierPath.count == path.count + 1
+                else {
                     FileHandle.standardError.write(Data("no context at \(arguments[2])\n".utf8))
                     exit(1)
                 }
@@ -62,8 +67,10 @@ struct StoreWorker {
             case "edit-through-shell":
                 let hook = Process()
                 hook.executableURL = URL(fileURLWithPath: "/bin/sh")
-                hook.arguments = ["-c", "\"$0\" start-in-editor \"$1\" \"$2\"",
-                                  URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path, arguments[1], arguments[2]]
+                hook.arguments = [
+                    "-c", "\"$0\" start-in-editor \"$1\" \"$2\"",
+                    URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path, arguments[1], arguments[2]
+                ]
                 try hook.run()
                 hook.waitUntilExit()
                 guard hook.terminationStatus == 0 else { exit(1) }

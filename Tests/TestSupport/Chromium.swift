@@ -21,16 +21,19 @@ public enum Chromium {
 
     /// A screenshot of a page, as PNG bytes.
     public static func screenshot(_ url: String, to file: URL, width: Int = 1200, height: Int = 900, in folder: URL) async throws -> Data {
-        _ = try await run(["--screenshot=\(file.path)", "--window-size=\(width),\(height)", "--hide-scrollbars", url], in: folder, name: "chromium-shot")
+        _ = try await run(
+            ["--screenshot=\(file.path)", "--window-size=\(width),\(height)", "--hide-scrollbars", url], in: folder, name: "chromium-shot")
         return try Data(contentsOf: file)
     }
 
     private static func run(_ arguments: [String], in folder: URL, name: String) async throws -> SpawnedProcess {
         let profile = folder.appendingPathComponent("chromium-profile")
-        let process = try SpawnedProcess(try executable(), [
-            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-            "--disable-dev-shm-usage", "--user-data-dir=\(profile.path)",
-        ] + arguments, in: folder, name: name)
+        let process = try SpawnedProcess(
+            try executable(),
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+                "--disable-dev-shm-usage", "--user-data-dir=\(profile.path)"
+            ] + arguments, in: folder, name: name)
         guard let status = await process.wait(timeout: 120) else {
             throw ChromiumError(description: "chromium did not finish within 120 s: \(process.errorOutput.suffix(2000))")
         }

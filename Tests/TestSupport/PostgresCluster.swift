@@ -31,10 +31,12 @@ public final class PostgresCluster: Sendable {
         if runsAsPostgres {
             try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: passwordFile.path)
         }
-        let made = Self.runProgram("initdb", in: bin, asPostgres: runsAsPostgres, [
-            "-D", folder.appendingPathComponent("data").path, "-U", Self.superuser, "--pwfile", passwordFile.path,
-            "-A", "scram-sha-256", "-N", "-E", "UTF8", "--locale", "C.UTF-8",
-        ], timeout: 120)
+        let made = Self.runProgram(
+            "initdb", in: bin, asPostgres: runsAsPostgres,
+            [
+                "-D", folder.appendingPathComponent("data").path, "-U", Self.superuser, "--pwfile", passwordFile.path,
+                "-A", "scram-sha-256", "-N", "-E", "UTF8", "--locale", "C.UTF-8"
+            ], timeout: 120)
         guard made.status == 0 else { throw ClusterError("initdb failed: \(made.errorOutput)\(made.output)") }
         port = try Self.start(folder, bin: bin, asPostgres: runsAsPostgres)
     }
@@ -52,10 +54,12 @@ public final class PostgresCluster: Sendable {
         bin = primary.bin.appendingPathComponent("initdb").resolvingSymlinksInPath().deletingLastPathComponent()
         runsAsPostgres = primary.runsAsPostgres
         folder = try Self.makeFolder(owned: runsAsPostgres)
-        let copied = Self.runProgram("pg_basebackup", in: bin, asPostgres: runsAsPostgres, [
-            "-d", "host=127.0.0.1 port=\(primary.port) user=\(Self.superuser) password=\(Self.superPassword)",
-            "-D", folder.appendingPathComponent("data").path, "-R", "-X", "stream", "-c", "fast",
-        ], timeout: 120, capturingIn: folder)
+        let copied = Self.runProgram(
+            "pg_basebackup", in: bin, asPostgres: runsAsPostgres,
+            [
+                "-d", "host=127.0.0.1 port=\(primary.port) user=\(Self.superuser) password=\(Self.superPassword)",
+                "-D", folder.appendingPathComponent("data").path, "-R", "-X", "stream", "-c", "fast"
+            ], timeout: 120, capturingIn: folder)
         guard copied.status == 0 else { throw ClusterError("pg_basebackup failed: \(copied.errorOutput)\(copied.output)") }
         port = try Self.start(folder, bin: bin, asPostgres: runsAsPostgres)
     }
@@ -75,11 +79,13 @@ public final class PostgresCluster: Sendable {
         var chosen = 0
         for _ in 0..<5 where started.status != 0 {
             chosen = Int.random(in: 40_000..<60_000)
-            started = runProgram("pg_ctl", in: bin, asPostgres: asPostgres, [
-                "-D", folder.appendingPathComponent("data").path, "-w", "-t", "60", "-l", folder.appendingPathComponent("log").path,
-                "-o", "-c listen_addresses=127.0.0.1 -p \(chosen) -k \(folder.path) -c fsync=off -c max_connections=200",
-                "start",
-            ], timeout: 90)
+            started = runProgram(
+                "pg_ctl", in: bin, asPostgres: asPostgres,
+                [
+                    "-D", folder.appendingPathComponent("data").path, "-w", "-t", "60", "-l", folder.appendingPathComponent("log").path,
+                    "-o", "-c listen_addresses=127.0.0.1 -p \(chosen) -k \(folder.path) -c fsync=off -c max_connections=200",
+                    "start"
+                ], timeout: 90)
         }
         guard started.status == 0 else {
             let log = (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
@@ -89,18 +95,24 @@ public final class PostgresCluster: Sendable {
     }
 
     /// An address for a role of the cluster.
-    public func url(user: String = PostgresCluster.superuser, password: String = PostgresCluster.superPassword,
-                    database: String = "postgres") -> String {
+    public func url(
+        user: String = PostgresCluster.superuser, password: String = PostgresCluster.superPassword,
+        database: String = "postgres"
+    ) -> String {
         "postgres://\(user):\(password)@127.0.0.1:\(port)/\(database)"
     }
 
     /// Runs SQL with psql as the superuser, or as another role with its password.
     @discardableResult
-    public func psql(_ sql: String, user: String = PostgresCluster.superuser,
-                     password: String = PostgresCluster.superPassword, database: String = "postgres") throws -> String {
-        let result = runBounded("/usr/bin/psql", [
-            "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", database, "-c", sql,
-        ], environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"], timeout: 60, capturingIn: folder)
+    public func psql(
+        _ sql: String, user: String = PostgresCluster.superuser,
+        password: String = PostgresCluster.superPassword, database: String = "postgres"
+    ) throws -> String {
+        let result = runBounded(
+            "/usr/bin/psql",
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", database, "-c", sql
+            ], environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"], timeout: 60, capturingIn: folder)
         guard result.status == 0 else { throw ClusterError("psql as \(user) failed on \(sql.prefix(200)): \(result.errorOutput)") }
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -108,35 +120,44 @@ public final class PostgresCluster: Sendable {
     /// Restarts PostgreSQL at once (`pg_ctl restart -m immediate`): every connection drops, as
     /// when the database machine fails over, and the cluster comes back on the same port.
     public func restart() throws {
-        let restarted = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
-            "-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "-t", "60", "restart",
-        ], timeout: 90)
+        let restarted = Self.runProgram(
+            "pg_ctl", in: bin, asPostgres: runsAsPostgres,
+            [
+                "-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "-t", "60", "restart"
+            ], timeout: 90)
         guard restarted.status == 0 else { throw ClusterError("pg_ctl restart failed: \(restarted.errorOutput)") }
     }
 
     /// Stops PostgreSQL at once (`pg_ctl stop -m immediate`), as when its machine fails; the
     /// folder stays until the cluster is let go.
     public func stop() throws {
-        let stopped = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
-            "-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "-t", "60", "stop",
-        ], timeout: 90)
+        let stopped = Self.runProgram(
+            "pg_ctl", in: bin, asPostgres: runsAsPostgres,
+            [
+                "-D", folder.appendingPathComponent("data").path, "-m", "immediate", "-w", "-t", "60", "stop"
+            ], timeout: 90)
         guard stopped.status == 0 else { throw ClusterError("pg_ctl stop failed: \(stopped.errorOutput)") }
     }
 
     /// Stops the cluster and removes its folder, when the test lets it go (also when it failed).
     deinit {
-        _ = Self.runProgram("pg_ctl", in: bin, asPostgres: runsAsPostgres, [
-            "-D", folder.appendingPathComponent("data").path, "-m", "fast", "-w", "stop",
-        ], timeout: 60)
+        _ = Self.runProgram(
+            "pg_ctl", in: bin, asPostgres: runsAsPostgres,
+            [
+                "-D", folder.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"
+            ], timeout: 60)
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// Runs one of PostgreSQL's programs, through `runuser -u postgres` when the tests run as root.
-    private static func runProgram(_ name: String, in bin: URL, asPostgres: Bool, _ arguments: [String],
-                                   timeout: TimeInterval, capturingIn folder: URL? = nil) -> ProcessResult {
+    private static func runProgram(
+        _ name: String, in bin: URL, asPostgres: Bool, _ arguments: [String],
+        timeout: TimeInterval, capturingIn folder: URL? = nil
+    ) -> ProcessResult {
         let program = bin.appendingPathComponent(name).path
-        return asPostgres ? runBounded("/usr/sbin/runuser", ["-u", "postgres", "--", program] + arguments, timeout: timeout, capturingIn: folder)
-                          : runBounded(program, arguments, timeout: timeout, capturingIn: folder)
+        return asPostgres
+            ? runBounded("/usr/sbin/runuser", ["-u", "postgres", "--", program] + arguments, timeout: timeout, capturingIn: folder)
+            : runBounded(program, arguments, timeout: timeout, capturingIn: folder)
     }
 
     public struct ClusterError: Error, CustomStringConvertible {

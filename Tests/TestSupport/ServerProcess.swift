@@ -17,14 +17,17 @@ public final class ServerProcess: Sendable {
     ///   - environment: Variables for it, such as the `XDG_CONFIG_HOME` that holds the teacher's role.
     public convenience init(_ arguments: [String], environment: [String: String], in folder: URL, name: String = "serve") async throws {
         let withPort = arguments.contains("--port") ? arguments : arguments + ["--port", "0"]
-        try await self.init(program: try builtExecutable("clsfile").path, ["serve"] + withPort, environment: environment,
-                            in: folder, name: name, announcing: "Class dashboard: ")
+        try await self.init(
+            program: try builtExecutable("clsfile").path, ["serve"] + withPort, environment: environment,
+            in: folder, name: name, announcing: "Class dashboard: ")
     }
 
     /// Starts a server program and waits up to 60 s for the line, starting with `prefix`, on
     /// which it prints its address.
-    public init(program: String, _ arguments: [String], environment: [String: String], in folder: URL, name: String,
-                announcing prefix: String) async throws {
+    public init(
+        program: String, _ arguments: [String], environment: [String: String], in folder: URL, name: String,
+        announcing prefix: String
+    ) async throws {
         process = try SpawnedProcess(program, arguments, environment: environment, in: folder, name: name)
         let deadline = Date().addingTimeInterval(60)
         var found: String?

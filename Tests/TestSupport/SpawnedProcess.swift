@@ -18,8 +18,10 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - environment: Variables added to this process's environment.
     ///   - folder: Where `NAME.out` and `NAME.err` keep its output; discarded when nil.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], in folder: URL?,
-                name: String = "process") throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], in folder: URL?,
+        name: String = "process"
+    ) throws {
         outputURL = folder?.appendingPathComponent("\(name).out")
         errorURL = folder?.appendingPathComponent("\(name).err")
         var actions = posix_spawn_file_actions_t()

@@ -29,8 +29,10 @@ public enum StallingClient {
     ///   - limit: How long to wait for the server to close the connection.
     /// - Returns: The seconds from the first part sent until the server closed the connection,
     ///   or nil when it was still open after `limit`.
-    public static func secondsUntilClosed(port: Int, sending first: String, then behaviour: Behaviour,
-                                          limit: TimeInterval) throws -> TimeInterval? {
+    public static func secondsUntilClosed(
+        port: Int, sending first: String, then behaviour: Behaviour,
+        limit: TimeInterval
+    ) throws -> TimeInterval? {
         let descriptor = try LoopbackSocket.connected(to: port)
         defer { close(descriptor) }
         let bytes = Array(first.utf8)

@@ -15,9 +15,13 @@ public enum TestImages {
         let pixels = gradient(width: width, height: height)
         var size = 0
         // The first call measures; the second writes.
-        guard png_image_write_to_memory(&image, nil, &size, 0, pixels, 0, nil) != 0 else { preconditionFailure("libpng: \(message(of: image))") }
+        guard png_image_write_to_memory(&image, nil, &size, 0, pixels, 0, nil) != 0 else {
+            preconditionFailure("libpng: \(message(of: image))")
+        }
         var file = [UInt8](repeating: 0, count: size)
-        guard png_image_write_to_memory(&image, &file, &size, 0, pixels, 0, nil) != 0 else { preconditionFailure("libpng: \(message(of: image))") }
+        guard png_image_write_to_memory(&image, &file, &size, 0, pixels, 0, nil) != 0 else {
+            preconditionFailure("libpng: \(message(of: image))")
+        }
         return Data(file.prefix(size))
     }
 
@@ -36,8 +40,11 @@ public enum TestImages {
         var file: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         defer { tjFree(file) }
-        guard tjCompress2(compressor, pixels, Int32(width), 0, Int32(height), Int32((cmyk ? TJPF_CMYK : TJPF_RGB).rawValue),
-                          &file, &size, Int32(TJSAMP_420.rawValue), 85, progressive ? TJFLAG_PROGRESSIVE : 0) == 0, let file else {
+        guard
+            tjCompress2(
+                compressor, pixels, Int32(width), 0, Int32(height), Int32((cmyk ? TJPF_CMYK : TJPF_RGB).rawValue),
+                &file, &size, Int32(TJSAMP_420.rawValue), 85, progressive ? TJFLAG_PROGRESSIVE : 0) == 0, let file
+        else {
             preconditionFailure("libjpeg-turbo: \(String(cString: tjGetErrorStr2(compressor)))")
         }
         return Data(bytes: file, count: Int(size))
@@ -67,9 +74,10 @@ public enum TestImages {
     /// The start of a baseline JPEG file of a size, an APP0 segment and the frame header (three
     /// components, 4:2:0), and nothing of its image.
     public static func jpegHeader(width: Int, height: Int) -> Data {
-        Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
-             + [0xFF, 0xC0, 0x00, 0x11, 8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3]
-             + [1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
+        Data(
+            [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+                + [0xFF, 0xC0, 0x00, 0x11, 8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 3]
+                + [1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])
     }
 
     /// Red across, green down, RGB with 3 bytes a pixel: every part of the image differs.

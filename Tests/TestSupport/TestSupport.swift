@@ -43,8 +43,10 @@ public func runWorker(_ arguments: [String], as user: String? = nil) throws -> P
 }
 
 /// Runs an executable and waits for it, collecting its output.
-public func run(_ executable: URL, _ arguments: [String], as user: String? = nil,
-                environment: [String: String]? = nil) throws -> ProcessResult {
+public func run(
+    _ executable: URL, _ arguments: [String], as user: String? = nil,
+    environment: [String: String]? = nil
+) throws -> ProcessResult {
     let process = Process()
     if let user {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -63,9 +65,10 @@ public func run(_ executable: URL, _ arguments: [String], as user: String? = nil
     let outputData = output.fileHandleForReading.readDataToEndOfFile()
     let errorData = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus,
-                         output: String(decoding: outputData, as: UTF8.self),
-                         errorOutput: String(decoding: errorData, as: UTF8.self))
+    return ProcessResult(
+        status: process.terminationStatus,
+        output: String(decoding: outputData, as: UTF8.self),
+        errorOutput: String(decoding: errorData, as: UTF8.self))
 }
 
 /// Runs a command with no input or output and waits for it; see ``runBounded(_:_:environment:timeout:capturingIn:)``.
@@ -83,8 +86,10 @@ public func runQuietly(_ executable: String, _ arguments: [String]) -> Int32 {
 ///   - folder: Where to keep the command's output (`run.out`, `run.err`); discarded when nil.
 /// - Returns: The exit status as a shell reports it (-1 when the command could not start), the
 ///   output when kept, and whether the time ran out.
-public func runBounded(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                       timeout: TimeInterval = 30, capturingIn folder: URL? = nil) -> ProcessResult {
+public func runBounded(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    timeout: TimeInterval = 30, capturingIn folder: URL? = nil
+) -> ProcessResult {
     guard let process = try? SpawnedProcess(executable, arguments, environment: environment, in: folder, name: "run") else {
         return ProcessResult(status: -1, output: "", errorOutput: "cannot start \(executable)")
     }

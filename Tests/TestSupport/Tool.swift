@@ -51,8 +51,9 @@ public struct Tool: Sendable, CustomStringConvertible {
     public static let soffice = Tool("soffice", "libreoffice", package: "libreoffice-writer")
     public static let unopkg = Tool("unopkg", package: "libreoffice-common")
     /// LibreOffice's loader of Python-UNO components, which Python extensions need.
-    public static let pythonUNO = Tool(file: "/usr/lib/libreoffice/program/pythonloader.py",
-                                       package: "libreoffice-script-provider-python")
+    public static let pythonUNO = Tool(
+        file: "/usr/lib/libreoffice/program/pythonloader.py",
+        package: "libreoffice-script-provider-python")
     /// PostgreSQL's server programs, which Debian keeps in /usr/lib/postgresql/VERSION/bin.
     public static let initdb = Tool("initdb", package: "postgresql") {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
@@ -72,8 +73,12 @@ public struct Tool: Sendable, CustomStringConvertible {
         for name in names {
             for folder in (isProgram ? path.split(separator: ":").map(String.init) : []) + folders() {
                 let candidate = URL(fileURLWithPath: folder).appendingPathComponent(name)
-                if isProgram ? FileManager.default.isExecutableFile(atPath: candidate.path)
-                    : FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+                if isProgram
+                    ? FileManager.default.isExecutableFile(atPath: candidate.path)
+                    : FileManager.default.fileExists(atPath: candidate.path)
+                {
+                    return candidate
+                }
             }
         }
         return nil

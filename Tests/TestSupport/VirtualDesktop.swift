@@ -23,8 +23,9 @@ public final class VirtualDesktop: @unchecked Sendable {
     public init(logsIn folder: URL) throws {
         self.folder = folder
         // -displayfd 1: the server takes a free display number and writes it to standard output.
-        server = try SpawnedProcess(Tool.xvfb.path, ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                                    in: folder, name: "xvfb")
+        server = try SpawnedProcess(
+            Tool.xvfb.path, ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+            in: folder, name: "xvfb")
         var number: String?
         let deadline = Date().addingTimeInterval(20)
         while number == nil, Date() < deadline {
@@ -39,8 +40,9 @@ public final class VirtualDesktop: @unchecked Sendable {
             throw Failure(description: "Xvfb gave no display number in 20 s: \(server.errorOutput)")
         }
         display = ":\(number)"
-        windowManager = try SpawnedProcess(Tool.openbox.path, ["--sm-disable"], environment: ["DISPLAY": display],
-                                           in: folder, name: "openbox")
+        windowManager = try SpawnedProcess(
+            Tool.openbox.path, ["--sm-disable"], environment: ["DISPLAY": display],
+            in: folder, name: "openbox")
         while Date() < deadline {
             if run(Tool.xprop.path, ["-root", "_NET_SUPPORTING_WM_CHECK"]).output.contains("window id") { return }
             usleep(100_000)
@@ -57,10 +59,13 @@ public final class VirtualDesktop: @unchecked Sendable {
 
     /// Runs a program on the display and waits for it (at most `timeout` seconds).
     @discardableResult
-    public func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                    timeout: TimeInterval = 30) -> ProcessResult {
-        runBounded(executable, arguments, environment: environment.merging(["DISPLAY": display]) { $1 },
-                   timeout: timeout, capturingIn: folder)
+    public func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        timeout: TimeInterval = 30
+    ) -> ProcessResult {
+        runBounded(
+            executable, arguments, environment: environment.merging(["DISPLAY": display]) { $1 },
+            timeout: timeout, capturingIn: folder)
     }
 
     /// Runs xdotool on the display.

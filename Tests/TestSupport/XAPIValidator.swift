@@ -2,7 +2,13 @@ import Foundation
 
 /// A JSON value as parsed, keeping whole numbers, other numbers and Booleans apart.
 public indirect enum JSONValue: Decodable, Equatable, Sendable {
-    case null, bool(Bool), integer(Int), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+    case null
+    case bool(Bool)
+    case integer(Int)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -53,8 +59,12 @@ public enum XAPIValidator {
     /// Every problem of one statement.
     public static func problems(inStatement statement: JSONValue) -> [String] {
         guard let object = statement.object else { return ["not a JSON object"] }
-        var problems = unknownKeys(object, allowed: ["id", "actor", "verb", "object", "result", "context", "timestamp",
-                                                      "stored", "authority", "version", "attachments"], at: "statement")
+        var problems = unknownKeys(
+            object,
+            allowed: [
+                "id", "actor", "verb", "object", "result", "context", "timestamp",
+                "stored", "authority", "version", "attachments"
+            ], at: "statement")
         for key in ["actor", "verb", "object"] where object[key] == nil { problems.append("\(key) is missing") }
         if let id = object["id"] { problems += uuidProblems(id, at: "id") }
         if let actor = object["actor"] { problems += agentProblems(actor) }
@@ -110,7 +120,8 @@ public enum XAPIValidator {
     static func resultProblems(_ result: JSONValue, verb: String?) -> [String] {
         guard let object = result.object else { return ["result is not an object"] }
         var problems = unknownKeys(object, allowed: ["score", "success", "completion", "response", "duration", "extensions"], at: "result")
-        if let completion = object["completion"], case .bool = completion {} else if object["completion"] != nil {
+        if let completion = object["completion"], case .bool = completion {
+        } else if object["completion"] != nil {
             problems.append("result.completion is not a Boolean")
         }
         if let duration = object["duration"] {
@@ -120,7 +131,8 @@ public enum XAPIValidator {
             guard let map = extensions.object else { return problems + ["result.extensions is not an object"] }
             for key in map.keys where !isIRI(key) { problems.append("result extension key \(key) is not an absolute IRI") }
             if let progress = map[progressExtension] {
-                if case .integer(let value) = progress, (0...100).contains(value) {} else {
+                if case .integer(let value) = progress, (0...100).contains(value) {
+                } else {
                     problems.append("the progress extension is \(progress), not a whole number from 0 to 100")
                 }
             }
@@ -130,8 +142,12 @@ public enum XAPIValidator {
 
     static func contextProblems(_ context: JSONValue) -> [String] {
         guard let object = context.object else { return ["context is not an object"] }
-        var problems = unknownKeys(object, allowed: ["registration", "instructor", "team", "contextActivities", "revision",
-                                                     "platform", "language", "statement", "extensions"], at: "context")
+        var problems = unknownKeys(
+            object,
+            allowed: [
+                "registration", "instructor", "team", "contextActivities", "revision",
+                "platform", "language", "statement", "extensions"
+            ], at: "context")
         if let registration = object["registration"] { problems += uuidProblems(registration, at: "context.registration") }
         if let extensions = object["extensions"] {
             guard let map = extensions.object else { return problems + ["context.extensions is not an object"] }
@@ -163,7 +179,10 @@ public enum XAPIValidator {
             let session = statement["context"]?["extensions"]?[sessionExtension]?.string
             switch verb.split(separator: "/").last.map(String.init) {
             case "initialized":
-                guard let session else { problems.append("statement \(index): initialized without a session id"); continue }
+                guard let session else {
+                    problems.append("statement \(index): initialized without a session id")
+                    continue
+                }
                 if sessions[session] != nil { problems.append("statement \(index): session \(session) initialized twice") }
                 sessions[session] = (time, nil)
             case "terminated":
@@ -219,7 +238,8 @@ public enum XAPIValidator {
     static func languageMapProblems(_ map: JSONValue, at place: String) -> [String] {
         guard let object = map.object, !object.isEmpty else { return ["\(place) is not a non-empty language map"] }
         let language = #"[A-Za-z]{2,3}(-[A-Za-z]{3}){0,3}|[A-Za-z]{4,8}"#
-        let tag = #"^(\#(language))(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*(-[0-9A-WY-Za-wy-z](-[A-Za-z0-9]{2,8})+)*(-x(-[A-Za-z0-9]{1,8})+)?$"#
+        let tag =
+            #"^(\#(language))(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*(-[0-9A-WY-Za-wy-z](-[A-Za-z0-9]{2,8})+)*(-x(-[A-Za-z0-9]{1,8})+)?$"#
         var problems: [String] = []
         for (key, value) in object {
             if key.range(of: tag, options: .regularExpression) == nil { problems.append("\(place) key \(key) is not an RFC 5646 tag") }
@@ -238,7 +258,8 @@ public enum XAPIValidator {
 
     /// The instant a timestamp names, or nil for one that is not ISO 8601 with a zone.
     public static func date(_ text: String?) -> Date? {
-        let pattern = #"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$"#
+        let pattern =
+            #"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$"#
         guard let text, text.range(of: pattern, options: .regularExpression) != nil else { return nil }
         let withFraction = text.contains(".")
         return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: withFraction))
@@ -257,7 +278,10 @@ public enum XAPIValidator {
         guard isDuration(text), text.hasPrefix("PT") else { return nil }
         var total = 0.0, number = ""
         for character in text.dropFirst(2) {
-            if character.isNumber || character == "." { number.append(character); continue }
+            if character.isNumber || character == "." {
+                number.append(character)
+                continue
+            }
             guard let value = Double(number) else { return nil }
             switch character {
             case "H": total += value * 3600

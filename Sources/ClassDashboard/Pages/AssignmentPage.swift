@@ -35,17 +35,18 @@ struct AssignmentPage {
         let navigation = paging.navigation(id: "students-paging", noun: "Students") { offset in
             links.assignment(assignment.identifier, rowsFrom: ("students", offset))
         }
-        let students: HTML = assignment.students.isEmpty
+        let students: HTML =
+            assignment.students.isEmpty
             ? "<p class=\"empty\" id=\"no-students\">No work collected for this assignment yet.</p>"
             : """
-                \(navigation)\
-                <table id="students">
-                <thead><tr><th>Student</th><th>Key</th><th class="number">Time</th><th>Primary item</th><th>Progress</th><th>Done</th></tr></thead>
-                <tbody>
-                \(assignment.students[paging.shown].map { row($0, sharing: shared) })
-                </tbody>
-                </table>
-                """
+            \(navigation)\
+            <table id="students">
+            <thead><tr><th>Student</th><th>Key</th><th class="number">Time</th><th>Primary item</th><th>Progress</th><th>Done</th></tr></thead>
+            <tbody>
+            \(assignment.students[paging.shown].map { row($0, sharing: shared) })
+            </tbody>
+            </table>
+            """
         let content: HTML = """
             <h1 id="assignment-title">\(assignment.title)</h1>
             <p class="meta">\(details.joined(separator: " · "))</p>
@@ -63,9 +64,12 @@ struct AssignmentPage {
             \(students)
             \(keptAside)
             """
-        return PageLayout(title: assignment.title, trail: [
-            .init(label: "Class", link: links.home), .init(label: assignment.title, link: nil),
-        ], content: content, source: links.source).render()
+        return PageLayout(
+            title: assignment.title,
+            trail: [
+                .init(label: "Class", link: links.home), .init(label: assignment.title, link: nil)
+            ], content: content, source: links.source
+        ).render()
     }
 
     /// The submissions kept aside as conflicts: another key than the student's, or a future date.
@@ -96,7 +100,8 @@ struct AssignmentPage {
     private func sharedName(_ student: ClassReport.StudentRow, _ shared: Set<String>) -> HTML {
         guard shared.contains(student.studentName) else { return "" }
         let joined = student.enrolledAt.map { ", joined \(DisplayFormat.day($0))" } ?? ""
-        return " <span class=\"badge warning same-name\" title=\"Another student has this name: tell them apart by key\(joined)\">same name\(joined)</span>"
+        return
+            " <span class=\"badge warning same-name\" title=\"Another student has this name: tell them apart by key\(joined)\">same name\(joined)</span>"
     }
 
     private func row(_ student: ClassReport.StudentRow, sharing shared: Set<String>) -> HTML {

@@ -25,7 +25,10 @@ struct ClassPage {
                 """
         } else {
             let rows = report.assignments.map(row)
-            let contexts: HTML = report.contexts.isEmpty ? "" : """
+            let contexts: HTML =
+                report.contexts.isEmpty
+                ? ""
+                : """
                 <h2>Assigned contexts</h2>
                 <table id="contexts">
                 <thead><tr><th>Context</th><th class="number">Documents</th><th class="number">Done with every document</th>\
@@ -95,13 +98,16 @@ struct ClassPage {
         let drawn = assignment.students.filter { $0.work.history != nil && $0.work.progressBasis?.measuresProgress != false }
         let lines = drawn.prefix(Self.progressLinesShown).compactMap { student -> HTML? in
             guard let entries = student.work.history,
-                  let line = HistoryCharts(history: WritingHistory(entries: entries)).progressLine(name: student.studentName) else { return nil }
+                let line = HistoryCharts(history: WritingHistory(entries: entries)).progressLine(name: student.studentName)
+            else { return nil }
             return HTML(escapedMarkup: line)
         }
         guard !lines.isEmpty else { return "–" }
         let more = drawn.count - Self.progressLinesShown
-        let rest: HTML = more > 0
-            ? "<div class=\"note more-lines\"><a href=\"\(links.assignment(assignment.identifier))\">and \(more) more \(more == 1 ? "student" : "students")</a></div>" : ""
+        let rest: HTML =
+            more > 0
+            ? "<div class=\"note more-lines\"><a href=\"\(links.assignment(assignment.identifier))\">and \(more) more \(more == 1 ? "student" : "students")</a></div>"
+            : ""
         return HTML(joining: lines + [rest])
     }
 }

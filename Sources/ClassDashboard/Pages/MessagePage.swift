@@ -6,9 +6,12 @@ struct MessagePage {
     var links: Links
 
     func render() -> HTML {
-        PageLayout(title: title, trail: [.init(label: "Class", link: links.home), .init(label: title, link: nil)], content: """
-            <h1 id="message-title">\(title)</h1>
-            <p class="empty" id="message">\(message)</p>
-            """, source: links.source).render()
+        PageLayout(
+            title: title, trail: [.init(label: "Class", link: links.home), .init(label: title, link: nil)],
+            content: """
+                <h1 id="message-title">\(title)</h1>
+                <p class="empty" id="message">\(message)</p>
+                """, source: links.source
+        ).render()
     }
 }

@@ -27,10 +27,13 @@ struct Paging {
     ///   - link: The address of the rows from an offset.
     func navigation(id: String, noun: String, link: (Int) -> String) -> HTML {
         guard shown.count < total else { return "" }
-        let previous: HTML = shown.lowerBound > 0
+        let previous: HTML =
+            shown.lowerBound > 0
             ? " <a id=\"\(id)-previous\" href=\"\(link(max(0, shown.lowerBound - size)))\">Previous \(min(size, shown.lowerBound))</a>" : ""
-        let next: HTML = shown.upperBound < total
+        let next: HTML =
+            shown.upperBound < total
             ? " <a id=\"\(id)-next\" href=\"\(link(shown.upperBound))\">Next \(min(size, total - shown.upperBound))</a>" : ""
-        return "<p class=\"note paging\" id=\"\(id)\">\(noun) \(shown.lowerBound + 1)–\(shown.upperBound) of \(total).\(previous)\(next)</p>"
+        return
+            "<p class=\"note paging\" id=\"\(id)\">\(noun) \(shown.lowerBound + 1)–\(shown.upperBound) of \(total).\(previous)\(next)</p>"
     }
 }

@@ -35,7 +35,8 @@ struct ReplayPage {
         guard let snapshot else { return nil }
         let previous = shown >= 2 ? records[shown - 2].entry : nil
         let entry = snapshot.entry
-        let navigation = [("First", 1), ("Previous", shown - 1), ("Next", shown + 1), ("Last", records.count)].map { label, target -> HTML in
+        let navigation = [("First", 1), ("Previous", shown - 1), ("Next", shown + 1), ("Last", records.count)].map {
+            label, target -> HTML in
             target >= 1 && target <= records.count && target != shown
                 ? "<a href=\"\(links.replay(student.studentIdentifier, of: assignment.identifier, step: target))\" id=\"replay-\(label.lowercased())\">\(label)</a>"
                 : "<span class=\"muted\">\(label)</span>"
@@ -58,12 +59,15 @@ struct ReplayPage {
             <p class="note">\(entry.isSessionStart ? "The text the first session began from." : "Underlined: what this step added.") \
             The text is rebuilt from the snapshots the student's clsfile took at the end of each session; each is checked against its digest.</p>
             """
-        return PageLayout(title: "Replay · \(student.studentName) · \(assignment.title)", trail: [
-            .init(label: "Class", link: links.home),
-            .init(label: assignment.title, link: links.assignment(assignment.identifier)),
-            .init(label: student.studentName, link: links.student(student.studentIdentifier, of: assignment.identifier)),
-            .init(label: "Replay", link: nil),
-        ], content: content, source: links.source).render()
+        return PageLayout(
+            title: "Replay · \(student.studentName) · \(assignment.title)",
+            trail: [
+                .init(label: "Class", link: links.home),
+                .init(label: assignment.title, link: links.assignment(assignment.identifier)),
+                .init(label: student.studentName, link: links.student(student.studentIdentifier, of: assignment.identifier)),
+                .init(label: "Replay", link: nil)
+            ], content: content, source: links.source
+        ).render()
     }
 
     /// The snapshot's text in a byte range, what it added in `<ins>`.
@@ -98,7 +102,8 @@ struct ReplayPage {
         guard part.count < total else { return "" }
         let after = snapshot.entry.isSessionStart ? 0 : snapshot.inserted.count - snapshot.insertionIndex(after: part.upperBound)
         let link = { (offset: Int) in links.replay(student.studentIdentifier, of: assignment.identifier, step: step, from: offset) }
-        let more: HTML = part.upperBound < total
+        let more: HTML =
+            part.upperBound < total
             ? " <a id=\"replay-more\" href=\"\(link(part.upperBound))\">Next part</a>\(after > 0 ? " (\(after) more \(after == 1 ? "change" : "changes"))" : "")"
             : ""
         let back: HTML = part.lowerBound > 0 ? " <a id=\"replay-start\" href=\"\(link(0))\">Back to the start</a>" : ""

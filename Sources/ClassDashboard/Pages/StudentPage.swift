@@ -39,11 +39,14 @@ struct StudentPage {
             \(sessions)
             \(writingHistory)
             """
-        return PageLayout(title: "\(student.studentName) · \(assignment.title)", trail: [
-            .init(label: "Class", link: links.home),
-            .init(label: assignment.title, link: links.assignment(assignment.identifier)),
-            .init(label: student.studentName, link: nil),
-        ], content: content, source: links.source).render()
+        return PageLayout(
+            title: "\(student.studentName) · \(assignment.title)",
+            trail: [
+                .init(label: "Class", link: links.home),
+                .init(label: assignment.title, link: links.assignment(assignment.identifier)),
+                .init(label: student.studentName, link: nil)
+            ], content: content, source: links.source
+        ).render()
     }
 
     /// The writing history, when the assignment asked for it: its pictures, its table, and a
@@ -51,14 +54,17 @@ struct StudentPage {
     private var writingHistory: HTML {
         guard let entries = student.work.history else { return "" }
         guard !entries.isEmpty else {
-            return "<h2>How it was written</h2><p class=\"empty\" id=\"no-history\">The assignment asks for the writing history; none was recorded when this was submitted.</p>"
+            return
+                "<h2>How it was written</h2><p class=\"empty\" id=\"no-history\">The assignment asks for the writing history; none was recorded when this was submitted.</p>"
         }
-        let charts = HistoryCharts(history: WritingHistory(entries: entries),
-                                   showsProgress: student.work.progressBasis?.measuresProgress != false)
+        let charts = HistoryCharts(
+            history: WritingHistory(entries: entries),
+            showsProgress: student.work.progressBasis?.measuresProgress != false)
         let pictures = [charts.wordsOverTime(), charts.sessionBars(), charts.typedAgainstPasted()].compactMap { $0 }
             .map { HTML(escapedMarkup: "<figure>\($0)</figure>") }
         let steps = student.work.snapshots?.count ?? 0
-        let replay: HTML = steps > 0
+        let replay: HTML =
+            steps > 0
             ? "<p id=\"replay-link\"><a href=\"\(links.replay(student.studentIdentifier, of: assignment.identifier, step: 1))\">Replay the text, \(steps) \(steps == 1 ? "step" : "steps")</a></p>"
             : ""
         return """
@@ -71,14 +77,19 @@ struct StudentPage {
 
     private var completion: HTML {
         guard let completedAt = student.work.completedAt else { return "" }
-        return "<div class=\"note\"><time datetime=\"\(DisplayFormat.machine(completedAt))\">\(DisplayFormat.timestamp(completedAt))</time></div>"
+        return
+            "<div class=\"note\"><time datetime=\"\(DisplayFormat.machine(completedAt))\">\(DisplayFormat.timestamp(completedAt))</time></div>"
     }
 
     /// Typed against pasted characters, when the work records both.
     private var typedAndPasted: HTML {
         let all = student.work.additionalItems
-        guard let typed = all.first(where: { $0.identifier == ItemIdentifier.typedCharacters && $0.kind == ItemKind.quantity.rawValue })?.value,
-              let pasted = all.first(where: { $0.identifier == ItemIdentifier.pastedCharacters && $0.kind == ItemKind.quantity.rawValue })?.value else { return "" }
+        guard
+            let typed = all.first(where: { $0.identifier == ItemIdentifier.typedCharacters && $0.kind == ItemKind.quantity.rawValue })?
+                .value,
+            let pasted = all.first(where: { $0.identifier == ItemIdentifier.pastedCharacters && $0.kind == ItemKind.quantity.rawValue })?
+                .value
+        else { return "" }
         let share = typed + pasted > 0 ? pasted / (typed + pasted) : 0
         return """
             <div class="card" id="typed-pasted" data-typed="\(String(typed))" data-pasted="\(String(pasted))">\

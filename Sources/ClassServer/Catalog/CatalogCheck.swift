@@ -27,7 +27,9 @@ enum CatalogCheck {
         if let order = data.displayOrder, !(-1_000_000_000...1_000_000_000).contains(order) {
             throw refuse("displayOrder must be within ±1,000,000,000")
         }
-        for (name, range, most) in [("suggestedAge", data.suggestedAge, 150), ("suggestedCompletionTime", data.suggestedCompletionTime, 100_000)] {
+        for (name, range, most) in [
+            ("suggestedAge", data.suggestedAge, 150), ("suggestedCompletionTime", data.suggestedCompletionTime, 100_000)
+        ] {
             guard let range else { continue }
             guard range.count == 2, range[0] >= 0, range[0] <= range[1], range[1] <= most else {
                 throw refuse("\(name) is [lowest, highest] with 0 ≤ lowest ≤ highest ≤ \(most)")
@@ -42,13 +44,16 @@ enum CatalogCheck {
             }
         }
         if let link = data.universalLinkURL {
-            guard ["http", "https"].contains(link.scheme?.lowercased() ?? ""), link.host != nil, link.absoluteString.utf8.count <= 2_048 else {
+            guard ["http", "https"].contains(link.scheme?.lowercased() ?? ""), link.host != nil, link.absoluteString.utf8.count <= 2_048
+            else {
                 throw refuse("universalLinkURL must be an http or https address of at most 2,048 bytes")
             }
         }
         if let metadata = context.metadata {
-            let lists = [("keywords", metadata.keywords), ("presentableLocales", metadata.presentableLocales),
-                         ("standardsAlignments", metadata.standardsAlignments)]
+            let lists = [
+                ("keywords", metadata.keywords), ("presentableLocales", metadata.presentableLocales),
+                ("standardsAlignments", metadata.standardsAlignments)
+            ]
             do {
                 try metadata.locale.map { try text($0, "metadata.locale", upTo: 64) }
                 try metadata.minimumBundleVersion.map { try text($0, "metadata.minimumBundleVersion", upTo: 64) }
@@ -59,7 +64,9 @@ enum CatalogCheck {
                 }
                 if let paths = metadata.presentablePaths {
                     guard paths.count <= 64 else { throw ServerError(.invalidValue, "metadata.presentablePaths has more than 64 paths") }
-                    for path in paths { for identifier in path { try text(identifier, "an identifier of metadata.presentablePaths", upTo: 256) } }
+                    for path in paths {
+                        for identifier in path { try text(identifier, "an identifier of metadata.presentablePaths", upTo: 256) }
+                    }
                 }
             } catch let error as ServerError {
                 throw refuse(error.message)
@@ -78,7 +85,9 @@ enum CatalogCheck {
         guard !value.trimmingCharacters(in: .whitespaces).isEmpty, value.utf8.count <= bytes else {
             throw ServerError(.invalidValue, "\(what) must be 1 to \(bytes) bytes, not blank")
         }
-        let forbidden = value.unicodeScalars.contains { $0.properties.generalCategory == .control && !(lines && ($0 == "\n" || $0 == "\t")) }
+        let forbidden = value.unicodeScalars.contains {
+            $0.properties.generalCategory == .control && !(lines && ($0 == "\n" || $0 == "\t"))
+        }
         guard !forbidden else { throw ServerError(.invalidValue, "\(what) has control characters") }
     }
 }

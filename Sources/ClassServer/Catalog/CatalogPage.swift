@@ -38,8 +38,10 @@ struct CatalogPage: Sendable {
         var dueDate: Date?
         var createdAt: Date
 
-        init(identifier: String, title: String, team: String, identifierPath: [String], contextTitle: String,
-                    dueDate: Date?, createdAt: Date) {
+        init(
+            identifier: String, title: String, team: String, identifierPath: [String], contextTitle: String,
+            dueDate: Date?, createdAt: Date
+        ) {
             self.identifier = identifier
             self.title = title
             self.team = team
@@ -77,8 +79,10 @@ struct CatalogPage: Sendable {
     var assignments: [Assigned]
     var notice: Notice?
 
-    init(base: String, token: String?, teams: [String], team: String?, ancestors: [CourseManifest.ContextData],
-                entries: [Entry], isTruncated: Bool, assignments: [Assigned], notice: Notice? = nil) {
+    init(
+        base: String, token: String?, teams: [String], team: String?, ancestors: [CourseManifest.ContextData],
+        entries: [Entry], isTruncated: Bool, assignments: [Assigned], notice: Notice? = nil
+    ) {
         self.base = base
         self.token = token
         self.teams = teams
@@ -107,10 +111,14 @@ struct CatalogPage: Sendable {
     func render() -> HTML {
         let home = Links(token: token, base: base, source: Self.source)
         var trail: [PageLayout.Step] = [.init(label: "Class", link: home.home)]
-        var content: [HTML] = ["<h1>Catalog</h1>\n<p class=\"meta\">The production catalogs of the content tools that publish to this server. Assign a context, and the work on it and on every context below it — in the tool, or in a document of the course — reports to the class.</p>\n"]
+        var content: [HTML] = [
+            "<h1>Catalog</h1>\n<p class=\"meta\">The production catalogs of the content tools that publish to this server. Assign a context, and the work on it and on every context below it — in the tool, or in a document of the course — reports to the class.</p>\n"
+        ]
         if let notice {
-            content.append(notice.isRefusal ? "<p class=\"warning\" id=\"notice\" role=\"alert\"><strong>Not assigned:</strong> \(notice.text)</p>\n"
-                                             : "<p class=\"notice\" id=\"notice\" role=\"status\">\(notice.text)</p>\n")
+            content.append(
+                notice.isRefusal
+                    ? "<p class=\"warning\" id=\"notice\" role=\"alert\"><strong>Not assigned:</strong> \(notice.text)</p>\n"
+                    : "<p class=\"notice\" id=\"notice\" role=\"status\">\(notice.text)</p>\n")
         }
         if let team {
             trail.append(.init(label: "Catalog", link: Self.address(base: base, token: token, team: nil, path: [])))
@@ -129,11 +137,13 @@ struct CatalogPage: Sendable {
     }
 
     /// The page reads the catalog at each request and never reloads itself (a form may be half filled).
-    static let source = DashboardPages.Source(footer: "Read from the class server's production catalogs at every request.", refreshSeconds: nil)
+    static let source = DashboardPages.Source(
+        footer: "Read from the class server's production catalogs at every request.", refreshSeconds: nil)
 
     private var teamList: HTML {
         guard !teams.isEmpty else {
-            return "<p class=\"empty\" id=\"no-catalog\">No content tool has published a production catalog to this server yet (clsfile catalog publish MANIFEST --environment production).</p>\n"
+            return
+                "<p class=\"empty\" id=\"no-catalog\">No content tool has published a production catalog to this server yet (clsfile catalog publish MANIFEST --environment production).</p>\n"
         }
         let items = teams.map { team -> HTML in
             "<li><a href=\"\(Self.address(base: base, token: token, team: team, path: []))\">\(team)</a></li>"
@@ -145,7 +155,8 @@ struct CatalogPage: Sendable {
         guard !entries.isEmpty else {
             return "<p class=\"empty\" id=\"no-contexts\">This context has no contexts below it.</p>\n"
         }
-        let more: HTML = isTruncated ? "<p class=\"meta\" id=\"truncated\">Only the first \(entries.count) contexts of this level are shown.</p>\n" : ""
+        let more: HTML =
+            isTruncated ? "<p class=\"meta\" id=\"truncated\">Only the first \(entries.count) contexts of this level are shown.</p>\n" : ""
         return """
             <table id="contexts">
             <thead><tr><th>Context</th><th>Suggested</th><th>Reports</th><th>Assign</th></tr></thead>
@@ -160,10 +171,12 @@ struct CatalogPage: Sendable {
     private func row(_ entry: Entry, team: String) -> HTML {
         let context = entry.context
         let path = context.identifierPath
-        let thumbnail: HTML = entry.thumbnailID.map { id in
-            "<img class=\"thumbnail\" src=\"\(base)/catalog/thumbnail\(Links.query([("team", team), ("id", id)] + (token.map { [("token", $0)] } ?? [])))\" width=\"66\" height=\"66\" alt=\"\">"
-        } ?? "<span class=\"thumbnail none\" aria-hidden=\"true\"></span>"
-        let title: HTML = entry.childCount > 0
+        let thumbnail: HTML =
+            entry.thumbnailID.map { id in
+                "<img class=\"thumbnail\" src=\"\(base)/catalog/thumbnail\(Links.query([("team", team), ("id", id)] + (token.map { [("token", $0)] } ?? [])))\" width=\"66\" height=\"66\" alt=\"\">"
+            } ?? "<span class=\"thumbnail none\" aria-hidden=\"true\"></span>"
+        let title: HTML =
+            entry.childCount > 0
             ? "<a class=\"title\" href=\"\(Self.address(base: base, token: token, team: team, path: path))\">\(context.title)</a> <span class=\"meta\">(\(entry.childCount) below)</span>"
             : "<span class=\"title\">\(context.title)</span>"
         let summary: HTML = context.summary.map { "<div class=\"summary\">\($0)</div>" } ?? ""
@@ -186,7 +199,8 @@ struct CatalogPage: Sendable {
         if let held = assignments.first(where: { $0.team == team && $0.identifierPath == context.identifierPath }) {
             return "<span class=\"badge done\">Assigned</span> <span class=\"meta\">as \(held.title)</span>"
         }
-        let hidden = [HTML("<input type=\"hidden\" name=\"team\" value=\"\(team)\">")]
+        let hidden =
+            [HTML("<input type=\"hidden\" name=\"team\" value=\"\(team)\">")]
             + context.identifierPath.map { HTML("<input type=\"hidden\" name=\"path\" value=\"\($0)\">") }
         let action = base + "/catalog/assignments" + Links.query(token.map { [("token", $0)] } ?? [])
         let label = "assign-\(context.identifierPath.joined(separator: "-"))"
@@ -233,8 +247,10 @@ struct CatalogPage: Sendable {
             let high = bounds.count > 1 ? bounds[1] : low
             return low == high ? "\(low) \(unit)" : "\(low)–\(high) \(unit)"
         }
-        let parts = [range(context.suggestedAge, unit: "years").map { "Age \($0)" },
-                     range(context.suggestedCompletionTime, unit: "min").map { "Time \($0)" }].compactMap { $0 }
+        let parts = [
+            range(context.suggestedAge, unit: "years").map { "Age \($0)" },
+            range(context.suggestedCompletionTime, unit: "min").map { "Time \($0)" }
+        ].compactMap { $0 }
         guard !parts.isEmpty else { return "–" }
         return HTML(joining: parts.enumerated().map { $0.offset == 0 ? "\($0.element)" : "<br>\($0.element)" })
     }
@@ -243,10 +259,11 @@ struct CatalogPage: Sendable {
     static func capabilities(_ context: CourseManifest.ContextData) -> HTML {
         let capabilities = context.progressReportingCapabilities ?? []
         guard !capabilities.isEmpty else { return "<span class=\"capability\">duration</span>" }
-        return HTML(joining: capabilities.enumerated().map { index, capability -> HTML in
-            let details: HTML = capability.details.map { " <span class=\"meta\">(\($0))</span>" } ?? ""
-            let separator: HTML = index == 0 ? "" : "<br>"
-            return "\(separator)<span class=\"capability\">\("\(capability.kind)")</span>\(details)"
-        })
+        return HTML(
+            joining: capabilities.enumerated().map { index, capability -> HTML in
+                let details: HTML = capability.details.map { " <span class=\"meta\">(\($0))</span>" } ?? ""
+                let separator: HTML = index == 0 ? "" : "<br>"
+                return "\(separator)<span class=\"capability\">\("\(capability.kind)")</span>\(details)"
+            })
     }
 }

@@ -18,8 +18,9 @@ struct CatalogRoutes: Sendable {
 
     func add<Context: RequestContext>(to router: Router<Context>) {
         router.get("/v1/openapi.yaml") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: CatalogDocument.openAPI)))
+            Response(
+                status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: CatalogDocument.openAPI)))
         }
         router.post("/v1/contexts") { request, _ in
             let (team, environment) = try await caller(of: request)
@@ -28,25 +29,34 @@ struct CatalogRoutes: Sendable {
             do {
                 contexts = try JSONDecoder().decode([CatalogWire.Context].self, from: Data(buffer: bytes))
             } catch {
-                throw ServerError(.invalidValue, "the body is not a JSON array of contexts ({\"data\": {...}, \"metadata\": {...}}): \(JSONCoding.describe(error))")
+                throw ServerError(
+                    .invalidValue,
+                    "the body is not a JSON array of contexts ({\"data\": {...}, \"metadata\": {...}}): \(JSONCoding.describe(error))")
             }
-            guard !contexts.isEmpty else { throw ServerError(.invalidValue, "the body holds no context: send 1 to \(CatalogWire.maximumContexts)") }
+            guard !contexts.isEmpty else {
+                throw ServerError(.invalidValue, "the body holds no context: send 1 to \(CatalogWire.maximumContexts)")
+            }
             guard contexts.count <= CatalogWire.maximumContexts else {
-                throw ServerError(.tooManyContexts, "the body holds \(contexts.count) contexts, more than \(CatalogWire.maximumContexts): send them in several requests, parents first")
+                throw ServerError(
+                    .tooManyContexts,
+                    "the body holds \(contexts.count) contexts, more than \(CatalogWire.maximumContexts): send them in several requests, parents first"
+                )
             }
             return try ServerRoutes.json(try await database.publishContexts(contexts, team: team, environment: environment))
         }
         router.get("/v1/contexts") { request, _ in
             let (team, environment) = try await caller(of: request)
             let query = request.uri.queryParameters
-            let limit = try query.get("limit").map { text in
-                guard let limit = Int(text), (1...1_000).contains(limit) else {
-                    throw ServerError(.invalidValue, "limit is a number from 1 to 1000, not \(text.prefix(20))")
-                }
-                return limit
-            } ?? 1_000
-            let page = try await database.contexts(team: team, environment: environment, under: try Self.path(of: request, required: false),
-                                                   after: query.get("after"), limit: limit)
+            let limit =
+                try query.get("limit").map { text in
+                    guard let limit = Int(text), (1...1_000).contains(limit) else {
+                        throw ServerError(.invalidValue, "limit is a number from 1 to 1000, not \(text.prefix(20))")
+                    }
+                    return limit
+                } ?? 1_000
+            let page = try await database.contexts(
+                team: team, environment: environment, under: try Self.path(of: request, required: false),
+                after: query.get("after"), limit: limit)
             return try ServerRoutes.json(page)
         }
         router.delete("/v1/contexts") { request, _ in
@@ -62,11 +72,13 @@ struct CatalogRoutes: Sendable {
                     throw ServerError(.invalidValue, "the body is not {\"identifierPaths\": [[...], ...]}: \(JSONCoding.describe(error))")
                 }
                 guard (1...CatalogWire.maximumContexts).contains(paths.count) else {
-                    throw ServerError(.tooManyContexts, "the body names \(paths.count) contexts; name 1 to \(CatalogWire.maximumContexts) a request")
+                    throw ServerError(
+                        .tooManyContexts, "the body names \(paths.count) contexts; name 1 to \(CatalogWire.maximumContexts) a request")
                 }
                 try paths.forEach(Self.check(path:))
             }
-            return try ServerRoutes.json(try await database.deleteContexts(under: paths, requiringOne: named, team: team, environment: environment))
+            return try ServerRoutes.json(
+                try await database.deleteContexts(under: paths, requiringOne: named, team: team, environment: environment))
         }
         router.post("/v1/thumbnails") { request, _ in
             let (team, environment) = try await caller(of: request)
@@ -81,12 +93,14 @@ struct CatalogRoutes: Sendable {
             guard let thumbnail = try await database.thumbnail(id: id, team: team, environment: environment) else {
                 throw ServerError(.notFound, "the \(environment.rawValue) catalog has no thumbnail \(id)")
             }
-            return Response(status: .ok, headers: [.contentType: thumbnail.mediaType],
-                            body: ResponseBody(byteBuffer: ByteBuffer(data: thumbnail.bytes)))
+            return Response(
+                status: .ok, headers: [.contentType: thumbnail.mediaType],
+                body: ResponseBody(byteBuffer: ByteBuffer(data: thumbnail.bytes)))
         }
         router.delete("/v1/thumbnails") { request, _ in
             let (team, environment) = try await caller(of: request)
-            return try ServerRoutes.json(try await database.deleteThumbnail(id: try Self.thumbnailID(of: request), team: team, environment: environment))
+            return try ServerRoutes.json(
+                try await database.deleteThumbnail(id: try Self.thumbnailID(of: request), team: team, environment: environment))
         }
         router.get("/v1/status/:id") { request, context in
             let (team, _) = try await caller(of: request, needsEnvironment: false)
@@ -100,7 +114,10 @@ struct CatalogRoutes: Sendable {
     /// The team whose key signed the request's token, and the catalog it names.
     private func caller(of request: Request, needsEnvironment: Bool = true) async throws -> (String, CatalogWire.Environment) {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
-            throw ServerError(.unauthorized, "the request carries no token: send Authorization: Bearer TOKEN, a JWT signed with ES256 by your registered key (clsfile catalog makes them)")
+            throw ServerError(
+                .unauthorized,
+                "the request carries no token: send Authorization: Bearer TOKEN, a JWT signed with ES256 by your registered key (clsfile catalog makes them)"
+            )
         }
         let (database, keys) = (self.database, self.keys)
         let verified = try await CatalogToken.verify(String(header.dropFirst("Bearer ".count))) { kid in
@@ -108,7 +125,9 @@ struct CatalogRoutes: Sendable {
         }
         let named = request.uri.queryParameters.get("environment")
         guard let environment = named.flatMap({ CatalogWire.Environment(rawValue: $0) }) ?? (needsEnvironment ? nil : .development) else {
-            throw ServerError(.invalidEnvironment, "name the catalog with environment=development or environment=production\(named.map { ", not \($0.prefix(40))" } ?? "")")
+            throw ServerError(
+                .invalidEnvironment,
+                "name the catalog with environment=development or environment=production\(named.map { ", not \($0.prefix(40))" } ?? "")")
         }
         return (verified.team, environment)
     }

@@ -20,16 +20,20 @@ public struct CatalogThumbnail: Sendable, Equatable {
         let side = CatalogWire.thumbnailSide
         let declared = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard let declared, ["image/png", "image/jpeg"].contains(declared) else {
-            throw ServerError(.invalidThumbnail, "a thumbnail is PNG or JPEG: send it with Content-Type image/png or image/jpeg, not \(contentType?.prefix(60) ?? "none")")
+            throw ServerError(
+                .invalidThumbnail,
+                "a thumbnail is PNG or JPEG: send it with Content-Type image/png or image/jpeg, not \(contentType?.prefix(60) ?? "none")")
         }
         guard let (format, width, height) = ThumbnailImage.format(of: bytes) else {
-            throw ServerError(.invalidThumbnail, "the thumbnail is not a PNG or JPEG image (its first bytes say neither, or it is cut short)")
+            throw ServerError(
+                .invalidThumbnail, "the thumbnail is not a PNG or JPEG image (its first bytes say neither, or it is cut short)")
         }
         guard format == declared else {
             throw ServerError(.invalidThumbnail, "the thumbnail's bytes are \(format), but Content-Type says \(declared)")
         }
         guard width == side, height == side else {
-            throw ServerError(.invalidThumbnail, "the thumbnail is \(width)×\(height) pixels; thumbnails are \(side)×\(side): scale it first")
+            throw ServerError(
+                .invalidThumbnail, "the thumbnail is \(width)×\(height) pixels; thumbnails are \(side)×\(side): scale it first")
         }
         if let problem = ThumbnailImage.problem(with: bytes) {
             throw ServerError(.invalidThumbnail, problem)

@@ -17,7 +17,8 @@ struct ClassCatalogRoutes: Sendable {
     func add(to router: Router<ServerRequestContext>) {
         routes.signedRoutes(of: router, allowingTokenInAddress: false).get("/v1/classes/:class/assignments") { _, context in
             let caller = try context.caller
-            return try ServerRoutes.json(try await database.catalogAssignments(ofClass: try ServerRoutes.classID(context), as: caller.accountID))
+            return try ServerRoutes.json(
+                try await database.catalogAssignments(ofClass: try ServerRoutes.classID(context), as: caller.accountID))
         }
         let pages = routes.signedRoutes(of: router, allowingTokenInAddress: true)
         pages.get("/classes/:class/catalog") { request, context in
@@ -34,8 +35,12 @@ struct ClassCatalogRoutes: Sendable {
             let (teacher, _) = try Self.teacher(context)
             let query = request.uri.queryParameters
             guard let team = query.get("team"), let id = query.get("id"),
-                  let thumbnail = try await database.catalogThumbnail(id: id, team: team, as: teacher) else {
-                throw ServerError(.notFound, "the production catalogs have no thumbnail \(request.uri.queryParameters.get("id") ?? "") of \(request.uri.queryParameters.get("team") ?? ""): reload the catalog page, whose images name the thumbnails there are")
+                let thumbnail = try await database.catalogThumbnail(id: id, team: team, as: teacher)
+            else {
+                throw ServerError(
+                    .notFound,
+                    "the production catalogs have no thumbnail \(request.uri.queryParameters.get("id") ?? "") of \(request.uri.queryParameters.get("team") ?? ""): reload the catalog page, whose images name the thumbnails there are"
+                )
             }
             var headers = HTTPFields()
             headers[.contentType] = thumbnail.mediaType
@@ -54,8 +59,9 @@ struct ClassCatalogRoutes: Sendable {
                 let assignment = try await database.assignCatalogContext(
                     path, team: team, toClass: classID, title: title, dueDate: due,
                     instructions: form.first { $0.0 == "instructions" }?.1, as: teacher)
-                var level = CatalogPage.address(base: Self.base(classID), token: request.uri.queryParameters.get("token"),
-                                                team: team, path: Array(path.dropLast()))
+                var level = CatalogPage.address(
+                    base: Self.base(classID), token: request.uri.queryParameters.get("token"),
+                    team: team, path: Array(path.dropLast()))
                 level += (level.contains("?") ? "&" : "?") + "assigned=\(assignment.id.uuidString.lowercased())"
                 return Response(status: .seeOther, headers: [.location: level, .cacheControl: "no-store"])
             } catch let error as ServerError where [.invalidValue, .alreadyAssigned, .notFound].contains(error.code) {
@@ -71,8 +77,10 @@ struct ClassCatalogRoutes: Sendable {
 
     /// The catalog page of a level; a level the catalog no longer holds shows the list of
     /// publishers, saying so.
-    private func page(_ classID: UUID, team: String?, path: [String], as teacher: UUID, request: Request,
-                      notice: (CatalogPage) -> CatalogPage.Notice?) async throws -> CatalogPage {
+    private func page(
+        _ classID: UUID, team: String?, path: [String], as teacher: UUID, request: Request,
+        notice: (CatalogPage) -> CatalogPage.Notice?
+    ) async throws -> CatalogPage {
         var level: ServerDatabase.CatalogLevel
         var missing: CatalogPage.Notice?
         var team = team.flatMap { $0.isEmpty ? nil : $0 }
@@ -86,14 +94,18 @@ struct ClassCatalogRoutes: Sendable {
         var page = CatalogPage(
             base: Self.base(classID), token: request.uri.queryParameters.get("token"), teams: level.teams, team: team,
             ancestors: level.ancestors.map(\.data.description),
-            entries: level.entries.map { CatalogPage.Entry(context: $0.context.data.description, thumbnailID: $0.context.data.thumbnailId,
-                                                          childCount: $0.childCount) },
+            entries: level.entries.map {
+                CatalogPage.Entry(
+                    context: $0.context.data.description, thumbnailID: $0.context.data.thumbnailId,
+                    childCount: $0.childCount)
+            },
             isTruncated: level.isTruncated,
             assignments: level.assignments.map { assigned in
-                CatalogPage.Assigned(identifier: assigned.id.uuidString.lowercased(), title: assigned.title, team: assigned.team,
-                                     identifierPath: assigned.identifierPath,
-                                     contextTitle: assigned.contexts.first { $0.data.identifierPath == assigned.identifierPath }?.data.title ?? "",
-                                     dueDate: assigned.dueDate, createdAt: assigned.createdAt)
+                CatalogPage.Assigned(
+                    identifier: assigned.id.uuidString.lowercased(), title: assigned.title, team: assigned.team,
+                    identifierPath: assigned.identifierPath,
+                    contextTitle: assigned.contexts.first { $0.data.identifierPath == assigned.identifierPath }?.data.title ?? "",
+                    dueDate: assigned.dueDate, createdAt: assigned.createdAt)
             })
         page.notice = missing ?? notice(page)
         return page

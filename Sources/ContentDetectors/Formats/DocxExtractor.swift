@@ -12,7 +12,7 @@ struct DocxExtractor: TextExtractor {
         namespaces: [w: "w", mc: "mc"],
         rules: [
             (w, "t", .run), (w, "p", .paragraph), (w, "tab", .separator), (w, "br", .separator), (w, "cr", .separator),
-            (w, "noBreakHyphen", .literal("-")), (w, "del", .skipped), (w, "moveFrom", .skipped), (mc, "Fallback", .skipped),
+            (w, "noBreakHyphen", .literal("-")), (w, "del", .skipped), (w, "moveFrom", .skipped), (mc, "Fallback", .skipped)
         ],
         textOnlyInRuns: true, needsBody: false, collapsesWhitespace: false)
 
@@ -20,7 +20,7 @@ struct DocxExtractor: TextExtractor {
         let zip = try source.zipContainer()
         var parts: [(String, ProseTarget)] = [
             ("word/document.xml", .body), ("word/footnotes.xml", .footnotes),
-            ("word/endnotes.xml", .endnotes), ("word/comments.xml", .comments),
+            ("word/endnotes.xml", .endnotes), ("word/comments.xml", .comments)
         ]
         parts += DocxExtractor.headerAndFooterParts(zip.items.names).map { ($0, .headersAndFooters) }
         for (part, target) in parts where zip.contains(part) || part == "word/document.xml" {
@@ -69,6 +69,6 @@ struct QualifiedNames {
     }
 }
 
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

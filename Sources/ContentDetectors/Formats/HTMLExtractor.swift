@@ -23,7 +23,7 @@ struct HTMLHandler: MarkupHandler {
     private static let blocks: Set<String> = [
         "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th",
         "table", "caption", "blockquote", "pre", "section", "article", "header", "footer", "aside", "nav", "main",
-        "figure", "figcaption", "address", "hr", "body", "html", "form", "fieldset", "legend", "details", "summary",
+        "figure", "figcaption", "address", "hr", "body", "html", "form", "fieldset", "legend", "details", "summary"
     ]
 
     private static func localName(_ name: UnsafeRawBufferPointer) -> String {
@@ -34,7 +34,10 @@ struct HTMLHandler: MarkupHandler {
 
     mutating func start(_ name: UnsafeRawBufferPointer, attributes: UnsafeRawBufferPointer, selfClosing: Bool) throws {
         let local = HTMLHandler.localName(name)
-        if local == "head" { inHead = !selfClosing; return }
+        if local == "head" {
+            inHead = !selfClosing
+            return
+        }
         if local == "body" { inHead = false }
         if HTMLHandler.skipped.contains(local) {
             if !selfClosing { skipDepth += 1 }
@@ -49,7 +52,10 @@ struct HTMLHandler: MarkupHandler {
 
     mutating func end(_ name: UnsafeRawBufferPointer) throws {
         let local = HTMLHandler.localName(name)
-        if local == "head" { inHead = false; return }
+        if local == "head" {
+            inHead = false
+            return
+        }
         if HTMLHandler.skipped.contains(local) {
             skipDepth = max(0, skipDepth - 1)
             return

@@ -21,8 +21,13 @@ struct LaTeXState {
     private enum Arg { case text, skip, footnote, environmentBegin, environmentEnd, heading }
     private enum Math { case none, inline, display, paren, bracket }
 
-    private static let headings: Set<String> = ["part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph", "title", "caption"]
-    private static let textArgument: Set<String> = ["emph", "textbf", "textit", "textsc", "textrm", "textsf", "texttt", "textup", "textmd", "textsl", "underline", "uline", "mbox", "text", "url", "author", "subtitle"]
+    private static let headings: Set<String> = [
+        "part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph", "title", "caption"
+    ]
+    private static let textArgument: Set<String> = [
+        "emph", "textbf", "textit", "textsc", "textrm", "textsf", "texttt", "textup", "textmd", "textsl", "underline", "uline", "mbox",
+        "text", "url", "author", "subtitle"
+    ]
     private static let skipArguments: [String: Int] = [
         "label": 1, "ref": 1, "eqref": 1, "pageref": 1, "cite": 1, "citep": 1, "citet": 1, "citeauthor": 1, "autoref": 1,
         "cref": 1, "Cref": 1, "nameref": 1, "includegraphics": 1, "input": 1, "include": 1, "usepackage": 1,
@@ -30,9 +35,12 @@ struct LaTeXState {
         "setlength": 2, "setcounter": 2, "addtocounter": 2, "vspace": 1, "hspace": 1, "newcommand": 2, "renewcommand": 2,
         "providecommand": 2, "newenvironment": 3, "renewenvironment": 3, "hypersetup": 1, "graphicspath": 1, "geometry": 1,
         "date": 1, "definecolor": 3, "color": 1, "textcolor": 1, "newtheorem": 2, "href": 1, "addbibresource": 1,
-        "linespread": 1, "fontsize": 2, "selectfont": 0, "DeclareMathOperator": 2, "numberwithin": 2, "bibitem": 1,
+        "linespread": 1, "fontsize": 2, "selectfont": 0, "DeclareMathOperator": 2, "numberwithin": 2, "bibitem": 1
     ]
-    private static let mathEnvironments: Set<String> = ["equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*", "eqnarray", "eqnarray*", "math", "displaymath", "flalign", "flalign*", "alignat", "alignat*"]
+    private static let mathEnvironments: Set<String> = [
+        "equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*", "eqnarray", "eqnarray*", "math",
+        "displaymath", "flalign", "flalign*", "alignat", "alignat*"
+    ]
     private static let codeEnvironments: Set<String> = ["verbatim", "verbatim*", "lstlisting", "minted", "Verbatim", "comment"]
 
     private var groups: [Arg] = []
@@ -95,8 +103,12 @@ struct LaTeXState {
             if math != .none {
                 // Inside math: look only for the closing delimiter.
                 switch (math, c) {
-                case (.inline, 0x24): math = .none; i += 1
-                case (.display, 0x24) where i + 1 < n && line[i + 1] == 0x24: math = .none; i += 2
+                case (.inline, 0x24):
+                    math = .none
+                    i += 1
+                case (.display, 0x24) where i + 1 < n && line[i + 1] == 0x24:
+                    math = .none
+                    i += 2
                 case (_, 0x5C) where i + 1 < n:
                     if math == .paren && line[i + 1] == 0x29 { math = .none }
                     if math == .bracket && line[i + 1] == 0x5D { math = .none }
@@ -117,10 +129,16 @@ struct LaTeXState {
             }
             if c != 0x5B && c != 0x20 && c != 0x09 { allowOptions = allowOptions && c == 0x7B }
             switch c {
-            case 0x25:  // comment
+            case 0x25: // comment
                 i = n
             case 0x24:
-                if i + 1 < n && line[i + 1] == 0x24 { math = .display; i += 2 } else { math = .inline; i += 1 }
+                if i + 1 < n && line[i + 1] == 0x24 {
+                    math = .display
+                    i += 2
+                } else {
+                    math = .inline
+                    i += 1
+                }
                 out.append(0x20)
             case 0x7B:
                 flush(&output)
@@ -160,7 +178,10 @@ struct LaTeXState {
                     i += 2
                 }
             case 0x5C:
-                guard i + 1 < n else { i += 1; continue }
+                guard i + 1 < n else {
+                    i += 1
+                    continue
+                }
                 let d = line[i + 1]
                 if (d >= 0x61 && d <= 0x7A) || (d >= 0x41 && d <= 0x5A) {
                     var k = i + 1
@@ -169,12 +190,12 @@ struct LaTeXState {
                     let name = String(decoding: line[(i + 1)..<k], as: UTF8.self)
                     flush(&output)
                     if let end = LaTeXState.inlineCodeEnd(name, line, from: k) {
-                        out.append(0x20)  // \verb|…|, \lstinline: code, not prose
+                        out.append(0x20) // \verb|…|, \lstinline: code, not prose
                         i = end
                         continue
                     }
                     if name == "input", let end = LaTeXState.bareFileNameEnd(line, from: k) {
-                        i = end  // \input file, without braces: a file name, not prose
+                        i = end // \input file, without braces: a file name, not prose
                         continue
                     }
                     command(name, &output, &out)
@@ -185,7 +206,7 @@ struct LaTeXState {
                     case 0x5B: math = .bracket
                     case 0x5C, 0x2C, 0x3B, 0x21, 0x20: out.append(0x20)
                     case 0x25, 0x26, 0x23, 0x24, 0x5F, 0x7B, 0x7D: if !suppressed { out.append(d) }
-                    default: break  // accents and \- : dropped so the word stays whole
+                    default: break // accents and \- : dropped so the word stays whole
                     }
                     i += 2
                 }
@@ -248,7 +269,7 @@ struct LaTeXState {
     static func inlineCodeEnd(_ name: String, _ line: [UInt8], from start: Int) -> Int? {
         guard name == "verb" || name == "verb*" || name == "lstinline" else { return nil }
         var k = start
-        if name == "lstinline" && k < line.count && line[k] == 0x5B {  // [options]
+        if name == "lstinline" && k < line.count && line[k] == 0x5B { // [options]
             while k < line.count && line[k] != 0x5D { k += 1 }
             k += 1
         }

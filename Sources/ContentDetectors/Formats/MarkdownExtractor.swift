@@ -59,8 +59,14 @@ struct MarkdownState {
         lineNumber += 1
         if lineNumber == 1 {
             let trimmed = String(decoding: line, as: UTF8.self).trimmedASCIIWhitespace
-            if trimmed == "---" { frontMatterEnd = Array("---".utf8); return }
-            if trimmed == "+++" { frontMatterEnd = Array("+++".utf8); return }
+            if trimmed == "---" {
+                frontMatterEnd = Array("---".utf8)
+                return
+            }
+            if trimmed == "+++" {
+                frontMatterEnd = Array("+++".utf8)
+                return
+            }
         }
         if let end = frontMatterEnd {
             let trimmed = Array(String(decoding: line, as: UTF8.self).trimmedASCIIWhitespace.utf8)
@@ -82,8 +88,9 @@ struct MarkdownState {
         let blank = MarkdownState.isBlank(line)
         defer { previousBlank = blank }
         if let column = listContentColumn, !blank, previousBlank, MarkdownState.indentColumn(line) < column,
-           ListMarker.end(of: line, from: ind) == nil {
-            listContentColumn = nil  // a block less indented than the items' text, after a blank line, ends the list
+            ListMarker.end(of: line, from: ind) == nil
+        {
+            listContentColumn = nil // a block less indented than the items' text, after a blank line, ends the list
         }
         if !inComment && indentedCode(line, blank: blank) {
             if !blank { output.codeLines += 1 }
@@ -187,10 +194,10 @@ struct MarkdownState {
         while i < n {
             let c = line[i]
             switch c {
-            case 0x5C where i + 1 < n:  // backslash escape
+            case 0x5C where i + 1 < n: // backslash escape
                 out.append(line[i + 1])
                 i += 2
-            case 0x60:  // code span
+            case 0x60: // code span
                 var k = i
                 while k < n && line[k] == 0x60 { k += 1 }
                 let ticks = k - i
@@ -200,7 +207,10 @@ struct MarkdownState {
                     if line[search] == 0x60 {
                         var e = search
                         while e < n && line[e] == 0x60 { e += 1 }
-                        if e - search == ticks { closeAt = e; break }
+                        if e - search == ticks {
+                            closeAt = e
+                            break
+                        }
                         search = e
                     } else {
                         search += 1
@@ -213,7 +223,7 @@ struct MarkdownState {
                     out.append(contentsOf: line[i..<k])
                     i = k
                 }
-            case 0x3C:  // comment, autolink or HTML tag
+            case 0x3C: // comment, autolink or HTML tag
                 if i + 3 < n && line[i + 1] == 0x21 && line[i + 2] == 0x2D && line[i + 3] == 0x2D {
                     if let close = find(Array("-->".utf8), i + 4) {
                         i = close + 3
@@ -222,10 +232,11 @@ struct MarkdownState {
                         return
                     }
                 } else if let close = line[i...].firstIndex(of: 0x3E), i + 1 < n,
-                          (line[i + 1] >= 0x41 && line[i + 1] <= 0x5A) || (line[i + 1] >= 0x61 && line[i + 1] <= 0x7A) || line[i + 1] == 0x2F {
+                    (line[i + 1] >= 0x41 && line[i + 1] <= 0x5A) || (line[i + 1] >= 0x61 && line[i + 1] <= 0x7A) || line[i + 1] == 0x2F
+                {
                     let inner = Array(line[(i + 1)..<close])
                     if inner.contains(0x3A) && !inner.contains(0x20) || (inner.contains(0x40) && !inner.contains(0x20)) {
-                        out.append(contentsOf: inner)  // autolink: the URL or address is one word
+                        out.append(contentsOf: inner) // autolink: the URL or address is one word
                     } else {
                         out.append(0x20)
                     }
@@ -234,15 +245,16 @@ struct MarkdownState {
                     out.append(c)
                     i += 1
                 }
-            case 0x21 where i + 1 < n && line[i + 1] == 0x5B:  // image: dropped whole
+            case 0x21 where i + 1 < n && line[i + 1] == 0x5B: // image: dropped whole
                 if let close = matching(line, i + 1, 0x5B, 0x5D), close + 1 < n, line[close + 1] == 0x28,
-                   let end = matching(line, close + 1, 0x28, 0x29) {
+                    let end = matching(line, close + 1, 0x28, 0x29)
+                {
                     i = end + 1
                 } else {
                     out.append(c)
                     i += 1
                 }
-            case 0x5B:  // link: keep the text, drop the target
+            case 0x5B: // link: keep the text, drop the target
                 if let close = matching(line, i, 0x5B, 0x5D) {
                     if close + 1 < n && line[close + 1] == 0x28, let end = matching(line, close + 1, 0x28, 0x29) {
                         inline(Array(line[(i + 1)..<close]), from: 0, into: &out)
@@ -268,8 +280,16 @@ struct MarkdownState {
         var depth = 0
         var k = open
         while k < line.count {
-            if line[k] == 0x5C { k += 2; continue }
-            if line[k] == o { depth += 1 } else if line[k] == c { depth -= 1; if depth == 0 { return k } }
+            if line[k] == 0x5C {
+                k += 2
+                continue
+            }
+            if line[k] == o {
+                depth += 1
+            } else if line[k] == c {
+                depth -= 1
+                if depth == 0 { return k }
+            }
             k += 1
         }
         return nil

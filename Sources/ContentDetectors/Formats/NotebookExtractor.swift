@@ -22,9 +22,10 @@ struct NotebookExtractor: TextExtractor {
             case "code":
                 output.codeCells += 1
                 if cell.isExecuted { output.executedCells += 1 }
-                output.codeLines += cell.source.split(separator: 0x0A).filter { line in
-                    !String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
-                }.count
+                output.codeLines +=
+                    cell.source.split(separator: 0x0A).filter { line in
+                        !String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
+                    }.count
             default:
                 break
             }
@@ -86,7 +87,10 @@ struct NotebookReader {
         try expect(0x5B)
         if try consume(0x5D) { return }
         repeat {
-            guard try peek() == 0x7B else { try skipValue(); continue }
+            guard try peek() == 0x7B else {
+                try skipValue()
+                continue
+            }
             try body(try cell())
         } while try consume(0x2C)
         try expect(0x5D)
@@ -108,13 +112,16 @@ struct NotebookReader {
                 try expect(0x5B)
                 if try !consume(0x5D) {
                     repeat {
-                        guard try peek() == 0x22 else { try skipValue(); continue }
+                        guard try peek() == 0x22 else {
+                            try skipValue()
+                            continue
+                        }
                         try string(appendingTo: &cell.source, limit: limit)
                     } while try consume(0x2C)
                     try expect(0x5D)
                 }
             case ("execution_count", let first):
-                cell.isExecuted = first != 0x6E  // anything but null
+                cell.isExecuted = first != 0x6E // anything but null
                 try skipValue()
             default:
                 try skipValue()
@@ -161,7 +168,10 @@ struct NotebookReader {
                 throw DetectorError.notebookCellTooLarge(path, limit: limit)
             }
             guard c == 0x5C else {
-                if high != nil { append(0xFFFD, &bytes); high = nil }
+                if high != nil {
+                    append(0xFFFD, &bytes)
+                    high = nil
+                }
                 bytes.append(c)
                 continue
             }
@@ -173,18 +183,24 @@ struct NotebookReader {
                     high = nil
                     continue
                 }
-                if high != nil { append(0xFFFD, &bytes); high = nil }
+                if high != nil {
+                    append(0xFFFD, &bytes)
+                    high = nil
+                }
                 if (0xD800...0xDBFF).contains(unit) { high = unit } else { append(unit, &bytes) }
                 continue
             }
-            if high != nil { append(0xFFFD, &bytes); high = nil }
+            if high != nil {
+                append(0xFFFD, &bytes)
+                high = nil
+            }
             switch e {
             case 0x6E: bytes.append(0x0A)
             case 0x74: bytes.append(0x09)
             case 0x72: bytes.append(0x0D)
             case 0x62: bytes.append(0x08)
             case 0x66: bytes.append(0x0C)
-            default: bytes.append(e)  // \" \\ \/
+            default: bytes.append(e) // \" \\ \/
             }
         }
     }
@@ -219,7 +235,8 @@ struct NotebookReader {
             default:
                 // A number, true, false or null: up to the next delimiter.
                 while let d = try peekRaw(), d != 0x2C, d != 0x7D, d != 0x5D, d != 0x3A, d != 0x22, d != 0x7B, d != 0x5B,
-                      d != 0x20, d != 0x0A, d != 0x0D, d != 0x09 {
+                    d != 0x20, d != 0x0A, d != 0x0D, d != 0x09
+                {
                     position += 1
                 }
             }

@@ -28,7 +28,7 @@ struct OpenDocumentExtractor: TextExtractor {
             (dc, "date", .skipped), (meta, "date-string", .skipped), (svg, "title", .skipped), (svg, "desc", .skipped),
             // Most of styles.xml, and the start of content.xml: read past, not parsed.
             (office, "font-face-decls", .unread), (office, "styles", .unread), (office, "automatic-styles", .unread),
-            (office, "scripts", .unread),
+            (office, "scripts", .unread)
         ],
         textOnlyInRuns: false, needsBody: true, collapsesWhitespace: true, noteClass: (text, "note-class"))
 

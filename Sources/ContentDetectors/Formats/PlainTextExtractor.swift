@@ -8,8 +8,10 @@ struct PlainTextExtractor: TextExtractor {
     static let parallelThreshold: Int64 = 16 << 20
 
     func extract(_ source: DocumentSource, into output: inout ExtractionOutput) throws {
-        if (source.kind.charset == "utf-8" || source.kind.charset == "us-ascii") && source.file.size >= PlainTextExtractor.parallelThreshold,
-           let split = try PlainTextExtractor.paragraphBoundary(in: source.file) {
+        if (source.kind.charset == "utf-8" || source.kind.charset == "us-ascii")
+            && source.file.size >= PlainTextExtractor.parallelThreshold,
+            let split = try PlainTextExtractor.paragraphBoundary(in: source.file)
+        {
             try extractInParallel(source, split: split, into: &output)
             return
         }

@@ -32,7 +32,7 @@ struct RTFParser {
 
     var output = ExtractionOutput()
     private var stack: [Group] = [Group()]
-    private var state = 0  // 0 text, 1 after backslash, 2 control word, 3 parameter, 4 hex digit 1, 5 hex digit 2
+    private var state = 0 // 0 text, 1 after backslash, 2 control word, 3 parameter, 4 hex digit 1, 5 hex digit 2
     private var word: [UInt8] = []
     private var parameter: [UInt8] = []
     private var hex: UInt8 = 0
@@ -40,13 +40,13 @@ struct RTFParser {
     private var skipFallback = 0
     private var codePage = 1252
     private var text: [UInt8] = []
-    private var destinationStart = false  // just after "{": the next control word may be a destination
+    private var destinationStart = false // just after "{": the next control word may be a destination
     private static let skippedDestinations: Set<String> = [
         "fonttbl", "colortbl", "stylesheet", "info", "pict", "object", "header", "footer", "headerl", "headerr",
         "headerf", "footerl", "footerr", "footerf", "listtable", "listoverridetable", "rsidtbl", "generator",
         "xmlnstbl", "themedata", "colorschememapping", "datastore", "latentstyles", "fldinst", "pgdsctbl",
         "revtbl", "filetbl", "bkmkstart", "bkmkend", "atnid", "atnauthor", "atndate", "atnref", "nonshppict",
-        "shppict", "mmathPr", "xe", "tc", "template", "userprops", "docvar", "operator", "author", "title",
+        "shppict", "mmathPr", "xe", "tc", "template", "userprops", "docvar", "operator", "author", "title"
     ]
 
     private var current: Group {
@@ -66,7 +66,10 @@ struct RTFParser {
 
     private mutating func emit(_ bytes: [UInt8]) {
         // A `\uN` fallback character is used up even where text is not kept.
-        if skipFallback > 0 { skipFallback -= 1; return }
+        if skipFallback > 0 {
+            skipFallback -= 1
+            return
+        }
         if current.skip || current.deleted { return }
         text.append(contentsOf: bytes)
     }
@@ -89,8 +92,9 @@ struct RTFParser {
 
     /// Decodes a run of `\'hh` bytes in the document's code page; an unknown code page is read as UTF-8.
     static func decode(_ bytes: [UInt8], codePage: Int) -> [UInt8] {
-        Transcoder.convertWhole(bytes, from: "CP\(codePage)", to: "UTF-8", replacement: Transcoder.replacement,
-                                truncatedEndIsInvalid: true)?.output
+        Transcoder.convertWhole(
+            bytes, from: "CP\(codePage)", to: "UTF-8", replacement: Transcoder.replacement,
+            truncatedEndIsInvalid: true)?.output
             ?? Array(String(decoding: bytes, as: UTF8.self).utf8)
     }
 
@@ -169,8 +173,8 @@ struct RTFParser {
     private mutating func controlSymbol(_ c: UInt8) {
         flushBytes()
         switch c {
-        case 0x2A: current.skip = true  // \* ignorable destination
-        case 0x7E: emit([0x20])  // non-breaking space: a separator here
+        case 0x2A: current.skip = true // \* ignorable destination
+        case 0x7E: emit([0x20]) // non-breaking space: a separator here
         case 0x5F: emit([0x2D])
         case 0x5C, 0x7B, 0x7D: emit([c])
         case 0x0A, 0x0D:
@@ -226,7 +230,7 @@ struct RTFParser {
             if current.target == .footnotes { current.target = .endnotes }
         case "annotation":
             flushText()
-            current.skip = false  // arrives as the ignorable destination {\*\annotation …}
+            current.skip = false // arrives as the ignorable destination {\*\annotation …}
             current.target = .comments
         default: break
         }

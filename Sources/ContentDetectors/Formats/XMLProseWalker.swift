@@ -86,8 +86,14 @@ struct XMLProseWalker: MarkupHandler {
         if !ready { setUp(attributes) }
         startedUnread = false
         guard let role = role(name) else { return }
-        if role == .unread { startedUnread = true; return }
-        if role == .body { bodyDepth += 1; return }
+        if role == .unread {
+            startedUnread = true
+            return
+        }
+        if role == .body {
+            bodyDepth += 1
+            return
+        }
         if case .region(let region) = role {
             // Also when self-closing (an empty or hidden header): its end follows at once.
             bodyDepth += 1
@@ -116,7 +122,10 @@ struct XMLProseWalker: MarkupHandler {
 
     mutating func end(_ name: UnsafeRawBufferPointer) throws {
         guard let role = role(name), role != .unread else { return }
-        if role == .body { bodyDepth -= 1; return }
+        if role == .body {
+            bodyDepth -= 1
+            return
+        }
         if case .region = role {
             // The region's last paragraph ends with it, in its own target.
             output[target].paragraph()

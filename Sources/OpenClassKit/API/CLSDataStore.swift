@@ -38,8 +38,11 @@ public final class CLSDataStore: Sendable {
         } catch {
             let reason = error as? CLSError ?? CLSError(.databaseInaccessible, "\(error)")
             let settings = DeveloperMode.settingsURL
-            return CLSDataStore(storeURL: settings, storage: SQLiteStorage(path: settings.path, appIdentifier: "clsfile", busyTimeout: 0,
-                                                                           unusableBecause: reason))
+            return CLSDataStore(
+                storeURL: settings,
+                storage: SQLiteStorage(
+                    path: settings.path, appIdentifier: "clsfile", busyTimeout: 0,
+                    unusableBecause: reason))
         }
     }()
 
@@ -51,8 +54,10 @@ public final class CLSDataStore: Sendable {
         get throws {
             // getenv reads one variable; ProcessInfo's environment copies them all, on every hook call.
             if let path = getenv("CLSFILE_STORE"), path.pointee != 0 {
-                return URL(fileSystemPathBytes: Array(UnsafeBufferPointer(
-                    start: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: strlen(path))))
+                return URL(
+                    fileSystemPathBytes: Array(
+                        UnsafeBufferPointer(
+                            start: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: strlen(path))))
             }
             return DeveloperMode.storeURL(for: try DeveloperMode.current().role)
         }
@@ -88,17 +93,20 @@ public final class CLSDataStore: Sendable {
     ///   - storeURL: The SQLite file of the store.
     ///   - configuration: Settings; the defaults suit most tools.
     public convenience init(storeURL: URL, configuration: Configuration = Configuration()) {
-        self.init(storeURL: storeURL, appIdentifier: configuration.appIdentifier,
-                  storage: SQLiteStorage(path: storeURL.path, appIdentifier: configuration.appIdentifier,
-                                         busyTimeout: configuration.busyTimeout))
+        self.init(
+            storeURL: storeURL, appIdentifier: configuration.appIdentifier,
+            storage: SQLiteStorage(
+                path: storeURL.path, appIdentifier: configuration.appIdentifier,
+                busyTimeout: configuration.busyTimeout))
     }
 
     init(storeURL: URL, appIdentifier: String = "clsfile", storage: SQLiteStorage) {
         self.storeURL = storeURL
         self.storage = storage
         contextTree = ContextTree(storage: storage, appIdentifier: appIdentifier)
-        mainAppContext = CLSContext(type: .app, identifier: appIdentifier, title: appIdentifier, parent: nil, path: nil,
-                                    tree: contextTree)
+        mainAppContext = CLSContext(
+            type: .app, identifier: appIdentifier, title: appIdentifier, parent: nil, path: nil,
+            tree: contextTree)
     }
 
     /// The activity most recently started that is still running: the one started through this
@@ -131,8 +139,9 @@ public final class CLSDataStore: Sendable {
         // A recent view of the file that no one changed since is the store's: one row read, not
         // the whole history. A process that holds none (every hook call) reads the file once.
         if let held = recent.withLockedValue({ $0.last { $0.context.path == file.path } }),
-           let version = try await storage.version(of: file), version.activityID == held.activityID,
-           held.matches(storedModifiedAt: version.modifiedAt) {
+            let version = try await storage.version(of: file), version.activityID == held.activityID,
+            held.matches(storedModifiedAt: version.modifiedAt)
+        {
             return keep(held)
         }
         return keep(instance(for: try await storage.activity(for: file)))
@@ -143,8 +152,10 @@ public final class CLSDataStore: Sendable {
     /// - Parameters:
     ///   - url: A file URL naming an existing regular file.
     ///   - completion: Called with the activity, or with the error.
-    public func fetchActivity(for url: URL,
-                              completion: @escaping @Sendable (CLSActivity?, (any Error)?) -> Void) {
+    public func fetchActivity(
+        for url: URL,
+        completion: @escaping @Sendable (CLSActivity?, (any Error)?) -> Void
+    ) {
         Task {
             do { completion(try await fetchActivity(for: url), nil) } catch { completion(nil, error) }
         }
@@ -168,7 +179,7 @@ public final class CLSDataStore: Sendable {
     public func activityRecorded(at url: URL) async throws -> CLSActivity? {
         let requested = PathBytes.percentDecoded(url.absoluteURL.path(percentEncoded: true))
         guard let slash = requested.lastIndex(of: UInt8(ascii: "/")),
-              case .success(let folder) = PathBytes.realPath(of: slash == 0 ? [UInt8(ascii: "/")] : Array(requested[..<slash]))
+            case .success(let folder) = PathBytes.realPath(of: slash == 0 ? [UInt8(ascii: "/")] : Array(requested[..<slash]))
         else { return nil }
         let path = (folder.last == UInt8(ascii: "/") ? folder : folder + [UInt8(ascii: "/")]) + requested[(slash + 1)...]
         return try await storage.existingActivity(atPath: path).map(instance(for:))
@@ -200,8 +211,10 @@ public final class CLSDataStore: Sendable {
     ///   - update: Adds one activity to the result, one activity after another.
     /// - Throws: ``CLSError`` `.databaseInaccessible` when the store cannot be read, or what
     ///   `update` throws, which ends the reading.
-    public func reduceActivities<Result: Sendable>(into initial: Result,
-                                                   _ update: @escaping @Sendable (inout Result, CLSActivity) throws -> Void) async throws -> Result {
+    public func reduceActivities<Result: Sendable>(
+        into initial: Result,
+        _ update: @escaping @Sendable (inout Result, CLSActivity) throws -> Void
+    ) async throws -> Result {
         let store = self
         let ahead = ReadAhead<ActivityRecord>(capacity: 4)
         let reduced = ReadAhead<ActivityRecord>.startThread { () throws -> Result in
@@ -210,7 +223,8 @@ public final class CLSDataStore: Sendable {
                 let tracker = ChangeTracker()
                 while let batch = try ahead.receive() {
                     for record in batch {
-                        try update(&result, CLSActivity(record: record, context: store.context(of: record, forViewing: true), tracker: tracker))
+                        try update(
+                            &result, CLSActivity(record: record, context: store.context(of: record, forViewing: true), tracker: tracker))
                     }
                 }
                 return result
@@ -246,9 +260,10 @@ public final class CLSDataStore: Sendable {
     func context(of record: ActivityRecord, forViewing: Bool) -> CLSContext {
         guard let root = record.contextChain.first, let own = record.contextChain.last, root.identifier == mainAppContext.identifier else {
             let path = record.file?.path ?? []
-            return CLSContext(type: .document, identifier: PathBytes.display(path),
-                              title: record.contextTitle ?? PathBytes.fileName(of: path), parent: mainAppContext, path: path,
-                              rowID: record.contextID, tree: forViewing ? nil : contextTree)
+            return CLSContext(
+                type: .document, identifier: PathBytes.display(path),
+                title: record.contextTitle ?? PathBytes.fileName(of: path), parent: mainAppContext, path: path,
+                rowID: record.contextID, tree: forViewing ? nil : contextTree)
         }
         if mainAppContext.rowID == nil { mainAppContext.rowID = root.id }
         var parent = mainAppContext
@@ -317,10 +332,11 @@ public final class CLSDataStore: Sendable {
         tracker.didSave(changed)
         guard let first = failures.first else { return }
         if batch.isEmpty && failures.count == 1 { throw first }
-        throw CLSError(batch.isEmpty ? first.code : .partialFailure,
-                       "\(batch.count) of \(batch.count + failures.count) changed activities were saved; the others were not: \(failures.map(\.message).joined(separator: "; "))",
-                       object: batch.isEmpty ? first.object : nil, underlyingErrors: failures,
-                       successfulObjects: batch.map(\.activity))
+        throw CLSError(
+            batch.isEmpty ? first.code : .partialFailure,
+            "\(batch.count) of \(batch.count + failures.count) changed activities were saved; the others were not: \(failures.map(\.message).joined(separator: "; "))",
+            object: batch.isEmpty ? first.object : nil, underlyingErrors: failures,
+            successfulObjects: batch.map(\.activity))
     }
 
     /// Writes the row of a new attempt (``CLSContext/createNewActivity()``), whose context the
@@ -329,7 +345,10 @@ public final class CLSDataStore: Sendable {
     private func createRow(of activity: CLSActivity) async throws {
         guard let contextID = activity.context.rowID else {
             tracker.forget(activity)
-            throw CLSError(.invalidCreate, "the activity of the context \(activity.context.identifierPath.joined(separator: "/")) cannot be saved: the context is not in the data store's tree; add it under mainAppContext or one of its descendants, then save")
+            throw CLSError(
+                .invalidCreate,
+                "the activity of the context \(activity.context.identifierPath.joined(separator: "/")) cannot be saved: the context is not in the data store's tree; add it under mainAppContext or one of its descendants, then save"
+            )
         }
         activity.didCreate(try await storage.createAttempt(ofContext: contextID))
         contextTree.instances.register(activity)

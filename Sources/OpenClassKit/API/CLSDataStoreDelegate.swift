@@ -8,8 +8,10 @@ public protocol CLSDataStoreDelegate: AnyObject {
     ///   - identifier: The identifier of the context to make.
     ///   - parentContext: Where it goes.
     ///   - parentIdentifierPath: The identifier path of the parent, from the main app context.
-    func createContext(forIdentifier identifier: String, parentContext: CLSContext,
-                       parentIdentifierPath: [String]) -> CLSContext?
+    func createContext(
+        forIdentifier identifier: String, parentContext: CLSContext,
+        parentIdentifierPath: [String]
+    ) -> CLSContext?
 }
 
 /// Fills a context's children when they are first asked for, for apps whose content is too large

@@ -63,8 +63,10 @@ public struct CLSError: Error, LocalizedError, CustomNSError, CustomStringConver
     ///   - object: The object that failed, if any.
     ///   - underlyingErrors: For a partial failure, the error of each object that failed.
     ///   - successfulObjects: For a partial failure, the objects that succeeded.
-    public init(_ code: Code, _ message: String, underlyingError: (any Error & Sendable)? = nil, object: CLSObject? = nil,
-                underlyingErrors: [CLSError] = [], successfulObjects: [CLSObject] = []) {
+    public init(
+        _ code: Code, _ message: String, underlyingError: (any Error & Sendable)? = nil, object: CLSObject? = nil,
+        underlyingErrors: [CLSError] = [], successfulObjects: [CLSObject] = []
+    ) {
         self.code = code
         self.message = message
         self.underlyingError = underlyingError
@@ -75,8 +77,9 @@ public struct CLSError: Error, LocalizedError, CustomNSError, CustomStringConver
 
     /// The same error about an object.
     func about(_ object: CLSObject) -> CLSError {
-        CLSError(code, message, underlyingError: underlyingError, object: object, underlyingErrors: underlyingErrors,
-                 successfulObjects: successfulObjects)
+        CLSError(
+            code, message, underlyingError: underlyingError, object: object, underlyingErrors: underlyingErrors,
+            successfulObjects: successfulObjects)
     }
 
     public var errorDescription: String? { message }

@@ -59,11 +59,13 @@ public struct Assignment: Sendable, Hashable {
     public var processEvidence: ProcessEvidence?
 
     /// Creates an assignment as a teacher's handout describes it.
-    public init(identifier: String, title: String, className: String? = nil, dueDate: Date? = nil,
-                targetWordCount: Int? = nil, isReading: Bool = false, instructions: String? = nil,
-                documentName: String, documentDigest: String, teacherKey: Data?, createdAt: Date = Date(),
-                contextPath: [String]? = nil, coversContextTree: Bool = false, classIdentifier: UUID? = nil,
-                processEvidence: ProcessEvidence? = nil) {
+    public init(
+        identifier: String, title: String, className: String? = nil, dueDate: Date? = nil,
+        targetWordCount: Int? = nil, isReading: Bool = false, instructions: String? = nil,
+        documentName: String, documentDigest: String, teacherKey: Data?, createdAt: Date = Date(),
+        contextPath: [String]? = nil, coversContextTree: Bool = false, classIdentifier: UUID? = nil,
+        processEvidence: ProcessEvidence? = nil
+    ) {
         self.identifier = identifier
         self.title = title
         self.className = className

@@ -10,12 +10,17 @@ extension ClassroomTables {
     /// are now. Accepting it again changes nothing but what new work calls for.
     static func acceptContextTree(_ assignment: Assignment, in db: Database) throws -> Int {
         guard assignment.coversContextTree, let path = assignment.contextPath, !path.isEmpty else {
-            throw CLSError(.invalidArgument, "assignment \(assignment.identifier) names no context tree; only an assignment of a catalog's context can be accepted this way")
+            throw CLSError(
+                .invalidArgument,
+                "assignment \(assignment.identifier) names no context tree; only an assignment of a catalog's context can be accepted this way"
+            )
         }
         if let existing = try Self.assignment(identifier: assignment.identifier, in: db) {
             guard existing.teacherKey == assignment.teacherKey, existing.coversContextTree, existing.contextPath == path else {
-                throw CLSError(.invalidModification,
-                               "assignment \(assignment.identifier) is already in the store as another assignment (another context or teacher key); an assignment's identifier cannot be reused")
+                throw CLSError(
+                    .invalidModification,
+                    "assignment \(assignment.identifier) is already in the store as another assignment (another context or teacher key); an assignment's identifier cannot be reused"
+                )
             }
         } else {
             try insert(assignment, contextID: nil, acceptedAt: Date().timeIntervalSince1970, in: db)
@@ -38,9 +43,11 @@ extension ClassroomTables {
     /// Whether the store holds an accepted assignment of a context tree: one indexed look-up,
     /// what a save of unassigned work asks before anything else.
     static func hasContextTreeAssignments(in db: Database) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: """
-            SELECT EXISTS (SELECT 1 FROM assignment WHERE covers_context_tree = 1 AND accepted_at IS NOT NULL)
-            """)) ?? false
+        try Bool.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM assignment WHERE covers_context_tree = 1 AND accepted_at IS NOT NULL)
+                    """)) ?? false
     }
 
     /// The assignment of a context with no assignment, derived from the accepted context-tree
@@ -51,9 +58,12 @@ extension ClassroomTables {
         let chain = try ContextTable.chain(to: contextID, in: db)
         guard chain.count >= 2, let app = chain.first, let context = chain.last else { return nil }
         let identifiers = chain.dropFirst().map(\.identifier)
-        let covering = try Row.fetchAll(db, sql: """
-            SELECT id FROM assignment WHERE covers_context_tree = 1 AND accepted_at IS NOT NULL ORDER BY created_at, id
-            """).compactMap { try Self.assignment(identifier: $0["id"], in: db) }
+        let covering = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id FROM assignment WHERE covers_context_tree = 1 AND accepted_at IS NOT NULL ORDER BY created_at, id
+                """
+        ).compactMap { try Self.assignment(identifier: $0["id"], in: db) }
             .filter { identifiers.starts(with: $0.contextPath ?? [""]) }
             .max { ($0.contextPath?.count ?? 0) < ($1.contextPath?.count ?? 0) }
         guard let covering, let path = covering.contextPath else { return nil }
@@ -67,7 +77,8 @@ extension ClassroomTables {
         if try Self.assignment(identifier: derived.identifier, in: db) != nil {
             // Derived before for a context removed since (its tie was cleared): tied again. One
             // still tied elsewhere (its document moved) stays there.
-            try db.execute(sql: "UPDATE assignment SET context_id = ? WHERE id = ? AND context_id IS NULL", arguments: [contextID, derived.identifier])
+            try db.execute(
+                sql: "UPDATE assignment SET context_id = ? WHERE id = ? AND context_id IS NULL", arguments: [contextID, derived.identifier])
             guard db.changesCount > 0 else { return nil }
         } else {
             try insert(derived, contextID: contextID, acceptedAt: Date().timeIntervalSince1970, in: db)
@@ -81,6 +92,6 @@ extension ClassroomTables {
     /// The namespace of derived assignments' identifiers. Fixed forever: changing it would split
     /// a context's work between two assignments.
     private static let namespace: [UInt8] = [
-        0x3c, 0x9a, 0x51, 0x0e, 0x7d, 0x24, 0x4b, 0x8e, 0x9f, 0x06, 0x12, 0xc4, 0x5b, 0xe0, 0x77, 0xa1,
+        0x3c, 0x9a, 0x51, 0x0e, 0x7d, 0x24, 0x4b, 0x8e, 0x9f, 0x06, 0x12, 0xc4, 0x5b, 0xe0, 0x77, 0xa1
     ]
 }

@@ -10,8 +10,10 @@ enum ClassroomTables {
     static func record(_ assignment: Assignment, in db: Database) throws {
         if let existing = try Self.assignment(identifier: assignment.identifier, in: db) {
             guard existing.teacherKey == assignment.teacherKey else {
-                throw CLSError(.invalidModification,
-                               "assignment \(assignment.identifier) is already recorded with another teacher key; a handout's identifier cannot be reused")
+                throw CLSError(
+                    .invalidModification,
+                    "assignment \(assignment.identifier) is already recorded with another teacher key; a handout's identifier cannot be reused"
+                )
             }
             return
         }
@@ -21,18 +23,24 @@ enum ClassroomTables {
     /// Ties an assignment to the context of a student's file.
     static func accept(_ assignment: Assignment, forContext contextID: Int64, path: [UInt8], in db: Database) throws {
         if let other = try Self.assignment(contextID: contextID, in: db),
-           other.identifier != assignment.identifier {
-            throw CLSError(.invalidModification,
-                           "\(PathBytes.display(path)) is already assigned as '\(other.title)' (\(other.identifier)); remove assignment \(other.identifier) first")
+            other.identifier != assignment.identifier
+        {
+            throw CLSError(
+                .invalidModification,
+                "\(PathBytes.display(path)) is already assigned as '\(other.title)' (\(other.identifier)); remove assignment \(other.identifier) first"
+            )
         }
         let now = Date().timeIntervalSince1970
         if let existing = try Self.assignment(identifier: assignment.identifier, in: db) {
             guard existing.teacherKey == assignment.teacherKey else {
-                throw CLSError(.invalidModification,
-                               "assignment \(assignment.identifier) is already accepted with another teacher key; this handout is not the one you accepted")
+                throw CLSError(
+                    .invalidModification,
+                    "assignment \(assignment.identifier) is already accepted with another teacher key; this handout is not the one you accepted"
+                )
             }
-            try db.execute(sql: "UPDATE assignment SET context_id = ?, accepted_at = coalesce(accepted_at, ?) WHERE id = ?",
-                           arguments: [contextID, now, assignment.identifier])
+            try db.execute(
+                sql: "UPDATE assignment SET context_id = ?, accepted_at = coalesce(accepted_at, ?) WHERE id = ?",
+                arguments: [contextID, now, assignment.identifier])
         } else {
             try Self.insert(assignment, contextID: contextID, acceptedAt: now, in: db)
         }
@@ -65,13 +73,18 @@ enum ClassroomTables {
         for contextID in ids {
             guard try Self.assignment(contextID: contextID, in: db) != nil else { continue }
             count += 1
-            try db.execute(sql: """
-                UPDATE activity SET completed_at = ?, modified_at = ?
-                WHERE completed_at IS NULL AND id = (SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1)
-                """, arguments: [date.timeIntervalSince1970, date.timeIntervalSince1970, contextID])
-            if db.changesCount > 0, let activityID = try Int64.fetchOne(db, sql: """
-                SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1
-                """, arguments: [contextID]) {
+            try db.execute(
+                sql: """
+                    UPDATE activity SET completed_at = ?, modified_at = ?
+                    WHERE completed_at IS NULL AND id = (SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1)
+                    """, arguments: [date.timeIntervalSince1970, date.timeIntervalSince1970, contextID])
+            if db.changesCount > 0,
+                let activityID = try Int64.fetchOne(
+                    db,
+                    sql: """
+                        SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1
+                        """, arguments: [contextID])
+            {
                 try OutboxTable.enqueueCompletion(ofActivity: activityID, at: date.timeIntervalSince1970, in: db)
             }
         }
@@ -89,12 +102,15 @@ enum ClassroomTables {
     /// one; one signed with another key than the pinned one is kept aside as a conflict.
     static func importSubmission(_ submission: Submission, in db: Database) throws -> Submission.ImportResult {
         guard try Self.assignment(identifier: submission.assignmentIdentifier, in: db) != nil else {
-            throw CLSError(.invalidArgument,
-                           "no assignment \(submission.assignmentIdentifier) in this store; only work on your own handouts can be collected")
+            throw CLSError(
+                .invalidArgument,
+                "no assignment \(submission.assignmentIdentifier) in this store; only work on your own handouts can be collected")
         }
         if let key = submission.studentKey {
-            if let pinned = try Data.fetchOne(db, sql: "SELECT public_key FROM student_key WHERE student_id = ?",
-                                              arguments: [submission.studentIdentifier]) {
+            if let pinned = try Data.fetchOne(
+                db, sql: "SELECT public_key FROM student_key WHERE student_id = ?",
+                arguments: [submission.studentIdentifier])
+            {
                 guard pinned == key else {
                     try keepAside(submission, in: db)
                     return .conflict
@@ -103,19 +119,25 @@ enum ClassroomTables {
                 try pin(key, forStudent: submission.studentIdentifier, in: db)
             }
         }
-        let held = try Row.fetchOne(db, sql: """
-            SELECT max(submitted_at) AS latest, max(digest = ?) AS repeated FROM submission
-            WHERE assignment_id = ? AND student_id = ?
-            """, arguments: [submission.digest, submission.assignmentIdentifier, submission.studentIdentifier])
+        let held = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT max(submitted_at) AS latest, max(digest = ?) AS repeated FROM submission
+                WHERE assignment_id = ? AND student_id = ?
+                """, arguments: [submission.digest, submission.assignmentIdentifier, submission.studentIdentifier])
         if (held?["repeated"] as Bool?) == true { return .unchanged }
         let latest = held?["latest"] as Double?
-        try db.execute(sql: """
-            INSERT INTO submission
-                (assignment_id, student_id, student_name, submitted_at, digest, payload, imported_at, student_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [submission.assignmentIdentifier, submission.studentIdentifier, submission.studentName,
-                             submission.submittedAt.timeIntervalSince1970, submission.digest, submission.payload,
-                             Date().timeIntervalSince1970, submission.studentKey])
+        try db.execute(
+            sql: """
+                INSERT INTO submission
+                    (assignment_id, student_id, student_name, submitted_at, digest, payload, imported_at, student_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                submission.assignmentIdentifier, submission.studentIdentifier, submission.studentName,
+                submission.submittedAt.timeIntervalSince1970, submission.digest, submission.payload,
+                Date().timeIntervalSince1970, submission.studentKey
+            ])
         guard let latest else { return .added }
         return latest > submission.submittedAt.timeIntervalSince1970 ? .superseded : .updated
     }
@@ -125,13 +147,17 @@ enum ClassroomTables {
         guard let key = submission.studentKey else {
             throw CLSError(.invalidArgument, "a submission kept aside needs the key it was signed with")
         }
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO submission_conflict
-                (assignment_id, student_id, student_name, submitted_at, digest, payload, student_key, found_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [submission.assignmentIdentifier, submission.studentIdentifier, submission.studentName,
-                             submission.submittedAt.timeIntervalSince1970, submission.digest, submission.payload, key,
-                             Date().timeIntervalSince1970])
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO submission_conflict
+                    (assignment_id, student_id, student_name, submitted_at, digest, payload, student_key, found_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                submission.assignmentIdentifier, submission.studentIdentifier, submission.studentName,
+                submission.submittedAt.timeIntervalSince1970, submission.digest, submission.payload, key,
+                Date().timeIntervalSince1970
+            ])
     }
 
     /// Every submission kept aside, by student name and date.
@@ -142,15 +168,21 @@ enum ClassroomTables {
 
     /// Pins a new key for a student and imports what was kept aside under it, but work dated
     /// after `latestDate`; returns what each import did.
-    static func trust(_ key: Data, forStudent student: String, datedUpTo latestDate: Date,
-                      in db: Database) throws -> [Submission.ImportResult] {
+    static func trust(
+        _ key: Data, forStudent student: String, datedUpTo latestDate: Date,
+        in db: Database
+    ) throws -> [Submission.ImportResult] {
         try pin(key, forStudent: student, in: db)
-        let waiting = try Row.fetchAll(db, sql: """
-            SELECT * FROM submission_conflict WHERE student_id = ? AND student_key = ? AND submitted_at <= ?
-            ORDER BY submitted_at
-            """, arguments: [student, key, latestDate.timeIntervalSince1970]).map(submission(from:))
-        try db.execute(sql: "DELETE FROM submission_conflict WHERE student_id = ? AND student_key = ? AND submitted_at <= ?",
-                       arguments: [student, key, latestDate.timeIntervalSince1970])
+        let waiting = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM submission_conflict WHERE student_id = ? AND student_key = ? AND submitted_at <= ?
+                ORDER BY submitted_at
+                """, arguments: [student, key, latestDate.timeIntervalSince1970]
+        ).map(submission(from:))
+        try db.execute(
+            sql: "DELETE FROM submission_conflict WHERE student_id = ? AND student_key = ? AND submitted_at <= ?",
+            arguments: [student, key, latestDate.timeIntervalSince1970])
         return try waiting.map { try importSubmission($0, in: db) }
     }
 
@@ -160,31 +192,39 @@ enum ClassroomTables {
     }
 
     private static func pin(_ key: Data, forStudent student: String, in db: Database) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO student_key (student_id, public_key, pinned_at) VALUES (?, ?, ?)",
-                       arguments: [student, key, Date().timeIntervalSince1970])
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO student_key (student_id, public_key, pinned_at) VALUES (?, ?, ?)",
+            arguments: [student, key, Date().timeIntervalSince1970])
     }
 
     /// The latest submission of each student for an assignment, by student name.
     static func submissions(forAssignment identifier: String, in db: Database) throws -> [Submission] {
-        try Row.fetchAll(db, sql: """
-            SELECT * FROM (
-                SELECT *, row_number() OVER (PARTITION BY student_id ORDER BY submitted_at DESC, imported_at DESC, digest DESC) AS n
-                FROM submission WHERE assignment_id = ?)
-            WHERE n = 1 ORDER BY student_name, student_id
-            """, arguments: [identifier]).map(submission(from:))
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM (
+                    SELECT *, row_number() OVER (PARTITION BY student_id ORDER BY submitted_at DESC, imported_at DESC, digest DESC) AS n
+                    FROM submission WHERE assignment_id = ?)
+                WHERE n = 1 ORDER BY student_name, student_id
+                """, arguments: [identifier]
+        ).map(submission(from:))
     }
 
     /// Every submission accepted for an assignment, by student name and date.
     static func submissionHistory(forAssignment identifier: String, in db: Database) throws -> [Submission] {
-        try Row.fetchAll(db, sql: """
-            SELECT * FROM submission WHERE assignment_id = ? ORDER BY student_name, student_id, submitted_at, imported_at
-            """, arguments: [identifier]).map(submission(from:))
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM submission WHERE assignment_id = ? ORDER BY student_name, student_id, submitted_at, imported_at
+                """, arguments: [identifier]
+        ).map(submission(from:))
     }
 
     private static func submission(from row: Row) -> Submission {
-        Submission(assignmentIdentifier: row["assignment_id"], studentIdentifier: row["student_id"],
-                   studentName: row["student_name"], submittedAt: Date(timeIntervalSince1970: row["submitted_at"]),
-                   digest: row["digest"], payload: row["payload"], studentKey: row["student_key"])
+        Submission(
+            assignmentIdentifier: row["assignment_id"], studentIdentifier: row["student_id"],
+            studentName: row["student_name"], submittedAt: Date(timeIntervalSince1970: row["submitted_at"]),
+            digest: row["digest"], payload: row["payload"], studentKey: row["student_key"])
     }
 
     private static let selectAssignments = """
@@ -202,21 +242,28 @@ enum ClassroomTables {
 
     static func insert(_ assignment: Assignment, contextID: Int64?, acceptedAt: Double?, in db: Database) throws {
         guard let key = assignment.teacherKey, !key.isEmpty, key.count <= 200 else {
-            throw CLSError(.invalidArgument, "assignment \(assignment.identifier) has no teacher key; the handout is damaged or from a version-1 clsfile: ask the teacher to issue it again")
+            throw CLSError(
+                .invalidArgument,
+                "assignment \(assignment.identifier) has no teacher key; the handout is damaged or from a version-1 clsfile: ask the teacher to issue it again"
+            )
         }
-        try db.execute(sql: """
-            INSERT INTO assignment (id, title, class_name, due_at, target_words, is_reading, instructions, document_name,
-                                    document_digest, teacher_key, created_at, accepted_at, context_id, context_path,
-                                    covers_context_tree, class_id, process_evidence)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [assignment.identifier, assignment.title, assignment.className,
-                             assignment.dueDate?.timeIntervalSince1970, assignment.targetWordCount, assignment.isReading,
-                             assignment.instructions,
-                             assignment.documentName, assignment.documentDigest, key,
-                             assignment.createdAt.timeIntervalSince1970, acceptedAt, contextID,
-                             try assignment.contextPath.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
-                             assignment.coversContextTree, assignment.classIdentifier?.uuidString,
-                             assignment.processEvidence?.rawValue])
+        try db.execute(
+            sql: """
+                INSERT INTO assignment (id, title, class_name, due_at, target_words, is_reading, instructions, document_name,
+                                        document_digest, teacher_key, created_at, accepted_at, context_id, context_path,
+                                        covers_context_tree, class_id, process_evidence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                assignment.identifier, assignment.title, assignment.className,
+                assignment.dueDate?.timeIntervalSince1970, assignment.targetWordCount, assignment.isReading,
+                assignment.instructions,
+                assignment.documentName, assignment.documentDigest, key,
+                assignment.createdAt.timeIntervalSince1970, acceptedAt, contextID,
+                try assignment.contextPath.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) },
+                assignment.coversContextTree, assignment.classIdentifier?.uuidString,
+                assignment.processEvidence?.rawValue
+            ])
     }
 
     private static func assignment(from row: Row) throws -> Assignment {
@@ -234,7 +281,10 @@ enum ClassroomTables {
         assignment.processEvidence = (row["process_evidence"] as String?).flatMap(ProcessEvidence.init(rawValue:))
         if let path = row["context_path"] as String? {
             guard let identifiers = try? JSONDecoder().decode([String].self, from: Data(path.utf8)) else {
-                throw CLSError(.databaseInaccessible, "the assignment \(assignment.identifier) in the store has a damaged context path (\(path)); remove it (clsfile assignments remove \(assignment.identifier)) and hand the context out again")
+                throw CLSError(
+                    .databaseInaccessible,
+                    "the assignment \(assignment.identifier) in the store has a damaged context path (\(path)); remove it (clsfile assignments remove \(assignment.identifier)) and hand the context out again"
+                )
             }
             assignment.contextPath = identifiers
         }

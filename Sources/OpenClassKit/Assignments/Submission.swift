@@ -44,8 +44,10 @@ package struct Submission: Sendable, Hashable {
     package var studentKey: Data?
 
     /// Creates a submission to import.
-    package init(assignmentIdentifier: String, studentIdentifier: String, studentName: String,
-                submittedAt: Date, digest: String, payload: Data, studentKey: Data? = nil) {
+    package init(
+        assignmentIdentifier: String, studentIdentifier: String, studentName: String,
+        submittedAt: Date, digest: String, payload: Data, studentKey: Data? = nil
+    ) {
         self.assignmentIdentifier = assignmentIdentifier
         self.studentIdentifier = studentIdentifier
         self.studentName = studentName

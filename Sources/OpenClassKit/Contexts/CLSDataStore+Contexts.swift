@@ -29,15 +29,20 @@ extension CLSDataStore {
         if path.first == mainAppContext.identifier { path.removeFirst() }
         let length = path.reduce(mainAppContext.identifier.count) { $0 + $1.count }
         guard path.count + 1 <= CLSContext.maximumDepth, length <= CLSContext.maximumPathLength else {
-            throw CLSError(.limits, "the identifier path \(([mainAppContext.identifier] + path).joined(separator: "/")) has \(path.count + 1) levels and \(length) characters; ClassKit allows at most \(CLSContext.maximumDepth) levels and \(CLSContext.maximumPathLength) characters")
+            throw CLSError(
+                .limits,
+                "the identifier path \(([mainAppContext.identifier] + path).joined(separator: "/")) has \(path.count + 1) levels and \(length) characters; ClassKit allows at most \(CLSContext.maximumDepth) levels and \(CLSContext.maximumPathLength) characters"
+            )
         }
         return try await contextTree.contexts(along: path, from: mainAppContext)
     }
 
     /// Finds the contexts along an identifier path, then calls a completion handler that may run
     /// on any thread.
-    public func contexts(matchingIdentifierPath identifierPath: [String],
-                         completion: @escaping @Sendable ([CLSContext], (any Error)?) -> Void) {
+    public func contexts(
+        matchingIdentifierPath identifierPath: [String],
+        completion: @escaping @Sendable ([CLSContext], (any Error)?) -> Void
+    ) {
         Task {
             do { completion(try await contexts(matchingIdentifierPath: identifierPath), nil) } catch { completion([], error) }
         }

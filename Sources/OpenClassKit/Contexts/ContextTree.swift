@@ -102,11 +102,16 @@ final class ContextTree: Sendable {
         try making.withLockedValue { _ in
             if let made = parent.loadedChild(identifier) { return made }
             guard let delegate else { return nil }
-            guard let child = delegate.createContext(forIdentifier: identifier, parentContext: parent,
-                                                     parentIdentifierPath: parent.identifierPath) else { return nil }
+            guard
+                let child = delegate.createContext(
+                    forIdentifier: identifier, parentContext: parent,
+                    parentIdentifierPath: parent.identifierPath)
+            else { return nil }
             guard child.identifier == identifier else {
-                throw CLSError(.invalidCreate, "the delegate was asked for '\(identifier)' under \(parent.identifierPath.joined(separator: "/")) and made '\(child.identifier)'; a context made for an identifier must have it",
-                               object: child)
+                throw CLSError(
+                    .invalidCreate,
+                    "the delegate was asked for '\(identifier)' under \(parent.identifierPath.joined(separator: "/")) and made '\(child.identifier)'; a context made for an identifier must have it",
+                    object: child)
             }
             if child.parent !== parent { parent.addChildContext(child) }
             return child
@@ -133,7 +138,10 @@ final class ContextTree: Sendable {
 
     private func saveChanges() async throws {
         let (changed, removed) = state.withLockedValue { state -> ([CLSContext], [CLSContext]) in
-            defer { state.changed = [:]; state.removed = [:] }
+            defer {
+                state.changed = [:]
+                state.removed = [:]
+            }
             return (Array(state.changed.values), Array(state.removed.values))
         }
         guard !changed.isEmpty || !removed.isEmpty else { return }
@@ -153,13 +161,19 @@ final class ContextTree: Sendable {
                     newIndex[ObjectIdentifier(context)] = batch.count
                     inserted.append((context, batch.count))
                 }
-                batch.append(ContextChange(kind: kind, identifier: context.identifier, type: context.type, title: context.title,
-                                           metadata: context.metadata, createdAt: context.dateCreated.timeIntervalSince1970))
+                batch.append(
+                    ContextChange(
+                        kind: kind, identifier: context.identifier, type: context.type, title: context.title,
+                        metadata: context.metadata, createdAt: context.dateCreated.timeIntervalSince1970))
             }
             for context in removed {
-                if let id = context.rowID { batch.append(ContextChange(kind: .delete(id: id), identifier: context.identifier,
-                                                                       type: context.type, title: context.title,
-                                                                       metadata: context.metadata, createdAt: 0)) }
+                if let id = context.rowID {
+                    batch.append(
+                        ContextChange(
+                            kind: .delete(id: id), identifier: context.identifier,
+                            type: context.type, title: context.title,
+                            metadata: context.metadata, createdAt: 0))
+                }
             }
             let rows = try await storage.saveContexts(batch)
             for (context, index) in inserted { context.rowID = rows[index] }
@@ -188,7 +202,8 @@ final class ContextTree: Sendable {
         guard length <= CLSContext.maximumPathLength else {
             throw refuse("has an identifier path of \(length) characters; at most \(CLSContext.maximumPathLength)")
         }
-        guard context.identifier.count <= CLSContext.maximumIdentifierLength, context.title.count <= CLSContext.maximumIdentifierLength else {
+        guard context.identifier.count <= CLSContext.maximumIdentifierLength, context.title.count <= CLSContext.maximumIdentifierLength
+        else {
             throw refuse("has an identifier or title longer than \(CLSContext.maximumIdentifierLength) characters")
         }
         if let summary = context.summary, summary.count > CLSContext.maximumSummaryLength {

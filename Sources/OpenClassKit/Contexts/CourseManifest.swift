@@ -48,8 +48,10 @@ public struct CourseManifest: Sendable, Codable {
         public var standardsAlignments: [String]?
         public var presentablePaths: [[String]]?
 
-        public init(locale: String? = nil, minimumBundleVersion: String? = nil, keywords: [String]? = nil,
-                    presentableLocales: [String]? = nil, standardsAlignments: [String]? = nil, presentablePaths: [[String]]? = nil) {
+        public init(
+            locale: String? = nil, minimumBundleVersion: String? = nil, keywords: [String]? = nil,
+            presentableLocales: [String]? = nil, standardsAlignments: [String]? = nil, presentablePaths: [[String]]? = nil
+        ) {
             self.locale = locale
             self.minimumBundleVersion = minimumBundleVersion
             self.keywords = keywords
@@ -76,7 +78,7 @@ public struct CourseManifest: Sendable, Codable {
 
         enum CodingKeys: String, CodingKey {
             case identifierPath, title, type, customTypeName, displayOrder, isAssignable, progressReportingCapabilities,
-                 suggestedAge, suggestedCompletionTime, summary, topic, universalLinkURL
+                suggestedAge, suggestedCompletionTime, summary, topic, universalLinkURL
         }
 
         public init(from decoder: any Decoder) throws {
@@ -122,8 +124,10 @@ public struct CourseManifest: Sendable, Codable {
             displayOrder = context.displayOrder == 0 ? nil : context.displayOrder
             isAssignable = context.isAssignable ? nil : false
             let capabilities = context.progressReportingCapabilities
-            progressReportingCapabilities = capabilities == [CLSProgressReportingCapability(kind: .duration, details: nil)]
-                ? nil : capabilities.sorted { ($0.kind.rawValue, $0.details ?? "") < ($1.kind.rawValue, $1.details ?? "") }
+            progressReportingCapabilities =
+                capabilities == [CLSProgressReportingCapability(kind: .duration, details: nil)]
+                ? nil
+                : capabilities.sorted { ($0.kind.rawValue, $0.details ?? "") < ($1.kind.rawValue, $1.details ?? "") }
                     .map { Capability(kind: $0.kind, details: $0.details) }
             func bounds(_ range: NSRange) -> [Int]? {
                 range.length < ContextMetadata.noLimits.length ? [range.location, range.location + range.length] : nil
@@ -192,17 +196,24 @@ public struct CourseManifest: Sendable, Codable {
     public static func read(from url: URL) throws -> CourseManifest {
         let data = try contents(of: url)
         guard data.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
-            throw CLSError(.invalidArgument, "the manifest \(url.displayPath) is empty; write its contexts as JSON (see the OpenClassKit documentation)")
+            throw CLSError(
+                .invalidArgument,
+                "the manifest \(url.displayPath) is empty; write its contexts as JSON (see the OpenClassKit documentation)")
         }
         do {
             // A bare array of entries, or an object with "contexts".
             let isArray = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "[")
-            var manifest = isArray ? CourseManifest(contexts: try JSONDecoder().decode([Entry].self, from: data))
+            var manifest =
+                isArray
+                ? CourseManifest(contexts: try JSONDecoder().decode([Entry].self, from: data))
                 : try JSONDecoder().decode(CourseManifest.self, from: data)
             manifest.folder = url.deletingLastPathComponent()
             return manifest
         } catch let error as DecodingError {
-            throw CLSError(.invalidArgument, "the manifest \(url.displayPath) is not a course manifest: \(describe(error)); see the OpenClassKit documentation for its shape")
+            throw CLSError(
+                .invalidArgument,
+                "the manifest \(url.displayPath) is not a course manifest: \(describe(error)); see the OpenClassKit documentation for its shape"
+            )
         } catch {
             throw CLSError(.invalidArgument, "the manifest \(url.displayPath) is not JSON: \(error.localizedDescription)")
         }
@@ -247,8 +258,9 @@ public struct CourseManifest: Sendable, Codable {
         if let raw = try? container.decode(Int.self, forKey: key), let value = Value(rawValue: raw) { return value }
         let name = try container.decode(String.self, forKey: key)
         guard let value = Value.allCases.first(where: { "\($0)".lowercased() == name.lowercased() }) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container,
-                                                   debugDescription: "'\(name)' is none of \(Value.allCases.map { "\($0)" }.joined(separator: ", "))")
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container,
+                debugDescription: "'\(name)' is none of \(Value.allCases.map { "\($0)" }.joined(separator: ", "))")
         }
         return value
     }
@@ -300,7 +312,10 @@ extension CLSDataStore {
                 throw CLSError(.invalidArgument, "entry \(index + 1) of the manifest has an empty identifier path")
             }
             guard let parent = try await mainAppContext.descendant(matchingIdentifierPath: Array(path.dropLast())) else {
-                throw CLSError(.invalidArgument, "entry \(index + 1) of the manifest (\(path.joined(separator: "/"))) comes before its parent \(path.dropLast().joined(separator: "/")); list parents first")
+                throw CLSError(
+                    .invalidArgument,
+                    "entry \(index + 1) of the manifest (\(path.joined(separator: "/"))) comes before its parent \(path.dropLast().joined(separator: "/")); list parents first"
+                )
             }
             let context: CLSContext
             if let existing = try await parent.child(identifier) {
@@ -320,7 +335,8 @@ extension CLSDataStore {
             let url = URL(fileURLWithPath: name, relativeTo: manifest.folder)
             let file: FileIdentity
             do { file = try FileIdentity(resolving: url) } catch {
-                result.documentProblems.append("\(context.identifierPath.dropFirst().joined(separator: "/")): \((error as? CLSError)?.message ?? "\(error)")")
+                result.documentProblems.append(
+                    "\(context.identifierPath.dropFirst().joined(separator: "/")): \((error as? CLSError)?.message ?? "\(error)")")
                 continue
             }
             guard let contextID = context.rowID else {
@@ -345,7 +361,10 @@ extension CLSDataStore {
     public func tieDocument(_ url: URL, to context: CLSContext) async throws -> Bool {
         let file = try FileIdentity(resolving: url)
         guard context !== mainAppContext, context.tree === contextTree, let contextID = context.rowID else {
-            throw CLSError(.invalidCreate, "\(url.displayPath) cannot be tied to \(context.identifierPath.joined(separator: "/")): the context is not saved in \(storeURL.path); save it first", object: context)
+            throw CLSError(
+                .invalidCreate,
+                "\(url.displayPath) cannot be tied to \(context.identifierPath.joined(separator: "/")): the context is not saved in \(storeURL.path); save it first",
+                object: context)
         }
         return try await tie(file, to: contextID, context)
     }
@@ -367,7 +386,9 @@ extension CLSContext {
         metadata.summary = data.summary
         metadata.thumbnail = thumbnail
         metadata.isAssignable = data.isAssignable ?? true
-        if let age = data.suggestedAge, age.count == 2 { metadata.suggestedAge = NSRange(location: age[0], length: max(0, age[1] - age[0])) }
+        if let age = data.suggestedAge, age.count == 2 {
+            metadata.suggestedAge = NSRange(location: age[0], length: max(0, age[1] - age[0]))
+        }
         if let time = data.suggestedCompletionTime, time.count == 2 {
             metadata.suggestedCompletionTime = NSRange(location: time[0], length: max(0, time[1] - time[0]))
         }

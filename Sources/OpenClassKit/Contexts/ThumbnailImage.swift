@@ -30,7 +30,8 @@ public enum ThumbnailImage {
             return bytes[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
         }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), bytes.count >= 24,
-           bytes[12..<16].elementsEqual(Array("IHDR".utf8)) {
+            bytes[12..<16].elementsEqual(Array("IHDR".utf8))
+        {
             guard let width = bigEndian(16, 4), let height = bigEndian(20, 4) else { return nil }
             return ("image/png", width, height)
         }
@@ -40,7 +41,10 @@ public enum ThumbnailImage {
         while offset + 4 <= bytes.count {
             guard bytes[offset] == 0xFF else { return nil }
             let marker = bytes[offset + 1]
-            if marker == 0xFF { offset += 1; continue }
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }
             guard let length = bigEndian(offset + 2, 2), length >= 2 else { return nil }
             if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
                 guard let height = bigEndian(offset + 5, 2), let width = bigEndian(offset + 7, 2) else { return nil }
@@ -65,7 +69,8 @@ public enum ThumbnailImage {
             return "the thumbnail is \(width)×\(height) pixels; each side must be \(sides.lowerBound) to \(sides.upperBound)"
         }
         guard data.count <= maximumBytes else {
-            return "the thumbnail is \(data.count) bytes; at most \(maximumBytes) (1 MiB): save the \(width)×\(height) image again without extra data"
+            return
+                "the thumbnail is \(data.count) bytes; at most \(maximumBytes) (1 MiB): save the \(width)×\(height) image again without extra data"
         }
         let (format, decoded) = mediaType == "image/png" ? ("PNG", decodedPNG(data)) : ("JPEG", decodedJPEG(data))
         switch decoded {
@@ -74,7 +79,8 @@ public enum ThumbnailImage {
         // The header walk above and the decoder are two readers of one file: the size checked
         // must be the size decoded.
         case .success(let size) where size != (width, height):
-            return "the thumbnail's \(format) header says \(width)×\(height) pixels, but its data is \(size.width)×\(size.height); \(wanted)"
+            return
+                "the thumbnail's \(format) header says \(width)×\(height) pixels, but its data is \(size.width)×\(size.height); \(wanted)"
         case .success:
             return nil
         }
@@ -120,7 +126,8 @@ public enum ThumbnailImage {
         return data.withUnsafeBytes { bytes in
             let jpeg = bytes.bindMemory(to: UInt8.self)
             var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-            guard tjDecompressHeader3(decompressor, jpeg.baseAddress, UInt(jpeg.count), &width, &height, &subsampling, &colorspace) == 0 else {
+            guard tjDecompressHeader3(decompressor, jpeg.baseAddress, UInt(jpeg.count), &width, &height, &subsampling, &colorspace) == 0
+            else {
                 return failure()
             }
             guard sides.contains(Int(width)), sides.contains(Int(height)) else { return .success((Int(width), Int(height))) }
@@ -129,8 +136,9 @@ public enum ThumbnailImage {
             let pixelFormat = Int32((isCMYK ? TJPF_CMYK : TJPF_RGB).rawValue)
             var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
             let decoded = pixels.withUnsafeMutableBufferPointer {
-                tjDecompress2(decompressor, jpeg.baseAddress, UInt(jpeg.count), $0.baseAddress, width, 0, height, pixelFormat,
-                              TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
+                tjDecompress2(
+                    decompressor, jpeg.baseAddress, UInt(jpeg.count), $0.baseAddress, width, 0, height, pixelFormat,
+                    TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
             }
             return decoded == 0 ? .success((Int(width), Int(height))) : failure()
         }

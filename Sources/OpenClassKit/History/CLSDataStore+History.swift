@@ -125,7 +125,10 @@ public struct WritingSnapshots: AsyncSequence, Sendable {
                     guard !batch.isEmpty else {
                         isDone = true
                         if let damage, skipped > 0 {
-                            throw CLSError(.invalidArgument, "the last \(skipped) snapshots of the history cannot be replayed: \(damage.message) (the history's figures are unaffected)")
+                            throw CLSError(
+                                .invalidArgument,
+                                "the last \(skipped) snapshots of the history cannot be replayed: \(damage.message) (the history's figures are unaffected)"
+                            )
                         }
                         return nil
                     }
@@ -138,8 +141,10 @@ public struct WritingSnapshots: AsyncSequence, Sendable {
                     continue
                 }
                 do {
-                    var snapshot = try rebuilder.apply(WritingSnapshotRecord(entry: row.entry, delta: row.delta, digest: row.digest,
-                                                                             isKeyframe: row.isKeyframe))
+                    var snapshot = try rebuilder.apply(
+                        WritingSnapshotRecord(
+                            entry: row.entry, delta: row.delta, digest: row.digest,
+                            isKeyframe: row.isKeyframe))
                     snapshot.skippedBefore = skipped
                     damage = nil
                     return snapshot
@@ -175,8 +180,9 @@ public struct WritingSnapshotRecord: Sendable, Equatable, Codable {
 
     /// A keyframe of some content: the record that starts a history from nothing.
     public init(keyframeOf content: [UInt8], entry: WritingHistoryEntry) {
-        self.init(entry: entry, delta: ContentDelta(from: [], to: content).encoded(), digest: HistoryTable.digest(of: content),
-                  isKeyframe: true)
+        self.init(
+            entry: entry, delta: ContentDelta(from: [], to: content).encoded(), digest: HistoryTable.digest(of: content),
+            isKeyframe: true)
     }
 
     /// Rebuilds the content at each record, oldest first, one at a time.
@@ -194,17 +200,21 @@ struct SnapshotRebuilder {
 
     mutating func apply(_ record: WritingSnapshotRecord) throws -> WritingSnapshot {
         guard record.isKeyframe || content != nil else {
-            throw CLSError(.invalidArgument, "the snapshots of the history start without a keyframe (at \(record.entry.date)): the text cannot be rebuilt")
+            throw CLSError(
+                .invalidArgument,
+                "the snapshots of the history start without a keyframe (at \(record.entry.date)): the text cannot be rebuilt")
         }
         let base = record.isKeyframe ? [] : content ?? []
         let applied = try ContentDelta(decoding: record.delta).applied(to: base)
         guard HistoryTable.digest(of: applied.content) == record.digest else {
             content = nil
-            throw CLSError(.invalidArgument, "the snapshot of \(record.entry.date) does not rebuild the content it was taken of (its digest differs)")
+            throw CLSError(
+                .invalidArgument, "the snapshot of \(record.entry.date) does not rebuild the content it was taken of (its digest differs)")
         }
         content = applied.content
         let kept = applied.content.count - applied.inserted.reduce(0) { $0 + $1.count }
-        return WritingSnapshot(entry: record.entry, content: applied.content, inserted: applied.inserted,
-                               removedBytes: max(0, base.count - kept), isKeyframe: record.isKeyframe)
+        return WritingSnapshot(
+            entry: record.entry, content: applied.content, inserted: applied.inserted,
+            removedBytes: max(0, base.count - kept), isKeyframe: record.isKeyframe)
     }
 }

@@ -41,7 +41,8 @@ struct ContentDelta: Equatable {
         for line in Self.lines(of: target) {
             let bytes = target[line]
             if nextBaseLine >= 0, nextBaseLine < baseLines.count, base[baseLines[nextBaseLine]].elementsEqual(bytes),
-               case .copy(let lines)? = pieces.last {
+                case .copy(let lines)? = pieces.last
+            {
                 pieces[pieces.count - 1] = .copy(lines: lines.lowerBound..<(nextBaseLine + 1))
                 nextBaseLine += 1
             } else if bytes.count >= Self.shortestAnchor, let match = firstLine[LineKey(bytes)] {
@@ -69,8 +70,10 @@ struct ContentDelta: Equatable {
 
     /// Turns pieces into operations: copies become byte runs, and each insertion keeps as copies
     /// what it shares at its start and end with the earlier bytes it stands in place of.
-    private static func operations(of pieces: [Piece], base: [UInt8], baseLines: [Range<Int>],
-                                   target: [UInt8]) -> [Operation] {
+    private static func operations(
+        of pieces: [Piece], base: [UInt8], baseLines: [Range<Int>],
+        target: [UInt8]
+    ) -> [Operation] {
         func bytes(of lines: Range<Int>) -> Range<Int> {
             lines.isEmpty ? 0..<0 : baseLines[lines.lowerBound].lowerBound..<baseLines[lines.upperBound - 1].upperBound
         }
@@ -153,12 +156,18 @@ struct ContentDelta: Equatable {
             case .insert(let bytes): count = bytes.count
             }
             guard count <= WritingHistory.largestSnapshot - content.count else {
-                throw CLSError(.invalidArgument, "a snapshot makes content of more than \(WritingHistory.largestSnapshot) bytes, more than any snapshot holds: it is damaged")
+                throw CLSError(
+                    .invalidArgument,
+                    "a snapshot makes content of more than \(WritingHistory.largestSnapshot) bytes, more than any snapshot holds: it is damaged"
+                )
             }
             switch operation {
             case .copy(let offset, let count):
                 guard offset >= 0, count >= 0, offset <= base.count - count else {
-                    throw CLSError(.invalidArgument, "a snapshot copies \(count) bytes from offset \(offset) of content that has \(base.count): it was made from other content")
+                    throw CLSError(
+                        .invalidArgument,
+                        "a snapshot copies \(count) bytes from offset \(offset) of content that has \(base.count): it was made from other content"
+                    )
                 }
                 content.append(contentsOf: base[offset..<(offset + count)])
             case .insert(let bytes):
@@ -276,7 +285,10 @@ struct ContentDelta: Equatable {
     }
 
     private static func damaged(_ detail: String) -> CLSError {
-        CLSError(.invalidArgument, "a content snapshot in the store is damaged (\(detail)); the history's figures are unaffected, but its text cannot be replayed past it")
+        CLSError(
+            .invalidArgument,
+            "a content snapshot in the store is damaged (\(detail)); the history's figures are unaffected, but its text cannot be replayed past it"
+        )
     }
 
     private static func appendVarint(_ value: Int, to bytes: inout [UInt8]) {

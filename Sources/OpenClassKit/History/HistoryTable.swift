@@ -42,15 +42,20 @@ enum HistoryTable {
     /// ended together, the last gets the figures and the snapshot; the others, whose figures were
     /// not seen, their time. A start row `beginsFromNothing` holds an empty text, whatever the
     /// file holds by now. `isDue` writes a row of the running session in any case (the file was saved).
-    static func recordIfDue(activityID: Int64, endedSpans: [EndedSpan], at now: Double, beginsFromNothing: Bool = false,
-                            isDue: Bool = false, in db: Database) throws {
+    static func recordIfDue(
+        activityID: Int64, endedSpans: [EndedSpan], at now: Double, beginsFromNothing: Bool = false,
+        isDue: Bool = false, in db: Database
+    ) throws {
         var ends: [String: Double] = [:]
         for span in endedSpans { ends[span.session] = max(ends[span.session] ?? span.end, span.end) }
         if !ends.isEmpty {
-            for running in try String.fetchAll(db.cachedStatement(sql: """
-                SELECT coalesce(session_id, id) FROM time_span INDEXED BY time_span_running
-                WHERE activity_id = ? AND ended_at IS NULL
-                """), arguments: [activityID]) {
+            for running in try String.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT coalesce(session_id, id) FROM time_span INDEXED BY time_span_running
+                        WHERE activity_id = ? AND ended_at IS NULL
+                        """), arguments: [activityID])
+            {
                 ends[running] = nil
             }
         }
@@ -59,22 +64,31 @@ enum HistoryTable {
         }
         // A new file's history begins from nothing even when the save that first records it also
         // ends its session (an editor's open, save and close that waited for the file together).
-        let hasRows = try Int.fetchOne(db.cachedStatement(sql: """
-            SELECT 1 FROM writing_history WHERE activity_id = ? LIMIT 1
-            """), arguments: [activityID]) != nil
+        let hasRows =
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT 1 FROM writing_history WHERE activity_id = ? LIMIT 1
+                        """), arguments: [activityID]) != nil
         let beginsHere = beginsFromNothing && !sessions.isEmpty && !hasRows
         var isStart = false
         if sessions.isEmpty {
             // The running spans of the whole store are few: read through their index, not through
             // the activity's, which holds every span of a long history.
-            guard let running = try String.fetchOne(db.cachedStatement(sql: """
-                SELECT coalesce(session_id, id) FROM time_span INDEXED BY time_span_running
-                WHERE activity_id = ? AND ended_at IS NULL ORDER BY started_at LIMIT 1
-                """), arguments: [activityID]) else { return }
-            let last = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT id, recorded_at, session_id, session_end IS NULL AND NOT is_start FROM writing_history
-                WHERE activity_id = ? ORDER BY id DESC LIMIT 1
-                """), arguments: [activityID])
+            guard
+                let running = try String.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT coalesce(session_id, id) FROM time_span INDEXED BY time_span_running
+                            WHERE activity_id = ? AND ended_at IS NULL ORDER BY started_at LIMIT 1
+                            """), arguments: [activityID])
+            else { return }
+            let last = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT id, recorded_at, session_id, session_end IS NULL AND NOT is_start FROM writing_history
+                        WHERE activity_id = ? ORDER BY id DESC LIMIT 1
+                        """), arguments: [activityID])
             // Most saves write no row: they are told so before the session's start is looked up.
             if let last, !isDue, now - (last[1] as Double) < WritingHistory.interval { return }
             let start = try sessionStart(running, ofActivity: activityID, in: db) ?? now
@@ -86,7 +100,8 @@ enum HistoryTable {
                 // row (the last of the chain of snapshots, so the new one is taken from the one
                 // before); a save in the next minute keeps it.
                 if isDue, last[3] as Bool, last[2] as String? == running,
-                   ((now - start) / savesApart).rounded(.down) == ((recordedAt - start) / savesApart).rounded(.down) {
+                    ((now - start) / savesApart).rounded(.down) == ((recordedAt - start) / savesApart).rounded(.down)
+                {
                     try db.cachedStatement(sql: "DELETE FROM writing_history WHERE id = ?").execute(arguments: [last[0] as Int64])
                 }
             } else {
@@ -94,29 +109,41 @@ enum HistoryTable {
             }
             sessions = [(running, start, nil)]
         }
-        let spans = try Array(Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT started_at, ended_at, last_pulse_at FROM time_span WHERE activity_id = ?
-            """), arguments: [activityID]).map { row in
-            SpanRecord(id: "", start: row[0], end: row[1], lastPulse: row[2], owner: nil)
-        })
+        let spans = try Array(
+            Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT started_at, ended_at, last_pulse_at FROM time_span WHERE activity_id = ?
+                        """), arguments: [activityID]
+            ).map { row in
+                SpanRecord(id: "", start: row[0], end: row[1], lastPulse: row[2], owner: nil)
+            })
         /// The activity's time up to a moment: later spans, and later parts of spans, left out.
         func time(until: Double) -> Double {
-            SpanRecord.measure(of: spans.filter { $0.start < until }.map { span in
-                var clipped = span
-                clipped.end = min(span.end ?? span.lastPulse, until)
-                return clipped
-            })
+            SpanRecord.measure(
+                of: spans.filter { $0.start < until }.map { span in
+                    var clipped = span
+                    clipped.end = min(span.end ?? span.lastPulse, until)
+                    return clipped
+                })
         }
-        let ranges = try Array(Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT lower_bound, upper_bound FROM progress_range WHERE activity_id = ?
-            """), arguments: [activityID]).map { row -> ClosedRange<Double> in
-            let lower: Double = row[0], upper: Double = row[1]
-            return lower...max(lower, upper)
-        })
+        let ranges = try Array(
+            Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT lower_bound, upper_bound FROM progress_range WHERE activity_id = ?
+                        """), arguments: [activityID]
+            ).map { row -> ClosedRange<Double> in
+                let lower: Double = row[0], upper: Double = row[1]
+                return lower...max(lower, upper)
+            })
         var quantities: [String: Double] = [:]
-        for row in try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT identifier, quantity FROM activity_item WHERE activity_id = ? AND kind = 'quantity'
-            """), arguments: [activityID]) {
+        for row in try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT identifier, quantity FROM activity_item WHERE activity_id = ? AND kind = 'quantity'
+                    """), arguments: [activityID])
+        {
             if let quantity = row[1] as Double? { quantities[row[0]] = quantity }
         }
         /// Writes the session's row: its start (the time and text before it), or how far it came.
@@ -128,29 +155,33 @@ enum HistoryTable {
             // An empty file has no words, whether or not anything counted them yet.
             let words = figure(ItemIdentifier.wordCount) ?? (snapshot?.size == 0 ? 0 : nil)
             let characters = figure(ItemIdentifier.characters) ?? (snapshot?.size == 0 ? 0 : nil)
-            try db.cachedStatement(sql: """
-                INSERT INTO writing_history (activity_id, recorded_at, session_id, session_start, session_end, is_start, active_seconds,
-                    open_seconds, words, characters, typed, pasted, largest_paste, progress, content_size, content_digest, content_delta,
-                    is_keyframe)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    activityID, now, session.id, session.start, session.end, isStart,
-                    time(until: isStart ? session.start : session.end ?? now),
-                    figure(ItemIdentifier.openTime), words, characters,
-                    figure(ItemIdentifier.typedCharacters), figure(ItemIdentifier.pastedCharacters),
-                    figure(ItemIdentifier.largestPaste), fromNothing ? 0 : min(1, max(0, IntervalSet(ranges).measure)),
-                    snapshot?.size, snapshot?.digest, snapshot?.delta, snapshot?.isKeyframe ?? false,
-                ])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO writing_history (activity_id, recorded_at, session_id, session_start, session_end, is_start, active_seconds,
+                        open_seconds, words, characters, typed, pasted, largest_paste, progress, content_size, content_digest, content_delta,
+                        is_keyframe)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                activityID, now, session.id, session.start, session.end, isStart,
+                time(until: isStart ? session.start : session.end ?? now),
+                figure(ItemIdentifier.openTime), words, characters,
+                figure(ItemIdentifier.typedCharacters), figure(ItemIdentifier.pastedCharacters),
+                figure(ItemIdentifier.largestPaste), fromNothing ? 0 : min(1, max(0, IntervalSet(ranges).measure)),
+                snapshot?.size, snapshot?.digest, snapshot?.delta, snapshot?.isKeyframe ?? false
+            ])
         }
         if beginsHere, let first = sessions.first {
             try insertRow(isStart: true, of: first)
         }
         for session in sessions.dropLast() {
             let until = session.end ?? now
-            try db.cachedStatement(sql: """
-                INSERT INTO writing_history (activity_id, recorded_at, session_id, session_start, session_end, active_seconds)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [activityID, until, session.id, session.start, session.end, time(until: until)])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO writing_history (activity_id, recorded_at, session_id, session_start, session_end, active_seconds)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [activityID, until, session.id, session.start, session.end, time(until: until)])
         }
         let session = sessions[sessions.count - 1]
         try insertRow(isStart: isStart, of: session)
@@ -162,11 +193,13 @@ enum HistoryTable {
     /// When a session began: its first span's start (found by the span's key and the index of
     /// `session_id`, not by reading every span of the activity).
     static func sessionStart(_ session: String, ofActivity activityID: Int64, in db: Database) throws -> Double? {
-        try Double.fetchOne(db.cachedStatement(sql: """
-            SELECT min(started_at) FROM (
-                SELECT started_at FROM time_span WHERE id = ?1 AND activity_id = ?2
-                UNION ALL SELECT started_at FROM time_span WHERE session_id = ?1 AND activity_id = ?2)
-            """), arguments: [session, activityID])
+        try Double.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT min(started_at) FROM (
+                        SELECT started_at FROM time_span WHERE id = ?1 AND activity_id = ?2
+                        UNION ALL SELECT started_at FROM time_span WHERE session_id = ?1 AND activity_id = ?2)
+                    """), arguments: [session, activityID])
     }
 
     // MARK: Snapshots
@@ -175,25 +208,36 @@ enum HistoryTable {
     /// has no file, or its file is gone, unreadable, too large or not text.
     /// - Parameter content: The text to keep instead of the file's.
     private static func takeSnapshot(ofActivity activityID: Int64, content given: [UInt8]? = nil, in db: Database)
-        throws -> (size: Int, digest: Data, delta: Data, isKeyframe: Bool)? {
-        guard keepsSnapshots, let path = try Data.fetchOne(db.cachedStatement(sql: """
-            SELECT c.path FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
-            """), arguments: [activityID]),
-              let content = given ?? readText(at: [UInt8](path)) else { return nil }
+        throws -> (size: Int, digest: Data, delta: Data, isKeyframe: Bool)?
+    {
+        guard keepsSnapshots,
+            let path = try Data.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT c.path FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
+                        """), arguments: [activityID]),
+            let content = given ?? readText(at: [UInt8](path))
+        else { return nil }
         let digest = Self.digest(of: content)
         // The file as the last snapshot holds it (most session ends change nothing: a buffer left
         // and entered again): a delta that copies it all, without rebuilding anything.
-        let last = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT content_digest, content_size FROM writing_history
-            WHERE activity_id = ? AND content_delta IS NOT NULL ORDER BY id DESC LIMIT 1
-            """), arguments: [activityID])
+        let last = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT content_digest, content_size FROM writing_history
+                    WHERE activity_id = ? AND content_delta IS NOT NULL ORDER BY id DESC LIMIT 1
+                    """), arguments: [activityID])
         if let last, last[0] as Data == digest, last[1] as Int == content.count {
-            return (content.count, digest, ContentDelta(operations: content.isEmpty ? [] : [.copy(offset: 0, count: content.count)]).encoded(), false)
+            return (
+                content.count, digest, ContentDelta(operations: content.isEmpty ? [] : [.copy(offset: 0, count: content.count)]).encoded(),
+                false
+            )
         }
         var base: [UInt8] = [], isKeyframe = true
         if let earlier = try lastContent(ofActivity: activityID, in: db), earlier.deltas < longestChain,
-           earlier.rebuiltBytes + content.count <= longestRebuild,
-           earlier.deltaBytes < chainToKeyframe * max(earlier.keyframeBytes, 4096) {
+            earlier.rebuiltBytes + content.count <= longestRebuild,
+            earlier.deltaBytes < chainToKeyframe * max(earlier.keyframeBytes, 4096)
+        {
             (base, isKeyframe) = (earlier.content, false)
         }
         return (content.count, digest, ContentDelta(from: base, to: content).encoded(), isKeyframe)
@@ -203,19 +247,23 @@ enum HistoryTable {
     /// how many, and the bytes of content the chain makes; nil when there is none, or the
     /// snapshots cannot rebuild it (the next one is then a keyframe).
     private static func lastContent(ofActivity activityID: Int64, in db: Database)
-        throws -> (content: [UInt8], deltas: Int, deltaBytes: Int, keyframeBytes: Int, rebuiltBytes: Int)? {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT content_delta, content_digest, is_keyframe FROM writing_history
-            WHERE activity_id = ? AND content_delta IS NOT NULL
-              AND id >= coalesce((SELECT max(id) FROM writing_history WHERE activity_id = ? AND is_keyframe = 1), 0)
-            ORDER BY id
-            """), arguments: [activityID, activityID])
+        throws -> (content: [UInt8], deltas: Int, deltaBytes: Int, keyframeBytes: Int, rebuiltBytes: Int)?
+    {
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT content_delta, content_digest, is_keyframe FROM writing_history
+                    WHERE activity_id = ? AND content_delta IS NOT NULL
+                      AND id >= coalesce((SELECT max(id) FROM writing_history WHERE activity_id = ? AND is_keyframe = 1), 0)
+                    ORDER BY id
+                    """), arguments: [activityID, activityID])
         var content: [UInt8]?, digest = Data(), deltas = 0, deltaBytes = 0, keyframeBytes = 0, rebuiltBytes = 0
         while let row = try rows.next() {
             let isKeyframe: Bool = row[2], encoded: Data = row[0]
             if isKeyframe { keyframeBytes = encoded.count } else { (deltas, deltaBytes) = (deltas + 1, deltaBytes + encoded.count) }
             guard let delta = try? ContentDelta(decoding: encoded),
-                  let applied = try? delta.applied(to: isKeyframe ? [] : content ?? []) else { return nil }
+                let applied = try? delta.applied(to: isKeyframe ? [] : content ?? [])
+            else { return nil }
             content = applied.content
             rebuiltBytes += applied.content.count
             digest = row[1]
@@ -234,10 +282,11 @@ enum HistoryTable {
     /// Deletes an activity's history, or only the snapshots of its text; returns how many rows it changed.
     static func forget(ofActivity activityID: Int64, keepingFigures: Bool, in db: Database) throws -> Int {
         if keepingFigures {
-            try db.execute(sql: """
-                UPDATE writing_history SET content_size = NULL, content_digest = NULL, content_delta = NULL, is_keyframe = 0
-                WHERE activity_id = ? AND content_delta IS NOT NULL
-                """, arguments: [activityID])
+            try db.execute(
+                sql: """
+                    UPDATE writing_history SET content_size = NULL, content_digest = NULL, content_delta = NULL, is_keyframe = 0
+                    WHERE activity_id = ? AND content_delta IS NOT NULL
+                    """, arguments: [activityID])
         } else {
             try db.execute(sql: "DELETE FROM writing_history WHERE activity_id = ?", arguments: [activityID])
         }
@@ -257,7 +306,8 @@ enum HistoryTable {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-              info.st_size <= WritingHistory.largestSnapshot else { return nil }
+            info.st_size <= WritingHistory.largestSnapshot
+        else { return nil }
         var content = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var filled = 0
         while filled < content.count {
@@ -298,19 +348,26 @@ enum HistoryTable {
 
     /// Every row of an activity, oldest first.
     static func entries(ofActivity activityID: Int64, in db: Database) throws -> [WritingHistoryEntry] {
-        try Row.fetchAll(db, sql: """
-            SELECT \(entryColumns) FROM writing_history WHERE activity_id = ? ORDER BY id
-            """, arguments: [activityID]).map { entry(from: $0) }
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(entryColumns) FROM writing_history WHERE activity_id = ? ORDER BY id
+                """, arguments: [activityID]
+        ).map { entry(from: $0) }
     }
 
     /// Up to `limit` snapshot rows of an activity after the row `id`, oldest first.
     static func snapshotRows(ofActivity activityID: Int64, after id: Int64, limit: Int, in db: Database) throws -> [SnapshotRow] {
-        try Row.fetchAll(db, sql: """
-            SELECT id, content_delta, content_digest, is_keyframe, \(entryColumns) FROM writing_history
-            WHERE activity_id = ? AND id > ? AND content_delta IS NOT NULL ORDER BY id LIMIT ?
-            """, arguments: [activityID, id, limit]).map { row in
-            SnapshotRow(id: row[0], delta: row[1], digest: row[2], isKeyframe: row[3],
-                        entry: entry(from: row, at: 4))
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, content_delta, content_digest, is_keyframe, \(entryColumns) FROM writing_history
+                WHERE activity_id = ? AND id > ? AND content_delta IS NOT NULL ORDER BY id LIMIT ?
+                """, arguments: [activityID, id, limit]
+        ).map { row in
+            SnapshotRow(
+                id: row[0], delta: row[1], digest: row[2], isKeyframe: row[3],
+                entry: entry(from: row, at: 4))
         }
     }
 }

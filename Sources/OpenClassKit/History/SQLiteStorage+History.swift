@@ -16,9 +16,12 @@ extension SQLiteStorage {
     /// Deletes the history of every attempt of an activity's context, or only its snapshots; returns how many rows changed.
     func forgetHistory(ofActivity activityID: Int64, keepingFigures: Bool) async throws -> Int {
         try await writing { db in
-            try Int64.fetchAll(db, sql: """
-                SELECT id FROM activity WHERE context_id = (SELECT context_id FROM activity WHERE id = ?)
-                """, arguments: [activityID]).reduce(0) { changed, attempt in
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM activity WHERE context_id = (SELECT context_id FROM activity WHERE id = ?)
+                    """, arguments: [activityID]
+            ).reduce(0) { changed, attempt in
                 changed + (try HistoryTable.forget(ofActivity: attempt, keepingFigures: keepingFigures, in: db))
             }
         }

@@ -41,10 +41,12 @@ public struct WritingHistoryEntry: Sendable, Equatable, Codable {
     public var endsSession: Bool { sessionEnd != nil }
 
     /// Creates a row from its figures.
-    public init(date: Date, sessionStart: Date, sessionEnd: Date? = nil, activeTime: TimeInterval, openTime: TimeInterval? = nil,
-                words: Int? = nil, characters: Int? = nil, typedCharacters: Int? = nil, pastedCharacters: Int? = nil,
-                largestPaste: Int? = nil, progress: Double? = nil, snapshotSize: Int? = nil, sessionIdentifier: String? = nil,
-                isSessionStart: Bool = false) {
+    public init(
+        date: Date, sessionStart: Date, sessionEnd: Date? = nil, activeTime: TimeInterval, openTime: TimeInterval? = nil,
+        words: Int? = nil, characters: Int? = nil, typedCharacters: Int? = nil, pastedCharacters: Int? = nil,
+        largestPaste: Int? = nil, progress: Double? = nil, snapshotSize: Int? = nil, sessionIdentifier: String? = nil,
+        isSessionStart: Bool = false
+    ) {
         self.date = date
         self.sessionStart = sessionStart
         self.sessionEnd = sessionEnd
@@ -145,7 +147,8 @@ public struct WritingHistory: Sendable, Equatable {
                 activeTime: known.activeTime.map { max(0, entry.activeTime - $0) } ?? min(entry.activeTime, ownTime),
                 // A session's open time is added when it ends: a running session's row still holds
                 // the open time of those before, so its own is not known yet (never "7s of 0s open").
-                openTime: entry.sessionEnd == nil ? nil
+                openTime: entry.sessionEnd == nil
+                    ? nil
                     : entry.openTime.flatMap { open in knowsBefore ? open - min(open, known.openTime ?? 0) : nil },
                 words: entry.words,
                 addedWords: entry.words.flatMap { now in known.words.map { now - $0 } },

@@ -48,8 +48,10 @@ extension CLSDataStore {
     /// classes in `excludedClasses` (which a sync could not send to just now), and the
     /// operations on the assignments in `excludedAssignments` of a class (which the class did
     /// not have just now).
-    package func pendingSyncOperations(limit: Int, excludingClasses excludedClasses: Set<UUID> = [],
-                                      excludingAssignments excludedAssignments: [UUID: Set<String>] = [:]) async throws -> [OutboxEntry] {
+    package func pendingSyncOperations(
+        limit: Int, excludingClasses excludedClasses: Set<UUID> = [],
+        excludingAssignments excludedAssignments: [UUID: Set<String>] = [:]
+    ) async throws -> [OutboxEntry] {
         try await storage.pendingOperations(limit: limit, excluding: excludedClasses, excludingAssignments: excludedAssignments)
     }
 

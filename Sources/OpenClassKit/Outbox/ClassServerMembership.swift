@@ -24,8 +24,10 @@ package struct ClassServerMembership: Sendable, Equatable {
     package var lastError: String?
 
     /// Creates a membership as the server answered a join.
-    package init(serverURL: URL, accountID: UUID, classID: UUID, className: String, teacherKey: Data?,
-                joinedAt: Date = Date(), lastSyncAt: Date? = nil, lastError: String? = nil) {
+    package init(
+        serverURL: URL, accountID: UUID, classID: UUID, className: String, teacherKey: Data?,
+        joinedAt: Date = Date(), lastSyncAt: Date? = nil, lastError: String? = nil
+    ) {
         self.serverURL = serverURL
         self.accountID = accountID
         self.classID = classID

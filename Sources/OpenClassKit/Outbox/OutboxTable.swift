@@ -44,9 +44,13 @@ enum OutboxTable {
     /// Writes a snapshot of the current attempt of a context's document, when it is assigned:
     /// after the assignment was tied to it, its document moved into it, or a new attempt began.
     static func enqueueSnapshot(ofContext contextID: Int64, at now: Double, in db: Database) throws {
-        guard let activityID = try Int64.fetchOne(db, sql: """
-            SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1
-            """, arguments: [contextID]) else { return }
+        guard
+            let activityID = try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1
+                    """, arguments: [contextID])
+        else { return }
         try enqueueSnapshot(ofActivity: activityID, at: now, in: db)
     }
 
@@ -59,10 +63,14 @@ enum OutboxTable {
 
     /// Writes spans ended outside a save (their process died).
     static func enqueueEndedSpan(_ spanID: String, at now: Double, in db: Database) throws {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT activity_id, started_at, ended_at, last_pulse_at, session_id FROM time_span WHERE id = ?
-            """, arguments: [spanID]),
-              case (var operation, let classes)? = try emptyOperation(forActivity: row[0], at: now, in: db) else { return }
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT activity_id, started_at, ended_at, last_pulse_at, session_id FROM time_span WHERE id = ?
+                    """, arguments: [spanID]),
+            case (var operation, let classes)? = try emptyOperation(forActivity: row[0], at: now, in: db)
+        else { return }
         operation.spans = [SyncOperation.Span(id: spanID, start: row[1], end: row[2], lastPulse: row[3], session: row[4])]
         try insert(operation, for: classes, in: db)
     }
@@ -72,16 +80,23 @@ enum OutboxTable {
     /// those joined before classes were tied to a teacher. Nil unless the store joined a class
     /// and the activity's document is assigned (or its context is under an assigned context
     /// tree, whose assignment for it is derived now); one indexed look-up when it did not.
-    private static func emptyOperation(forActivity activityID: Int64, at now: Double, in db: Database) throws -> (SyncOperation, [String])? {
+    private static func emptyOperation(forActivity activityID: Int64, at now: Double, in db: Database) throws -> (SyncOperation, [String])?
+    {
         guard let (contextID, attempt) = try assignedActivity(activityID, in: db),
-              let assignment = try ClassroomTables.assignment(contextID: contextID, in: db) else { return nil }
-        let classes = try assignment.classIdentifier.map { classID in
-            // An assignment made for one class (from the catalog) goes to that class alone.
-            try String.fetchAll(db.cachedStatement(sql: "SELECT class_id FROM class_membership WHERE class_id = ?"),
-                                arguments: [classID.uuidString])
-        } ?? String.fetchAll(db.cachedStatement(sql: """
-            SELECT class_id FROM class_membership WHERE teacher_key IS NULL OR teacher_key = ? ORDER BY joined_at, class_id
-            """), arguments: [assignment.teacherKey])
+            let assignment = try ClassroomTables.assignment(contextID: contextID, in: db)
+        else { return nil }
+        let classes =
+            try assignment.classIdentifier.map { classID in
+                // An assignment made for one class (from the catalog) goes to that class alone.
+                try String.fetchAll(
+                    db.cachedStatement(sql: "SELECT class_id FROM class_membership WHERE class_id = ?"),
+                    arguments: [classID.uuidString])
+            }
+            ?? String.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT class_id FROM class_membership WHERE teacher_key IS NULL OR teacher_key = ? ORDER BY joined_at, class_id
+                        """), arguments: [assignment.teacherKey])
         guard !classes.isEmpty else { return nil }
         var info = SyncOperation.AssignmentInfo(describing: assignment)
         info.documentName = assignment.documentURL?.lastPathComponent ?? assignment.documentName
@@ -92,17 +107,20 @@ enum OutboxTable {
     /// The context and attempt of an activity whose work a joined class may get: its context is
     /// assigned, or becomes so now under an accepted context-tree assignment.
     private static func assignedActivity(_ activityID: Int64, in db: Database) throws -> (contextID: Int64, attempt: Int)? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT a.context_id, a.attempt,
-                   EXISTS (SELECT 1 FROM assignment s WHERE s.context_id = a.context_id AND s.accepted_at IS NOT NULL)
-            FROM activity a WHERE a.id = ? AND EXISTS (SELECT 1 FROM class_membership)
-            """), arguments: [activityID])
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT a.context_id, a.attempt,
+                           EXISTS (SELECT 1 FROM assignment s WHERE s.context_id = a.context_id AND s.accepted_at IS NOT NULL)
+                    FROM activity a WHERE a.id = ? AND EXISTS (SELECT 1 FROM class_membership)
+                    """), arguments: [activityID])
         guard let row else { return nil }
         let (contextID, attempt, assigned): (Int64, Int, Bool) = (row[0], row[1], row[2])
         if assigned { return (contextID, attempt) }
         guard try ClassroomTables.hasContextTreeAssignments(in: db),
-              try ClassroomTables.assignment(contextID: contextID, in: db) == nil,
-              try ClassroomTables.derive(forContext: contextID, in: db) != nil else { return nil }
+            try ClassroomTables.assignment(contextID: contextID, in: db) == nil,
+            try ClassroomTables.derive(forContext: contextID, in: db) != nil
+        else { return nil }
         return (contextID, attempt)
     }
 
@@ -133,30 +151,40 @@ enum OutboxTable {
 
     /// The oldest operations waiting, at most `limit`, all for one class: the class of the
     /// oldest, leaving out the classes in `excluded` (which refused a sync just now).
-    static func pending(limit: Int, excluding excluded: Set<UUID> = [], excludingAssignments excludedAssignments: [UUID: Set<String>] = [:],
-                        in db: Database) throws -> [OutboxEntry] {
+    static func pending(
+        limit: Int, excluding excluded: Set<UUID> = [], excludingAssignments excludedAssignments: [UUID: Set<String>] = [:],
+        in db: Database
+    ) throws -> [OutboxEntry] {
         let skipped = try String(decoding: JSONEncoder().encode(excluded.map(\.uuidString)), as: UTF8.self)
         // A class and an assignment, as one text: the class's id, a unit separator, the assignment's.
-        let waiting = try String(decoding: JSONEncoder().encode(excludedAssignments.flatMap { classID, assignments in
-            assignments.map { "\(classID.uuidString)\u{1F}\($0)" }
-        }), as: UTF8.self)
-        let rows = try Row.fetchAll(db, sql: """
-            WITH waiting AS (SELECT value FROM json_each(?2)),
-            sendable AS NOT MATERIALIZED (
-                SELECT seq, class_id, operation FROM outbox
-                WHERE class_id NOT IN (SELECT value FROM json_each(?1))
-                  AND (NOT EXISTS (SELECT 1 FROM waiting)
-                       OR class_id || char(31) || json_extract(operation, '$.assignmentIdentifier') NOT IN (SELECT value FROM waiting)))
-            SELECT seq, class_id, operation FROM sendable
-            WHERE class_id = (SELECT class_id FROM sendable ORDER BY seq LIMIT 1)
-            ORDER BY seq LIMIT ?3
-            """, arguments: [skipped, waiting, limit])
+        let waiting = try String(
+            decoding: JSONEncoder().encode(
+                excludedAssignments.flatMap { classID, assignments in
+                    assignments.map { "\(classID.uuidString)\u{1F}\($0)" }
+                }), as: UTF8.self)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                WITH waiting AS (SELECT value FROM json_each(?2)),
+                sendable AS NOT MATERIALIZED (
+                    SELECT seq, class_id, operation FROM outbox
+                    WHERE class_id NOT IN (SELECT value FROM json_each(?1))
+                      AND (NOT EXISTS (SELECT 1 FROM waiting)
+                           OR class_id || char(31) || json_extract(operation, '$.assignmentIdentifier') NOT IN (SELECT value FROM waiting)))
+                SELECT seq, class_id, operation FROM sendable
+                WHERE class_id = (SELECT class_id FROM sendable ORDER BY seq LIMIT 1)
+                ORDER BY seq LIMIT ?3
+                """, arguments: [skipped, waiting, limit])
         let decoder = JSONDecoder()
         return try rows.map { row in
             let text: String = row[2]
             guard let classID = UUID(uuidString: row[1]),
-                  let operation = try? decoder.decode(SyncOperation.self, from: Data(text.utf8)) else {
-                throw CLSError(.databaseInaccessible, "operation \(row[0] as Int64) in the store's outbox is damaged; join the class again (clsfile join URL --code CODE), which sends all your assigned work again")
+                let operation = try? decoder.decode(SyncOperation.self, from: Data(text.utf8))
+            else {
+                throw CLSError(
+                    .databaseInaccessible,
+                    "operation \(row[0] as Int64) in the store's outbox is damaged; join the class again (clsfile join URL --code CODE), which sends all your assigned work again"
+                )
             }
             return OutboxEntry(sequence: row[0], classID: classID, operation: operation)
         }
@@ -183,10 +211,11 @@ enum OutboxTable {
     /// Moves an operation the server refused out of the way, with the server's reason, so that
     /// the operations after it can go; `clsfile status` counts and names them.
     static func setAside(_ sequence: Int64, reason: String, at date: Double, in db: Database) throws {
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO outbox_refused (seq, class_id, operation, reason, refused_at)
-            SELECT seq, class_id, operation, ?, ? FROM outbox WHERE seq = ?
-            """, arguments: [reason, date, sequence])
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO outbox_refused (seq, class_id, operation, reason, refused_at)
+                SELECT seq, class_id, operation, ?, ? FROM outbox WHERE seq = ?
+                """, arguments: [reason, date, sequence])
         try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [sequence])
         try db.execute(sql: "UPDATE class_server SET last_error = ?", arguments: ["the server refused an operation: \(reason)"])
     }
@@ -203,26 +232,36 @@ enum OutboxTable {
     /// The accepted assignments whose work goes to no class joined (their teacher's class was not
     /// joined, or they came from a version-1 handout), when the store joined any; oldest first.
     static func assignmentsSyncedNowhere(in db: Database) throws -> [Assignment] {
-        try String.fetchAll(db, sql: """
-            SELECT s.id FROM assignment s
-            WHERE s.accepted_at IS NOT NULL AND s.context_id IS NOT NULL AND EXISTS (SELECT 1 FROM class_membership)
-              AND NOT EXISTS (SELECT 1 FROM class_membership m WHERE m.teacher_key IS NULL OR m.teacher_key = s.teacher_key)
-            ORDER BY s.created_at, s.id
-            """).compactMap { try ClassroomTables.assignment(identifier: $0, in: db) }
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT s.id FROM assignment s
+                WHERE s.accepted_at IS NOT NULL AND s.context_id IS NOT NULL AND EXISTS (SELECT 1 FROM class_membership)
+                  AND NOT EXISTS (SELECT 1 FROM class_membership m WHERE m.teacher_key IS NULL OR m.teacher_key = s.teacher_key)
+                ORDER BY s.created_at, s.id
+                """
+        ).compactMap { try ClassroomTables.assignment(identifier: $0, in: db) }
     }
 
     /// The classes joined, oldest first, each with the server's address and last sync.
     static func memberships(in db: Database) throws -> [ClassServerMembership] {
-        try Row.fetchAll(db, sql: """
-            SELECT s.url, s.account_id, m.class_id, m.class_name, m.teacher_key, m.joined_at, s.last_sync_at, s.last_error
-            FROM class_membership m, class_server s ORDER BY m.joined_at, m.class_id
-            """).map { row in
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT s.url, s.account_id, m.class_id, m.class_name, m.teacher_key, m.joined_at, s.last_sync_at, s.last_error
+                FROM class_membership m, class_server s ORDER BY m.joined_at, m.class_id
+                """
+        ).map { row in
             guard let url = URL(string: row[0]), let account = UUID(uuidString: row[1]), let classID = UUID(uuidString: row[2]) else {
-                throw CLSError(.databaseInaccessible, "the class server recorded in the store is damaged; leave it and join again (clsfile leave, then clsfile join URL --code CODE)")
+                throw CLSError(
+                    .databaseInaccessible,
+                    "the class server recorded in the store is damaged; leave it and join again (clsfile leave, then clsfile join URL --code CODE)"
+                )
             }
-            return ClassServerMembership(serverURL: url, accountID: account, classID: classID, className: row[3], teacherKey: row[4],
-                                         joinedAt: Date(timeIntervalSince1970: row[5]),
-                                         lastSyncAt: (row[6] as Double?).map(Date.init(timeIntervalSince1970:)), lastError: row[7])
+            return ClassServerMembership(
+                serverURL: url, accountID: account, classID: classID, className: row[3], teacherKey: row[4],
+                joinedAt: Date(timeIntervalSince1970: row[5]),
+                lastSyncAt: (row[6] as Double?).map(Date.init(timeIntervalSince1970:)), lastError: row[7])
         }
     }
 
@@ -237,23 +276,35 @@ enum OutboxTable {
         }
         // A class joined before classes were tied to their teacher gets every assignment's work:
         // beside another class, it would get that class's teacher's work too.
-        if let untied = try String.fetchOne(db, sql: """
-            SELECT class_name FROM class_membership WHERE teacher_key IS NULL AND class_id <> ? LIMIT 1
-            """, arguments: [classID]) {
-            throw CLSError(.invalidModification, "the class \(untied) was joined before classes were tied to their teacher, so it would get every assignment's work, this class's too: join it again first with its code (clsfile join URL --code CODE), or leave it (clsfile leave --class \"\(untied)\")")
+        if let untied = try String.fetchOne(
+            db,
+            sql: """
+                SELECT class_name FROM class_membership WHERE teacher_key IS NULL AND class_id <> ? LIMIT 1
+                """, arguments: [classID])
+        {
+            throw CLSError(
+                .invalidModification,
+                "the class \(untied) was joined before classes were tied to their teacher, so it would get every assignment's work, this class's too: join it again first with its code (clsfile join URL --code CODE), or leave it (clsfile leave --class \"\(untied)\")"
+            )
         }
-        try db.execute(sql: """
-            INSERT INTO class_server (slot, url, account_id, joined_at) VALUES (1, ?, ?, ?)
-            ON CONFLICT (slot) DO UPDATE SET account_id = excluded.account_id
-            """, arguments: [membership.serverURL.absoluteString, membership.accountID.uuidString, membership.joinedAt.timeIntervalSince1970])
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO class_membership (class_id, class_name, teacher_key, joined_at) VALUES (?, ?, ?, ?)
-            """, arguments: [classID, membership.className, membership.teacherKey, membership.joinedAt.timeIntervalSince1970])
+        try db.execute(
+            sql: """
+                INSERT INTO class_server (slot, url, account_id, joined_at) VALUES (1, ?, ?, ?)
+                ON CONFLICT (slot) DO UPDATE SET account_id = excluded.account_id
+                """,
+            arguments: [membership.serverURL.absoluteString, membership.accountID.uuidString, membership.joinedAt.timeIntervalSince1970])
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO class_membership (class_id, class_name, teacher_key, joined_at) VALUES (?, ?, ?, ?)
+                """, arguments: [classID, membership.className, membership.teacherKey, membership.joinedAt.timeIntervalSince1970])
         let before = try depth(in: db)
-        let activities = try Int64.fetchAll(db, sql: """
-            SELECT (SELECT id FROM activity a WHERE a.context_id = s.context_id ORDER BY attempt DESC LIMIT 1)
-            FROM assignment s WHERE s.context_id IS NOT NULL AND s.accepted_at IS NOT NULL ORDER BY s.created_at, s.id
-            """).compactMap { $0 }
+        let activities = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT (SELECT id FROM activity a WHERE a.context_id = s.context_id ORDER BY attempt DESC LIMIT 1)
+                FROM assignment s WHERE s.context_id IS NOT NULL AND s.accepted_at IS NOT NULL ORDER BY s.created_at, s.id
+                """
+        ).compactMap { $0 }
         let now = Date().timeIntervalSince1970
         for activity in activities { try enqueueSnapshot(ofActivity: activity, at: now, onlyClass: classID, in: db) }
         return try depth(in: db) - before
@@ -295,8 +346,9 @@ extension SyncOperation.Item {
         case .score(let score, let maximum): (value, maxScore) = (score, maximum)
         case .binary(let flag, _): (value, maxScore) = (flag ? 1 : 0, nil)
         }
-        self.init(identifier: record.identifier, title: record.title, isPrimary: record.role == .primary,
-                  kind: record.value.kind, value: value, maxScore: maxScore, createdAt: record.createdAt,
-                  modifiedAt: record.modifiedAt)
+        self.init(
+            identifier: record.identifier, title: record.title, isPrimary: record.role == .primary,
+            kind: record.value.kind, value: value, maxScore: maxScore, createdAt: record.createdAt,
+            modifiedAt: record.modifiedAt)
     }
 }

@@ -24,8 +24,12 @@ extension SQLiteStorage {
     }
 
     /// The oldest operations waiting, at most `limit`, all for one class, none for the classes `excluded`.
-    func pendingOperations(limit: Int, excluding excluded: Set<UUID>, excludingAssignments excludedAssignments: [UUID: Set<String>]) async throws -> [OutboxEntry] {
-        try await reading { db in try OutboxTable.pending(limit: limit, excluding: excluded, excludingAssignments: excludedAssignments, in: db) }
+    func pendingOperations(limit: Int, excluding excluded: Set<UUID>, excludingAssignments excludedAssignments: [UUID: Set<String>])
+        async throws -> [OutboxEntry]
+    {
+        try await reading { db in
+            try OutboxTable.pending(limit: limit, excluding: excluded, excludingAssignments: excludedAssignments, in: db)
+        }
     }
 
     /// How many operations wait.

@@ -42,8 +42,10 @@ package struct SyncOperation: Sendable, Equatable, Codable {
         /// What last-writer-wins compares.
         package var modifiedAt: Double
 
-        package init(identifier: String, title: String, isPrimary: Bool, kind: String, value: Double,
-                    maxScore: Double? = nil, createdAt: Double, modifiedAt: Double) {
+        package init(
+            identifier: String, title: String, isPrimary: Bool, kind: String, value: Double,
+            maxScore: Double? = nil, createdAt: Double, modifiedAt: Double
+        ) {
             self.identifier = identifier
             self.title = title
             self.isPrimary = isPrimary
@@ -75,8 +77,10 @@ package struct SyncOperation: Sendable, Equatable, Codable {
         package var targetWords: Int?
         package var contextPath: [String]?
 
-        package init(title: String, className: String? = nil, documentName: String, dueDate: Double? = nil,
-                    targetWords: Int? = nil, contextPath: [String]? = nil) {
+        package init(
+            title: String, className: String? = nil, documentName: String, dueDate: Double? = nil,
+            targetWords: Int? = nil, contextPath: [String]? = nil
+        ) {
             self.title = title
             self.className = className
             self.documentName = documentName
@@ -87,9 +91,10 @@ package struct SyncOperation: Sendable, Equatable, Codable {
 
         /// What an assignment says of itself, its document named as the handout names it.
         package init(describing assignment: Assignment) {
-            self.init(title: assignment.title, className: assignment.className, documentName: assignment.documentName,
-                      dueDate: assignment.dueDate?.timeIntervalSince1970, targetWords: assignment.targetWordCount,
-                      contextPath: assignment.contextPath)
+            self.init(
+                title: assignment.title, className: assignment.className, documentName: assignment.documentName,
+                dueDate: assignment.dueDate?.timeIntervalSince1970, targetWords: assignment.targetWordCount,
+                contextPath: assignment.contextPath)
         }
     }
 

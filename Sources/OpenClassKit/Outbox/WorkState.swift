@@ -77,8 +77,9 @@ package struct WorkState: Sendable, Equatable, Codable {
                 continue
             }
             if let change = operation.progressBasisChange,
-               ProgressBasisChange(basis: change.basis.map(ProgressBasis.init(rawValue:)), restarts: change.restarts)
-                   .clearsRanges(measuredUnder: basis) {
+                ProgressBasisChange(basis: change.basis.map(ProgressBasis.init(rawValue:)), restarts: change.restarts)
+                    .clearsRanges(measuredUnder: basis)
+            {
                 ranges = []
                 basis = change.basis
             }
@@ -133,8 +134,9 @@ package struct WorkState: Sendable, Equatable, Codable {
                     continue
                 }
                 let merged = SpanRecord(held).merged(with: SpanRecord(span))
-                spans[span.id] = SyncOperation.Span(id: merged.id, start: held.start, end: merged.end, lastPulse: merged.lastPulse,
-                                                    session: merged.session)
+                spans[span.id] = SyncOperation.Span(
+                    id: merged.id, start: held.start, end: merged.end, lastPulse: merged.lastPulse,
+                    session: merged.session)
             }
         }
 
@@ -201,10 +203,12 @@ package struct WorkState: Sendable, Equatable, Codable {
 
     /// The sessions a person sees, joined as ``CLSActivity/workSessions`` joins them.
     package var sessions: [WorkSession] {
-        CLSActivity.sessions(of: spans.map {
-            TimeSpan(start: Date(timeIntervalSince1970: $0.start), end: $0.end.map(Date.init(timeIntervalSince1970:)),
-                     lastPulse: Date(timeIntervalSince1970: $0.lastPulse), continuesSession: $0.session != nil)
-        })
+        CLSActivity.sessions(
+            of: spans.map {
+                TimeSpan(
+                    start: Date(timeIntervalSince1970: $0.start), end: $0.end.map(Date.init(timeIntervalSince1970:)),
+                    lastPulse: Date(timeIntervalSince1970: $0.lastPulse), continuesSession: $0.session != nil)
+            })
     }
 }
 

@@ -66,14 +66,18 @@ public struct DeveloperMode: Sendable, Equatable, Codable {
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
             return DeveloperMode()
         } catch {
-            throw CLSError(.invalidArgument,
-                           "cannot read the development-mode settings \(url.path): \(error.localizedDescription); fix its permissions or set the role again")
+            throw CLSError(
+                .invalidArgument,
+                "cannot read the development-mode settings \(url.path): \(error.localizedDescription); fix its permissions or set the role again"
+            )
         }
         do {
             return try JSONDecoder().decode(DeveloperMode.self, from: data)
         } catch {
-            throw CLSError(.invalidArgument,
-                           "the development-mode settings \(url.path) are damaged (not the settings JSON OpenClassKit writes); set the role again, which rewrites the file")
+            throw CLSError(
+                .invalidArgument,
+                "the development-mode settings \(url.path) are damaged (not the settings JSON OpenClassKit writes); set the role again, which rewrites the file"
+            )
         }
     }
 
@@ -81,15 +85,17 @@ public struct DeveloperMode: Sendable, Equatable, Codable {
     /// - Throws: ``CLSError`` `.invalidArgument` naming the file when it cannot be written.
     public func save(to url: URL = settingsURL) throws {
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(self).write(to: url, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
         } catch {
-            throw CLSError(.invalidArgument,
-                           "cannot write the development-mode settings \(url.path): \(error.localizedDescription); check the folder's permissions")
+            throw CLSError(
+                .invalidArgument,
+                "cannot write the development-mode settings \(url.path): \(error.localizedDescription); check the folder's permissions")
         }
     }
 

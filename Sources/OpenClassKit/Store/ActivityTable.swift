@@ -7,10 +7,12 @@ internal import GRDB
 enum ActivityTable {
     /// The current activity recorded at a canonical path, whatever file is there now.
     static func lookUp(_ path: [UInt8], in db: Database) throws -> ActivityRecord? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT a.id FROM context c JOIN activity a ON a.context_id = c.id
-            WHERE c.path = ? ORDER BY a.attempt DESC LIMIT 1
-            """), arguments: [Data(path)])
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT a.id FROM context c JOIN activity a ON a.context_id = c.id
+                    WHERE c.path = ? ORDER BY a.attempt DESC LIMIT 1
+                    """), arguments: [Data(path)])
         guard let activityID: Int64 = row?[0] else { return nil }
         return try load(activityID, in: db)
     }
@@ -22,66 +24,90 @@ enum ActivityTable {
         let display = PathBytes.display(file.path)
         if let found = try lookUp(file.path, in: db) {
             if found.file != file {
-                try db.execute(sql: "UPDATE context SET device = ?, inode = ?, modified_at = ? WHERE id = ?",
-                               arguments: [Int64(bitPattern: file.device), Int64(bitPattern: file.inode), now, found.contextID])
+                try db.execute(
+                    sql: "UPDATE context SET device = ?, inode = ?, modified_at = ? WHERE id = ?",
+                    arguments: [Int64(bitPattern: file.device), Int64(bitPattern: file.inode), now, found.contextID])
             }
             return try load(found.activityID, in: db)
         }
-        let candidates = try Row.fetchAll(db, sql: """
-            SELECT id, path FROM context WHERE device = ? AND inode = ? AND path IS NOT NULL
-            """, arguments: [Int64(bitPattern: file.device), Int64(bitPattern: file.inode)])
+        let candidates = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, path FROM context WHERE device = ? AND inode = ? AND path IS NOT NULL
+                """, arguments: [Int64(bitPattern: file.device), Int64(bitPattern: file.inode)])
         for candidate in candidates {
             let oldPath = [UInt8](candidate["path"] as Data)
             guard !FileIdentity.fileExists(at: oldPath, device: file.device, inode: file.inode) else { continue }
             let contextID: Int64 = candidate["id"]
             // A plain file context is named after its path; a course's document keeps its identifier and title.
-            try db.execute(sql: """
-                UPDATE context SET path = ?,
-                    title = CASE WHEN course_document = 0 THEN ? ELSE title END,
-                    identifier = CASE WHEN course_document = 0 THEN ? ELSE identifier END, modified_at = ?
-                WHERE id = ?
-                """, arguments: [pathData, PathBytes.fileName(of: file.path), display, now, contextID])
+            try db.execute(
+                sql: """
+                    UPDATE context SET path = ?,
+                        title = CASE WHEN course_document = 0 THEN ? ELSE title END,
+                        identifier = CASE WHEN course_document = 0 THEN ? ELSE identifier END, modified_at = ?
+                    WHERE id = ?
+                    """, arguments: [pathData, PathBytes.fileName(of: file.path), display, now, contextID])
             if let moved = try lookUp(file.path, in: db) { return moved }
         }
         let rootID = try ContextTable.rootID(appIdentifier: appIdentifier, in: db)
-        try db.execute(sql: """
-            INSERT INTO context (parent_id, identifier, type, title, path, device, inode, created_at, modified_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [rootID, display, CLSContextType.document.rawValue, PathBytes.fileName(of: file.path), pathData,
-                             Int64(bitPattern: file.device), Int64(bitPattern: file.inode), now, now])
+        try db.execute(
+            sql: """
+                INSERT INTO context (parent_id, identifier, type, title, path, device, inode, created_at, modified_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                rootID, display, CLSContextType.document.rawValue, PathBytes.fileName(of: file.path), pathData,
+                Int64(bitPattern: file.device), Int64(bitPattern: file.inode), now, now
+            ])
         let contextID = db.lastInsertedRowID
-        try db.execute(sql: "INSERT INTO activity (context_id, attempt, created_at, modified_at) VALUES (?, 1, ?, ?)",
-                       arguments: [contextID, now, now])
+        try db.execute(
+            sql: "INSERT INTO activity (context_id, attempt, created_at, modified_at) VALUES (?, 1, ?, ?)",
+            arguments: [contextID, now, now])
         return try load(db.lastInsertedRowID, in: db)
     }
 
     /// Reads one activity with its spans, ranges and items.
     static func load(_ activityID: Int64, in db: Database) throws -> ActivityRecord {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT \(activityColumns), c.title FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
-            """), arguments: [activityID]) else {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(activityColumns), c.title FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
+                        """), arguments: [activityID])
+        else {
             throw CLSError(.invalidUpdate, "activity \(activityID) vanished from the store while being read; try again")
         }
         var record = activityRecord(from: row)
         record.contextTitle = row.text(9)
         try placeContext(of: &record, in: db)
-        record.spans = try Array(Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT \(spanColumns) FROM time_span WHERE activity_id = ?
-            """), arguments: [activityID]).map(spanRecord(from:)))
+        record.spans = try Array(
+            Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(spanColumns) FROM time_span WHERE activity_id = ?
+                        """), arguments: [activityID]
+            ).map(spanRecord(from:)))
         record.ranges = try ranges(of: activityID, in: db)
-        record.items = try Array(Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT \(itemColumns) FROM activity_item WHERE activity_id = ? ORDER BY created_at, identifier
-            """), arguments: [activityID]).map(itemRecord(from:)))
+        record.items = try Array(
+            Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(itemColumns) FROM activity_item WHERE activity_id = ? ORDER BY created_at, identifier
+                        """), arguments: [activityID]
+            ).map(itemRecord(from:)))
         return record
     }
 
     /// The current activity of a file and its `modified_at`, or nil when it has none or another
     /// file (another device or inode) is at its path now; reads one row.
     static func version(of file: FileIdentity, in db: Database) throws -> (activityID: Int64, modifiedAt: Double)? {
-        try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT a.id, a.modified_at, c.device, c.inode FROM context c JOIN activity a ON a.context_id = c.id
-            WHERE c.path = ? ORDER BY a.attempt DESC LIMIT 1
-            """), arguments: [Data(file.path)]).flatMap { row -> (activityID: Int64, modifiedAt: Double)? in
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT a.id, a.modified_at, c.device, c.inode FROM context c JOIN activity a ON a.context_id = c.id
+                    WHERE c.path = ? ORDER BY a.attempt DESC LIMIT 1
+                    """), arguments: [Data(file.path)]
+        ).flatMap { row -> (activityID: Int64, modifiedAt: Double)? in
             // A file replaced under the same path is read in full, which notes its new identity.
             let device: Int64? = row[2], inode: Int64? = row[3]
             guard device == Int64(bitPattern: file.device), inode == Int64(bitPattern: file.inode) else { return nil }
@@ -91,32 +117,42 @@ enum ActivityTable {
 
     /// The activity whose running span started last, by any process.
     static func runningLatest(in db: Database) throws -> ActivityRecord? {
-        try Int64.fetchOne(db, sql: """
-            SELECT activity_id FROM time_span WHERE ended_at IS NULL ORDER BY started_at DESC LIMIT 1
-            """).map { try load($0, in: db) }
+        try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT activity_id FROM time_span WHERE ended_at IS NULL ORDER BY started_at DESC LIMIT 1
+                """
+        ).map { try load($0, in: db) }
     }
 
     /// The newest attempt of a context; nil when it has none.
     static func newestAttempt(ofContext contextID: Int64, in db: Database) throws -> ActivityRecord? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1"),
-                           arguments: [contextID]).map { try load($0, in: db) }
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1"),
+            arguments: [contextID]
+        ).map { try load($0, in: db) }
     }
 
     /// Adds an attempt after a context's newest; the running spans of the earlier attempts end at
     /// their last pulse, so the earlier attempts stop for good.
     static func addAttempt(ofContext contextID: Int64, at now: Double, in db: Database) throws -> ActivityRecord {
         guard try Int64.fetchOne(db, sql: "SELECT 1 FROM context WHERE id = ?", arguments: [contextID]) != nil else {
-            throw CLSError(.invalidCreate, "the context of a new activity was removed from the store before the activity was saved; make the activity again under a context that is in the tree")
+            throw CLSError(
+                .invalidCreate,
+                "the context of a new activity was removed from the store before the activity was saved; make the activity again under a context that is in the tree"
+            )
         }
-        try db.execute(sql: """
-            UPDATE time_span SET ended_at = last_pulse_at, owner_host = NULL, owner_boot = NULL, owner_pid = NULL, owner_start = NULL
-            WHERE ended_at IS NULL AND activity_id IN (SELECT id FROM activity WHERE context_id = ?)
-            """, arguments: [contextID])
+        try db.execute(
+            sql: """
+                UPDATE time_span SET ended_at = last_pulse_at, owner_host = NULL, owner_boot = NULL, owner_pid = NULL, owner_start = NULL
+                WHERE ended_at IS NULL AND activity_id IN (SELECT id FROM activity WHERE context_id = ?)
+                """, arguments: [contextID])
         try db.execute(sql: "UPDATE activity SET modified_at = ? WHERE context_id = ?", arguments: [now, contextID])
-        try db.execute(sql: """
-            INSERT INTO activity (context_id, attempt, created_at, modified_at)
-            VALUES (?, (SELECT coalesce(max(attempt), 0) + 1 FROM activity WHERE context_id = ?), ?, ?)
-            """, arguments: [contextID, contextID, now, now])
+        try db.execute(
+            sql: """
+                INSERT INTO activity (context_id, attempt, created_at, modified_at)
+                VALUES (?, (SELECT coalesce(max(attempt), 0) + 1 FROM activity WHERE context_id = ?), ?, ?)
+                """, arguments: [contextID, contextID, now, now])
         let activityID = db.lastInsertedRowID
         // The work starts again: so does a class server's copy of it.
         try OutboxTable.enqueueSnapshot(ofActivity: activityID, at: now, in: db)
@@ -126,26 +162,33 @@ enum ActivityTable {
     /// Ends, at its last pulse, a running span whose process is gone; the session it left gets
     /// its figures and its history row, with the file as it was left.
     static func endAbandonedSpan(_ id: String, in db: Database) throws {
-        try db.execute(sql: """
-            UPDATE time_span SET ended_at = last_pulse_at,
-                owner_host = NULL, owner_boot = NULL, owner_pid = NULL, owner_start = NULL
-            WHERE id = ? AND ended_at IS NULL
-            """, arguments: [id])
+        try db.execute(
+            sql: """
+                UPDATE time_span SET ended_at = last_pulse_at,
+                    owner_host = NULL, owner_boot = NULL, owner_pid = NULL, owner_start = NULL
+                WHERE id = ? AND ended_at IS NULL
+                """, arguments: [id])
         let ended = db.changesCount > 0
         if ended { try OutboxTable.enqueueEndedSpan(id, at: Date().timeIntervalSince1970, in: db) }
         // Every change of an activity moves its modified_at: other views know to read it again.
-        try db.execute(sql: """
-            UPDATE activity SET modified_at = ? WHERE id = (SELECT activity_id FROM time_span WHERE id = ?)
-            """, arguments: [Date().timeIntervalSince1970, id])
+        try db.execute(
+            sql: """
+                UPDATE activity SET modified_at = ? WHERE id = (SELECT activity_id FROM time_span WHERE id = ?)
+                """, arguments: [Date().timeIntervalSince1970, id])
         // The session a dead process left ended: its figures and its history row, with the
         // file as it was left.
         if ended { try recordAbandonedSession(ofSpan: id, in: db) }
-        if ended, let span = try Row.fetchOne(db, sql: """
-            SELECT activity_id, started_at, ended_at, coalesce(session_id, id) FROM time_span WHERE id = ?
-            """, arguments: [id]) {
-            try HistoryTable.recordIfDue(activityID: span[0],
-                                         endedSpans: [HistoryTable.EndedSpan(id: id, session: span[3], start: span[1], end: span[2])],
-                                         at: Date().timeIntervalSince1970, in: db)
+        if ended,
+            let span = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT activity_id, started_at, ended_at, coalesce(session_id, id) FROM time_span WHERE id = ?
+                    """, arguments: [id])
+        {
+            try HistoryTable.recordIfDue(
+                activityID: span[0],
+                endedSpans: [HistoryTable.EndedSpan(id: id, session: span[3], start: span[1], end: span[2])],
+                at: Date().timeIntervalSince1970, in: db)
         }
     }
 
@@ -154,13 +197,17 @@ enum ActivityTable {
     /// open time from the session's start to the span's end, and the word and character counts
     /// of its file as the measurer gives them.
     private static func recordAbandonedSession(ofSpan id: String, in db: Database) throws {
-        guard AbandonedSessions.isRecorded, let row = try Row.fetchOne(db, sql: """
-            SELECT a.id, c.path, (SELECT identifier FROM activity_item WHERE activity_id = a.id AND role = 'primary'),
-                EXISTS (SELECT 1 FROM activity_item WHERE activity_id = a.id AND identifier = ? AND binary_value = 1),
-                coalesce(s.session_id, s.id), s.ended_at,
-                (SELECT quantity FROM activity_item WHERE activity_id = a.id AND identifier = ?)
-            FROM time_span s JOIN activity a ON a.id = s.activity_id JOIN context c ON c.id = a.context_id WHERE s.id = ?
-            """, arguments: [ItemIdentifier.reading, ItemIdentifier.openTime, id]) else { return }
+        guard AbandonedSessions.isRecorded,
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT a.id, c.path, (SELECT identifier FROM activity_item WHERE activity_id = a.id AND role = 'primary'),
+                        EXISTS (SELECT 1 FROM activity_item WHERE activity_id = a.id AND identifier = ? AND binary_value = 1),
+                        coalesce(s.session_id, s.id), s.ended_at,
+                        (SELECT quantity FROM activity_item WHERE activity_id = a.id AND identifier = ?)
+                    FROM time_span s JOIN activity a ON a.id = s.activity_id JOIN context c ON c.id = a.context_id WHERE s.id = ?
+                    """, arguments: [ItemIdentifier.reading, ItemIdentifier.openTime, id])
+        else { return }
         let activityID: Int64 = row[0], primary: String? = row[2], isReading: Bool = row[3], openTime: Double? = row[6]
         let ended: Double? = row[5]
         let opened = try HistoryTable.sessionStart(row[4], ofActivity: activityID, in: db).flatMap { start in ended.map { $0 - start } }
@@ -195,9 +242,13 @@ enum ActivityTable {
     /// - Parameter roots: The rows of the main app contexts, when the caller read them already.
     private static func placeContext(of record: inout ActivityRecord, roots: Set<Int64>? = nil, in db: Database) throws {
         if record.file != nil, let parentID = record.contextParentID {
-            let isRoot = try roots.map { $0.contains(parentID) } ?? (Row.fetchOne(db.cachedStatement(sql: """
-                SELECT 1 FROM context WHERE id = ? AND parent_id IS NULL
-                """), arguments: [parentID]) != nil)
+            let isRoot =
+                try roots.map { $0.contains(parentID) }
+                ?? (Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT 1 FROM context WHERE id = ? AND parent_id IS NULL
+                            """), arguments: [parentID]) != nil)
             if isRoot { return }
         }
         record.contextChain = try ContextTable.chain(to: record.contextID, in: db)
@@ -208,13 +259,16 @@ enum ActivityTable {
     /// identifier and no owner: a million of them cost no million strings.
     static func forEachRecord(in db: Database, forViewing: Bool, _ body: (ActivityRecord) throws -> Void) throws {
         let roots = try Set(Int64.fetchAll(db, sql: "SELECT id FROM context WHERE parent_id IS NULL"))
-        let activities = try StatementRows(db, sql: """
-            SELECT \(activityColumns) FROM activity a JOIN context c ON c.id = a.context_id
-            WHERE c.path IS NOT NULL AND a.attempt = (SELECT max(attempt) FROM activity WHERE context_id = c.id)
-            ORDER BY a.id
-            """)
+        let activities = try StatementRows(
+            db,
+            sql: """
+                SELECT \(activityColumns) FROM activity a JOIN context c ON c.id = a.context_id
+                WHERE c.path IS NOT NULL AND a.attempt = (SELECT max(attempt) FROM activity WHERE context_id = c.id)
+                ORDER BY a.id
+                """)
         // The owning activity comes after the columns that the record is made of.
-        var spans = forViewing
+        var spans =
+            forViewing
             ? try Following(db, columns: viewedSpanColumns, of: "time_span", read: viewedSpanRecord(from:))
             : try Following(db, columns: spanColumns, of: "time_span", read: spanRecord(from:))
         var ranges = try Following(db, columns: "lower_bound, upper_bound", of: "progress_range", read: range(from:))
@@ -275,24 +329,31 @@ enum ActivityTable {
         // The sessions this save ends: their history rows are due.
         var endedSpans: [HistoryTable.EndedSpan] = []
         for span in change.spans {
-            let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(spanColumns) FROM time_span WHERE id = ?"),
-                                          arguments: [span.id]).map(spanRecord(from:))
+            let stored = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(spanColumns) FROM time_span WHERE id = ?"),
+                arguments: [span.id]
+            ).map(spanRecord(from:))
             let merged = stored?.merged(with: span) ?? span
             if stored?.end == nil, let end = merged.end {
-                endedSpans.append(HistoryTable.EndedSpan(id: merged.id, session: merged.session ?? merged.id, start: merged.start, end: end))
+                endedSpans.append(
+                    HistoryTable.EndedSpan(id: merged.id, session: merged.session ?? merged.id, start: merged.start, end: end))
             }
-            try db.cachedStatement(sql: """
-                INSERT INTO time_span (id, activity_id, started_at, ended_at, last_pulse_at,
-                                       owner_host, owner_boot, owner_pid, owner_start, session_id, editor_run)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET ended_at = excluded.ended_at, last_pulse_at = excluded.last_pulse_at,
-                    owner_host = excluded.owner_host, owner_boot = excluded.owner_boot,
-                    owner_pid = excluded.owner_pid, owner_start = excluded.owner_start,
-                    session_id = coalesce(time_span.session_id, excluded.session_id),
-                    editor_run = coalesce(time_span.editor_run, excluded.editor_run)
-                """).execute(arguments: [merged.id, activityID, merged.start, merged.end, merged.lastPulse,
-                                          merged.owner?.host, merged.owner?.bootID, merged.owner?.pid,
-                                          merged.owner?.startTicks, merged.session, merged.editorRun])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO time_span (id, activity_id, started_at, ended_at, last_pulse_at,
+                                           owner_host, owner_boot, owner_pid, owner_start, session_id, editor_run)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET ended_at = excluded.ended_at, last_pulse_at = excluded.last_pulse_at,
+                        owner_host = excluded.owner_host, owner_boot = excluded.owner_boot,
+                        owner_pid = excluded.owner_pid, owner_start = excluded.owner_start,
+                        session_id = coalesce(time_span.session_id, excluded.session_id),
+                        editor_run = coalesce(time_span.editor_run, excluded.editor_run)
+                    """
+            ).execute(arguments: [
+                merged.id, activityID, merged.start, merged.end, merged.lastPulse,
+                merged.owner?.host, merged.owner?.bootID, merged.owner?.pid,
+                merged.owner?.startTicks, merged.session, merged.editorRun
+            ])
         }
         try writeProgress(of: change, in: db)
         if change.removesAllItems {
@@ -302,8 +363,9 @@ enum ActivityTable {
             try db.execute(sql: "DELETE FROM activity_item WHERE activity_id = ? AND role = 'primary'", arguments: [activityID])
         }
         for identifier in change.deletions {
-            try db.execute(sql: "DELETE FROM activity_item WHERE activity_id = ? AND identifier = ?",
-                           arguments: [activityID, identifier])
+            try db.execute(
+                sql: "DELETE FROM activity_item WHERE activity_id = ? AND identifier = ?",
+                arguments: [activityID, identifier])
         }
         for item in change.upserts {
             if item.role == .primary {
@@ -314,27 +376,33 @@ enum ActivityTable {
         try db.cachedStatement(sql: "UPDATE activity SET modified_at = ? WHERE id = ?")
             .execute(arguments: [now, activityID])
         try OutboxTable.enqueue(change, at: now, in: db)
-        try HistoryTable.recordIfDue(activityID: activityID, endedSpans: endedSpans, at: now,
-                                     beginsFromNothing: change.beginsHistoryFromNothing, isDue: change.recordsHistory, in: db)
+        try HistoryTable.recordIfDue(
+            activityID: activityID, endedSpans: endedSpans, at: now,
+            beginsFromNothing: change.beginsHistoryFromNothing, isDue: change.recordsHistory, in: db)
     }
 
     /// Writes a new progress basis and ranges: a new basis (or a restart) clears the stored ranges.
     private static func writeProgress(of change: ActivityChanges, in db: Database) throws {
         guard change.progressBasis != nil || !change.ranges.isEmpty else { return }
-        var storedBasis = try String?.fetchOne(db.cachedStatement(sql: "SELECT progress_basis FROM activity WHERE id = ?"),
-                                               arguments: [change.activityID]) ?? nil
+        var storedBasis =
+            try String?.fetchOne(
+                db.cachedStatement(sql: "SELECT progress_basis FROM activity WHERE id = ?"),
+                arguments: [change.activityID]) ?? nil
         if let basisChange = change.progressBasis, basisChange.clearsRanges(measuredUnder: storedBasis) {
             try db.execute(sql: "DELETE FROM progress_range WHERE activity_id = ?", arguments: [change.activityID])
-            try db.execute(sql: "UPDATE activity SET progress_basis = ? WHERE id = ?",
-                           arguments: [basisChange.basis?.rawValue, change.activityID])
+            try db.execute(
+                sql: "UPDATE activity SET progress_basis = ? WHERE id = ?",
+                arguments: [basisChange.basis?.rawValue, change.activityID])
             storedBasis = basisChange.basis?.rawValue
         }
         // Ranges measured under a basis another process has since replaced measure nothing now.
         if !change.ranges.isEmpty, storedBasis == change.rangesBasis?.rawValue {
             for range in change.ranges {
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO progress_range (activity_id, lower_bound, upper_bound) VALUES (?, ?, ?)
-                    """).execute(arguments: [change.activityID, range.lowerBound, range.upperBound])
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO progress_range (activity_id, lower_bound, upper_bound) VALUES (?, ?, ?)
+                        """
+                ).execute(arguments: [change.activityID, range.lowerBound, range.upperBound])
             }
             try compactRanges(of: change.activityID, in: db)
         }
@@ -343,24 +411,35 @@ enum ActivityTable {
     /// Removes the old primary item; its subclass may not change, even after the item was
     /// cleared: the first primary item saved fixes it (`activity.primary_kind`).
     private static func replacePrimary(with item: ItemRecord, of activityID: Int64, in db: Database) throws {
-        let held = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT primary_kind, (SELECT identifier FROM activity_item WHERE activity_id = a.id AND role = 'primary')
-            FROM activity a WHERE a.id = ?
-            """), arguments: [activityID])
+        let held = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT primary_kind, (SELECT identifier FROM activity_item WHERE activity_id = a.id AND role = 'primary')
+                    FROM activity a WHERE a.id = ?
+                    """), arguments: [activityID])
         let fixed = held?[0] as String?
         if let kind = fixed, kind != item.value.kind {
-            let path = try Data.fetchOne(db, sql: """
-                SELECT c.path FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
-                """, arguments: [activityID]).map { PathBytes.display([UInt8]($0)) } ?? "activity \(activityID)"
-            throw CLSError(.invalidModification,
-                           "the primary item of \(path) is a \(kind) item; it cannot become a \(item.value.kind) item ('\(item.identifier)'): keep the \(kind) subclass, or add the new item as an additional item")
+            let path =
+                try Data.fetchOne(
+                    db,
+                    sql: """
+                        SELECT c.path FROM activity a JOIN context c ON c.id = a.context_id WHERE a.id = ?
+                        """, arguments: [activityID]
+                ).map { PathBytes.display([UInt8]($0)) } ?? "activity \(activityID)"
+            throw CLSError(
+                .invalidModification,
+                "the primary item of \(path) is a \(kind) item; it cannot become a \(item.value.kind) item ('\(item.identifier)'): keep the \(kind) subclass, or add the new item as an additional item"
+            )
         }
         if fixed == nil {
-            try db.cachedStatement(sql: "UPDATE activity SET primary_kind = ? WHERE id = ?").execute(arguments: [item.value.kind, activityID])
+            try db.cachedStatement(sql: "UPDATE activity SET primary_kind = ? WHERE id = ?").execute(arguments: [
+                item.value.kind, activityID
+            ])
         }
         if let identifier = held?[1] as String?, identifier != item.identifier {
-            try db.execute(sql: "DELETE FROM activity_item WHERE activity_id = ? AND identifier = ?",
-                           arguments: [activityID, identifier])
+            try db.execute(
+                sql: "DELETE FROM activity_item WHERE activity_id = ? AND identifier = ?",
+                arguments: [activityID, identifier])
         }
     }
 
@@ -371,16 +450,20 @@ enum ActivityTable {
         case .score(let value, let maximum): (score, maxScore) = (value, maximum)
         case .binary(let value, let type): (binaryValue, binaryType) = (value, type.rawValue)
         }
-        try db.cachedStatement(sql: """
-            INSERT INTO activity_item (activity_id, identifier, role, kind, title, quantity, score, max_score,
-                                       binary_value, binary_type, created_at, modified_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(activity_id, identifier) DO UPDATE SET role = excluded.role, kind = excluded.kind,
-                title = excluded.title, quantity = excluded.quantity, score = excluded.score,
-                max_score = excluded.max_score, binary_value = excluded.binary_value,
-                binary_type = excluded.binary_type, modified_at = excluded.modified_at
-            """).execute(arguments: [activityID, item.identifier, item.role.rawValue, item.value.kind, item.title,
-                                     quantity, score, maxScore, binaryValue, binaryType, item.createdAt, item.modifiedAt])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO activity_item (activity_id, identifier, role, kind, title, quantity, score, max_score,
+                                           binary_value, binary_type, created_at, modified_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(activity_id, identifier) DO UPDATE SET role = excluded.role, kind = excluded.kind,
+                    title = excluded.title, quantity = excluded.quantity, score = excluded.score,
+                    max_score = excluded.max_score, binary_value = excluded.binary_value,
+                    binary_type = excluded.binary_type, modified_at = excluded.modified_at
+                """
+        ).execute(arguments: [
+            activityID, item.identifier, item.role.rawValue, item.value.kind, item.title,
+            quantity, score, maxScore, binaryValue, binaryType, item.createdAt, item.modifiedAt
+        ])
     }
 
     /// Keeps the range table small: past a few dozen rows, an activity's ranges are replaced by their union.
@@ -390,8 +473,9 @@ enum ActivityTable {
         guard ranges.count > 32, union.intervals.count < ranges.count else { return }
         try db.execute(sql: "DELETE FROM progress_range WHERE activity_id = ?", arguments: [activityID])
         for range in union.intervals {
-            try db.execute(sql: "INSERT INTO progress_range (activity_id, lower_bound, upper_bound) VALUES (?, ?, ?)",
-                           arguments: [activityID, range.lowerBound, range.upperBound])
+            try db.execute(
+                sql: "INSERT INTO progress_range (activity_id, lower_bound, upper_bound) VALUES (?, ?, ?)",
+                arguments: [activityID, range.lowerBound, range.upperBound])
         }
     }
 
@@ -402,27 +486,32 @@ enum ActivityTable {
     // long history has thousands of spans, all read on every save.
 
     /// The columns ``activityRecord(from:)`` reads, of `activity a` joined with `context c`.
-    private static let activityColumns = "a.id, a.context_id, a.created_at, a.modified_at, c.path, c.device, c.inode, a.progress_basis, c.parent_id"
+    private static let activityColumns =
+        "a.id, a.context_id, a.created_at, a.modified_at, c.path, c.device, c.inode, a.progress_basis, c.parent_id"
 
     private static func activityRecord(from row: some ColumnReader) -> ActivityRecord {
-        ActivityRecord(activityID: row.int64(0), contextID: row.int64(1), contextParentID: row.optionalInt64(8),
-                       file: row.bytes(4).map { path in
-                           FileIdentity(path: path, device: UInt64(bitPattern: row.optionalInt64(5) ?? 0),
-                                        inode: UInt64(bitPattern: row.optionalInt64(6) ?? 0))
-                       },
-                       createdAt: row.double(2), modifiedAt: row.double(3), progressBasis: row.text(7),
-                       spans: [], ranges: [], items: [])
+        ActivityRecord(
+            activityID: row.int64(0), contextID: row.int64(1), contextParentID: row.optionalInt64(8),
+            file: row.bytes(4).map { path in
+                FileIdentity(
+                    path: path, device: UInt64(bitPattern: row.optionalInt64(5) ?? 0),
+                    inode: UInt64(bitPattern: row.optionalInt64(6) ?? 0))
+            },
+            createdAt: row.double(2), modifiedAt: row.double(3), progressBasis: row.text(7),
+            spans: [], ranges: [], items: [])
     }
 
     /// The columns of `time_span` that ``spanRecord(from:)`` reads.
-    private static let spanColumns = "id, started_at, ended_at, last_pulse_at, owner_host, owner_boot, owner_pid, owner_start, session_id, editor_run"
+    private static let spanColumns =
+        "id, started_at, ended_at, last_pulse_at, owner_host, owner_boot, owner_pid, owner_start, session_id, editor_run"
 
     private static func spanRecord(from row: some ColumnReader) -> SpanRecord {
         let owner: ProcessIdentity? = row.optionalInt64(6).map { pid in
             ProcessIdentity(host: row.text(4) ?? "", bootID: row.text(5) ?? "", pid: pid, startTicks: row.optionalInt64(7) ?? 0)
         }
-        return SpanRecord(id: row.text(0) ?? "", start: row.double(1), end: row.optionalDouble(2), lastPulse: row.double(3),
-                          owner: owner, session: row.text(8), editorRun: row.text(9))
+        return SpanRecord(
+            id: row.text(0) ?? "", start: row.double(1), end: row.optionalDouble(2), lastPulse: row.double(3),
+            owner: owner, session: row.text(8), editorRun: row.text(9))
     }
 
     /// The columns of `time_span` that ``viewedSpanRecord(from:)`` reads.
@@ -430,14 +519,19 @@ enum ActivityTable {
 
     /// A span to look at, never to save: without its identifier and owner.
     private static func viewedSpanRecord(from row: some ColumnReader) -> SpanRecord {
-        SpanRecord(id: "", start: row.double(0), end: row.optionalDouble(1), lastPulse: row.double(2), owner: nil,
-                   session: row.text(3))
+        SpanRecord(
+            id: "", start: row.double(0), end: row.optionalDouble(1), lastPulse: row.double(2), owner: nil,
+            session: row.text(3))
     }
 
     private static func ranges(of activityID: Int64, in db: Database) throws -> [ClosedRange<Double>] {
-        try Array(Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT lower_bound, upper_bound FROM progress_range WHERE activity_id = ?
-            """), arguments: [activityID]).map(range(from:)))
+        try Array(
+            Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT lower_bound, upper_bound FROM progress_range WHERE activity_id = ?
+                        """), arguments: [activityID]
+            ).map(range(from:)))
     }
 
     /// Reads the columns `lower_bound, upper_bound`.
@@ -456,12 +550,14 @@ enum ActivityTable {
         switch ItemKind(rawValue: row.text(3) ?? "") {
         case .score: value = .score(row.optionalDouble(5) ?? 0, maxScore: row.optionalDouble(6) ?? 0)
         case .binary:
-            value = .binary((row.optionalInt64(7) ?? 0) != 0,
-                            CLSBinaryValueType(rawValue: Int(truncatingIfNeeded: row.optionalInt64(8) ?? 0)) ?? .trueFalse)
+            value = .binary(
+                (row.optionalInt64(7) ?? 0) != 0,
+                CLSBinaryValueType(rawValue: Int(truncatingIfNeeded: row.optionalInt64(8) ?? 0)) ?? .trueFalse)
         case .quantity, nil: value = .quantity(row.optionalDouble(4) ?? 0)
         }
-        return ItemRecord(identifier: row.text(0) ?? "", title: row.text(1) ?? "",
-                          role: ItemRole(rawValue: row.text(2) ?? "") ?? .additional, value: value,
-                          createdAt: row.double(9), modifiedAt: row.double(10))
+        return ItemRecord(
+            identifier: row.text(0) ?? "", title: row.text(1) ?? "",
+            role: ItemRole(rawValue: row.text(2) ?? "") ?? .additional, value: value,
+            createdAt: row.double(9), modifiedAt: row.double(10))
     }
 }

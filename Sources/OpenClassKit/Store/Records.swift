@@ -68,18 +68,21 @@ struct SpanRecord: Sendable, Equatable {
     /// The measure of the union of some spans after `from` (seconds since 1970); running spans
     /// end at `runningSpansEnd`, or at their last pulse when it is nil.
     static func measure(of spans: some Sequence<SpanRecord>, since from: Double = -.infinity, runningSpansEnd: Double? = nil) -> Double {
-        IntervalSet(spans.compactMap { span -> ClosedRange<Double>? in
-            let end = max(span.start, span.end ?? runningSpansEnd ?? span.lastPulse)
-            return end > from ? max(span.start, from)...end : nil
-        }).measure
+        IntervalSet(
+            spans.compactMap { span -> ClosedRange<Double>? in
+                let end = max(span.start, span.end ?? runningSpansEnd ?? span.lastPulse)
+                return end > from ? max(span.start, from)...end : nil
+            }
+        ).measure
     }
 }
 
 extension SpanRecord {
     /// A span to measure, from the form ``CLSActivity/timeSpans`` gives.
     init(_ span: TimeSpan) {
-        self.init(id: "", start: span.start.timeIntervalSince1970, end: span.end?.timeIntervalSince1970,
-                  lastPulse: span.lastPulse.timeIntervalSince1970, owner: nil)
+        self.init(
+            id: "", start: span.start.timeIntervalSince1970, end: span.end?.timeIntervalSince1970,
+            lastPulse: span.lastPulse.timeIntervalSince1970, owner: nil)
     }
 }
 

@@ -17,25 +17,30 @@ enum SQLiteErrorTranslator {
         let detail = database.message ?? "\(database.resultCode)"
         switch database.resultCode {
         case .SQLITE_NOTADB:
-            return CLSError(.databaseInaccessible,
-                            "\(path) is not an OpenClassKit store (not an SQLite database); it was left untouched: move it aside or choose another store path (CLSFILE_STORE names the shared store's)",
-                            underlyingError: database)
+            return CLSError(
+                .databaseInaccessible,
+                "\(path) is not an OpenClassKit store (not an SQLite database); it was left untouched: move it aside or choose another store path (CLSFILE_STORE names the shared store's)",
+                underlyingError: database)
         case .SQLITE_CORRUPT:
-            return CLSError(.databaseInaccessible,
-                            "the store \(path) is damaged (\(detail)); it was left untouched: try `sqlite3 \(path) .recover`, or move it aside",
-                            underlyingError: database)
+            return CLSError(
+                .databaseInaccessible,
+                "the store \(path) is damaged (\(detail)); it was left untouched: try `sqlite3 \(path) .recover`, or move it aside",
+                underlyingError: database)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return CLSError(.databaseInaccessible,
-                            "the store \(path) stayed locked by another process for over \(busyTimeout) s (\(database.extendedResultCode): \(database.sql ?? detail)); nothing was written: try again",
-                            underlyingError: database)
+            return CLSError(
+                .databaseInaccessible,
+                "the store \(path) stayed locked by another process for over \(busyTimeout) s (\(database.extendedResultCode): \(database.sql ?? detail)); nothing was written: try again",
+                underlyingError: database)
         case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
-            return CLSError(.databaseInaccessible,
-                            "cannot open the store \(path) for writing (\(detail)): check the permissions of the file and its folder",
-                            underlyingError: database)
+            return CLSError(
+                .databaseInaccessible,
+                "cannot open the store \(path) for writing (\(detail)): check the permissions of the file and its folder",
+                underlyingError: database)
         case .SQLITE_FULL, .SQLITE_IOERR:
-            return CLSError(.databaseInaccessible,
-                            "cannot write the store \(path) (\(detail)): check free disk space",
-                            underlyingError: database)
+            return CLSError(
+                .databaseInaccessible,
+                "cannot write the store \(path) (\(detail)): check free disk space",
+                underlyingError: database)
         default:
             return CLSError(.databaseInaccessible, "the store \(path) failed: \(detail)", underlyingError: database)
         }

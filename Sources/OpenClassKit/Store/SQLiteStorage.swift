@@ -110,8 +110,10 @@ actor SQLiteStorage {
     private static func configure(_ db: Database, path: String) throws {
         let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
         guard mode == "wal" else {
-            throw CLSError(.databaseInaccessible,
-                           "cannot switch the store \(path) to WAL mode (it stays in \(mode ?? "an unknown") mode): check that its file system supports shared memory, or choose another store path")
+            throw CLSError(
+                .databaseInaccessible,
+                "cannot switch the store \(path) to WAL mode (it stays in \(mode ?? "an unknown") mode): check that its file system supports shared memory, or choose another store path"
+            )
         }
         try db.execute(sql: "PRAGMA synchronous = NORMAL")
         let result = ResultCode(rawValue: clsfile_sqlite_keep_wal_on_close(UnsafeMutableRawPointer(db.sqliteConnection)))
@@ -144,8 +146,9 @@ actor SQLiteStorage {
             switch info.st_mode & S_IFMT {
             case S_IFREG: return
             case S_IFDIR:
-                throw CLSError(.databaseInaccessible,
-                               "store path \(path) is a directory: give the path of a file inside it, such as \(path)/store.sqlite")
+                throw CLSError(
+                    .databaseInaccessible,
+                    "store path \(path) is a directory: give the path of a file inside it, such as \(path)/store.sqlite")
             default:
                 throw CLSError(.databaseInaccessible, "store path \(path) is not a regular file: choose another store path")
             }
@@ -153,11 +156,14 @@ actor SQLiteStorage {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             } catch {
-                throw CLSError(.databaseInaccessible,
-                               "cannot create the store folder \(folder): \(error.localizedDescription); check its parent's permissions or choose another store path")
+                throw CLSError(
+                    .databaseInaccessible,
+                    "cannot create the store folder \(folder): \(error.localizedDescription); check its parent's permissions or choose another store path"
+                )
             }
         }
         let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
@@ -165,8 +171,9 @@ actor SQLiteStorage {
             close(descriptor)
         } else if errno != EEXIST {
             let reason = String(cString: strerror(errno))
-            throw CLSError(.databaseInaccessible,
-                           "cannot create the store \(path): \(reason); check the folder's permissions or choose another store path")
+            throw CLSError(
+                .databaseInaccessible,
+                "cannot create the store \(path): \(reason); check the folder's permissions or choose another store path")
         }
     }
 
@@ -174,10 +181,12 @@ actor SQLiteStorage {
     /// The running spans that a process owns, and those that a process handed over in an editor
     /// run (a plugin's hook, which exits while the editor goes on).
     private static func ownedRunningSpans(in db: Database) throws -> [Row] {
-        try Row.fetchAll(db, sql: """
-            SELECT id, owner_host, owner_boot, owner_pid, owner_start, editor_run FROM time_span
-            WHERE ended_at IS NULL AND (owner_pid IS NOT NULL OR editor_run IS NOT NULL)
-            """)
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, owner_host, owner_boot, owner_pid, owner_start, editor_run FROM time_span
+                WHERE ended_at IS NULL AND (owner_pid IS NOT NULL OR editor_run IS NOT NULL)
+                """)
     }
 
     /// Ends, at their last pulse, the running spans of processes on this host that are gone, and
@@ -186,8 +195,10 @@ actor SQLiteStorage {
     private nonisolated func endSpansOfDeadProcesses(_ running: [Row], in queue: DatabaseQueue) throws {
         let dead = running.filter { row in
             if let pid: Int64 = row["owner_pid"] {
-                return ProcessIdentity(host: row["owner_host"] ?? "", bootID: row["owner_boot"] ?? "",
-                                       pid: pid, startTicks: row["owner_start"] ?? 0).isKnownDead
+                return ProcessIdentity(
+                    host: row["owner_host"] ?? "", bootID: row["owner_boot"] ?? "",
+                    pid: pid, startTicks: row["owner_start"] ?? 0
+                ).isKnownDead
             }
             return (row["editor_run"] as String?).map(ProcessIdentity.hasEndedOnThisBoot) ?? false
         }.map { $0["id"] as String }
@@ -207,8 +218,10 @@ actor SQLiteStorage {
     /// lock (its busy timeout is zero, so a locked store fails it at once, before it changed
     /// anything), so it holds a cooperative thread only for its own reads and writes; and it is
     /// tried only while no other call waits on the queue, behind which it would block.
-    func access<T: Sendable>(_ queue: DatabaseQueue,
-                                     _ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func access<T: Sendable>(
+        _ queue: DatabaseQueue,
+        _ work: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
         if waitingCalls == 0 {
             let busyTimeout = self.busyTimeout
             // Typed as a plain closure so that the synchronous overload is chosen.
@@ -293,8 +306,10 @@ actor SQLiteStorage {
     /// Reads every file activity, oldest first, one at a time, into a result. Records read
     /// `forViewing` leave out what only a save needs (span identifiers and owners): they cost less
     /// to read and must never be saved.
-    func reduceActivities<Result: Sendable>(into initial: Result, forViewing: Bool,
-                                            _ update: @escaping @Sendable (inout Result, ActivityRecord) throws -> Void) async throws -> Result {
+    func reduceActivities<Result: Sendable>(
+        into initial: Result, forViewing: Bool,
+        _ update: @escaping @Sendable (inout Result, ActivityRecord) throws -> Void
+    ) async throws -> Result {
         try await reading { db in
             var result = initial
             try ActivityTable.forEachRecord(in: db, forViewing: forViewing) { try update(&result, $0) }
@@ -347,8 +362,9 @@ actor SQLiteStorage {
                     try changes.map { change -> ActivityRecord? in
                         // Another writer came between unless the activity is as the changes found it:
                         // only then is reading it back (all its history) needed.
-                        let before = try Double.fetchOne(db.cachedStatement(sql: "SELECT modified_at FROM activity WHERE id = ?"),
-                                                         arguments: [change.activityID])
+                        let before = try Double.fetchOne(
+                            db.cachedStatement(sql: "SELECT modified_at FROM activity WHERE id = ?"),
+                            arguments: [change.activityID])
                         try ActivityTable.write(change, at: now, in: db)
                         return before == change.expectedModifiedAt ? nil : try ActivityTable.load(change.activityID, in: db)
                     }

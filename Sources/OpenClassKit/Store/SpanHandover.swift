@@ -51,20 +51,24 @@ enum SpanHandover {
             do {
                 try queue.write { db in
                     // Every change of an activity moves its modified_at: other views know to read it again.
-                    try db.execute(sql: """
-                        UPDATE activity SET modified_at = ? WHERE id IN (
-                            SELECT activity_id FROM time_span
-                            WHERE ended_at IS NULL AND owner_pid = ? AND owner_start = ? AND owner_boot = ?)
-                        """, arguments: [Date().timeIntervalSince1970, me.pid, me.startTicks, me.bootID])
-                    try db.execute(sql: """
-                        UPDATE time_span SET owner_host = NULL, owner_boot = NULL, owner_pid = NULL, owner_start = NULL
-                        WHERE ended_at IS NULL AND owner_pid = ? AND owner_start = ? AND owner_boot = ?
-                        """, arguments: [me.pid, me.startTicks, me.bootID])
+                    try db.execute(
+                        sql: """
+                            UPDATE activity SET modified_at = ? WHERE id IN (
+                                SELECT activity_id FROM time_span
+                                WHERE ended_at IS NULL AND owner_pid = ? AND owner_start = ? AND owner_boot = ?)
+                            """, arguments: [Date().timeIntervalSince1970, me.pid, me.startTicks, me.bootID])
+                    try db.execute(
+                        sql: """
+                            UPDATE time_span SET owner_host = NULL, owner_boot = NULL, owner_pid = NULL, owner_start = NULL
+                            WHERE ended_at IS NULL AND owner_pid = ? AND owner_start = ? AND owner_boot = ?
+                            """, arguments: [me.pid, me.startTicks, me.bootID])
                 }
             } catch {
-                reportFailure?(CLSError(.databaseInaccessible,
-                                        "could not hand over the running time spans in \(path) at exit: \(error); they will end at their last pulse",
-                                        underlyingError: error))
+                reportFailure?(
+                    CLSError(
+                        .databaseInaccessible,
+                        "could not hand over the running time spans in \(path) at exit: \(error); they will end at their last pulse",
+                        underlyingError: error))
             }
         }
     }

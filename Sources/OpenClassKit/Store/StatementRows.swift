@@ -23,8 +23,9 @@ final class StatementRows: ColumnReader {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code),
+                message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
         }
     }
 

@@ -22,8 +22,9 @@ struct FileIdentity: Sendable, Hashable {
     ///   a directory, a FIFO, a device or a socket.
     init(resolving url: URL) throws {
         guard url.isFileURL else {
-            throw CLSError(.invalidArgument,
-                           "'\(url.absoluteString)' is not a file URL: pass a path or a file:// URL")
+            throw CLSError(
+                .invalidArgument,
+                "'\(url.absoluteString)' is not a file URL: pass a path or a file:// URL")
         }
         let requested = PathBytes.percentDecoded(url.absoluteURL.path(percentEncoded: true))
         guard !requested.isEmpty else {
@@ -35,8 +36,9 @@ struct FileIdentity: Sendable, Hashable {
             canonical = resolved
         case .failure(let error):
             let reason = String(cString: strerror(error.code.rawValue))
-            throw CLSError(.invalidArgument,
-                           "cannot open \(PathBytes.display(requested)): \(reason); check the path, or create the file first")
+            throw CLSError(
+                .invalidArgument,
+                "cannot open \(PathBytes.display(requested)): \(reason); check the path, or create the file first")
         }
         var info = stat()
         guard PathBytes.withCString(canonical, { stat($0, &info) }) == 0 else {
@@ -53,8 +55,9 @@ struct FileIdentity: Sendable, Hashable {
             case S_IFSOCK: what = "a socket"
             default: what = "not a regular file"
             }
-            throw CLSError(.invalidArgument,
-                           "\(PathBytes.display(canonical)) is \(what): activities belong to regular files only")
+            throw CLSError(
+                .invalidArgument,
+                "\(PathBytes.display(canonical)) is \(what): activities belong to regular files only")
         }
         path = canonical
         device = UInt64(info.st_dev)

@@ -16,7 +16,8 @@ enum PathBytes {
         var index = 0
         while index < utf8.count {
             if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
-               let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) {
+                let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+            {
                 bytes.append(high << 4 | low)
                 index += 3
             } else {
@@ -35,8 +36,8 @@ enum PathBytes {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"),
+                UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.append(byte)
             default:
                 out.append(UInt8(ascii: "%"))
@@ -92,8 +93,10 @@ enum PathBytes {
                 return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
             }
             defer { free(resolved) }
-            return .success(Array(UnsafeBufferPointer(
-                start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
+            return .success(
+                Array(
+                    UnsafeBufferPointer(
+                        start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
         }
     }
 
@@ -101,8 +104,10 @@ enum PathBytes {
     static func currentDirectory() -> [UInt8] {
         guard let pointer = getcwd(nil, 0) else { return Array(FileManager.default.currentDirectoryPath.utf8) }
         defer { free(pointer) }
-        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
-                                         count: strlen(pointer)))
+        return Array(
+            UnsafeBufferPointer(
+                start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                count: strlen(pointer)))
     }
 
     /// Calls `body` with a NUL-terminated copy of the bytes.

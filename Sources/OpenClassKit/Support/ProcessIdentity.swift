@@ -17,10 +17,11 @@ struct ProcessIdentity: Sendable, Hashable {
     /// The identity of this process, read once.
     static let current: ProcessIdentity = {
         let pid = Int64(getpid())
-        return ProcessIdentity(host: hostName(),
-                               bootID: readBootID(),
-                               pid: pid,
-                               startTicks: startTicks(of: pid) ?? 0)
+        return ProcessIdentity(
+            host: hostName(),
+            bootID: readBootID(),
+            pid: pid,
+            startTicks: startTicks(of: pid) ?? 0)
     }()
 
     /// Whether this owner is known to be gone: same host, and either another boot or no live
@@ -93,12 +94,14 @@ struct ProcessIdentity: Sendable, Hashable {
     /// in clock ticks after boot (field 22); nil when the process is gone.
     private static func status(of pid: Int64) -> (command: String, parent: Int64, startTicks: Int64)? {
         guard let data = contents(of: "/proc/\(pid)/stat"),
-              let open = data.firstIndex(of: UInt8(ascii: "(")),
-              let close = data.lastIndex(of: UInt8(ascii: ")")), open < close else { return nil }
+            let open = data.firstIndex(of: UInt8(ascii: "(")),
+            let close = data.lastIndex(of: UInt8(ascii: ")")), open < close
+        else { return nil }
         // Fields after the command name start at field 3; the name itself may hold spaces.
         let rest = data[data.index(after: close)...].split(separator: UInt8(ascii: " "))
         guard rest.count > 19, let parent = Int64(String(decoding: rest[1], as: UTF8.self)),
-              let ticks = Int64(String(decoding: rest[19], as: UTF8.self)) else { return nil }
+            let ticks = Int64(String(decoding: rest[19], as: UTF8.self))
+        else { return nil }
         return (String(decoding: data[data.index(after: open)..<close], as: UTF8.self), parent, ticks)
     }
 

@@ -20,8 +20,10 @@ struct ContextsCommand: AsyncParsableCommand {
         @Flag(name: .long, help: "Print JSON instead of text.")
         var json = false
 
-        @Argument(help: ArgumentHelp("The identifiers of the context to list below, from the main app context's child.",
-                                     valueName: "identifier"))
+        @Argument(
+            help: ArgumentHelp(
+                "The identifiers of the context to list below, from the main app context's child.",
+                valueName: "identifier"))
         var path: [String] = []
 
         func run() async throws {
@@ -29,13 +31,16 @@ struct ContextsCommand: AsyncParsableCommand {
                 let store = storeOptions.dataStore()
                 let below = path.isEmpty ? store.mainAppContext : try await store.mainAppContext.descendant(matchingIdentifierPath: path)
                 guard let below else {
-                    throw CLSError(.invalidArgument, "no context \(path.joined(separator: "/")) in \(store.storeURL.path); `clsfile contexts` lists them")
+                    throw CLSError(
+                        .invalidArgument,
+                        "no context \(path.joined(separator: "/")) in \(store.storeURL.path); `clsfile contexts` lists them")
                 }
                 let prefix = below.identifierPath
-                let contexts = try await store.contexts(matching: NSPredicate { context, _ in
-                    guard let path = (context as? CLSContext)?.identifierPath else { return false }
-                    return path.count > prefix.count && path.starts(with: prefix)
-                })
+                let contexts = try await store.contexts(
+                    matching: NSPredicate { context, _ in
+                        guard let path = (context as? CLSContext)?.identifierPath else { return false }
+                        return path.count > prefix.count && path.starts(with: prefix)
+                    })
                 var work: [[String]: CLSActivity] = [:]
                 for activity in try await store.currentActivities(below: below) { work[activity.context.identifierPath] = activity }
                 // Each context under its parent, as a tree reads.
@@ -52,8 +57,10 @@ struct ContextsCommand: AsyncParsableCommand {
                 table.append(["PATH", "TYPE", "TITLE", "WORK", "DETAILS"])
                 for context in ordered {
                     let depth = context.identifierPath.count - prefix.count - 1
-                    table.append([String(repeating: "  ", count: depth) + context.identifier, Self.typeName(context),
-                                  context.title, work[context.identifierPath].map(Self.work) ?? "-", Self.details(context)])
+                    table.append([
+                        String(repeating: "  ", count: depth) + context.identifier, Self.typeName(context),
+                        context.title, work[context.identifierPath].map(Self.work) ?? "-", Self.details(context)
+                    ])
                 }
                 table.write()
             }
@@ -117,7 +124,9 @@ struct ContextsCommand: AsyncParsableCommand {
                 parts.append("ages \(context.suggestedAge.location)–\(context.suggestedAge.location + context.suggestedAge.length)")
             }
             if context.suggestedCompletionTime.length < Int.max - 1 {
-                parts.append("\(context.suggestedCompletionTime.location)–\(context.suggestedCompletionTime.location + context.suggestedCompletionTime.length) min")
+                parts.append(
+                    "\(context.suggestedCompletionTime.location)–\(context.suggestedCompletionTime.location + context.suggestedCompletionTime.length) min"
+                )
             }
             let kinds = context.progressReportingCapabilities.map { "\($0.kind)" }.sorted()
             if kinds != ["duration"] { parts.append("reports " + kinds.joined(separator: ", ")) }
@@ -148,7 +157,9 @@ struct ContextsCommand: AsyncParsableCommand {
                 print("contexts: \(result.created) created, \(result.updated) updated, \(result.unchanged) unchanged")
                 if result.documents > 0 {
                     let missing = result.documentProblems.count
-                    print("documents: \(result.documentsTied) tied to their contexts, \(result.documents - result.documentsTied - missing) tied already, \(missing) not found")
+                    print(
+                        "documents: \(result.documentsTied) tied to their contexts, \(result.documents - result.documentsTied - missing) tied already, \(missing) not found"
+                    )
                 }
                 for problem in result.documentProblems {
                     Diagnostics.warn("\(problem); its context was imported: import the manifest again once the document is there")

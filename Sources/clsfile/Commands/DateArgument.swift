@@ -28,7 +28,8 @@ enum DateArgument {
             candidate = parts[1].split(separator: ":").count == 2 ? spaced + ":00" : spaced
         }
         guard let candidate, let date = formatter.date(from: candidate) else {
-            throw ValidationError("\(option) takes a day as YYYY-MM-DD, a local time as 'YYYY-MM-DD HH:MM', or an ISO 8601 date and time, not '\(text)'.")
+            throw ValidationError(
+                "\(option) takes a day as YYYY-MM-DD, a local time as 'YYYY-MM-DD HH:MM', or an ISO 8601 date and time, not '\(text)'.")
         }
         return date
     }

@@ -12,8 +12,10 @@ enum FileArgument {
     private static func rawBytes(for argument: String) -> [UInt8]? {
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index] else { continue }
-            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
-                                                  count: strlen(pointer)))
+            let bytes = Array(
+                UnsafeBufferPointer(
+                    start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                    count: strlen(pointer)))
             if String(decoding: bytes, as: UTF8.self) == argument { return bytes }
         }
         return nil

@@ -29,7 +29,7 @@ struct HelperProgram: Sendable, Equatable {
     /// them to `--help`.
     static let forwardedCommands: [String: HelperProgram] = [
         "serve": .serve,
-        "join": .sync, "sync": .sync, "status": .sync, "leave": .sync, "register": .sync, "catalog": .sync,
+        "join": .sync, "sync": .sync, "status": .sync, "leave": .sync, "register": .sync, "catalog": .sync
     ]
 
     /// A call of a forwarded command, as the program that runs it takes it.
@@ -70,7 +70,8 @@ struct HelperProgram: Sendable, Equatable {
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         execv(program, argv)
         let reason = String(cString: strerror(errno))
-        Diagnostics.warn("cannot run \(program): \(reason); clsfile \(command) needs \(name) installed beside clsfile (swift build makes it)")
+        Diagnostics.warn(
+            "cannot run \(program): \(reason); clsfile \(command) needs \(name) installed beside clsfile (swift build makes it)")
         throw ExitCode(69)
     }
 
@@ -93,8 +94,10 @@ struct HelperProgram: Sendable, Equatable {
     /// - Returns: The value.
     /// - Throws: ``ClassroomError`` (file access) when the program cannot run; `ExitCode` with its
     ///   status when it fails; `DecodingError` when what it printed is not a `Value`.
-    func output<Value: Decodable>(of arguments: [String], as type: Value.Type, for use: String,
-                                  decoder: JSONDecoder) throws -> Value {
+    func output<Value: Decodable>(
+        of arguments: [String], as type: Value.Type, for use: String,
+        decoder: JSONDecoder
+    ) throws -> Value {
         let output = Pipe()
         let process = try started(arguments, for: use) { $0.standardOutput = output }
         let data = output.fileHandleForReading.readDataToEndOfFile()
@@ -139,7 +142,9 @@ struct HelperProgram: Sendable, Equatable {
         do {
             try process.run()
         } catch {
-            throw ClassroomError(.fileAccess, "cannot run \(path): \(error.localizedDescription); \(use) needs \(name) installed beside clsfile (swift build makes it)")
+            throw ClassroomError(
+                .fileAccess,
+                "cannot run \(path): \(error.localizedDescription); \(use) needs \(name) installed beside clsfile (swift build makes it)")
         }
         return process
     }
@@ -148,7 +153,8 @@ struct HelperProgram: Sendable, Equatable {
     static func ownExecutable() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return count > 0
+            ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             : CommandLine.arguments[0]
     }
 }

@@ -55,22 +55,27 @@ struct HookCall: Sendable, Equatable {
     /// Reads `hook EVENT FILE [options]` (the arguments after the program name); nil for anything
     /// that ArgumentParser should parse and report.
     init?(arguments: [String]) {
-        guard let call = PlainArguments(arguments, command: "hook", valued: [
-            "--store", "--idle-timeout", "--line", "--view", "--total-lines", "--editor", "--input-at", "--opened-at",
-            "--target-words", "--typed", "--pasted", "--largest-paste",
-        ], flags: ["--reading"]), call.positionals.count == 2,
-            let event = SessionEvent.Kind(rawValue: call.positionals[0]) else { return nil }
+        guard
+            let call = PlainArguments(
+                arguments, command: "hook",
+                valued: [
+                    "--store", "--idle-timeout", "--line", "--view", "--total-lines", "--editor", "--input-at", "--opened-at",
+                    "--target-words", "--typed", "--pasted", "--largest-paste"
+                ], flags: ["--reading"]), call.positionals.count == 2,
+            let event = SessionEvent.Kind(rawValue: call.positionals[0])
+        else { return nil }
         // A value that does not convert is left to ArgumentParser, which reports it.
         func number<T: LosslessStringConvertible>(_ option: String, as type: T.Type) -> T?? {
             guard let text = call.value(of: option) else { return .some(nil) }
             return T(text).map { .some($0) }
         }
         guard let lineNumber = number("--line", as: Int.self), let lineCount = number("--total-lines", as: Int.self),
-              let seconds = number("--idle-timeout", as: Double.self), let inputAt = number("--input-at", as: Double.self),
-              let openedAt = number("--opened-at", as: Double.self),
-              let targetWords = number("--target-words", as: Int.self),
-              let typed = number("--typed", as: Int.self), let pasted = number("--pasted", as: Int.self),
-              let largestPaste = number("--largest-paste", as: Int.self) else { return nil }
+            let seconds = number("--idle-timeout", as: Double.self), let inputAt = number("--input-at", as: Double.self),
+            let openedAt = number("--opened-at", as: Double.self),
+            let targetWords = number("--target-words", as: Int.self),
+            let typed = number("--typed", as: Int.self), let pasted = number("--pasted", as: Int.self),
+            let largestPaste = number("--largest-paste", as: Int.self)
+        else { return nil }
         do {
             let isReading = call.has("--reading")
             let sessionEvent = SessionEvent(

@@ -50,18 +50,24 @@ struct HookCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The editor's name.", valueName: "name"))
     var editor: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "When the editor last saw input in the file, in seconds since 1970: the work counts up to then.",
-        valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "When the editor last saw input in the file, in seconds since 1970: the work counts up to then.",
+            valueName: "seconds"))
     var inputAt: Double?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "With close: when the editor opened the file, in seconds since 1970, for the open time.",
-        valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With close: when the editor opened the file, in seconds since 1970, for the open time.",
+            valueName: "seconds"))
     var openedAt: Double?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "With close: characters the session typed (input methods and dictation included).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With close: characters the session typed (input methods and dictation included).", valueName: "n"))
     var typed: Int?
 
     @Option(name: .long, help: ArgumentHelp("With close: characters the session pasted.", valueName: "n"))

@@ -37,7 +37,7 @@ enum HookLine {
     static func validated<Value>(_ check: () throws(RecorderError) -> Value) throws -> Value {
         do {
             return try check()
-        } catch where error.code == .invalidRequest {
+        } catch  where error.code == .invalidRequest {
             throw ValidationError(error.message)
         }
     }
@@ -46,9 +46,12 @@ enum HookLine {
     static func recorder(store: String?, idleTimeout: TimeInterval) throws -> (SessionRecorder, EventSpool) {
         // Worked out once: without --store it reads the development-mode settings.
         let storeURL = try StoreOptions.storeURL(store)
-        return (SessionRecorder(store: CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: 0.2)),
-                                configuration: .init(idleTimeout: idleTimeout)),
-                EventSpool(storeURL: storeURL))
+        return (
+            SessionRecorder(
+                store: CLSDataStore(storeURL: storeURL, configuration: .init(busyTimeout: 0.2)),
+                configuration: .init(idleTimeout: idleTimeout)),
+            EventSpool(storeURL: storeURL)
+        )
     }
 
     /// Records the event of one `clsfile hook EVENT FILE` call.
@@ -71,8 +74,10 @@ enum HookLine {
 
     /// Delivers one event and reports on standard error what went wrong.
     /// - Returns: The events that could not be recorded.
-    static func deliver(_ event: SessionEvent, recorder: SessionRecorder,
-                        spool: EventSpool) async throws -> [(event: SessionEvent, error: CLSError)] {
+    static func deliver(
+        _ event: SessionEvent, recorder: SessionRecorder,
+        spool: EventSpool
+    ) async throws -> [(event: SessionEvent, error: CLSError)] {
         do {
             let delivery = try await recorder.deliver(event, spool: spool)
             for line in delivery.rejectedLines {
@@ -85,7 +90,9 @@ enum HookLine {
                 Diagnostics.warn("\(failure.event.kind.rawValue) event not recorded: \(failure.error.message)")
             }
             for unwritten in delivery.neverWritten {
-                Diagnostics.warn("\(unwritten.file.path) was closed without ever being written: its session (\(unwritten.events.count) events) is not recorded")
+                Diagnostics.warn(
+                    "\(unwritten.file.path) was closed without ever being written: its session (\(unwritten.events.count) events) is not recorded"
+                )
             }
             return delivery.failures
         } catch let error as CLSError {
@@ -103,13 +110,16 @@ enum HookLine {
         let decoder = JSONDecoder()
         while let text = readLine(strippingNewline: true) {
             // A blank line is skipped (checked on bytes: Foundation's trimming costs a twentieth of an event).
-            guard text.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) else { continue }
+            guard text.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) else {
+                continue
+            }
             let answer: String
             do {
                 let request = try HookRequest(line: Data(text.utf8), decoder: decoder)
                 let event = try HookCall(request: request).sessionEvent
                 let failures = try await deliver(event, recorder: recorder, spool: spool)
-                answer = failures.first { $0.event == event }.map { Self.answer(error: $0.error.message) }
+                answer =
+                    failures.first { $0.event == event }.map { Self.answer(error: $0.error.message) }
                     ?? #"{"ok":true}"#
             } catch let error as RecorderError where error.code == .invalidRequest {
                 answer = Self.answer(error: error.message)

@@ -42,9 +42,10 @@ struct OpenCommand: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
-        var configuration = SessionRecorder.Configuration(idleTimeout: try sessionOptions.resolvedIdleTimeout(),
-                                                          targetWords: progressOptions.targetWords,
-                                                          isReading: progressOptions.reading)
+        var configuration = SessionRecorder.Configuration(
+            idleTimeout: try sessionOptions.resolvedIdleTimeout(),
+            targetWords: progressOptions.targetWords,
+            isReading: progressOptions.reading)
         var status: Int32 = 0
         try await reportingFailures {
             let command = try EditorCommand.resolve(option: editor, environment: ProcessInfo.processInfo.environment)
@@ -55,13 +56,16 @@ struct OpenCommand: AsyncParsableCommand {
             opening.warnings.forEach(Diagnostics.warn)
             if let assignment = opening.assignment {
                 if opening.accepted {
-                    Diagnostics.warn("accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned; "
-                                     + ProcessEvidence.statement(for: assignment.processEvidence))
+                    Diagnostics.warn(
+                        "accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned; "
+                            + ProcessEvidence.statement(for: assignment.processEvidence))
                 }
                 if configuration.targetWords == nil { configuration.targetWords = assignment.targetWordCount }
                 if assignment.isReading { configuration.isReading = true }
             } else if mode.role == .off, let handout = Handout.lyingBeside(url) {
-                Diagnostics.warn("the handout '\(handout.title)' lies beside \(file), but development mode is off, so it was not accepted; a student runs `clsfile role student --name \"Your Name\"` first")
+                Diagnostics.warn(
+                    "the handout '\(handout.title)' lies beside \(file), but development mode is off, so it was not accepted; a student runs `clsfile role student --name \"Your Name\"` first"
+                )
             }
             let session = EditorSession(recorder: SessionRecorder(store: store, configuration: configuration))
             let outcome = try await session.run(file: url, editor: command, usePTY: !noPty)
@@ -77,8 +81,10 @@ struct OpenCommand: AsyncParsableCommand {
 
     static func summary(_ outcome: EditorSession.Outcome, file: String, rule: String) -> String {
         let words = outcome.measurement.report.map { "\($0.statistics.words) words" } ?? "words not counted"
-        var parts = ["active \(Formatting.text(outcome.activeTime))", "open \(Formatting.text(outcome.openTime))",
-                     words, progress(outcome)]
+        var parts = [
+            "active \(Formatting.text(outcome.activeTime))", "open \(Formatting.text(outcome.openTime))",
+            words, progress(outcome)
+        ]
         let input = outcome.input
         if let typed = input.typed {
             parts.append("\(typed) typed, \(input.pasted ?? 0) pasted characters")

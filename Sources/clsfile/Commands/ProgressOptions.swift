@@ -5,8 +5,9 @@ import SessionRecorder
 struct ProgressOptions: ParsableArguments {
     // Unconditional: `--target-words -5` takes -5 as its value and is refused as a count, where
     // the default parsing reads -5 as an option and reports the value missing.
-    @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("Measure progress toward this many words; remembered for the file.", valueName: "n"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Measure progress toward this many words; remembered for the file.", valueName: "n"))
     var targetWords: Int?
 
     @Flag(name: .long, help: "The file is being read: its progress is the share of its lines viewed (an editor plugin tells which lines).")

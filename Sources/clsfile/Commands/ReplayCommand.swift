@@ -28,9 +28,11 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Print the text as it was then: YYYY-MM-DD (the end of that day), 'YYYY-MM-DD HH:MM' (local time, the end of that minute), or ISO 8601.",
-        valueName: "date"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Print the text as it was then: YYYY-MM-DD (the end of that day), 'YYYY-MM-DD HH:MM' (local time, the end of that minute), or ISO 8601.",
+            valueName: "date"))
     var at: String?
 
     @Option(name: .long, help: ArgumentHelp("Play the steps on their own, this many seconds apart (0 to 60).", valueName: "seconds"))
@@ -52,7 +54,10 @@ struct ReplayCommand: AsyncParsableCommand {
             let url = FileArgument.url(for: file)
             let store = storeOptions.dataStore()
             guard let activity = try await store.existingActivity(for: url) else {
-                throw CLSError(.invalidArgument, "nothing was recorded for \(TerminalText.escaped(url.path)): there is no history to replay (open it with `clsfile open`, or an editor plugin, first)")
+                throw CLSError(
+                    .invalidArgument,
+                    "nothing was recorded for \(TerminalText.escaped(url.path)): there is no history to replay (open it with `clsfile open`, or an editor plugin, first)"
+                )
             }
             if let at {
                 try await printVersion(of: url, at: try DateArgument.lastMoment(at, option: "--at"), store: store)
@@ -66,8 +71,11 @@ struct ReplayCommand: AsyncParsableCommand {
     private func printVersion(of url: URL, at date: Date, store: CLSDataStore) async throws {
         guard let snapshot = try await store.snapshot(of: url, at: date) else {
             let first = try await store.writingHistory(for: url).entries.first { $0.snapshotSize != nil }
-            throw CLSError(.invalidArgument, "no snapshot of \(TerminalText.escaped(url.path)) was taken by \(Formatting.timestamp(date))"
-                           + (first.map { ": the first is from \(Formatting.timestamp($0.date))" } ?? ": none was ever taken (snapshots are of text files up to 2 MiB)"))
+            throw CLSError(
+                .invalidArgument,
+                "no snapshot of \(TerminalText.escaped(url.path)) was taken by \(Formatting.timestamp(date))"
+                    + (first.map { ": the first is from \(Formatting.timestamp($0.date))" }
+                        ?? ": none was ever taken (snapshots are of text files up to 2 MiB)"))
         }
         FileHandle.standardOutput.write(Data(snapshot.content))
     }
@@ -77,7 +85,10 @@ struct ReplayCommand: AsyncParsableCommand {
         let history = try await store.writingHistory(for: url)
         let total = history.entries.filter { $0.snapshotSize != nil }.count
         guard total > 0 else {
-            throw CLSError(.invalidArgument, "\(TerminalText.escaped(url.path)) has no snapshots to replay: they are taken of text files up to 2 MiB, at the end of each session recorded since clsfile kept them")
+            throw CLSError(
+                .invalidArgument,
+                "\(TerminalText.escaped(url.path)) has no snapshots to replay: they are taken of text files up to 2 MiB, at the end of each session recorded since clsfile kept them"
+            )
         }
         let styled = isatty(STDOUT_FILENO) == 1
         let waitsForKeys = speed == nil && styled && isatty(STDIN_FILENO) == 1
@@ -86,8 +97,9 @@ struct ReplayCommand: AsyncParsableCommand {
         var step = 0
         for try await snapshot in try await store.snapshots(of: url) {
             step += 1
-            let frame = ReplayFrame(snapshot: snapshot, previous: previous, step: step, of: total, styled: styled,
-                                    showsProgress: showsProgress)
+            let frame = ReplayFrame(
+                snapshot: snapshot, previous: previous, step: step, of: total, styled: styled,
+                showsProgress: showsProgress)
             print(frame.text())
             previous = snapshot.entry
             last = snapshot.content

@@ -19,8 +19,11 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print CSV.")
     var csv = false
 
-    @Option(name: .long, help: ArgumentHelp("Count only time from this day on (YYYY-MM-DD, local time).",
-                                            valueName: "date"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Count only time from this day on (YYYY-MM-DD, local time).",
+            valueName: "date"))
     var since: String?
 
     func validate() throws {

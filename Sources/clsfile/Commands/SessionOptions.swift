@@ -4,9 +4,11 @@ import SessionRecorder
 
 /// The options of commands that record sessions.
 struct SessionOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "Seconds without input after which time stops counting; defaults to $CLSFILE_IDLE_TIMEOUT, else 300.",
-        valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds without input after which time stops counting; defaults to $CLSFILE_IDLE_TIMEOUT, else 300.",
+            valueName: "seconds"))
     var idleTimeout: Double?
 
     func validate() throws {

@@ -42,11 +42,16 @@ struct ShowCommand: AsyncParsableCommand {
             if html {
                 // A page of nothing would look like a history that is empty: say so instead, as the text does.
                 guard activity != nil else {
-                    throw CLSError(.invalidArgument, "no activity recorded for \(file): there is no history to draw; open it with `clsfile open \(file)` first")
+                    throw CLSError(
+                        .invalidArgument,
+                        "no activity recorded for \(file): there is no history to draw; open it with `clsfile open \(file)` first")
                 }
-                print(HistoryPage(title: url.lastPathComponent, figures: summary.historyFigures,
-                                  history: summary.history ?? WritingHistory(entries: []),
-                                  showsProgress: summary.progressBasis?.measuresProgress != false).render())
+                print(
+                    HistoryPage(
+                        title: url.lastPathComponent, figures: summary.historyFigures,
+                        history: summary.history ?? WritingHistory(entries: []),
+                        showsProgress: summary.progressBasis?.measuresProgress != false
+                    ).render())
             } else {
                 print(json ? summary.json() : summary.text())
             }
@@ -60,7 +65,9 @@ struct ShowCommand: AsyncParsableCommand {
         var info = stat()
         guard lstat(url.path, &info) != 0, errno == ENOENT else { return try await store.existingActivity(for: url) }
         guard let recorded = try await store.activityRecorded(at: url) else {
-            throw CLSError(.invalidArgument, "\(file) does not exist and nothing was recorded at that path: check its name (`clsfile list` shows every file recorded)")
+            throw CLSError(
+                .invalidArgument,
+                "\(file) does not exist and nothing was recorded at that path: check its name (`clsfile list` shows every file recorded)")
         }
         return recorded
     }

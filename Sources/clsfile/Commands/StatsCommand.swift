@@ -83,7 +83,8 @@ struct StatsCall {
     /// parse and report.
     init?(arguments: [String]) {
         guard let call = PlainArguments(arguments, command: "stats", valued: ["--target-words"], flags: ["--json"]),
-              !call.positionals.isEmpty else { return nil }
+            !call.positionals.isEmpty
+        else { return nil }
         if let text = call.value(of: "--target-words") {
             guard let target = Int(text), target > 0 else { return nil }
             targetWords = target

@@ -41,7 +41,8 @@ struct ActivitySummary: Sendable {
             if let quantity { return Formatting.number(quantity) }
             if let score, let maxScore { return "\(Formatting.number(score)) / \(Formatting.number(maxScore))" }
             if let value, let valueType,
-               let type = CLSBinaryValueType.allCases.first(where: { "\($0)" == valueType }) {
+                let type = CLSBinaryValueType.allCases.first(where: { "\($0)" == valueType })
+            {
                 return value ? type.labels.whenTrue : type.labels.whenFalse
             }
             return ""
@@ -94,8 +95,9 @@ struct ActivitySummary: Sendable {
         primaryItem = activity.primaryActivityItem.map(Item.init)
         additionalItems = activity.additionalActivityItems.map(Item.init)
         let span = { (span: TimeSpan) in
-            Span(start: span.start, end: span.end, lastPulse: span.lastPulse,
-                 seconds: max(0, (span.end ?? span.lastPulse).timeIntervalSince(span.start)))
+            Span(
+                start: span.start, end: span.end, lastPulse: span.lastPulse,
+                seconds: max(0, (span.end ?? span.lastPulse).timeIntervalSince(span.start)))
         }
         let workSessions = activity.workSessions
         sessionCount = workSessions.count
@@ -142,8 +144,9 @@ struct ActivitySummary: Sendable {
     // MARK: Text
 
     private var progressSummary: ProgressSummary {
-        ProgressSummary(value: progressBasis?.measuresProgress == false ? nil : progress,
-                        basis: progressBasis, basisName: progressBasisName)
+        ProgressSummary(
+            value: progressBasis?.measuresProgress == false ? nil : progress,
+            basis: progressBasis, basisName: progressBasisName)
     }
 
     func text() -> String {
@@ -155,7 +158,8 @@ struct ActivitySummary: Sendable {
         let count = sessionCount == 1 ? "1 session" : "\(sessionCount) sessions"
         lines.append("Time:       \(Formatting.text(durationSeconds)) in \(count)\(isStarted ? ", running" : "")")
         if let statement = timingSource?.statement { lines.append("            last session: \(statement)") }
-        let ranges = progressRanges.count > 1 || progressRanges.first?.first ?? 0 > 0
+        let ranges =
+            progressRanges.count > 1 || progressRanges.first?.first ?? 0 > 0
             ? " (" + progressRanges.map { "\(Formatting.percent($0[0]))–\(Formatting.percent($0[1]))" }.joined(separator: ", ") + ")"
             : ""
         lines.append("Progress:   \(progressSummary.text)\(progressBasis == .viewedShare ? ranges : "")")
@@ -169,8 +173,9 @@ struct ActivitySummary: Sendable {
         }
         for (index, span) in sessions.enumerated() {
             let end = span.end.map(Formatting.clock) ?? "running"
-            lines.append((index == 0 ? "Sessions:   " : "            ")
-                         + "\(Formatting.timestamp(span.start)) – \(end)  \(Formatting.text(span.seconds))")
+            lines.append(
+                (index == 0 ? "Sessions:   " : "            ")
+                    + "\(Formatting.timestamp(span.start)) – \(end)  \(Formatting.text(span.seconds))")
         }
         if let history, !history.entries.isEmpty {
             lines.append("History:    (each editor session's figures; `clsfile replay` shows the text)")
@@ -190,12 +195,15 @@ struct ActivitySummary: Sendable {
             input = "typed \(typed), pasted \(pasted)"
             if pasted > 0, let largest = session.entry.largestPaste { input += " (largest paste so far \(largest))" }
         }
-        let words = session.words.map { words in
-            "\(words) words" + (session.addedWords.map { $0 >= 0 ? " (+\($0))" : " (\($0))" } ?? "")
-        } ?? ""
-        return [Formatting.timestamp(session.start) + (session.end == nil ? " (running)" : ""),
-                Formatting.text(session.activeTime) + (session.openTime.map { " of \(Formatting.text($0)) open" } ?? ""), words,
-                showsProgress ? session.progress.map { "progress \(Formatting.percent($0))" } ?? "" : "", input]
+        let words =
+            session.words.map { words in
+                "\(words) words" + (session.addedWords.map { $0 >= 0 ? " (+\($0))" : " (\($0))" } ?? "")
+            } ?? ""
+        return [
+            Formatting.timestamp(session.start) + (session.end == nil ? " (running)" : ""),
+            Formatting.text(session.activeTime) + (session.openTime.map { " of \(Formatting.text($0)) open" } ?? ""), words,
+            showsProgress ? session.progress.map { "progress \(Formatting.percent($0))" } ?? "" : "", input
+        ]
     }
 
     /// The figures a history page shows above its pictures; its sessions are the history's, one

@@ -41,8 +41,10 @@ struct AssignmentRow: Encodable {
         let student = rows.contains { $0.file != nil || $0.acceptedAt != nil }
         var lines = [["ID", "TITLE", "CLASS", "DUE", "TARGET"] + (student ? ["DONE", "FILE"] : ["DOCUMENT"])]
         for row in rows {
-            var line = [String(row.identifier.prefix(8)), row.title, row.className ?? "-",
-                        row.dueDate.map(Formatting.day) ?? "-", row.targetWords.map { "\($0) words" } ?? "-"]
+            var line = [
+                String(row.identifier.prefix(8)), row.title, row.className ?? "-",
+                row.dueDate.map(Formatting.day) ?? "-", row.targetWords.map { "\($0) words" } ?? "-"
+            ]
             line += student ? [row.completedAt == nil ? "no" : "yes", row.place] : [row.documentName]
             lines.append(line)
         }

@@ -11,7 +11,8 @@ enum ClassReportText {
         var shown: Set<[String]> = []
         for summary in report.assignments {
             if let path = summary.contextPath, shown.insert(path).inserted,
-               let context = report.contexts.first(where: { $0.identifierPath == path }) {
+                let context = report.contexts.first(where: { $0.identifierPath == path })
+            {
                 blocks.append(self.context(context))
             }
             blocks.append(assignment(summary))
@@ -22,21 +23,29 @@ enum ClassReportText {
     /// An assigned course context: its documents taken together, per student.
     static func context(_ summary: ClassReport.ContextSummary) -> String {
         let documents = summary.assignmentIdentifiers.count
-        var lines = ["\(safe(summary.title)) (context \(safe(summary.identifierPath.joined(separator: " › ")))): \(documents) \(documents == 1 ? "document" : "documents"), each below"]
+        var lines = [
+            "\(safe(summary.title)) (context \(safe(summary.identifierPath.joined(separator: " › ")))): \(documents) \(documents == 1 ? "document" : "documents"), each below"
+        ]
         guard summary.studentCount > 0 else {
             lines.append("  no work collected yet")
             return lines.joined(separator: "\n")
         }
-        var averages = ["\(summary.studentCount) \(summary.studentCount == 1 ? "student" : "students"), \(summary.doneCount) done with every document"]
+        var averages = [
+            "\(summary.studentCount) \(summary.studentCount == 1 ? "student" : "students"), \(summary.doneCount) done with every document"
+        ]
         if let time = summary.averageActiveSeconds { averages.append("average time \(Formatting.text(time))") }
-        if let progress = summary.averageProgress { averages.append("average progress \(Formatting.percent((progress * 1000).rounded() / 1000))") }
+        if let progress = summary.averageProgress {
+            averages.append("average progress \(Formatting.percent((progress * 1000).rounded() / 1000))")
+        }
         lines.append("  " + averages.joined(separator: " · "))
         return lines.joined(separator: "\n")
     }
 
     static func assignment(_ summary: ClassReport.AssignmentSummary) -> String {
-        var heading = [summary.className.map { "class \(safe($0))" }, summary.dueDate.map { "due \(Formatting.day($0))" },
-                       summary.targetWords.map { "target \($0) words" }].compactMap { $0 }.joined(separator: ", ")
+        var heading = [
+            summary.className.map { "class \(safe($0))" }, summary.dueDate.map { "due \(Formatting.day($0))" },
+            summary.targetWords.map { "target \($0) words" }
+        ].compactMap { $0 }.joined(separator: ", ")
         if !heading.isEmpty { heading = " (\(heading))" }
         var lines = ["\(safe(summary.title))\(heading)  [\(safe(String(summary.identifier.prefix(8))))]  \(safe(summary.documentName))"]
         let aside = summary.keptAside.map {
@@ -49,19 +58,25 @@ enum ClassReportText {
         var averages = ["\(summary.studentCount) \(summary.studentCount == 1 ? "student" : "students"), \(summary.doneCount) done"]
         if let time = summary.averageActiveSeconds { averages.append("average time \(Formatting.text(time))") }
         for average in summary.primaryAverages {
-            averages.append("average \(safe(average.title)) \(Formatting.number((average.average * 10).rounded() / 10))"
-                            + (summary.primaryAverages.count > 1 ? " (\(average.count))" : ""))
+            averages.append(
+                "average \(safe(average.title)) \(Formatting.number((average.average * 10).rounded() / 10))"
+                    + (summary.primaryAverages.count > 1 ? " (\(average.count))" : ""))
         }
-        if let progress = summary.averageProgress { averages.append("average progress \(Formatting.percent((progress * 1000).rounded() / 1000))") }
+        if let progress = summary.averageProgress {
+            averages.append("average progress \(Formatting.percent((progress * 1000).rounded() / 1000))")
+        }
         lines.append("  " + averages.joined(separator: " · "))
         if let warning = summary.warning { lines.append("  warning: \(safe(warning))") }
         var table = [["STUDENT", "KEY", "TIME", "PRIMARY", "PROGRESS", "DONE", "SUBMITTED"]]
         let shared = summary.sharedNames
         for row in summary.students {
-            table.append([row.studentName + (shared.contains(row.studentName) ? " (same name as another)" : ""), row.keyFingerprint.map { String($0.prefix(9)) } ?? "-",
-                          Formatting.text(row.work.activeSeconds), primary(row.work.primaryItem),
-                          Formatting.percent((row.work.progress * 1000).rounded() / 1000), row.work.isDone ? "yes" : "no",
-                          Formatting.timestamp(row.submittedAt)])
+            table.append([
+                row.studentName + (shared.contains(row.studentName) ? " (same name as another)" : ""),
+                row.keyFingerprint.map { String($0.prefix(9)) } ?? "-",
+                Formatting.text(row.work.activeSeconds), primary(row.work.primaryItem),
+                Formatting.percent((row.work.progress * 1000).rounded() / 1000), row.work.isDone ? "yes" : "no",
+                Formatting.timestamp(row.submittedAt)
+            ])
         }
         lines += Formatting.columns(table).map { "  " + $0 }
         lines += aside
@@ -70,15 +85,17 @@ enum ClassReportText {
 
     static func detail(_ row: ClassReport.StudentRow, in summary: ClassReport.AssignmentSummary) -> String {
         let work = row.work
-        var lines = ["\(safe(row.studentName)) — \(safe(summary.title)) (\(safe(work.documentName)))",
-                     "Time:       \(Formatting.text(work.activeSeconds)) in \(work.sessions.count) \(work.sessions.count == 1 ? "session" : "sessions")",
-                     "Progress:   \(Formatting.percent((work.progress * 1000).rounded() / 1000))"
-                        + (work.progressBasisName.map { " \(safe($0))" } ?? ""),
-                     "Done:       \(work.completedAt.map { "yes, \(Formatting.timestamp($0))" } ?? "no")",
-                     "Submitted:  \(Formatting.timestamp(row.submittedAt))",
-                     "Key:        \(row.keyFingerprint ?? "none (collected before submissions were signed)")",
-                     "Joined:     \(row.enrolledAt.map(Formatting.timestamp) ?? "not on a class server")",
-                     "Primary:    \(work.primaryItem.map { "\(safe($0.title)): \($0.formattedValue)" } ?? "none")"]
+        var lines = [
+            "\(safe(row.studentName)) — \(safe(summary.title)) (\(safe(work.documentName)))",
+            "Time:       \(Formatting.text(work.activeSeconds)) in \(work.sessions.count) \(work.sessions.count == 1 ? "session" : "sessions")",
+            "Progress:   \(Formatting.percent((work.progress * 1000).rounded() / 1000))"
+                + (work.progressBasisName.map { " \(safe($0))" } ?? ""),
+            "Done:       \(work.completedAt.map { "yes, \(Formatting.timestamp($0))" } ?? "no")",
+            "Submitted:  \(Formatting.timestamp(row.submittedAt))",
+            "Key:        \(row.keyFingerprint ?? "none (collected before submissions were signed)")",
+            "Joined:     \(row.enrolledAt.map(Formatting.timestamp) ?? "not on a class server")",
+            "Primary:    \(work.primaryItem.map { "\(safe($0.title)): \($0.formattedValue)" } ?? "none")"
+        ]
         lines.append("Items:" + (work.additionalItems.isEmpty ? "      none" : ""))
         lines += Formatting.columns(work.additionalItems.map { ["  " + $0.title, $0.formattedValue] })
         lines.append("Sessions:" + (work.sessions.isEmpty ? "   none" : ""))

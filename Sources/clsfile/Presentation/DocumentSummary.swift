@@ -71,14 +71,18 @@ struct DocumentSummary: Encodable {
     static func table(_ rows: [DocumentSummary]) -> String {
         var lines = [["WORDS", "CHARS", "SENTENCES", "GRADE", "PROGRESS", "FORMAT", "FILE"]]
         for row in rows {
-            lines.append(["\(row.body.words)", "\(row.body.characters)", "\(row.body.sentences)",
-                          Formatting.decimal(row.body.fleschKincaidGrade, places: 1),
-                          row.progress.first.map { Formatting.percent($0.value) } ?? "-",
-                          DocumentFormat(rawValue: row.format)?.name ?? row.format, row.path])
+            lines.append([
+                "\(row.body.words)", "\(row.body.characters)", "\(row.body.sentences)",
+                Formatting.decimal(row.body.fleschKincaidGrade, places: 1),
+                row.progress.first.map { Formatting.percent($0.value) } ?? "-",
+                DocumentFormat(rawValue: row.format)?.name ?? row.format, row.path
+            ])
         }
         if rows.count > 1 {
-            lines.append(["\(rows.reduce(0) { $0 + $1.body.words })", "\(rows.reduce(0) { $0 + $1.body.characters })",
-                          "\(rows.reduce(0) { $0 + $1.body.sentences })", "", "", "", "total"])
+            lines.append([
+                "\(rows.reduce(0) { $0 + $1.body.words })", "\(rows.reduce(0) { $0 + $1.body.characters })",
+                "\(rows.reduce(0) { $0 + $1.body.sentences })", "", "", "", "total"
+            ])
         }
         let columns = Formatting.columns(lines, rightAligned: 5)
         return columns.dropFirst().reduce(into: columns[0]) { $0 += "\n" + $1 }

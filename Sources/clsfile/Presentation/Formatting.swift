@@ -84,9 +84,17 @@ enum Formatting {
                 buffer[count] = UInt8(ascii: character)
                 count += 1
             }
-            put(Int(parts.tm_year) + 1900, digits: 4); put("-"); put(Int(parts.tm_mon) + 1, digits: 2); put("-")
-            put(Int(parts.tm_mday), digits: 2); put("T"); put(Int(parts.tm_hour), digits: 2); put(":")
-            put(Int(parts.tm_min), digits: 2); put(":"); put(Int(parts.tm_sec), digits: 2)
+            put(Int(parts.tm_year) + 1900, digits: 4)
+            put("-")
+            put(Int(parts.tm_mon) + 1, digits: 2)
+            put("-")
+            put(Int(parts.tm_mday), digits: 2)
+            put("T")
+            put(Int(parts.tm_hour), digits: 2)
+            put(":")
+            put(Int(parts.tm_min), digits: 2)
+            put(":")
+            put(Int(parts.tm_sec), digits: 2)
             if milliseconds {
                 put(".")
                 put(fraction, digits: 3)

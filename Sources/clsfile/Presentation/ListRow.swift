@@ -17,8 +17,10 @@ struct ListRow: Sendable {
             let item = ActivitySummary.Item($0)
             return "\(item.displayValue) \(item.title.lowercased())"
         }
-        cells = [Formatting.text(activity.recordedDuration()) + (isStarted ? "*" : ""), ProgressSummary(activity).percent,
-                 primary ?? "-", Formatting.timestamp(modified), ActivitySummary.place(of: activity).path]
+        cells = [
+            Formatting.text(activity.recordedDuration()) + (isStarted ? "*" : ""), ProgressSummary(activity).percent,
+            primary ?? "-", Formatting.timestamp(modified), ActivitySummary.place(of: activity).path
+        ]
     }
 
     /// Prints the rows as a table, most recently changed first.

@@ -34,8 +34,10 @@ struct ReplayFrame {
             lines.append("  (\(snapshot.skippedBefore) damaged snapshots before this step were skipped: what they added shows here)")
         }
         if entry.isSessionStart {
-            lines.append(snapshot.content.isEmpty ? "  the first session began from an empty file"
-                         : "  the text the first session began from (\(snapshot.content.count) bytes)")
+            lines.append(
+                snapshot.content.isEmpty
+                    ? "  the first session began from an empty file"
+                    : "  the text the first session began from (\(snapshot.content.count) bytes)")
             let text = snapshot.lines
             lines += text.prefix(Self.shownLines).map { "  " + render($0) }
             if text.count > Self.shownLines { lines.append("  … and \(text.count - Self.shownLines) more lines") }
@@ -43,7 +45,10 @@ struct ReplayFrame {
         }
         if let pasted = entry.pastedCharacters, pasted > (previous?.pastedCharacters ?? 0) {
             let largest = entry.largestPaste.map { ", the largest paste so far \($0)" } ?? ""
-            let count = previous == nil ? "\(pasted) characters arrived as pastes by this step" : "\(pasted - (previous?.pastedCharacters ?? 0)) characters arrived as pastes in this step"
+            let count =
+                previous == nil
+                ? "\(pasted) characters arrived as pastes by this step"
+                : "\(pasted - (previous?.pastedCharacters ?? 0)) characters arrived as pastes in this step"
             lines.append("  pasted: \(count)\(largest)")
         }
         if snapshot.inserted.isEmpty && snapshot.removedBytes == 0 {
@@ -65,9 +70,11 @@ struct ReplayFrame {
             parts.append("session started \(Formatting.clock(entry.sessionStart))")
         } else {
             // A row written while its session ran (a save, or every few minutes) says how far it had come.
-            let session = Formatting.clock(entry.sessionStart) + "–" + Formatting.clock(entry.sessionEnd ?? entry.date)
+            let session =
+                Formatting.clock(entry.sessionStart) + "–" + Formatting.clock(entry.sessionEnd ?? entry.date)
                 + (entry.sessionEnd == nil ? " (saved while it ran)" : "")
-            let time = previous.map { entry.activeTime - $0.activeTime }
+            let time =
+                previous.map { entry.activeTime - $0.activeTime }
                 ?? (entry.sessionEnd ?? entry.date).timeIntervalSince(entry.sessionStart)
             parts.append("session \(session), \(Formatting.text(max(0, time)))")
         }

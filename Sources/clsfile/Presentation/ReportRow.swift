@@ -40,9 +40,11 @@ struct ReportRow: Sendable {
     /// The row's cells in the text table: made while the store is read, so the rows themselves
     /// need not be kept.
     var cells: [String] {
-        [Formatting.text(activeSeconds) + (isRunning ? "*" : ""), openSeconds.map(Formatting.text) ?? "-",
-         words.map(Formatting.number) ?? "-", progress.map(Formatting.percent) ?? "-", progressBasis?.rawValue ?? "-",
-         "\(sessions)", Formatting.timestamp(lastOpened), path + (contextPath.map { " (" + $0.joined(separator: " › ") + ")" } ?? "")]
+        [
+            Formatting.text(activeSeconds) + (isRunning ? "*" : ""), openSeconds.map(Formatting.text) ?? "-",
+            words.map(Formatting.number) ?? "-", progress.map(Formatting.percent) ?? "-", progressBasis?.rawValue ?? "-",
+            "\(sessions)", Formatting.timestamp(lastOpened), path + (contextPath.map { " (" + $0.joined(separator: " › ") + ")" } ?? "")
+        ]
     }
 
     /// Prints the rows' cells as a table, then what the columns mean.
@@ -57,16 +59,20 @@ struct ReportRow: Sendable {
         table.write()
         print("")
         print("Active time counts work only: \(idleRule). Open time runs from open to close.")
-        print("Progress is measured toward a target word count (target_words), by a checklist or by notebook cells run; for reading, as the share of lines viewed (viewed_share); none: no target.")
+        print(
+            "Progress is measured toward a target word count (target_words), by a checklist or by notebook cells run; for reading, as the share of lines viewed (viewed_share); none: no target."
+        )
         if rows.contains(where: { $0[0].hasSuffix("*") }) { print("* a session is running now.") }
     }
 
     /// The row as a line of CSV, without its line break.
     var csvLine: String {
-        let fields = [Self.quoted(path), Formatting.number(activeSeconds), openSeconds.map(Formatting.number) ?? "",
-                      words.map(Formatting.number) ?? "", progress.map { Formatting.decimal($0, places: 4) } ?? "",
-                      progressBasis?.rawValue ?? "", "\(sessions)", Formatting.iso8601(lastOpened),
-                      Self.quoted(contextPath?.joined(separator: "/") ?? "")]
+        let fields = [
+            Self.quoted(path), Formatting.number(activeSeconds), openSeconds.map(Formatting.number) ?? "",
+            words.map(Formatting.number) ?? "", progress.map { Formatting.decimal($0, places: 4) } ?? "",
+            progressBasis?.rawValue ?? "", "\(sessions)", Formatting.iso8601(lastOpened),
+            Self.quoted(contextPath?.joined(separator: "/") ?? "")
+        ]
         var line = ""
         for (index, field) in fields.enumerated() {
             line += index == 0 ? field : "," + field

@@ -55,7 +55,10 @@ struct Table: Sendable {
     private func line(_ cells: [String]) -> String {
         var text = ""
         for (column, cell) in cells.enumerated() {
-            guard column < cells.count - 1 else { text += cell; break }
+            guard column < cells.count - 1 else {
+                text += cell
+                break
+            }
             let padding = String(repeating: " ", count: widths[column] - cell.count)
             text += column < rightAligned ? padding + cell + "  " : cell + padding + "  "
         }

@@ -32,7 +32,14 @@ enum DOM {
         var text = ""
         var inTag = false
         for character in fragment {
-            if character == "<" { inTag = true } else if character == ">" { inTag = false; text.append(" ") } else if !inTag { text.append(character) }
+            if character == "<" {
+                inTag = true
+            } else if character == ">" {
+                inTag = false
+                text.append(" ")
+            } else if !inTag {
+                text.append(character)
+            }
         }
         return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }

@@ -5,8 +5,9 @@ import TestSupport
 /// An assignment as a teacher's store records it, with the fields a test cares about.
 enum AssignmentFixture {
     static func make(title: String, className: String?) -> Assignment {
-        Assignment(identifier: "assignment-1", title: title, className: className, documentName: "essay.txt",
-                      documentDigest: String(repeating: "0", count: 64), teacherKey: Data(count: 32))
+        Assignment(
+            identifier: "assignment-1", title: title, className: className, documentName: "essay.txt",
+            documentDigest: String(repeating: "0", count: 64), teacherKey: Data(count: 32))
     }
 }
 

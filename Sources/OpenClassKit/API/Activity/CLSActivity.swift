@@ -206,10 +206,11 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         }
         return groups.map { group in
             let runs = group.contains { $0.end == nil }
-            return WorkSession(start: group[0].start, end: runs ? nil : group.compactMap(\.end).max(),
-                               lastPulse: group.map(\.lastPulse).max() ?? group[0].start,
-                               activeTime: SpanRecord.measure(of: group.map(SpanRecord.init)),
-                               spanCount: group.count)
+            return WorkSession(
+                start: group[0].start, end: runs ? nil : group.compactMap(\.end).max(),
+                lastPulse: group.map(\.lastPulse).max() ?? group[0].start,
+                activeTime: SpanRecord.measure(of: group.map(SpanRecord.init)),
+                spanCount: group.count)
         }
     }
 
@@ -224,10 +225,11 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         state.withLockedValue { state in
             // Ties broken by id, as a class server's copy sorts them (``WorkState``).
             state.spans.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map {
-                TimeSpan(start: Date(timeIntervalSince1970: $0.start),
-                         end: $0.end.map(Date.init(timeIntervalSince1970:)),
-                         lastPulse: Date(timeIntervalSince1970: $0.lastPulse),
-                         continuesSession: $0.session != nil)
+                TimeSpan(
+                    start: Date(timeIntervalSince1970: $0.start),
+                    end: $0.end.map(Date.init(timeIntervalSince1970:)),
+                    lastPulse: Date(timeIntervalSince1970: $0.lastPulse),
+                    continuesSession: $0.session != nil)
             }
         }
     }
@@ -277,11 +279,13 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             if let idleTimeout, let last = ended.max(by: { $0.end < $1.end }), time - last.end <= idleTimeout {
                 (start, session) = (last.end, last.span.session ?? last.span.id)
             } else if let editorRun, let last = state.spans.max(by: { ($0.start, $0.id) < ($1.start, $1.id) }),
-                      last.editorRun == editorRun, last.end != nil {
+                last.editorRun == editorRun, last.end != nil
+            {
                 session = last.session ?? last.id
             }
-            let span = SpanRecord(id: UUID().uuidString, start: start, end: nil, lastPulse: time, owner: me, session: session,
-                                  editorRun: editorRun)
+            let span = SpanRecord(
+                id: UUID().uuidString, start: start, end: nil, lastPulse: time, owner: me, session: session,
+                editorRun: editorRun)
             state.spans.append(span)
             state.pending.spans[span.id] = state.nextSequence()
             return true
@@ -354,8 +358,9 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             }
             if resumes {
                 // The same session goes on after the pause: the pause is not counted.
-                let span = SpanRecord(id: UUID().uuidString, start: time, end: nil, lastPulse: time,
-                                      owner: ProcessIdentity.current, session: session, editorRun: editorRun)
+                let span = SpanRecord(
+                    id: UUID().uuidString, start: time, end: nil, lastPulse: time,
+                    owner: ProcessIdentity.current, session: session, editorRun: editorRun)
                 state.spans.append(span)
                 state.pending.spans[span.id] = state.nextSequence()
             }
@@ -442,14 +447,16 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     private func addRange(lower: Double, upper: Double, label: String) {
         let added = state.withLockedValue { state -> Bool in
             guard !lower.isNaN, !upper.isNaN else {
-                state.pending.error = CLSError(.invalidArgument,
-                                               "\(label) \(lower)…\(upper) for \(context.identifier) is not a number: give values from 0 to 1")
+                state.pending.error = CLSError(
+                    .invalidArgument,
+                    "\(label) \(lower)…\(upper) for \(context.identifier) is not a number: give values from 0 to 1")
                 return true
             }
             let low = min(1, max(0, lower)), high = min(1, max(0, upper))
             guard low <= high else {
-                state.pending.error = CLSError(.invalidArgument,
-                                               "\(label) starts at \(lower) after its end \(upper) for \(context.identifier): give start ≤ end")
+                state.pending.error = CLSError(
+                    .invalidArgument,
+                    "\(label) starts at \(lower) after its end \(upper) for \(context.identifier): give start ≤ end")
                 return true
             }
             guard low < high else { return false }

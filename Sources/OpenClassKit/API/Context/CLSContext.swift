@@ -60,17 +60,22 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
         self.init(type: type, identifier: identifier, title: title, parent: nil, path: nil)
     }
 
-    init(type: CLSContextType, identifier: String, title: String, parent: CLSContext?, path: [UInt8]?,
-         created: Date = Date(), rowID: Int64? = nil, tree: ContextTree? = nil) {
-        state = NIOLockedValueBox(State(identifier: identifier, title: title, type: type, path: path, parent: parent,
-                            rowID: rowID, tree: tree))
+    init(
+        type: CLSContextType, identifier: String, title: String, parent: CLSContext?, path: [UInt8]?,
+        created: Date = Date(), rowID: Int64? = nil, tree: ContextTree? = nil
+    ) {
+        state = NIOLockedValueBox(
+            State(
+                identifier: identifier, title: title, type: type, path: path, parent: parent,
+                rowID: rowID, tree: tree))
         super.init(created: created)
     }
 
     /// A context read from the store, in a data store's tree (nil for a read-only view).
     convenience init(record: ContextRecord, parent: CLSContext?, tree: ContextTree?) {
-        self.init(type: record.type, identifier: record.identifier, title: record.title, parent: parent,
-                  path: record.path, created: Date(timeIntervalSince1970: record.createdAt), rowID: record.id, tree: tree)
+        self.init(
+            type: record.type, identifier: record.identifier, title: record.title, parent: parent,
+            path: record.path, created: Date(timeIntervalSince1970: record.createdAt), rowID: record.id, tree: tree)
         state.withLockedValue { $0.metadata = record.metadata }
         setDates(modified: Date(timeIntervalSince1970: record.modifiedAt))
     }
@@ -290,8 +295,10 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
     }
 
     /// Finds a descendant, then calls a completion handler that may run on any thread.
-    public func descendant(matchingIdentifierPath identifierPath: [String],
-                           completion: @escaping @Sendable (CLSContext?, (any Error)?) -> Void) {
+    public func descendant(
+        matchingIdentifierPath identifierPath: [String],
+        completion: @escaping @Sendable (CLSContext?, (any Error)?) -> Void
+    ) {
         Task {
             do { completion(try await descendant(matchingIdentifierPath: identifierPath), nil) } catch { completion(nil, error) }
         }
@@ -319,7 +326,10 @@ public final class CLSContext: CLSObject, @unchecked Sendable {
             state.withLockedValue { $0.currentActivity = activity }
             return activity
         } catch {
-            SpanHandover.report(error as? CLSError ?? CLSError(.databaseInaccessible, "reading the current activity of \(identifierPath.joined(separator: "/")) failed: \(error)"))
+            SpanHandover.report(
+                error as? CLSError
+                    ?? CLSError(
+                        .databaseInaccessible, "reading the current activity of \(identifierPath.joined(separator: "/")) failed: \(error)"))
             return nil
         }
     }

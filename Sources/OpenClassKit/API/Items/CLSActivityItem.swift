@@ -53,8 +53,9 @@ public class CLSActivityItem: CLSObject, @unchecked Sendable {
             $0.title = record.title
             $0.value = record.value
         }
-        setDates(created: Date(timeIntervalSince1970: record.createdAt),
-                 modified: Date(timeIntervalSince1970: record.modifiedAt))
+        setDates(
+            created: Date(timeIntervalSince1970: record.createdAt),
+            modified: Date(timeIntervalSince1970: record.modifiedAt))
     }
 
     func attach(to activity: CLSActivity) {
@@ -63,9 +64,10 @@ public class CLSActivityItem: CLSObject, @unchecked Sendable {
 
     func record(role: ItemRole) -> ItemRecord {
         let (title, value) = state.withLockedValue { ($0.title, $0.value) }
-        return ItemRecord(identifier: identifier, title: title, role: role, value: value,
-                          createdAt: dateCreated.timeIntervalSince1970,
-                          modifiedAt: dateLastModified.timeIntervalSince1970)
+        return ItemRecord(
+            identifier: identifier, title: title, role: role, value: value,
+            createdAt: dateCreated.timeIntervalSince1970,
+            modifiedAt: dateLastModified.timeIntervalSince1970)
     }
 
     /// Makes the item of the right subclass for a stored record.
@@ -74,12 +76,18 @@ public class CLSActivityItem: CLSObject, @unchecked Sendable {
         let modified = Date(timeIntervalSince1970: record.modifiedAt)
         let item: CLSActivityItem
         switch record.value {
-        case .quantity: item = CLSQuantityItem(identifier: record.identifier, title: record.title, value: record.value,
-                                               created: created, modified: modified)
-        case .score: item = CLSScoreItem(identifier: record.identifier, title: record.title, value: record.value,
-                                         created: created, modified: modified)
-        case .binary: item = CLSBinaryItem(identifier: record.identifier, title: record.title, value: record.value,
-                                           created: created, modified: modified)
+        case .quantity:
+            item = CLSQuantityItem(
+                identifier: record.identifier, title: record.title, value: record.value,
+                created: created, modified: modified)
+        case .score:
+            item = CLSScoreItem(
+                identifier: record.identifier, title: record.title, value: record.value,
+                created: created, modified: modified)
+        case .binary:
+            item = CLSBinaryItem(
+                identifier: record.identifier, title: record.title, value: record.value,
+                created: created, modified: modified)
         }
         return item
     }

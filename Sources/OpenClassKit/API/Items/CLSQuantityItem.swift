@@ -27,7 +27,8 @@ public final class CLSQuantityItem: CLSActivityItem, @unchecked Sendable {
     }
 
     override var validationError: CLSError? {
-        quantity.isFinite ? nil
+        quantity.isFinite
+            ? nil
             : CLSError(.invalidArgument, "quantity of item '\(identifier)' is \(quantity): set a finite number")
     }
 }

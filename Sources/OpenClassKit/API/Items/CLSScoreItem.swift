@@ -37,8 +37,9 @@ public final class CLSScoreItem: CLSActivityItem, @unchecked Sendable {
             return CLSError(.invalidArgument, "maxScore of item '\(identifier)' is \(maximum): it must be above zero")
         }
         guard score.isFinite, score >= 0, score <= maximum else {
-            return CLSError(.invalidArgument,
-                            "score of item '\(identifier)' is \(score): it must lie between 0 and maxScore \(maximum)")
+            return CLSError(
+                .invalidArgument,
+                "score of item '\(identifier)' is \(score): it must lie between 0 and maxScore \(maximum)")
         }
         return nil
     }

@@ -17,8 +17,11 @@ struct AcceptCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .long, help: ArgumentHelp("Your copy of the document, when it is not beside the handout.",
-                                            valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Your copy of the document, when it is not beside the handout.",
+            valueName: "file"))
     var document: String?
 
     @Argument(help: ArgumentHelp("The .clshandout file.", valueName: "handout"))
@@ -29,14 +32,19 @@ struct AcceptCommand: AsyncParsableCommand {
             _ = try RoleGate.require(.student, for: "accept")
             let handoutURL = FileArgument.url(for: handout)
             let handout = try Handout.read(from: handoutURL)
-            let documentURL = document.map(FileArgument.url(for:))
+            let documentURL =
+                document.map(FileArgument.url(for:))
                 ?? handoutURL.deletingLastPathComponent().appendingPathComponent(handout.document.name)
             guard FileManager.default.fileExists(atPath: documentURL.path) else {
-                throw ClassroomError(.fileAccess, "the handout is for \(handout.document.name), which is not at \(documentURL.path); put the document there or pass --document")
+                throw ClassroomError(
+                    .fileAccess,
+                    "the handout is for \(handout.document.name), which is not at \(documentURL.path); put the document there or pass --document"
+                )
             }
             try await handout.accept(for: documentURL, in: storeOptions.dataStore())
-            print("accepted '\(TerminalText.escaped(handout.title))' for \(TerminalText.escaped(documentURL.displayPath))"
-                  + (handout.course.map { " in \(TerminalText.escaped($0.documentPath.joined(separator: " › ")))" } ?? ""))
+            print(
+                "accepted '\(TerminalText.escaped(handout.title))' for \(TerminalText.escaped(documentURL.displayPath))"
+                    + (handout.course.map { " in \(TerminalText.escaped($0.documentPath.joined(separator: " › ")))" } ?? ""))
             print(ProcessEvidence.statement(for: handout.processEvidence))
         }
     }

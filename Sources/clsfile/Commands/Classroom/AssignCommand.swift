@@ -29,36 +29,55 @@ struct AssignCommand: AsyncParsableCommand {
     @Option(name: .customLong("class"), help: ArgumentHelp("The class it is for.", valueName: "name"))
     var className: String?
 
-    @Option(name: .long, help: ArgumentHelp("The due day, YYYY-MM-DD (local time, end of the day), or an ISO 8601 date and time.",
-                                            valueName: "date"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The due day, YYYY-MM-DD (local time, end of the day), or an ISO 8601 date and time.",
+            valueName: "date"))
     var due: String?
 
     // Unconditional, so that `--target-words -5` is refused as a count rather than as a missing value.
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The number of words asked for; students' progress is measured toward it.",
-                                            valueName: "n"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "The number of words asked for; students' progress is measured toward it.",
+            valueName: "n"))
     var targetWords: Int?
 
-    @Flag(name: .long, help: "A reading assignment: students' progress is the share of the document they have viewed (through an editor plugin).")
+    @Flag(
+        name: .long,
+        help: "A reading assignment: students' progress is the share of the document they have viewed (through an editor plugin).")
     var reading = false
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Ask for process evidence with the work: 'figures' (each session's time, words, typed and pasted characters) or 'replay' (the figures and the snapshots of the text). Students are told on accepting; without it, no history leaves their machines.",
-        valueName: "figures|replay"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Ask for process evidence with the work: 'figures' (each session's time, words, typed and pasted characters) or 'replay' (the figures and the snapshots of the text). Students are told on accepting; without it, no history leaves their machines.",
+            valueName: "figures|replay"))
     var processEvidence: ProcessEvidence?
 
     @Option(name: .long, help: ArgumentHelp("What the students are asked to do.", valueName: "text"))
     var instructions: String?
 
-    @Option(name: .long, help: ArgumentHelp("Where to write the handout; FILE.clshandout beside the document by default.",
-                                            valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where to write the handout; FILE.clshandout beside the document by default.",
+            valueName: "path"))
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("A class server to register the assignment with (for --class, or the only class you teach there): students' work reaches the class only on registered assignments.",
-                                            valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A class server to register the assignment with (for --class, or the only class you teach there): students' work reaches the class only on registered assignments.",
+            valueName: "url"))
     var server: String?
 
-    @Option(name: .long, help: ArgumentHelp("A context of an imported course to hand out, as its identifiers joined by '/' (algebra/ch1), in place of a file.",
-                                            valueName: "path"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A context of an imported course to hand out, as its identifiers joined by '/' (algebra/ch1), in place of a file.",
+            valueName: "path"))
     var context: String?
 
     @Argument(help: ArgumentHelp("The document to hand out.", valueName: "file"))
@@ -68,7 +87,8 @@ struct AssignCommand: AsyncParsableCommand {
         switch (file, context) {
         case (nil, nil): throw ValidationError("Give the document to hand out, or --context PATH for a context of an imported course.")
         case (.some, .some): throw ValidationError("Give a document or --context, not both.")
-        case (nil, .some) where output != nil: throw ValidationError("--output names one handout; with --context each handout is written beside its document.")
+        case (nil, .some) where output != nil:
+            throw ValidationError("--output names one handout; with --context each handout is written beside its document.")
         default: break
         }
         guard !title.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--title cannot be empty.") }
@@ -93,9 +113,10 @@ struct AssignCommand: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: document.path) else {
                 throw ClassroomError(.fileAccess, "\(file) does not exist; write the document first, then assign it")
             }
-            let handout = try Handout(document: document, title: title, className: className, due: try dueDate(),
-                                      targetWords: targetWords, isReading: reading, instructions: instructions,
-                                      teacher: try RoleGate.identity(of: .teacher), processEvidence: processEvidence)
+            let handout = try Handout(
+                document: document, title: title, className: className, due: try dueDate(),
+                targetWords: targetWords, isReading: reading, instructions: instructions,
+                teacher: try RoleGate.identity(of: .teacher), processEvidence: processEvidence)
             let destination = output.map { URL(fileURLWithPath: $0) } ?? Handout.defaultURL(beside: document)
             try handout.write(to: destination)
             do {
@@ -115,16 +136,23 @@ struct AssignCommand: AsyncParsableCommand {
         let store = storeOptions.dataStore()
         let path = pathText.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard !path.isEmpty, let assigned = try await store.mainAppContext.descendant(matchingIdentifierPath: path) else {
-            throw CLSError(.invalidArgument, "no context \(pathText) in \(store.storeURL.path): import the course with `clsfile contexts import MANIFEST.json`; `clsfile contexts` lists what is there")
+            throw CLSError(
+                .invalidArgument,
+                "no context \(pathText) in \(store.storeURL.path): import the course with `clsfile contexts import MANIFEST.json`; `clsfile contexts` lists what is there"
+            )
         }
         guard assigned.isAssignable else {
-            throw CLSError(.invalidArgument, "the context \(pathText) is not assignable (the course marks it as a container); assign one of its children: `clsfile contexts \(path.joined(separator: " "))` lists them")
+            throw CLSError(
+                .invalidArgument,
+                "the context \(pathText) is not assignable (the course marks it as a container); assign one of its children: `clsfile contexts \(path.joined(separator: " "))` lists them"
+            )
         }
         let full = assigned.identifierPath
-        let below = try await store.contexts(matching: NSPredicate { context, _ in
-            guard let contextPath = (context as? CLSContext)?.identifierPath else { return false }
-            return contextPath.count > full.count && contextPath.starts(with: full)
-        })
+        let below = try await store.contexts(
+            matching: NSPredicate { context, _ in
+                guard let contextPath = (context as? CLSContext)?.identifierPath else { return false }
+                return contextPath.count > full.count && contextPath.starts(with: full)
+            })
         var ancestors: [CLSContext] = []
         var parent = assigned.parent
         while let context = parent, context.parent != nil {
@@ -134,7 +162,10 @@ struct AssignCommand: AsyncParsableCommand {
         let entries = (ancestors + [assigned] + below).map { CourseManifest.Entry(data: CourseManifest.ContextData(describing: $0)) }
         let documents = ([assigned] + below).filter { $0.fileURL != nil }
         guard !documents.isEmpty else {
-            throw CLSError(.invalidArgument, "the context \(pathText) has no documents at or below it: name them in the course manifest (\"document\": \"FILE\") and import it again")
+            throw CLSError(
+                .invalidArgument,
+                "the context \(pathText) has no documents at or below it: name them in the course manifest (\"document\": \"FILE\") and import it again"
+            )
         }
         let teacher = try RoleGate.identity(of: .teacher)
         var written: [(url: URL, handout: Handout)] = []
@@ -142,14 +173,19 @@ struct AssignCommand: AsyncParsableCommand {
         do {
             for context in documents {
                 guard let url = context.fileURL, FileManager.default.fileExists(atPath: url.path) else {
-                    throw ClassroomError(.fileAccess, "the document of \(context.identifierPath.dropFirst().joined(separator: "/")) is not at \(context.fileURL?.path ?? "its path") any more; put it back, or import the manifest again")
+                    throw ClassroomError(
+                        .fileAccess,
+                        "the document of \(context.identifierPath.dropFirst().joined(separator: "/")) is not at \(context.fileURL?.path ?? "its path") any more; put it back, or import the manifest again"
+                    )
                 }
-                let course = Handout.Course(assignedPath: Array(full.dropFirst()), documentPath: Array(context.identifierPath.dropFirst()),
-                                            contexts: entries)
-                let handout = try Handout(document: url, title: context === assigned ? title : "\(title): \(context.title)",
-                                          className: className, due: try dueDate(), targetWords: targetWords, isReading: reading,
-                                          instructions: instructions, teacher: teacher, course: course,
-                                          processEvidence: processEvidence)
+                let course = Handout.Course(
+                    assignedPath: Array(full.dropFirst()), documentPath: Array(context.identifierPath.dropFirst()),
+                    contexts: entries)
+                let handout = try Handout(
+                    document: url, title: context === assigned ? title : "\(title): \(context.title)",
+                    className: className, due: try dueDate(), targetWords: targetWords, isReading: reading,
+                    instructions: instructions, teacher: teacher, course: course,
+                    processEvidence: processEvidence)
                 let destination = Handout.defaultURL(beside: url)
                 try handout.write(to: destination)
                 written.append((destination, handout))
@@ -172,11 +208,14 @@ struct AssignCommand: AsyncParsableCommand {
     /// Registers assignments with the class server of `--server`, if given.
     private func register(_ identifiers: [String]) throws {
         guard let server else { return }
-        var arguments = ["register", "--server", server] + (className.map { ["--class", $0] } ?? []) + identifiers.flatMap { ["--assignment", $0] }
+        var arguments =
+            ["register", "--server", server] + (className.map { ["--class", $0] } ?? []) + identifiers.flatMap { ["--assignment", $0] }
         if let store = storeOptions.store { arguments += ["--store", store] }
         let status = try HelperProgram.sync.run(arguments, for: "assign --server")
         guard status == 0 else {
-            Diagnostics.warn("the assignment is made and its handout written, but it is not registered with \(server) (above): once that is fixed, run clsfile register --server \(server)\(className.map { " --class \($0)" } ?? "")")
+            Diagnostics.warn(
+                "the assignment is made and its handout written, but it is not registered with \(server) (above): once that is fixed, run clsfile register --server \(server)\(className.map { " --class \($0)" } ?? "")"
+            )
             throw ExitCode(status)
         }
     }

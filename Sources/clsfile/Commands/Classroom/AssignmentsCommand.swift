@@ -45,8 +45,9 @@ struct AssignmentsCommand: AsyncParsableCommand {
         func run() async throws {
             try await reportingFailures {
                 let store = storeOptions.dataStore()
-                let assignment = try AssignmentChoice.pick(key, from: try await store.assignments(), identifier: \.identifier,
-                                                           title: \.title, in: store.storeURL.path)
+                let assignment = try AssignmentChoice.pick(
+                    key, from: try await store.assignments(), identifier: \.identifier,
+                    title: \.title, in: store.storeURL.path)
                 try await store.removeAssignment(identifier: assignment.identifier)
                 print("removed '\(TerminalText.escaped(assignment.title))' (\(TerminalText.escaped(assignment.identifier)))")
             }

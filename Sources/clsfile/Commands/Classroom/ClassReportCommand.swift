@@ -22,14 +22,19 @@ struct ClassReportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Show this student's work in detail (a name or account identifier).",
-                                            valueName: "student"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Show this student's work in detail (a name or account identifier).",
+            valueName: "student"))
     var student: String?
 
     @Option(name: .long, help: ArgumentHelp("Read the class from this class server instead of your store.", valueName: "url"))
     var server: String?
 
-    @Option(name: .customLong("class"), help: ArgumentHelp("With --server: the class, by name or id, when you teach more than one.", valueName: "class"))
+    @Option(
+        name: .customLong("class"),
+        help: ArgumentHelp("With --server: the class, by name or id, when you teach more than one.", valueName: "class"))
     var className: String?
 
     @Flag(name: .long, help: "With --server: print the address of the class's pages instead.")
@@ -50,8 +55,11 @@ struct ClassReportCommand: AsyncParsableCommand {
                 report = try await ClassReport(store: storeOptions.dataStore())
             }
             if let assignment {
-                report.assignments = [try AssignmentChoice.pick(assignment, from: report.assignments, identifier: \.identifier,
-                                                                title: \.title, in: "your class")]
+                report.assignments = [
+                    try AssignmentChoice.pick(
+                        assignment, from: report.assignments, identifier: \.identifier,
+                        title: \.title, in: "your class")
+                ]
             }
             if let student {
                 let matches = report.assignments.flatMap { summary in

@@ -29,21 +29,25 @@ struct CollectCommand: AsyncParsableCommand {
         var refused = 0
         try await reportingFailures {
             _ = try RoleGate.require(.teacher, for: "collect")
-            let outcomes = try await Collector(store: storeOptions.dataStore(), teacher: RoleGate.identity(of: .teacher)).collect(folder: FileArgument.url(for: folder))
+            let outcomes = try await Collector(store: storeOptions.dataStore(), teacher: RoleGate.identity(of: .teacher)).collect(
+                folder: FileArgument.url(for: folder))
             if outcomes.isEmpty {
                 Diagnostics.warn("no .\(SubmissionFile.fileExtension) files in \(folder)")
             }
             for outcome in outcomes {
                 // Names, titles and file names come from students' files: escaped, so that none can
                 // drive the terminal or forge a line.
-                let who = TerminalText.escaped([outcome.studentName, outcome.assignmentTitle.map { "'\($0)'" }]
-                    .compactMap { $0 }.joined(separator: ", "))
+                let who = TerminalText.escaped(
+                    [outcome.studentName, outcome.assignmentTitle.map { "'\($0)'" }]
+                        .compactMap { $0 }.joined(separator: ", "))
                 let name = TerminalText.escaped(outcome.file.lastPathComponent)
                 switch outcome.result {
                 case .success(.conflict):
                     refused += 1
                     let student = outcome.studentIdentifier ?? ""
-                    print("conflict: \(name)\(who.isEmpty ? "" : " (\(who))"): \(outcome.conflict ?? "a conflict"); kept aside, not imported; only if the student confirms this key as their new one (`clsfile role` prints it on their machine), trust it: clsfile trust-key \(TerminalText.escaped(student)) '\(outcome.keyFingerprint ?? "")'")
+                    print(
+                        "conflict: \(name)\(who.isEmpty ? "" : " (\(who))"): \(outcome.conflict ?? "a conflict"); kept aside, not imported; only if the student confirms this key as their new one (`clsfile role` prints it on their machine), trust it: clsfile trust-key \(TerminalText.escaped(student)) '\(outcome.keyFingerprint ?? "")'"
+                    )
                 case .success(let result):
                     print("\(result.rawValue): \(name)\(who.isEmpty ? "" : " (\(who))")")
                 case .failure(let error):

@@ -35,14 +35,20 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
     var output: String?
 
-    @Option(name: .customLong("home-page"), help: ArgumentHelp(
-        "The home page of the system the student accounts belong to (an http or https IRL).", valueName: "iri"))
+    @Option(
+        name: .customLong("home-page"),
+        help: ArgumentHelp(
+            "The home page of the system the student accounts belong to (an http or https IRL).", valueName: "iri"))
     var homePage = XAPIStatementBuilder.Configuration.defaultHomePage
 
-    @Option(name: .long, help: ArgumentHelp("Teacher: export the work synced to this class server instead of what you collected.", valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Teacher: export the work synced to this class server instead of what you collected.", valueName: "url"))
     var server: String?
 
-    @Option(name: .customLong("class"), help: ArgumentHelp("With --server: the class, by name or id, when you teach more than one.", valueName: "class"))
+    @Option(
+        name: .customLong("class"),
+        help: ArgumentHelp("With --server: the class, by name or id, when you teach more than one.", valueName: "class"))
     var className: String?
 
     @OptionGroup var storeOptions: StoreOptions
@@ -53,8 +59,10 @@ struct ExportCommand: AsyncParsableCommand {
             throw ValidationError("the only export format is xAPI: clsfile export --xapi [--output FILE] [--home-page IRI]")
         }
         guard let url = URL(string: homePage), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = url.host, !host.isEmpty else {
-            throw ValidationError("--home-page must be an absolute http or https address, such as https://school.example; got '\(homePage)'.")
+            let host = url.host, !host.isEmpty
+        else {
+            throw ValidationError(
+                "--home-page must be an absolute http or https address, such as https://school.example; got '\(homePage)'.")
         }
     }
 
@@ -62,14 +70,19 @@ struct ExportCommand: AsyncParsableCommand {
         try await reportingFailures {
             let mode = try DeveloperMode.current()
             if server != nil, mode.role != .teacher {
-                throw ClassroomError(.wrongRole, "`clsfile export --server` is for a teacher: a student exports their own work from their store, without --server")
+                throw ClassroomError(
+                    .wrongRole,
+                    "`clsfile export --server` is for a teacher: a student exports their own work from their store, without --server")
             }
             let store = storeOptions.dataStore()
             let builder = XAPIStatementBuilder(configuration: .init(homePage: homePage))
             let statements: [XAPIStatement]
             switch mode.role {
             case .off:
-                throw ClassroomError(.wrongRole, "`clsfile export` is for a student (their own assigned work) or a teacher (the collected work), and development mode is off: run `clsfile role student --name \"Your Name\"` or `clsfile role teacher` first")
+                throw ClassroomError(
+                    .wrongRole,
+                    "`clsfile export` is for a student (their own assigned work) or a teacher (the collected work), and development mode is off: run `clsfile role student --name \"Your Name\"` or `clsfile role teacher` first"
+                )
             case .student:
                 // Taken before the work is read: a session that has not ended by then is still running.
                 let readAt = Date()
@@ -77,8 +90,10 @@ struct ExportCommand: AsyncParsableCommand {
                     builder.statements(actor: mode.accountIdentifier, assignment: assignment, work: work, readAt: readAt)
                 }
             case .teacher:
-                let report = if let server { try ServerReport.fetch(server: server, className: className) }
-                             else { try await ClassReport(store: store) }
+                let report =
+                    if let server { try ServerReport.fetch(server: server, className: className) } else {
+                        try await ClassReport(store: store)
+                    }
                 statements = builder.statements(for: report)
             }
             let data = try XAPIStatement.jsonArray(statements)
@@ -87,7 +102,8 @@ struct ExportCommand: AsyncParsableCommand {
                 return
             }
             do { try data.write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
-                throw ClassroomError(.fileAccess, "cannot write \(output): \(error.localizedDescription); check the folder exists and is writable")
+                throw ClassroomError(
+                    .fileAccess, "cannot write \(output): \(error.localizedDescription); check the folder exists and is writable")
             }
             print("wrote \(statements.count) xAPI statement\(statements.count == 1 ? "" : "s") to \(output)")
         }

@@ -22,14 +22,23 @@ struct ResetCommand: AsyncParsableCommand {
         try await reportingFailures {
             let mode = try DeveloperMode.current()
             guard mode.role != .off else {
-                throw ClassroomError(.wrongRole, "reset is for a development-mode role and the role is off: your own data is never reset; run `clsfile role teacher` or `clsfile role student` first")
+                throw ClassroomError(
+                    .wrongRole,
+                    "reset is for a development-mode role and the role is off: your own data is never reset; run `clsfile role teacher` or `clsfile role student` first"
+                )
             }
             let store = DeveloperMode.storeURL(for: mode.role)
             if !yes {
                 guard isatty(STDIN_FILENO) == 1 else {
-                    throw ClassroomError(.wrongRole, "standard input is not a terminal, so reset cannot ask; pass --yes to delete the \(mode.role.rawValue) data in \(store.path)")
+                    throw ClassroomError(
+                        .wrongRole,
+                        "standard input is not a terminal, so reset cannot ask; pass --yes to delete the \(mode.role.rawValue) data in \(store.path)"
+                    )
                 }
-                FileHandle.standardError.write(Data("Delete every activity, assignment and submission of the \(mode.role.rawValue) role in \(store.path)?\nType \(mode.role.rawValue) to confirm: ".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "Delete every activity, assignment and submission of the \(mode.role.rawValue) role in \(store.path)?\nType \(mode.role.rawValue) to confirm: "
+                            .utf8))
                 guard readLine()?.trimmingCharacters(in: .whitespaces) == mode.role.rawValue else {
                     Diagnostics.warn("nothing was deleted")
                     throw ExitCode.failure

@@ -54,13 +54,16 @@ struct RoleCommand: AsyncParsableCommand {
                 mode.role = role
                 if let name { mode.displayName = name.trimmingCharacters(in: .whitespacesAndNewlines) }
                 if role == .student && mode.displayName == nil {
-                    throw ClassroomError(.wrongRole, "a student gives a display name once, which the teacher sees: clsfile role student --name \"Your Name\"")
+                    throw ClassroomError(
+                        .wrongRole, "a student gives a display name once, which the teacher sees: clsfile role student --name \"Your Name\""
+                    )
                 }
                 try mode.save()
             }
             if publicKey {
                 guard mode.role != .off else {
-                    throw ClassroomError(.wrongRole, "with the role off there are no identity keys: clsfile role teacher --public-key (or student)")
+                    throw ClassroomError(
+                        .wrongRole, "with the role off there are no identity keys: clsfile role teacher --public-key (or student)")
                 }
                 let identity = try RoleGate.identity(of: mode.role)
                 print(identity.signingKey.publicKey.pemRepresentation)

@@ -10,10 +10,14 @@ enum ServerReport {
     static func fetch(server: String, className: String?) throws -> ClassReport {
         let arguments = ["report", "--server", server] + (className.map { ["--class", $0] } ?? [])
         do {
-            return try HelperProgram.sync.output(of: arguments, as: ClassReport.self, for: "reading a class server",
-                                                 decoder: ClassReport.jsonDecoder())
+            return try HelperProgram.sync.output(
+                of: arguments, as: ClassReport.self, for: "reading a class server",
+                decoder: ClassReport.jsonDecoder())
         } catch let error as DecodingError {
-            throw ClassroomError(.malformedFile, "the class server's report cannot be read (\(JSONCoding.describe(error))); check that clsfile and the server are of the same version")
+            throw ClassroomError(
+                .malformedFile,
+                "the class server's report cannot be read (\(JSONCoding.describe(error))); check that clsfile and the server are of the same version"
+            )
         }
     }
 

@@ -19,7 +19,9 @@ struct SubmitCommand: AsyncParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(name: .long, help: ArgumentHelp("Only this assignment: its identifier, a unique prefix of it, or its title.", valueName: "assignment"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Only this assignment: its identifier, a unique prefix of it, or its title.", valueName: "assignment"))
     var assignment: String?
 
     @Option(name: .long, help: ArgumentHelp("The folder to write into.", valueName: "folder"))

@@ -23,7 +23,8 @@ struct TrustKeyCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The student's account identifier, a unique prefix of it, or their name.", valueName: "student"))
     var student: String
 
-    @Argument(help: ArgumentHelp("The new key's fingerprint, as `clsfile collect` printed it (8 digits or more).", valueName: "fingerprint"))
+    @Argument(
+        help: ArgumentHelp("The new key's fingerprint, as `clsfile collect` printed it (8 digits or more).", valueName: "fingerprint"))
     var fingerprint: String
 
     func run() async throws {
