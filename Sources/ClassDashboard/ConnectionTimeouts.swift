@@ -1,5 +1,5 @@
-import HummingbirdCore
-import NIOCore
+package import HummingbirdCore
+internal import NIOCore
 
 /// How long a connection to one of clsfile's web servers (the teacher's dashboard, the class
 /// server) may hold the server without finishing a request: a client that sends half a request

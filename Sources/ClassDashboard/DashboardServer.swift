@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import OpenClassKit
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// The teacher's view of the class as web pages, served from the teacher's store.
 ///

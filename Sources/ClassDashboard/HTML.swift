@@ -1,4 +1,4 @@
-import HistoryPictures
+internal import HistoryPictures
 
 /// A piece of HTML in which every interpolated string has been escaped.
 ///

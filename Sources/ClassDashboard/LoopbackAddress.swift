@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #elseif canImport(Darwin)
-import Darwin
+internal import Darwin
 #endif
 
 /// Tells the addresses of this machine alone (loopback) from those other machines can reach.

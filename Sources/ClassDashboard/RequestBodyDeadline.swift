@@ -1,5 +1,5 @@
-import NIOCore
-import NIOHTTPTypes
+internal import NIOCore
+internal import NIOHTTPTypes
 
 /// Closes a connection whose request has not ended (its body all received) within a time of its
 /// head. Hummingbird's idle timeout alone lets a body that comes a byte every few seconds hold

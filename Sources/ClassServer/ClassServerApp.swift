@@ -2,11 +2,11 @@ import ClassDashboard
 import ClassWire
 import Foundation
 import Hummingbird
-import HummingbirdCore
-import HummingbirdTLS
+internal import HummingbirdCore
+internal import HummingbirdTLS
 import Logging
-import NIOConcurrencyHelpers
-import NIOSSL
+internal import NIOConcurrencyHelpers
+internal import NIOSSL
 
 /// The class server: the API students sync to and teachers read, on PostgreSQL.
 ///

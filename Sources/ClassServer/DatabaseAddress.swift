@@ -1,6 +1,6 @@
 import Foundation
-import NIOSSL
-import PostgresNIO
+internal import NIOSSL
+internal import PostgresNIO
 
 /// Where the class server's PostgreSQL database is: a `postgres://USER:PASSWORD@HOST:PORT/DATABASE`
 /// address, as `DATABASE_URL` gives it.

@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// Keys looked up lately by their id (device keys, publisher keys), each kept a minute: a key
 /// removed from the database stops working within a minute. At most 100,000 are kept; past that

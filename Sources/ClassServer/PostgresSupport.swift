@@ -1,5 +1,5 @@
 import Logging
-import PostgresNIO
+internal import PostgresNIO
 
 extension PostgresConnection {
     /// Runs one statement, its values bound from the interpolation (the asynchronous form:

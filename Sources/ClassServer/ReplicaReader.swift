@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
-import PostgresNIO
+internal import NIOConcurrencyHelpers
+internal import PostgresNIO
 
 /// The streaming replica a server reads teachers' pages and reports from
 /// (``ServerDatabase/asReader(_:_:)``), and whether it answers.

@@ -1,7 +1,7 @@
 import ClassDashboard
 import Classroom
 import Foundation
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// Encodes class reports as JSON, each assignment apart, keeping the JSON of an assignment until
 /// its summary changes: a teacher's report reloaded while a few students work encodes only the

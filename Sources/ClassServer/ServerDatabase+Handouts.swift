@@ -2,7 +2,7 @@ import Classroom
 import ClassWire
 import Foundation
 import OpenClassKit
-import PostgresNIO
+internal import PostgresNIO
 
 /// The assignments a class has: its teacher's registered handouts and its catalog assignments.
 /// What the class's report says of an assignment comes from here, never from a student's work.

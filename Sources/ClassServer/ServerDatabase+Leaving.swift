@@ -1,9 +1,9 @@
 import ClassDashboard
 import Classroom
 import Foundation
-import PostgresNIO
+internal import PostgresNIO
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// A school's data leaving the server: a student's on request (``forgetStudent(_:)``), a class's

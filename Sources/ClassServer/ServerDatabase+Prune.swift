@@ -1,5 +1,5 @@
 import Foundation
-import PostgresNIO
+internal import PostgresNIO
 
 extension ServerDatabase {
     /// What ``pruneAppliedOperations(batchSize:)`` did.

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import PostgresNIO
+internal import PostgresNIO
 
 /// Teachers' reads from a streaming replica, each account reading its own writes.
 ///

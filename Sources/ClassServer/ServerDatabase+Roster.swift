@@ -1,6 +1,6 @@
 import Classroom
 import Foundation
-import PostgresNIO
+internal import PostgresNIO
 
 /// Who is in a class, for the administrator: the students of a class with what tells them apart,
 /// an enrolment ended, a join code replaced.

@@ -1,10 +1,10 @@
 import Classroom
 import ClassWire
-import Crypto
+public import Crypto
 import Foundation
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 import OpenClassKit
-import PostgresNIO
+internal import PostgresNIO
 
 /// The requests of students and teachers, each in a transaction as the caller (``ServerDatabase/asAccount(_:_:)``).
 extension ServerDatabase {

@@ -1,9 +1,9 @@
 import Classroom
-import Crypto
+public import Crypto
 import Foundation
 import Logging
-import NIOPosix
-import PostgresNIO
+internal import NIOPosix
+public import PostgresNIO
 
 /// The class server's PostgreSQL database: its schema, the administrator's commands, and the
 /// transactions that run as one account, under row-level security (see `ServerSchema`).

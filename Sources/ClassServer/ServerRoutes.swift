@@ -1,13 +1,13 @@
 import ClassDashboard
 import Classroom
 import ClassWire
-import Crypto
+internal import Crypto
 import Foundation
 import Hummingbird
 import Logging
-import NIOConcurrencyHelpers
-import NIOCore
-import NIOFoundationCompat
+internal import NIOConcurrencyHelpers
+internal import NIOCore
+internal import NIOFoundationCompat
 import OpenClassKit
 
 /// The class server's API. Every route but none is signed: the caller is the account whose

@@ -1,7 +1,7 @@
 import ClassWire
-import Crypto
+internal import Crypto
 import Hummingbird
-import NIOConcurrencyHelpers
+internal import NIOConcurrencyHelpers
 
 /// Verifies the request's ``DeviceToken`` and puts the account whose device key signed it in the
 /// context (``ServerRequestContext/caller``), before the route runs; a token refused is the

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+internal import Glibc
 #endif
 
 /// The lock a sync of a store holds while it sends (`STORE.sync-lock` beside the store): a

@@ -1,5 +1,5 @@
 import Classroom
-import HistoryPictures
+internal import HistoryPictures
 import OpenClassKit
 
 /// `/`: every assignment with its averages, how many are done, and its warning.

@@ -1,5 +1,5 @@
 import Classroom
-import HistoryPictures
+internal import HistoryPictures
 import OpenClassKit
 
 /// `/assignments/{id}/students/{studentID}?items-from=N&sessions-from=N`: one student's work in

@@ -1,10 +1,10 @@
 import Classroom
 import ClassWire
-import Crypto
+internal import Crypto
 import Foundation
 import Hummingbird
-import NIOCore
-import NIOFoundationCompat
+internal import NIOCore
+internal import NIOFoundationCompat
 import OpenClassKit
 
 /// The Catalog API: content tools publish their context trees, and the thumbnails of their

@@ -2,8 +2,8 @@ import ClassDashboard
 import ClassWire
 import Foundation
 import Hummingbird
-import NIOCore
-import NIOFoundationCompat
+internal import NIOCore
+internal import NIOFoundationCompat
 import OpenClassKit
 
 /// A class and the catalog: the teacher's catalog page (`/classes/ID/catalog`, with the token in

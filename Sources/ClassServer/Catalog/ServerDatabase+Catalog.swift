@@ -1,8 +1,8 @@
 import ClassWire
-import Crypto
+public import Crypto
 import Foundation
 import OpenClassKit
-import PostgresNIO
+public import PostgresNIO
 
 /// The Catalog API's side of the database: publishers, and each team's catalogs of contexts and
 /// thumbnails, read and written in transactions as the team (``ServerDatabase/asPublisher(_:_:)``).

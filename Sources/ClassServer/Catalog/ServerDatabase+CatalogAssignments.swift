@@ -1,7 +1,7 @@
 import ClassWire
 import Foundation
 import OpenClassKit
-import PostgresNIO
+internal import PostgresNIO
 
 /// Teachers and the catalog: browsing the production catalogs a level at a time, assigning a
 /// context to a class, and the class's students reading what was assigned. Each call is a
