@@ -74,15 +74,21 @@ struct ProcessIdentity: Sendable, Hashable {
     /// Whether the process an editor run names (``parentRun``, ``currentRun``) still runs on this
     /// boot; a name that is not one is taken for a run that ended.
     static func isRunning(_ run: String) -> Bool {
-        let parts = run.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3, let pid = Int64(parts[1]), let ticks = Int64(parts[2]) else { return false }
-        return !ProcessIdentity(host: current.host, bootID: String(parts[0]), pid: pid, startTicks: ticks).isKnownDead
+        editorRun(run).map { !$0.isKnownDead } ?? false
     }
 
     /// Whether the process an editor run names ran on this boot of this host and is gone. A run
     /// of another boot may be another host's that shares the store, so it is never judged here.
     static func hasEndedOnThisBoot(_ run: String) -> Bool {
-        run.split(separator: "/", maxSplits: 1).first.map(String.init) == current.bootID && !isRunning(run)
+        guard let process = editorRun(run) else { return false }
+        return process.bootID == current.bootID && process.isKnownDead
+    }
+
+    /// The process an editor run names, on this host; nil for a name that is not one.
+    private static func editorRun(_ run: String) -> ProcessIdentity? {
+        let parts = run.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, let pid = Int64(parts[1]), let ticks = Int64(parts[2]) else { return nil }
+        return ProcessIdentity(host: current.host, bootID: String(parts[0]), pid: pid, startTicks: ticks)
     }
 
     /// The start time of a process in clock ticks after boot; nil when it is gone.
