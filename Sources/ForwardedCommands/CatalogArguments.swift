@@ -59,7 +59,7 @@ public enum CatalogArguments {
     }
 
     /// `clsfile catalog keygen [--out FILE]`.
-    public struct Keygen: ParsableArguments {
+    public struct Keygen: ForwardedArguments {
         /// Its name and summary.
         public static let configuration = CommandConfiguration(
             commandName: "keygen",
@@ -72,7 +72,7 @@ public enum CatalogArguments {
     }
 
     /// `clsfile catalog publish MANIFEST`.
-    public struct Publish: ParsableArguments {
+    public struct Publish: ForwardedArguments {
         /// Its name, summary and discussion.
         public static let configuration = CommandConfiguration(
             commandName: "publish",
@@ -94,7 +94,7 @@ public enum CatalogArguments {
     }
 
     /// `clsfile catalog list [PATH]`.
-    public struct List: ParsableArguments {
+    public struct List: ForwardedArguments {
         /// Its name and summary.
         public static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the catalog's contexts, parents first, or those under PATH.")
@@ -108,7 +108,7 @@ public enum CatalogArguments {
     }
 
     /// `clsfile catalog delete PATH`.
-    public struct Delete: ParsableArguments {
+    public struct Delete: ForwardedArguments {
         /// Its name and summary.
         public static let configuration = CommandConfiguration(
             commandName: "delete", abstract: "Delete a context of the catalog and its descendants.")
@@ -122,7 +122,7 @@ public enum CatalogArguments {
     }
 
     /// `clsfile catalog token [--minutes N]`.
-    public struct Token: ParsableArguments {
+    public struct Token: ForwardedArguments {
         /// Its name and summary.
         public static let configuration = CommandConfiguration(
             commandName: "token",

@@ -2,7 +2,7 @@ import ArgumentParser
 import CommandSupport
 
 /// What `clsfile join URL --code CODE` takes; `clsfile-sync` runs it.
-public struct JoinArguments: ParsableArguments {
+public struct JoinArguments: ForwardedArguments {
     /// Its name, summary and discussion.
     public static let configuration = CommandConfiguration(
         commandName: "join",

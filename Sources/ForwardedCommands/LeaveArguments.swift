@@ -2,7 +2,7 @@ import ArgumentParser
 import CommandSupport
 
 /// What `clsfile leave [--class CLASS]` takes; `clsfile-sync` runs it.
-public struct LeaveArguments: ParsableArguments {
+public struct LeaveArguments: ForwardedArguments {
     /// Its name, summary and discussion.
     public static let configuration = CommandConfiguration(
         commandName: "leave",

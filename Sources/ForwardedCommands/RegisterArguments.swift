@@ -2,7 +2,7 @@ import ArgumentParser
 import CommandSupport
 
 /// What `clsfile register --server URL` takes; `clsfile-sync` runs it.
-public struct RegisterArguments: ParsableArguments {
+public struct RegisterArguments: ForwardedArguments {
     /// Its name, summary and discussion.
     public static let configuration = CommandConfiguration(
         commandName: "register",

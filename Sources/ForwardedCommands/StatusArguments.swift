@@ -2,7 +2,7 @@ import ArgumentParser
 import CommandSupport
 
 /// What `clsfile status` takes; `clsfile-sync` runs it.
-public struct StatusArguments: ParsableArguments {
+public struct StatusArguments: ForwardedArguments {
     /// Its name and summary.
     public static let configuration = CommandConfiguration(
         commandName: "status",

@@ -2,7 +2,7 @@ import ArgumentParser
 import CommandSupport
 
 /// What `clsfile sync [--watch]` takes; `clsfile-sync` runs it.
-public struct SyncArguments: ParsableArguments {
+public struct SyncArguments: ForwardedArguments {
     /// Its name, summary and discussion.
     public static let configuration = CommandConfiguration(
         commandName: "sync",

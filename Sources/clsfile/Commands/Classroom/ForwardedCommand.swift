@@ -15,69 +15,28 @@ enum ForwardedCommand {
         @OptionGroup var arguments: ServeArguments
     }
 
-    /// `clsfile join`.
-    struct Join: ParsableCommand {
-        static let configuration = JoinArguments.configuration
-        @OptionGroup var arguments: JoinArguments
-    }
-
-    /// `clsfile sync`.
-    struct Sync: ParsableCommand {
-        static let configuration = SyncArguments.configuration
-        @OptionGroup var arguments: SyncArguments
-    }
-
-    /// `clsfile status`.
-    struct Status: ParsableCommand {
-        static let configuration = StatusArguments.configuration
-        @OptionGroup var arguments: StatusArguments
-    }
-
-    /// `clsfile leave`.
-    struct Leave: ParsableCommand {
-        static let configuration = LeaveArguments.configuration
-        @OptionGroup var arguments: LeaveArguments
-    }
-
-    /// `clsfile register`.
-    struct Register: ParsableCommand {
-        static let configuration = RegisterArguments.configuration
-        @OptionGroup var arguments: RegisterArguments
-    }
+    typealias Join = Forwarded<JoinArguments>
+    typealias Sync = Forwarded<SyncArguments>
+    typealias Status = Forwarded<StatusArguments>
+    typealias Leave = Forwarded<LeaveArguments>
+    typealias Register = Forwarded<RegisterArguments>
 
     /// `clsfile catalog` and its subcommands.
     struct Catalog: ParsableCommand {
         static let configuration = CatalogArguments.configuration(
             subcommands: [Keygen.self, Publish.self, List.self, Delete.self, Token.self])
 
-        /// `clsfile catalog keygen`.
-        struct Keygen: ParsableCommand {
-            static let configuration = CatalogArguments.Keygen.configuration
-            @OptionGroup var arguments: CatalogArguments.Keygen
-        }
+        typealias Keygen = Forwarded<CatalogArguments.Keygen>
+        typealias Publish = Forwarded<CatalogArguments.Publish>
+        typealias List = Forwarded<CatalogArguments.List>
+        typealias Delete = Forwarded<CatalogArguments.Delete>
+        typealias Token = Forwarded<CatalogArguments.Token>
+    }
 
-        /// `clsfile catalog publish`.
-        struct Publish: ParsableCommand {
-            static let configuration = CatalogArguments.Publish.configuration
-            @OptionGroup var arguments: CatalogArguments.Publish
-        }
-
-        /// `clsfile catalog list`.
-        struct List: ParsableCommand {
-            static let configuration = CatalogArguments.List.configuration
-            @OptionGroup var arguments: CatalogArguments.List
-        }
-
-        /// `clsfile catalog delete`.
-        struct Delete: ParsableCommand {
-            static let configuration = CatalogArguments.Delete.configuration
-            @OptionGroup var arguments: CatalogArguments.Delete
-        }
-
-        /// `clsfile catalog token`.
-        struct Token: ParsableCommand {
-            static let configuration = CatalogArguments.Token.configuration
-            @OptionGroup var arguments: CatalogArguments.Token
-        }
+    /// The entry of one forwarded command: its name, help and options as the program that runs it
+    /// declares them.
+    struct Forwarded<Arguments: ForwardedArguments>: ParsableCommand {
+        static var configuration: CommandConfiguration { Arguments.configuration }
+        @OptionGroup var arguments: Arguments
     }
 }
