@@ -329,24 +329,38 @@ public struct ServerDatabase: Sendable {
                 guard let (account, classID, className) = rows.first else {
                     throw ServerError(.database, "joining a class returned nothing")
                 }
-                // As the student, who sees the teacher of a class they joined; without the
-                // teacher's recipient key the join is rolled back, enrolment and all.
-                try await connection.run("SELECT set_config('clsfile.account', \(account.uuidString), true)", logger: logger)
-                let teacherKey =
-                    try await connection.run(
-                        """
-                        SELECT a.recipient_key FROM clsfile.class c JOIN clsfile.account a ON a.id = c.teacher_id WHERE c.id = \(classID)
-                        """, logger: logger
-                    ).decode(Data?.self).collected().first ?? nil
-                guard let teacherKey else {
-                    throw ServerError(
-                        .notFound,
-                        "the teacher of \(className) has no recipient key on this server yet, which ties the class to their handouts: ask the server's administrator to run clsfile-server teacher add with what clsfile role teacher --public-key prints on the teacher's computer, then join again"
-                    )
-                }
+                let teacherKey = try await Self.teacherKey(
+                    ofClass: classID, named: className, as: account, on: connection, logger: logger,
+                    remedy:
+                        "ask the server's administrator to run clsfile-server teacher add with what clsfile role teacher --public-key prints on the teacher's computer"
+                )
                 return Enrolment(accountID: account, keyIdentifier: kid, classID: classID, className: className, teacherKey: teacherKey)
             }
         }
+    }
+
+    /// The recipient key of a class's teacher, read as a student of it, who sees their teacher;
+    /// without it the transaction is rolled back, enrolment and all.
+    /// - Parameter remedy: What the teacher does to have one, for the refusal.
+    /// - Throws: ``ServerError`` `.notFound` when the teacher has none yet.
+    static func teacherKey(
+        ofClass classID: UUID, named className: String, as student: UUID, on connection: PostgresConnection, logger: Logger,
+        remedy: String
+    ) async throws -> Data {
+        try await connection.run("SELECT set_config('clsfile.account', \(student.uuidString), true)", logger: logger)
+        let key =
+            try await connection.run(
+                """
+                SELECT a.recipient_key FROM clsfile.class c JOIN clsfile.account a ON a.id = c.teacher_id WHERE c.id = \(classID)
+                """, logger: logger
+            ).decode(Data?.self).collected().first ?? nil
+        guard let key else {
+            throw ServerError(
+                .notFound,
+                "the teacher of \(className) has no recipient key on this server yet, which ties the class to their handouts: \(remedy), then join again"
+            )
+        }
+        return key
     }
 
     // MARK: Support

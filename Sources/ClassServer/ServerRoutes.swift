@@ -28,6 +28,7 @@ struct ServerRoutes: Sendable {
         router.add(middleware: JSONErrorMiddleware())
         addPages(to: router)
         CatalogRoutes(database: database).add(to: router)
+        LTIRoutes(database: database, audiences: audiences).add(to: router)
         ClassCatalogRoutes(routes: self).add(to: router)
         router.post("/v1/join") { request, _ in
             let body = try await Self.decoded(SyncWire.JoinRequest.self, from: request)
@@ -46,6 +47,31 @@ struct ServerRoutes: Sendable {
                 SyncWire.JoinAnswer(
                     accountID: enrolment.accountID, classID: enrolment.classID,
                     className: enrolment.className, teacherKey: enrolment.teacherKey))
+        }
+        router.post("/v1/lti/link") { request, _ in
+            let body = try await Self.decoded(SyncWire.LinkRequest.self, from: request)
+            guard let key = try? P256.Signing.PublicKey(x963Representation: body.publicKey) else {
+                throw ServerError(.invalidValue, "publicKey is not a P-256 public key in X9.63 form (65 bytes, base64)")
+            }
+            var recipient: P256.KeyAgreement.PublicKey?
+            if let data = body.recipientKey {
+                guard let key = try? P256.KeyAgreement.PublicKey(x963Representation: data) else {
+                    throw ServerError(.invalidValue, "recipientKey is not a P-256 public key in X9.63 form (65 bytes, base64)")
+                }
+                recipient = key
+            }
+            // Signed by the key being tied, as a join is.
+            _ = try await DeviceToken.verify(
+                try Self.token(of: request, allowingAddress: false),
+                audiences: audiences.withLockedValue { $0 }
+            ) { kid in
+                kid == Identity.keyIdentifier(of: body.publicKey) ? key : nil
+            }
+            let linked = try await database.link(token: body.token, publicKey: key, recipientKey: recipient)
+            return try Self.json(
+                SyncWire.LinkAnswer(
+                    role: linked.role.rawValue, accountID: linked.accountID, classID: linked.classID, className: linked.className,
+                    teacherKey: linked.teacherKey))
         }
         let signed = signedRoutes(of: router, allowingTokenInAddress: false)
         signed.post("/v1/sync") { request, context in

@@ -75,6 +75,13 @@ public struct SyncClient: Sendable {
         return try await exchange(.POST, "v1/join", body: body, answer: SyncWire.JoinAnswer.self)
     }
 
+    /// Ties this device's key to the LMS person an LTI launch gave `token` to: a student joins
+    /// their course's class; a teacher gives `recipientKey`, which their handouts carry.
+    public func link(token: String, recipientKey: Data?) async throws -> SyncWire.LinkAnswer {
+        let body = SyncWire.LinkRequest(token: token, publicKey: key.publicKey.x963Representation, recipientKey: recipientKey)
+        return try await exchange(.POST, "v1/lti/link", body: body, answer: SyncWire.LinkAnswer.self)
+    }
+
     /// Sends operations; the server answers once all of them are applied (or were before).
     package func send(_ operations: [SyncOperation], classID: UUID) async throws -> SyncWire.SyncAnswer {
         try await exchange(

@@ -56,6 +56,43 @@ public enum SyncWire {
         }
     }
 
+    /// `POST /v1/lti/link`: ties the device's key to the LMS person an LTI launch gave the
+    /// one-use `token` to (`clsfile join URL --lti TOKEN`), signed by that key. A student's key
+    /// joins their course's class; a teacher's goes on the account their launches made, with the
+    /// recipient key their handouts carry.
+    public struct LinkRequest: Sendable, Equatable, Codable {
+        public var token: String
+        /// The device's public signing key, P-256 in X9.63 form.
+        public var publicKey: Data
+        /// A teacher's recipient public key (P-256, X9.63); nil for a student.
+        public var recipientKey: Data?
+
+        public init(token: String, publicKey: Data, recipientKey: Data?) {
+            self.token = token
+            self.publicKey = publicKey
+            self.recipientKey = recipientKey
+        }
+    }
+
+    /// The answer to a link: the account and the class, and the role the launch gave.
+    public struct LinkAnswer: Sendable, Equatable, Codable {
+        /// `student` or `teacher`.
+        public var role: String
+        public var accountID: UUID
+        public var classID: UUID
+        public var className: String
+        /// For a student, the class's teacher's recipient public key, as ``JoinAnswer`` has it.
+        public var teacherKey: Data?
+
+        public init(role: String, accountID: UUID, classID: UUID, className: String, teacherKey: Data?) {
+            self.role = role
+            self.accountID = accountID
+            self.classID = classID
+            self.className = className
+            self.teacherKey = teacherKey
+        }
+    }
+
     /// `POST /v1/sync`: operations on the student's assigned work, in the order they were made.
     public struct SyncRequest: Sendable, Equatable, Codable {
         public var classID: UUID

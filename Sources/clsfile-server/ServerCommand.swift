@@ -21,7 +21,7 @@ struct ServerCommand: AsyncParsableCommand {
             """,
         subcommands: [
             MigrateCommand.self, ServeCommand.self, TeacherCommand.self, ClassCommand.self, StudentCommand.self,
-            PublisherCommand.self, PruneCommand.self
+            PublisherCommand.self, LTICommand.self, PruneCommand.self
         ])
 
     @OptionGroup var verboseOption: VerboseOption

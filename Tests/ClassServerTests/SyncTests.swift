@@ -54,6 +54,14 @@ struct SyncTests {
             _ arguments: String..., expecting status: Int32 = 0,
             sourceLocation: SourceLocation = #_sourceLocation
         ) throws -> ProcessResult {
+            try clsfile(arguments, expecting: status, sourceLocation: sourceLocation)
+        }
+
+        @discardableResult
+        func clsfile(
+            _ arguments: [String], expecting status: Int32 = 0,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) throws -> ProcessResult {
             let result = try run(try builtExecutable("clsfile"), arguments, environment: environment)
             #expect(
                 result.status == status, "clsfile \(arguments.joined(separator: " ")): \(result.errorOutput)",

@@ -1,0 +1,236 @@
+import ClassDashboard
+import ClassWire
+internal import Crypto
+import Foundation
+import Hummingbird
+internal import NIOConcurrencyHelpers
+internal import NIOCore
+
+/// The server as an LTI 1.3 tool (1EdTech Security Framework §5.1, LTI Core 1.3): the LMS starts
+/// a login at `/lti/login`, the server sends the browser to the platform's authorization endpoint
+/// with a `state` and a `nonce` it keeps, and the platform posts the signed `id_token` to
+/// `/lti/launch`, which ``LTILaunchVerifier`` checks.
+///
+/// An instructor's launch opens their course's class (made at the course's first launch): a link
+/// to the class's pages, and, until their clsfile is tied to the account, the command that ties
+/// it. A learner's launch gives the one command that ties their device to their LMS identity and
+/// joins the course's class (`clsfile join URL --lti TOKEN`).
+///
+/// The state is checked without a cookie: it is a random value whose hash the database keeps
+/// with the nonce, taken by the first launch that names it. Where TLS fronts the server the
+/// browser also gets a cookie for the login (`SameSite=None; Secure; Partitioned`); a launch that
+/// brings login cookies but not its own is refused, one that brings none (a browser blocking
+/// third-party cookies) is taken on the state alone.
+struct LTIRoutes: Sendable {
+    let database: ServerDatabase
+    /// The origins the server is reached at: a login's target must be on one of them.
+    let audiences: NIOLockedValueBox<Set<ServerOrigin>>
+    let verifier = LTILaunchVerifier(keys: LTIPlatformKeys())
+    /// How long a login may take from `/lti/login` to `/lti/launch`.
+    static let loginLifetime = 10 * 60
+    static let launchPath = "/lti/launch"
+    static let stateCookiePrefix = "clsfile_lti_state_"
+
+    func add(to router: Router<ServerRequestContext>) {
+        let routes = router.group("lti").add(middleware: LTIErrorPageMiddleware())
+        routes.get("jwks") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            headers[.cacheControl] = "max-age=300"
+            let keys = try LTIToolKey.keySet(of: try await database.toolKeys())
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: keys)))
+        }
+        routes.get("login") { request, _ in
+            try await login(try URLEncodedFormDecoder().decode(LoginFields.self, from: request.uri.query ?? ""))
+        }
+        routes.post("login") { request, _ in
+            try await login(try await Self.form(LoginFields.self, of: request))
+        }
+        routes.post("launch") { request, _ in
+            try await launch(try await Self.form(LaunchFields.self, of: request), cookies: request.headers[values: .cookie])
+        }
+    }
+
+    /// What a platform sends to begin a login (third-party initiated login, OIDC).
+    struct LoginFields: Decodable {
+        var iss: String?
+        var login_hint: String?
+        var target_link_uri: String?
+        var lti_message_hint: String?
+        var client_id: String?
+        var lti_deployment_id: String?
+    }
+
+    /// What the platform's authorization endpoint posts back: the launch, or an error.
+    struct LaunchFields: Decodable {
+        var id_token: String?
+        var state: String?
+        var error: String?
+        var error_description: String?
+    }
+
+    private func login(_ fields: LoginFields) async throws -> Response {
+        guard let issuer = fields.iss, !issuer.isEmpty, let hint = fields.login_hint, !hint.isEmpty,
+            let target = fields.target_link_uri, !target.isEmpty
+        else {
+            throw ServerError(
+                .invalidValue,
+                "the login lacks iss, login_hint or target_link_uri, which an LTI 1.3 platform sends: ask the LMS administrator to set the tool's login address to this server's /lti/login"
+            )
+        }
+        let platform = try await database.ltiPlatform(issuer: issuer, clientID: fields.client_id)
+        let redirect = try redirectAddress(for: target)
+        if let deployment = fields.lti_deployment_id, !platform.deployments.contains(deployment) {
+            throw ServerError(
+                .unauthorized,
+                "the login comes from the deployment \(deployment.prefix(255)), which is not registered with this server: ask the LMS administrator to give it to the server's administrator, who adds it with clsfile-server lti register --issuer \(platform.issuer) --client-id \(platform.clientID) --deployment-id \(deployment.prefix(255))"
+            )
+        }
+        let state = Self.randomToken(bytes: 32), nonce = Self.randomToken(bytes: 24)
+        try await database.beginLTILogin(
+            LTILogin(platformID: platform.id, nonce: nonce, targetLinkURI: target, deploymentID: fields.lti_deployment_id),
+            stateHash: Self.hash(state), lifetime: Self.loginLifetime)
+        var query = [
+            ("scope", "openid"), ("response_type", "id_token"), ("response_mode", "form_post"), ("prompt", "none"),
+            ("client_id", platform.clientID), ("redirect_uri", redirect), ("login_hint", hint), ("state", state), ("nonce", nonce)
+        ]
+        if let message = fields.lti_message_hint { query.append(("lti_message_hint", message)) }
+        guard var components = URLComponents(url: platform.authLoginURL, resolvingAgainstBaseURL: false) else {
+            throw ServerError(.invalidValue, "the platform's authorization address \(platform.authLoginURL) does not parse")
+        }
+        let items = (components.queryItems ?? []) + query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        components.queryItems = items
+        // A '+' left as it is would read as a space in the platform's query.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        guard let location = components.url?.absoluteString else {
+            throw ServerError(.invalidValue, "the platform's authorization address \(platform.authLoginURL) does not take a query")
+        }
+        var headers = HTTPFields()
+        headers[.location] = location
+        headers[.cacheControl] = "no-store"
+        if redirect.hasPrefix("https:") {
+            headers[.setCookie] =
+                "\(Self.stateCookiePrefix)\(Self.cookieSuffix(of: state))=\(state); Path=/lti/; Max-Age=\(Self.loginLifetime); HttpOnly; Secure; SameSite=None; Partitioned"
+        }
+        return Response(status: .found, headers: headers)
+    }
+
+    /// The tool's launch address on the origin of a login's target: the target must be this
+    /// server's launch address, on one of its public origins (never elsewhere: an open redirect).
+    private func redirectAddress(for target: String) throws -> String {
+        let origins = audiences.withLockedValue { $0 }
+        guard let url = URL(string: target), url.path == Self.launchPath, let origin = try? ServerOrigin(url), origins.contains(origin)
+        else {
+            let ours = origins.map { $0.value + Self.launchPath }.sorted().joined(separator: " or ")
+            throw ServerError(
+                .invalidValue,
+                "the login's target \(target.prefix(200)) is not this tool's launch address (\(ours)): ask the LMS administrator to set the tool's target link and redirect addresses to it"
+            )
+        }
+        return origin.value + Self.launchPath
+    }
+
+    private func launch(_ fields: LaunchFields, cookies: [String]) async throws -> Response {
+        if let error = fields.error {
+            throw ServerError(
+                .unauthorized,
+                "the LMS refused the login: \(error.prefix(100))\(fields.error_description.map { " (\($0.prefix(300)))" } ?? ""); ask the LMS administrator"
+            )
+        }
+        guard let state = fields.state, !state.isEmpty, let idToken = fields.id_token, !idToken.isEmpty else {
+            throw ServerError(
+                .invalidValue,
+                "the launch lacks its id_token or state: start again from the LMS (the launch address takes the LMS's form only)")
+        }
+        guard let (login, platform, expired) = try await database.takeLTILogin(stateHash: Self.hash(state)) else {
+            throw ServerError(
+                .unauthorized,
+                "the launch's state is not one this server gave, or it was used already: start again from the LMS (each launch serves once)"
+            )
+        }
+        guard !expired else {
+            throw ServerError(.unauthorized, "the login took more than 10 minutes before its launch arrived: start again from the LMS")
+        }
+        try Self.checkCookies(cookies, state: state)
+        let verified = try await verifier.verify(idToken, platform: platform, login: login)
+        let origin = try ServerOrigin(login.targetLinkURI)
+        let framing = LTIPage.origin(of: platform.issuer)
+        switch verified.role {
+        case .instructor:
+            let opened = try await database.instructorLaunch(verified, platform: platform)
+            let pageToken = try await DeviceToken.make(key: opened.pageKey, audience: origin)
+            let pages = "\(origin.value)/classes/\(opened.classID.uuidString.lowercased())/?token=\(pageToken)"
+            var link: HTML = ""
+            if !opened.isLinked {
+                let token = LTILinkToken.random()
+                try await database.teacherLinkToken(
+                    verified, platform: platform, classID: opened.classID, tokenHash: LTILinkToken.hash(token),
+                    lifetime: LTILinkToken.lifetime)
+                link = """
+                    <h2>Tie your clsfile to this class</h2>
+                    <p>Your handouts reach this class once clsfile on your computer, in the teacher role, is tied to your LMS \
+                    account. Run this in a terminal there (it works once, within 15 minutes):</p>
+                    <pre><code>clsfile join \(origin.value) --lti \(token)</code></pre>
+                    <p>Then <code>clsfile register --server \(origin.value)</code> registers your handouts with the class.</p>
+                    """
+            }
+            let content: HTML = """
+                <h1>\(opened.className)</h1>
+                <p>You teach this course's class on clsfile, as \(verified.displayName).</p>
+                <p><a href="\(pages)" target="_blank" rel="noopener noreferrer">Open the class's pages</a> \
+                (in a new window; the link is good for 30 minutes).</p>
+                \(link)
+                """
+            return LTIPage.response(title: opened.className, content: content, framedBy: framing)
+        case .learner:
+            let token = LTILinkToken.random()
+            let joined = try await database.learnerLaunch(
+                verified, platform: platform, tokenHash: LTILinkToken.hash(token), lifetime: LTILinkToken.lifetime)
+            let status: HTML =
+                joined.isLinked
+                ? "<p>Your clsfile is tied to this class: the work on its assignments goes to your teacher when you save (<code>clsfile sync</code> sends it at once). To tie another computer, run this there:</p>"
+                : "<p>To send your work on this course's assignments to your teacher, run this in a terminal on the computer you write on, with clsfile in the student role (it works once, within 15 minutes):</p>"
+            let content: HTML = """
+                <h1>\(joined.className)</h1>
+                <p>You are in this course's class on clsfile, as \(verified.displayName).</p>
+                \(status)
+                <pre><code>clsfile join \(origin.value) --lti \(token)</code></pre>
+                """
+            return LTIPage.response(title: joined.className, content: content, framedBy: framing)
+        }
+    }
+
+    /// Refuses a launch whose browser brought login cookies of this server but not the one of its
+    /// own login: the login was begun in another browser. No cookie at all is taken (a browser that
+    /// blocks third-party cookies, or a server without TLS, which sets none).
+    static func checkCookies(_ headers: [String], state: String) throws {
+        let cookies = headers.flatMap { $0.split(separator: ";") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix(stateCookiePrefix) }
+        guard !cookies.isEmpty else { return }
+        guard cookies.contains("\(stateCookiePrefix)\(cookieSuffix(of: state))=\(state)") else {
+            throw ServerError(
+                .unauthorized, "this launch was not begun in this browser (its login cookie is not here): start again from the LMS")
+        }
+    }
+
+    private static func cookieSuffix(of state: String) -> String {
+        String(hash(state).map { String(format: "%02x", $0) }.joined().prefix(16))
+    }
+
+    static func hash(_ text: String) -> Data { Data(SHA256.hash(data: Data(text.utf8))) }
+
+    static func randomToken(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64URLEncodedString()
+    }
+
+    /// A form body (`application/x-www-form-urlencoded`), decoded.
+    private static func form<Fields: Decodable>(_ type: Fields.Type, of request: Request) async throws -> Fields {
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        do {
+            return try URLEncodedFormDecoder().decode(Fields.self, from: String(buffer: body))
+        } catch {
+            throw ServerError(.invalidValue, "the body is not the form an LTI platform posts (application/x-www-form-urlencoded)")
+        }
+    }
+}

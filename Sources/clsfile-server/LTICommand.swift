@@ -1,0 +1,113 @@
+import ArgumentParser
+import ClassServer
+import CommandSupport
+import Foundation
+
+/// `clsfile-server lti register|list|rotate-key`: the LMSes the server is an LTI 1.3 tool of.
+struct LTICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lti", abstract: "Register the LMSes (LTI 1.3 platforms) the server is a tool of.",
+        discussion: """
+            An LMS (Moodle, Canvas, Schoology, Brightspace, Sakai) adds clsfile-server as an LTI \
+            1.3 tool with the server's addresses: login (initiate login) URL \
+            https://SERVER/lti/login, redirect and target link URL https://SERVER/lti/launch, and \
+            the tool's keys (public keyset) URL https://SERVER/lti/jwks. The LMS then shows the \
+            platform's details, which `lti register` records here. Teachers and students then open \
+            clsfile from their course: an instructor's first launch makes the course's class.
+            """,
+        subcommands: [Register.self, List.self, RotateKey.self])
+
+    struct Register: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register an LMS, or add deployments to one registered, as the LMS administrator gives its details.",
+            discussion: """
+                Registering the same issuer and client id again updates its addresses and adds \
+                the deployments given. The first registration also makes the tool's own RSA key, \
+                which /lti/jwks publishes. Prints the platform and its deployments.
+                """)
+
+        @OptionGroup var databaseOptions: DatabaseOptions
+
+        @Option(name: .long, help: ArgumentHelp("The platform's issuer (iss), such as https://moodle.school.example.", valueName: "url"))
+        var issuer: String
+
+        @Option(name: .long, help: ArgumentHelp("The client id the LMS gave this tool.", valueName: "id"))
+        var clientID: String
+
+        @Option(name: .long, help: ArgumentHelp("A deployment id of the tool on the LMS; repeat for several.", valueName: "id"))
+        var deploymentID: [String] = []
+
+        @Option(name: .long, help: ArgumentHelp("The platform's authentication request (OIDC authorization) URL.", valueName: "url"))
+        var authLoginURL: String
+
+        @Option(name: .long, help: ArgumentHelp("The platform's access token URL.", valueName: "url"))
+        var authTokenURL: String
+
+        @Option(name: .long, help: ArgumentHelp("The platform's public keyset (JWKS) URL.", valueName: "url"))
+        var jwksURL: String
+
+        func run() async throws {
+            try await reportingFailures {
+                let address = try databaseOptions.address()
+                let platform = LTIPlatform(
+                    issuer: issuer, clientID: clientID, authLoginURL: try Self.url(authLoginURL, "--auth-login-url"),
+                    authTokenURL: try Self.url(authTokenURL, "--auth-token-url"), jwksURL: try Self.url(jwksURL, "--jwks-url"),
+                    deployments: deploymentID)
+                let (registered, key) = try await ServerDatabase.withDatabase(address, logger: .server) {
+                    try await $0.registerLTIPlatform(platform)
+                }
+                print(LTICommand.describe(registered))
+                if let key { print("made the tool's key \(key), published at /lti/jwks") }
+            }
+        }
+
+        static func url(_ text: String, _ name: String) throws -> URL {
+            guard let url = URL(string: text) else { throw ServerError(.invalidValue, "\(name) \(text.prefix(80)) is not an address") }
+            return url
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the LMSes registered, with their deployments.")
+
+        @OptionGroup var databaseOptions: DatabaseOptions
+
+        func run() async throws {
+            try await reportingFailures {
+                let address = try databaseOptions.address()
+                for platform in try await ServerDatabase.withDatabase(address, logger: .server, { try await $0.ltiPlatforms() }) {
+                    print(LTICommand.describe(platform))
+                }
+            }
+        }
+    }
+
+    struct RotateKey: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-key",
+            abstract: "Make a new key for the tool; the one it replaces stays published for seven days.",
+            discussion: """
+                Every server process signs with the new key from its next signature; platforms \
+                read it at /lti/jwks. Rotate when a key may have leaked, or yearly.
+                """)
+
+        @OptionGroup var databaseOptions: DatabaseOptions
+
+        func run() async throws {
+            try await reportingFailures {
+                let address = try databaseOptions.address()
+                let (current, retired) = try await ServerDatabase.withDatabase(address, logger: .server) {
+                    try await $0.rotateLTIToolKey()
+                }
+                print("the tool's key is \(current)\(retired.map { "; \($0) stays published for seven days" } ?? "")")
+            }
+        }
+    }
+
+    static func describe(_ platform: LTIPlatform) -> String {
+        """
+        \(TerminalText.escaped(platform.issuer))  client \(TerminalText.escaped(platform.clientID))  \
+        deployments \(platform.deployments.map(TerminalText.escaped).joined(separator: ", "))
+        """
+    }
+}

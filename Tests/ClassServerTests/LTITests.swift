@@ -1,0 +1,319 @@
+@testable import ClassServer
+import AsyncHTTPClient
+import ClassWire
+import Classroom
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import OpenClassKit
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// clsfile-server as an LTI 1.3 tool of an LMS nobody on the team wrote: the platform is
+/// `lti1p3platform` 0.1.8 from PyPI, driven by `Tests/LTIPlatform/lti_platform.py`, which plays
+/// the LMS and the browser (login, authorization, the launch's form post) and tampers with what
+/// it sends on request.
+@Suite(.serialized)
+struct LTITests {
+    static let learner = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
+    static let instructor = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
+
+    /// The test LMS, started against a server, and registered with it as its administrator would.
+    final class Platform: Sendable {
+        let process: ServerProcess
+        let url: String
+
+        init(tool: URL, school: ServerDatabaseTests.School, in folder: URL, registering: Bool = true) async throws {
+            let python = try PythonPackages.python(
+                named: "lti-platform", requirements: PythonPackages.packageRoot.appendingPathComponent("Tests/LTIPlatform/requirements.txt")
+            )
+            let script = PythonPackages.packageRoot.appendingPathComponent("Tests/LTIPlatform/lti_platform.py")
+            let toolURL = tool.absoluteString.hasSuffix("/") ? String(tool.absoluteString.dropLast()) : tool.absoluteString
+            process = try await ServerProcess(
+                program: python.path,
+                [script.path, "--tool-url", toolURL, "--client-id", "clsfile-test", "--deployment-id", "deployment-1"],
+                environment: [:], in: folder, name: "lti-platform", announcing: "lti-platform listening on ")
+            url = process.url
+            if registering {
+                let registered = try LTITests.server(["lti", "register"] + registration(), school: school)
+                #expect(registered.status == 0, "\(registered.errorOutput)")
+            }
+        }
+
+        /// The options of `clsfile-server lti register` for this platform.
+        func registration(deployment: String = "deployment-1") -> [String] {
+            [
+                "--issuer", url, "--client-id", "clsfile-test", "--deployment-id", deployment, "--auth-login-url", url + "/auth",
+                "--auth-token-url", url + "/token", "--jwks-url", url + "/jwks"
+            ]
+        }
+
+        deinit {
+            process.process.signal(SIGKILL)
+            _ = process.process.waitBlocking(timeout: 10)
+        }
+
+        /// A call of the harness's control API.
+        @discardableResult
+        func control(_ path: String, _ body: [String: Any]? = nil) async throws -> [String: Any] {
+            var request = HTTPClientRequest(url: url + path)
+            request.method = body == nil ? .GET : .POST
+            if let body {
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
+            }
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            let data = Data(buffer: try await response.body.collect(upTo: 16 << 20))
+            let answer = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            #expect(response.status == .ok, "\(path): \(response.status) \(String(decoding: data, as: UTF8.self))")
+            return answer ?? [:]
+        }
+
+        /// What the tool answered a launch: its status, page and redirect.
+        struct Launch {
+            var status: Int
+            var body: String
+            var firstStatus: Int?
+            var loginStatus: Int
+            var loginLocation: String
+        }
+
+        /// A person launches the tool from a course, as the harness's browser.
+        func launch(
+            _ sub: String, name: String, roles: [String], context: String = "course-7b", tamper: String? = nil
+        ) async throws -> Launch {
+            try await control("/_test/users", ["sub": sub, "name": name, "roles": roles])
+            try await control("/_test/contexts", ["id": context, "title": "7B English", "label": "7B"])
+            var body: [String: Any] = [
+                "sub": sub, "context": context, "message": "resource", "resource_link": ["id": "essay-link", "title": "Essay"],
+                "cookies": false
+            ]
+            if let tamper { body["tamper"] = tamper }
+            let answer = try await control("/_test/launch", body)
+            let login = answer["login"] as? [String: Any] ?? [:]
+            let launch = answer["launch"] as? [String: Any] ?? [:]
+            let first = answer["first_launch"] as? [String: Any]
+            return Launch(
+                status: launch["status"] as? Int ?? login["status"] as? Int ?? 0,
+                body: launch["body"] as? String ?? login["body"] as? String ?? "\(answer)",
+                firstStatus: first?["status"] as? Int, loginStatus: login["status"] as? Int ?? 0,
+                loginLocation: login["location"] as? String ?? "")
+        }
+
+        /// How many times the tool fetched the platform's keys.
+        func keyFetches() async throws -> Int {
+            try await control("/_test/log")["jwks_hits"] as? Int ?? -1
+        }
+    }
+
+    static func server(_ arguments: [String], school: ServerDatabaseTests.School) throws -> ProcessResult {
+        let admin = ["DATABASE_URL": school.cluster.url(user: "clsfile_owner", password: "owner-secret", database: "clsfile")]
+        return try run(try builtExecutable("clsfile-server"), arguments, environment: admin)
+    }
+
+    /// The command a launch's page shows, `clsfile join URL --lti TOKEN`, split into its words.
+    static func joinCommand(in page: String) throws -> [String] {
+        let pattern = /clsfile join (\S+) --lti ([0-9A-Z]{20})/
+        let match = try #require(page.firstMatch(of: pattern), "no join command in \(page.prefix(2000))")
+        return ["join", String(match.1), "--lti", String(match.2)]
+    }
+
+    @Test func anInstructorOpensTheCourseAndTwoStudentsLinkTheirDevicesAndSync() async throws {
+        let room = try await SyncTests.Classroom()
+        let platform = try await Platform(tool: room.server.url, school: room.school, in: room.scratch.url)
+
+        // The instructor's first launch makes the course's class, named after the course.
+        let first = try await platform.launch("t-1", name: "Ms Okafor", roles: [Self.instructor])
+        #expect(
+            first.loginStatus == 302 && first.loginLocation.hasPrefix(platform.url + "/auth?"),
+            "\(first.loginLocation) \(room.server.process.output.suffix(3000)) \(room.server.process.errorOutput.suffix(3000))")
+        #expect(first.status == 200, "\(first.body.prefix(3000))")
+        #expect(first.body.contains("7B English") && first.body.contains("as Ms Okafor"))
+        let classes = try await ServerDatabase.withDatabase(room.school.owner, logger: .tests) { try await $0.classes() }
+        let course = try #require(classes.first { $0.name == "7B English" })
+        #expect(course.teacherName == "Ms Okafor")
+
+        // Its page links to the class's pages with a token the server signed for the teacher.
+        let pages = try #require(first.body.firstMatch(of: /href="([^"]+\/classes\/[^"]+)"/)).1
+        let classPage = try await SyncTests.get(String(pages).replacingOccurrences(of: "&amp;", with: "&"))
+        #expect(
+            classPage.status == 200 && classPage.body.contains("Class report") && classPage.body.contains("Assign from the catalog"),
+            "\(classPage.status) \(classPage.body.suffix(1500))")
+
+        // The teacher ties their clsfile's teacher role to the account, and registers the handout.
+        let teacher = try SyncTests.User("okafor", in: room.scratch)
+        try teacher.clsfile("role", "teacher")
+        let tied = try teacher.clsfile(try Self.joinCommand(in: first.body))
+        #expect(tied.output.contains("tied this clsfile's teacher role to 7B English"), "\(tied.output)")
+        let shared = room.scratch.url.appendingPathComponent("shared-okafor")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        try Data("# Rivers\n\n- [ ] introduction\n- [ ] sources\n".utf8).write(to: shared.appendingPathComponent("essay.md"))
+        try teacher.clsfile(
+            "assign", shared.appendingPathComponent("essay.md").path, "--title", "Essay on rivers", "--target-words", "40", "--due",
+            "2030-06-30")
+        try teacher.clsfile("register", "--server", room.server.url.absoluteString)
+        // Tied now: a later launch no longer shows the command.
+        let again = try await platform.launch("t-1", name: "Ms Okafor", roles: [Self.instructor])
+        #expect(again.status == 200 && !again.body.contains("--lti"), "\(again.body.prefix(2000))")
+
+        // Two students launch, tie their devices to their LMS accounts, write and sync.
+        var students: [(SyncTests.User, URL)] = []
+        for (sub, name) in [("s-1", "Ada Lovelace"), ("s-2", "Grace Hopper")] {
+            let launch = try await platform.launch(sub, name: name, roles: [Self.learner])
+            #expect(launch.status == 200 && launch.body.contains("as \(name)"), "\(launch.body.prefix(2000))")
+            let student = try SyncTests.User(sub, in: room.scratch)
+            try student.clsfile("role", "student", "--name", "\(name) (own name)")
+            let essay = try room.copy("essay.md", from: shared, for: student)
+            try student.clsfile("accept", essay.path + ".clshandout")
+            let joined = try student.clsfile(try Self.joinCommand(in: launch.body))
+            #expect(joined.output.contains("joined 7B English on"), "\(joined.output)")
+            // The token served once.
+            let reused = try student.clsfile(try Self.joinCommand(in: launch.body), expecting: 65)
+            #expect(reused.errorOutput.contains("was used already"), "\(reused.errorOutput)")
+            try student.clsfile(
+                "open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", essay.path)
+            try student.clsfile("sync")
+            students.append((student, essay))
+        }
+        let report = try await room.report(of: "7B English")
+        let essayReport = try #require(report.assignments.first)
+        // The teacher sees each student under the LMS's name, with their own store's work.
+        #expect(Set(essayReport.students.map(\.studentName)) == ["Ada Lovelace", "Grace Hopper"])
+        for (student, essay) in students {
+            let own = try await SyncTests.ownWork(of: student, essay: essay)
+            #expect(essayReport.students.contains { $0.work == own })
+        }
+
+        // A student's launch after linking says so; their key cannot read the teacher's pages.
+        let linked = try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner])
+        #expect(linked.body.contains("Your clsfile is tied to this class"))
+        let studentKey = try students[0].0.identity(.student).signingKey
+        let studentToken = try await DeviceToken.make(key: studentKey, audience: room.server.origin)
+        let refused = try await SyncTests.get(
+            room.server.url.absoluteString + "/classes/\(course.id.uuidString.lowercased())/?token=\(studentToken)")
+        #expect(refused.status == 403, "\(refused.body.prefix(300))")
+    }
+
+    @Test func everyLaunchThatIsNotTheLMSsOwnIsRefusedWithWhatToAsk() async throws {
+        let room = try await SyncTests.Classroom()
+        let platform = try await Platform(tool: room.server.url, school: room.school, in: room.scratch.url)
+        // A course with a class, so that a learner's launch that passes every check succeeds.
+        #expect(try await platform.launch("t-1", name: "Ms Okafor", roles: [Self.instructor]).status == 200)
+
+        let refusals: [(tamper: String, status: Int, says: String)] = [
+            ("signature", 401, "signature does not verify"),
+            ("alg_none", 401, "signed with none"),
+            ("alg_hs256", 401, "signed with HS256"),
+            ("expired", 401, "the launch expired"),
+            ("future_iat", 401, "made in the future"),
+            ("wrong_aud", 401, "not for this tool's clsfile-test"),
+            ("extra_aud_without_azp", 401, "several audiences"),
+            ("wrong_iss", 401, "the launch says it comes from"),
+            // Refused at the login, which names the deployment too.
+            ("unknown_deployment", 401, "deployment not-registered, which is not registered"),
+            ("deployment_mismatch", 401, "and its login"),
+            ("wrong_nonce", 401, "nonce is not the one"),
+            ("message_type", 400, "LtiSubmissionReviewRequest"),
+            ("version", 400, "LTI version 1.1"),
+            ("no_sub", 403, "no anonymous launch"),
+            ("target_link_uri", 401, "its login said"),
+            ("state", 401, "state is not one this server gave"),
+            ("no_roles", 403, "no role in the course")
+        ]
+        for refusal in refusals {
+            let launch = try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner], tamper: refusal.tamper)
+            let page = launch.body.replacingOccurrences(of: "&#39;", with: "'")
+            #expect(launch.status == refusal.status, "\(refusal.tamper): \(launch.status) \(page.prefix(1500))")
+            #expect(page.contains(refusal.says), "\(refusal.tamper): \(page.prefix(1500))")
+            #expect(page.contains("This launch was refused"), "\(refusal.tamper)")
+        }
+
+        // A replayed launch: the first is taken, the same id_token and state again refused.
+        let replay = try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner], tamper: "replay")
+        #expect(replay.firstStatus == 200 && replay.status == 401 && replay.body.contains("used already"), "\(replay.body.prefix(800))")
+
+        // The platform rotated its key: one fetch of its keys, and the launch is taken.
+        try await Task.sleep(for: .milliseconds(1100))
+        let before = try await platform.keyFetches()
+        let rotated = try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner], tamper: "unknown_kid")
+        #expect(rotated.status == 200, "\(rotated.body.prefix(800))")
+        #expect(try await platform.keyFetches() == before + 1)
+        // A key the platform never published: one fetch again, then refused.
+        try await Task.sleep(for: .milliseconds(1100))
+        let unpublished = try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner], tamper: "unpublished_kid")
+        #expect(unpublished.status == 401 && unpublished.body.contains("does not publish"), "\(unpublished.body.prefix(800))")
+        #expect(try await platform.keyFetches() == before + 2)
+        // A known key is not fetched again.
+        #expect(try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner]).status == 200)
+        #expect(try await platform.keyFetches() == before + 2)
+    }
+
+    @Test func aLearnerBeforeTheTeacherAndAnLMSNotRegisteredAreToldWhatToDo() async throws {
+        let room = try await SyncTests.Classroom()
+        let platform = try await Platform(tool: room.server.url, school: room.school, in: room.scratch.url, registering: false)
+
+        // Not registered: the login is refused with the command that registers it.
+        let unknown = try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner])
+        #expect(unknown.loginStatus == 401, "\(unknown.loginStatus)")
+        let registered = try Self.server(["lti", "register"] + platform.registration(), school: room.school)
+        #expect(registered.status == 0 && registered.output.contains("made the tool's key"), "\(registered.errorOutput)")
+
+        // A learner before any instructor launched: no class yet.
+        let early = try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner])
+        #expect(early.status == 404 && early.body.contains("has no class on clsfile yet"), "\(early.body.prefix(800))")
+
+        // A second instructor of the course is told whose class it is.
+        #expect(try await platform.launch("t-1", name: "Ms Okafor", roles: [Self.instructor]).status == 200)
+        let second = try await platform.launch("t-2", name: "Mr Byrne", roles: [Self.instructor])
+        #expect(second.status == 403 && second.body.contains("belongs to Ms Okafor"), "\(second.body.prefix(800))")
+
+        // A student's token tied with the teacher role is refused, and stays unused for the student.
+        let launch = try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner])
+        let wrongRole = try SyncTests.User("wrong-role", in: room.scratch)
+        try wrongRole.clsfile("role", "teacher")
+        let refused = try wrongRole.clsfile(try Self.joinCommand(in: launch.body), expecting: 65)
+        #expect(refused.errorOutput.contains("in the other role"), "\(refused.errorOutput)")
+    }
+
+    @Test func registeringRefusesWhatAnLMSCannotBe() async throws {
+        let school = try await ServerDatabaseTests.School()
+        let base = ["lti", "register", "--issuer", "https://lms.example", "--client-id", "c1"]
+        let urls = ["--auth-login-url", "https://lms.example/auth", "--auth-token-url", "https://lms.example/token"]
+        let noDeployment = try Self.server(base + urls + ["--jwks-url", "https://lms.example/jwks"], school: school)
+        #expect(
+            noDeployment.status == 65 && noDeployment.errorOutput.contains("at least one --deployment-id"), "\(noDeployment.errorOutput)")
+        let plain = try Self.server(base + urls + ["--jwks-url", "http://lms.example/jwks", "--deployment-id", "1"], school: school)
+        #expect(plain.status == 65 && plain.errorOutput.contains("--jwks-url must be an https address"), "\(plain.errorOutput)")
+        let good = try Self.server(base + urls + ["--jwks-url", "https://lms.example/jwks", "--deployment-id", "1"], school: school)
+        #expect(good.status == 0, "\(good.errorOutput)")
+        // Again with another deployment: one platform, both deployments, the same key.
+        let more = try Self.server(base + urls + ["--jwks-url", "https://lms.example/jwks", "--deployment-id", "2"], school: school)
+        #expect(more.status == 0 && !more.output.contains("made the tool's key"), "\(more.output)")
+        let listed = try Self.server(["lti", "list"], school: school)
+        #expect(listed.output == "https://lms.example  client c1  deployments 1, 2\n", "\(listed.output)")
+        // The tool's key set: one RS256 key, then two after a rotation.
+        let rotated = try Self.server(["lti", "rotate-key"], school: school)
+        #expect(rotated.status == 0 && rotated.output.contains("stays published for seven days"), "\(rotated.output)")
+        let keys = try await ServerDatabase.withDatabase(school.app, logger: .tests) { try await $0.toolKeys() }
+        #expect(keys.count == 2 && keys.first?.isCurrent == true && keys.last?.isCurrent == false)
+        let set = try JSONSerialization.jsonObject(with: try LTIToolKey.keySet(of: keys)) as? [String: Any]
+        let published = try #require(set?["keys"] as? [[String: Any]])
+        #expect(published.map { $0["kid"] as? String } == keys.map(\.kid))
+        #expect(published.allSatisfy { $0["alg"] as? String == "RS256" && $0["kty"] as? String == "RSA" && $0["d"] == nil })
+    }
+
+    @Test func aLaunchWithLoginCookiesOfAnotherLoginIsRefused() throws {
+        let state = "abc"
+        let own = "\(LTIRoutes.stateCookiePrefix)\(String(LTIRoutes.hash(state).map { String(format: "%02x", $0) }.joined().prefix(16)))"
+        try LTIRoutes.checkCookies([], state: state)
+        try LTIRoutes.checkCookies(["other=1; \(own)=\(state)"], state: state)
+        #expect(throws: ServerError.self) {
+            try LTIRoutes.checkCookies(["\(LTIRoutes.stateCookiePrefix)0123456789abcdef=xyz"], state: state)
+        }
+        #expect(throws: ServerError.self) { try LTIRoutes.checkCookies(["\(own)=forged"], state: state) }
+    }
+}
