@@ -104,7 +104,8 @@ public struct ClassServerApp: Sendable {
     {
         let router = Router(context: ServerRequestContext.self)
         let audiences = NIOLockedValueBox(Set(configuration.publicOrigins))
-        ServerRoutes(database: database, audiences: audiences).add(to: router)
+        let signer = LTISigner(database: database)
+        ServerRoutes(database: database, audiences: audiences, signer: signer).add(to: router)
         let configuration = configuration
         let listening = NIOLockedValueBox(false)
         let server: HTTPServerBuilder
@@ -138,6 +139,10 @@ public struct ClassServerApp: Sendable {
                 onListening(port, audiences.withLockedValue { $0 }.sorted { $0.value < $1.value })
             },
             logger: logger)
+        // Scores go to the LMSes' gradebooks beside the requests, never within one.
+        let scores = LTIScoreSender(database: database, signer: signer, logger: logger)
+        let sending = Task { await scores.run() }
+        defer { sending.cancel() }
         do {
             try await application.runService()
         } catch  where !listening.withLockedValue({ $0 }) {

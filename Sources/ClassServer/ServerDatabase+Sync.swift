@@ -360,7 +360,7 @@ extension ServerDatabase {
         }
     }
 
-    private static func decodedState(_ text: String, assignment: String) throws -> WorkState {
+    static func decodedState(_ text: String, assignment: String) throws -> WorkState {
         do {
             return try WorkStateCoding.decoder.decode(WorkState.self, from: Data(text.utf8))
         } catch {

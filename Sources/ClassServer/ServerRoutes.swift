@@ -23,12 +23,14 @@ struct ServerRoutes: Sendable {
     let keys = KeyCache<(caller: ServerDatabase.Caller, key: P256.Signing.PublicKey)>()
     /// The JSON of reports' assignments, kept until they change.
     let reports = ReportEncoder()
+    /// Signs what the server sends an LMS as an LTI tool.
+    let signer: LTISigner
 
     func add(to router: Router<ServerRequestContext>) {
         router.add(middleware: JSONErrorMiddleware())
         addPages(to: router)
         CatalogRoutes(database: database).add(to: router)
-        LTIRoutes(database: database, audiences: audiences).add(to: router)
+        LTIRoutes(database: database, audiences: audiences, signer: signer).add(to: router)
         ClassCatalogRoutes(routes: self).add(to: router)
         router.post("/v1/join") { request, _ in
             let body = try await Self.decoded(SyncWire.JoinRequest.self, from: request)

@@ -84,13 +84,14 @@ struct LTITests {
 
         /// A person launches the tool from a course, as the harness's browser.
         func launch(
-            _ sub: String, name: String, roles: [String], context: String = "course-7b", tamper: String? = nil
+            _ sub: String, name: String, roles: [String], context: String = "course-7b", tamper: String? = nil,
+            deepLinking: Bool = false, link: String = "essay-link"
         ) async throws -> Launch {
             try await control("/_test/users", ["sub": sub, "name": name, "roles": roles])
             try await control("/_test/contexts", ["id": context, "title": "7B English", "label": "7B"])
             var body: [String: Any] = [
-                "sub": sub, "context": context, "message": "resource", "resource_link": ["id": "essay-link", "title": "Essay"],
-                "cookies": false
+                "sub": sub, "context": context, "message": deepLinking ? "deeplink" : "resource",
+                "resource_link": ["id": link, "title": "Essay"], "cookies": false
             ]
             if let tamper { body["tamper"] = tamper }
             let answer = try await control("/_test/launch", body)
@@ -196,6 +197,178 @@ struct LTITests {
         let refused = try await SyncTests.get(
             room.server.url.absoluteString + "/classes/\(course.id.uuidString.lowercased())/?token=\(studentToken)")
         #expect(refused.status == 403, "\(refused.body.prefix(300))")
+    }
+
+    /// A course opened by its instructor, whose clsfile is tied to it and has registered the essay's handout.
+    static func openCourse(_ room: SyncTests.Classroom, _ platform: Platform) async throws -> (teacher: SyncTests.User, shared: URL) {
+        let first = try await platform.launch("t-1", name: "Ms Okafor", roles: [Self.instructor])
+        let teacher = try SyncTests.User("okafor", in: room.scratch)
+        try teacher.clsfile("role", "teacher")
+        try teacher.clsfile(try Self.joinCommand(in: first.body))
+        let shared = room.scratch.url.appendingPathComponent("shared-okafor")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        try Data("# Rivers\n\n- [ ] introduction\n- [ ] sources\n".utf8).write(to: shared.appendingPathComponent("essay.md"))
+        try teacher.clsfile(
+            "assign", shared.appendingPathComponent("essay.md").path, "--title", "Essay on rivers", "--target-words", "40", "--due",
+            "2030-06-30")
+        try teacher.clsfile("register", "--server", room.server.url.absoluteString)
+        return (teacher, shared)
+    }
+
+    /// A form post as the browser sends it, and the page that answers.
+    static func postForm(_ url: String, _ fields: [(String, String)]) async throws -> (status: Int, body: String) {
+        var form = URLComponents()
+        form.queryItems = fields.map { URLQueryItem(name: $0.0, value: $0.1) }
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: (form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 16 << 20)))
+    }
+
+    @Test func anInstructorAddsTheEssayAndTheGradebookHoldsEachStudentsScore() async throws {
+        let room = try await SyncTests.Classroom()
+        let platform = try await Platform(tool: room.server.url, school: room.school, in: room.scratch.url)
+        let (_, shared) = try await Self.openCourse(room, platform)
+
+        // From the LMS's activity picker: the class's assignments to choose from.
+        let picker = try await platform.launch("t-1", name: "Ms Okafor", roles: [Self.instructor], deepLinking: true)
+        #expect(picker.status == 200 && picker.body.contains("Essay on rivers"), "\(picker.body.prefix(3000))")
+        let deepLink = try #require(picker.body.firstMatch(of: /name="deep_link" value="([^"]+)"/)).1
+        let assignment = try #require(picker.body.firstMatch(of: /name="assignment" value="([^"]+)"/)).1
+        let chosen = try await Self.postForm(
+            room.server.url.absoluteString + "/lti/deep-link",
+            [("deep_link", String(deepLink)), ("assignment", String(assignment)), ("final", "yes"), ("maximum", "20")])
+        #expect(chosen.status == 200, "\(chosen.body.prefix(2000))")
+        #expect(chosen.body.contains("action=\"\(platform.url)/dl/return\""), "\(chosen.body.prefix(2000))")
+        // The choice serves once.
+        let again = try await Self.postForm(
+            room.server.url.absoluteString + "/lti/deep-link", [("deep_link", String(deepLink)), ("assignment", String(assignment))])
+        #expect(again.status == 401 && again.body.contains("sent already"))
+        // The browser posts the signed answer to the LMS, which checks it and makes the link and its line item.
+        let jwt = try #require(chosen.body.firstMatch(of: /name="JWT" value="([^"]+)"/)).1
+        // A learner cannot add an assignment.
+        let learnerPicker = try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner], deepLinking: true)
+        #expect(learnerPicker.status == 403 && learnerPicker.body.contains("instructor adds clsfile assignments"))
+        let made = try await platform.control("/_test/deep-link", ["jwt": String(jwt)])
+        let link = try #require((made["resource_links"] as? [[String: Any]])?.first?["id"] as? String, "\(made)")
+        let lineItem = try #require((made["lineitems"] as? [[String: Any]])?.first, "\(made)")
+        #expect(lineItem["scoreMaximum"] as? Double == 20 && lineItem["label"] as? String == "Essay on rivers", "\(lineItem)")
+        // A tampered answer is refused by the LMS.
+        var tampered = String(jwt)
+        tampered.replaceSubrange(tampered.index(tampered.endIndex, offsetBy: -6)..., with: "AAAAAA")
+        var refusal = HTTPClientRequest(url: platform.url + "/_test/deep-link")
+        refusal.method = .POST
+        refusal.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: ["jwt": tampered])))
+        #expect(try await HTTPClient.shared.execute(refusal, timeout: .seconds(30)).status.code == 400)
+
+        // Two students launch the link, tie their devices, write and sync.
+        var students: [(sub: String, user: SyncTests.User, essay: URL)] = []
+        for (sub, name, text) in [("s-1", "Ada Lovelace", "Rivers carry water to the sea."), ("s-2", "Grace Hopper", "Rivers.")] {
+            let launch = try await platform.launch(sub, name: name, roles: [Self.learner], link: link)
+            let student = try SyncTests.User(sub, in: room.scratch)
+            try student.clsfile("role", "student", "--name", name)
+            let essay = try room.copy("essay.md", from: shared, for: student)
+            try student.clsfile("accept", essay.path + ".clshandout")
+            // Written before the device is tied: the link sends the work recorded before.
+            try student.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo \(text) >> \\\"$0\\\"\"", essay.path)
+            try student.clsfile(try Self.joinCommand(in: launch.body))
+            students.append((sub, student, essay))
+        }
+
+        // The gradebook holds each student's score: their own store's progress out of 20, as final grades.
+        var scores: [String: [String: Any]] = [:]
+        do {
+            try await SyncTests.waitUntil("both scores in the gradebook") {
+                let book = try await platform.control("/_test/gradebook?context=course-7b")
+                let items = book["lineitems"] as? [[String: Any]] ?? []
+                scores = (items.first?["scores"] as? [String: [String: Any]]) ?? [:]
+                return scores.count == 2
+            }
+        } catch {
+            let log = try await platform.control("/_test/log")
+            Issue.record(
+                "\(error): the server said \(room.server.process.errorOutput.suffix(3000)); the LMS logged \(String(describing: log["token_requests"]))"
+            )
+            throw error
+        }
+        for (sub, student, essay) in students {
+            let own = try await SyncTests.ownWork(of: student, essay: essay)
+            let last = try #require(scores[sub]?["last"] as? [String: Any], "\(scores)")
+            #expect(last["scoreGiven"] as? Double == ((own.progress * 20 * 100).rounded() / 100), "\(sub): \(last) \(own.progress)")
+            #expect(last["scoreMaximum"] as? Double == 20)
+            #expect(last["gradingProgress"] as? String == "FullyGraded" && last["activityProgress"] as? String == "InProgress", "\(last)")
+            let words = try #require(own.primaryItem?.value)
+            #expect((last["comment"] as? String)?.hasPrefix("\(Int(words)) words · ") == true, "\(last)")
+            #expect(scores[sub]?["count"] as? Int == 1)
+        }
+        // More work within the minute: not sent at once (at most one score a minute per student
+        // and line item), then sent once the minute is over.
+        let (_, ada, essay) = students[0]
+        try ada.clsfile(
+            "open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo More about deltas and their silt. >> \\\"$0\\\"\"", essay.path)
+        try ada.clsfile("sync")
+        let changed = Date()
+        let own = try await SyncTests.ownWork(of: ada, essay: essay)
+        func adaScores() async throws -> [String: Any]? {
+            let book = try await platform.control("/_test/gradebook?context=course-7b")
+            return ((book["lineitems"] as? [[String: Any]])?.first?["scores"] as? [String: [String: Any]])?["s-1"]
+        }
+        try await Task.sleep(for: .seconds(3))
+        #expect(try await adaScores()?["count"] as? Int == 1)
+        while try await adaScores()?["count"] as? Int == 1, Date().timeIntervalSince(changed) < 90 {
+            try await Task.sleep(for: .seconds(1))
+        }
+        let second = try await adaScores()
+        #expect(second?["count"] as? Int == 2, "\(String(describing: second))")
+        let last = try #require(second?["last"] as? [String: Any])
+        #expect(last["scoreGiven"] as? Double == ((own.progress * 20 * 100).rounded() / 100), "\(last) \(own.progress)")
+    }
+
+    @Test func aScoreTheLMSCannotTakeNowIsSentAgainLater() async throws {
+        let room = try await SyncTests.Classroom()
+        let platform = try await Platform(tool: room.server.url, school: room.school, in: room.scratch.url)
+        let (_, shared) = try await Self.openCourse(room, platform)
+        let picker = try await platform.launch("t-1", name: "Ms Okafor", roles: [Self.instructor], deepLinking: true)
+        let deepLink = try #require(picker.body.firstMatch(of: /name="deep_link" value="([^"]+)"/)).1
+        let assignment = try #require(picker.body.firstMatch(of: /name="assignment" value="([^"]+)"/)).1
+        let chosen = try await Self.postForm(
+            room.server.url.absoluteString + "/lti/deep-link", [("deep_link", String(deepLink)), ("assignment", String(assignment))])
+        let jwt = try #require(chosen.body.firstMatch(of: /name="JWT" value="([^"]+)"/)).1
+        let made = try await platform.control("/_test/deep-link", ["jwt": String(jwt)])
+        let link = try #require((made["resource_links"] as? [[String: Any]])?.first?["id"] as? String, "\(made)")
+
+        // The LMS is down for the first two posts: the score waits 5 s, then 10 s, and arrives once.
+        try await platform.control("/_test/fail-next-scores", ["count": 2, "status": 503])
+        let launch = try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner], link: link)
+        let ada = try SyncTests.User("s-1", in: room.scratch)
+        try ada.clsfile("role", "student", "--name", "Ada Lovelace")
+        let essay = try room.copy("essay.md", from: shared, for: ada)
+        try ada.clsfile("accept", essay.path + ".clshandout")
+        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rivers carry water. >> \\\"$0\\\"\"", essay.path)
+        try ada.clsfile(try Self.joinCommand(in: launch.body))
+        let started = Date()
+        var posts: [[String: Any]] = []
+        while Date().timeIntervalSince(started) < 40 {
+            posts = try await platform.control("/_test/log")["scores"] as? [[String: Any]] ?? []
+            if posts.count >= 3 { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(posts.count == 3, "\(posts)")
+        let times = posts.compactMap { $0["time"] as? Double }
+        if times.count == 3 {
+            // Backoff: 5 s after the first failure, 10 s after the second.
+            #expect(times[1] - times[0] >= 4.5 && times[2] - times[1] >= 9.5, "\(times)")
+        }
+        let book = try await platform.control("/_test/gradebook?context=course-7b")
+        let scores = (book["lineitems"] as? [[String: Any]])?.first?["scores"] as? [String: [String: Any]]
+        let own = try await SyncTests.ownWork(of: ada, essay: essay)
+        #expect(scores?["s-1"]?["count"] as? Int == 1)
+        // Pending by default: the teacher grades in the LMS.
+        let last = scores?["s-1"]?["last"] as? [String: Any]
+        #expect(last?["gradingProgress"] as? String == "Pending" && last?["scoreMaximum"] as? Double == 100, "\(String(describing: last))")
+        #expect(last?["scoreGiven"] as? Double == ((own.progress * 100 * 100).rounded() / 100))
     }
 
     @Test func everyLaunchThatIsNotTheLMSsOwnIsRefusedWithWhatToAsk() async throws {

@@ -269,8 +269,11 @@ class Platform:
             st.members.setdefault(ctx["id"], {})[p["sub"]] = roles
             link = p.get("resource_link")
             lineitem = None
+            custom = p.get("custom")
             if link:
-                st.links.setdefault(ctx["id"], {}).setdefault(link["id"], dict(link))
+                stored = st.links.setdefault(ctx["id"], {}).setdefault(link["id"], dict(link))
+                # As an LMS does: a link made by deep linking launches with its item's custom parameters.
+                custom = custom or stored.get("custom")
                 for item in st.lineitems.get(ctx["id"], {}).values():
                     if item.get("resourceLinkId") == link["id"]:
                         lineitem = f"{self.lineitems_url(ctx['id'])}/{item['id']}"
@@ -284,8 +287,8 @@ class Platform:
         launch.set_launch_context_claim(ctx["id"], [COURSE], ctx.get("title"), ctx.get("label"))
         if p["message"] == "resource":
             launch.set_resource_link_claim(link["id"], None, link.get("title"))
-        if p.get("custom"):
-            launch.set_custom_parameters_claim(p["custom"])
+        if custom:
+            launch.set_custom_parameters_claim(custom)
         launch.set_ags(self.lineitems_url(ctx["id"]), lineitem)
         launch.set_nrps(f"{st.base}/nrps/{ctx['id']}")
         if p["message"] == "deeplink":

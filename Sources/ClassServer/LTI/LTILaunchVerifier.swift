@@ -13,6 +13,7 @@ struct LTILaunchVerifier: Sendable {
     /// The oldest an `id_token` may be when it arrives.
     static let longestAge: TimeInterval = 10 * 60
     static let resourceLinkRequest = "LtiResourceLinkRequest"
+    static let deepLinkingRequest = "LtiDeepLinkingRequest"
     static let instructorRoles: Set<String> = [
         "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor",
         "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant",
@@ -143,10 +144,10 @@ struct LTILaunchVerifier: Sendable {
                 "the launch comes from the deployment \(deployment), which is not registered with this server: ask the LMS administrator to give it to the server's administrator, who adds it with clsfile-server lti register --issuer \(platform.issuer) --client-id \(platform.clientID) --deployment-id \(deployment)"
             )
         }
-        guard claims.messageType == resourceLinkRequest else {
+        guard claims.messageType == resourceLinkRequest || claims.messageType == deepLinkingRequest else {
             throw ServerError(
                 .invalidValue,
-                "the launch is a \(claims.messageType ?? "message of no type"), which this tool does not take (it takes \(resourceLinkRequest)): ask the LMS administrator to add it as a link to an external tool"
+                "the launch is a \(claims.messageType ?? "message of no type"), which this tool does not take (it takes \(resourceLinkRequest) and \(deepLinkingRequest)): ask the LMS administrator to add it as a link to an external tool"
             )
         }
         guard claims.version == "1.3.0" else {
@@ -171,9 +172,21 @@ struct LTILaunchVerifier: Sendable {
                 .invalidValue,
                 "the launch comes from no course (context): add the tool to a course, whose students and teacher make its class")
         }
-        guard let resourceLink = claims.resourceLink, !resourceLink.id.isEmpty else {
+        let isDeepLinking = claims.messageType == deepLinkingRequest
+        if !isDeepLinking, claims.resourceLink.map({ !$0.id.isEmpty }) != true {
             throw ServerError(
                 .invalidValue, "the launch names no resource link (resource_link.id), which LTI 1.3 requires: ask the LMS administrator")
+        }
+        if isDeepLinking {
+            guard let settings = claims.deepLinkingSettings, settings.acceptTypes.contains("ltiResourceLink"),
+                let returnURL = URL(string: settings.deepLinkReturnURL)
+            else {
+                throw ServerError(
+                    .invalidValue,
+                    "the deep-linking launch takes no link to a tool (accept_types lacks ltiResourceLink) or gives no return address, and a link is what this tool adds to a course: ask the LMS administrator"
+                )
+            }
+            try LTIPlatform.checkAddress(returnURL, "the deep-linking return address")
         }
         let roles = Set(claims.roles ?? [])
         let role: LTILaunch.Role
@@ -187,6 +200,9 @@ struct LTILaunchVerifier: Sendable {
                 "the launch gives you no role in the course that this tool knows (\(roles.isEmpty ? "none" : roles.sorted().joined(separator: ", ").prefix(300))): it takes instructors and learners; ask your teacher or the LMS administrator"
             )
         }
+        if isDeepLinking, role != .instructor {
+            throw ServerError(.forbidden, "only a course's instructor adds clsfile assignments to it; a learner's launch cannot")
+        }
         let name =
             [claims.name, [claims.givenName, claims.familyName].compactMap { $0 }.joined(separator: " ")]
             .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty } ?? subject
@@ -194,7 +210,8 @@ struct LTILaunchVerifier: Sendable {
             deploymentID: deployment, subject: subject,
             displayName: String(name.filter { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } }.prefix(200)),
             role: role, context: LTILaunch.Context(id: context.id, title: context.title, label: context.label),
-            resourceLinkID: resourceLink.id)
+            resourceLinkID: claims.resourceLink?.id, custom: (claims.custom ?? [:]).mapValues(\.text),
+            lineItemURL: claims.endpoint?.lineitem, deepLinking: isDeepLinking ? claims.deepLinkingSettings : nil)
     }
 }
 

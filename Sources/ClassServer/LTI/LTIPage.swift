@@ -12,9 +12,11 @@ import Logging
 enum LTIPage {
     /// A page in the frame of `platformOrigin` (nil: no frame allowed, for a refusal before the
     /// platform is known).
-    static func response(title: String, content: HTML, status: HTTPResponse.Status = .ok, framedBy platformOrigin: String?)
-        -> Response
-    {
+    /// - Parameter formAction: Where the page's form may post (`'self'`, or the platform's
+    ///   origin); nil for a page without a form.
+    static func response(
+        title: String, content: HTML, status: HTTPResponse.Status = .ok, framedBy platformOrigin: String?, formAction: String? = nil
+    ) -> Response {
         let page = PageLayout(
             title: title, trail: [PageLayout.Step(label: title, link: nil)], content: content,
             source: DashboardPages.Source(footer: "clsfile-server, a tool of your LMS (LTI 1.3).", refreshSeconds: nil)
@@ -23,7 +25,7 @@ enum LTIPage {
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
         headers[.contentSecurityPolicy] =
-            "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors \(platformOrigin ?? "'none'")"
+            "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action \(formAction ?? "'none'"); frame-ancestors \(platformOrigin ?? "'none'")"
         headers[.xContentTypeOptions] = "nosniff"
         if let referrer = HTTPFields.Element.Name("Referrer-Policy") { headers[referrer] = "no-referrer" }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page.description)))

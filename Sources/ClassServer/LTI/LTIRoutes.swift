@@ -25,6 +25,8 @@ struct LTIRoutes: Sendable {
     let database: ServerDatabase
     /// The origins the server is reached at: a login's target must be on one of them.
     let audiences: NIOLockedValueBox<Set<ServerOrigin>>
+    /// Signs the answers to deep-linking launches.
+    let signer: LTISigner
     let verifier = LTILaunchVerifier(keys: LTIPlatformKeys())
     /// How long a login may take from `/lti/login` to `/lti/launch`.
     static let loginLifetime = 10 * 60
@@ -45,6 +47,9 @@ struct LTIRoutes: Sendable {
         }
         routes.post("login") { request, _ in
             try await login(try await Self.form(LoginFields.self, of: request))
+        }
+        routes.post("deep-link") { request, _ in
+            try await chose(try await Self.form(ChoiceFields.self, of: request))
         }
         routes.post("launch") { request, _ in
             try await launch(try await Self.form(LaunchFields.self, of: request), cookies: request.headers[values: .cookie])
@@ -174,6 +179,10 @@ struct LTIRoutes: Sendable {
                     <p>Then <code>clsfile register --server \(origin.value)</code> registers your handouts with the class.</p>
                     """
             }
+            try await keepResourceLink(verified, platform: platform, classID: opened.classID)
+            if let settings = verified.deepLinking {
+                return try await chooser(verified, settings: settings, platform: platform, opened: opened, tie: link, framing: framing)
+            }
             let content: HTML = """
                 <h1>\(opened.className)</h1>
                 <p>You teach this course's class on clsfile, as \(verified.displayName).</p>
@@ -186,6 +195,7 @@ struct LTIRoutes: Sendable {
             let token = LTILinkToken.random()
             let joined = try await database.learnerLaunch(
                 verified, platform: platform, tokenHash: LTILinkToken.hash(token), lifetime: LTILinkToken.lifetime)
+            try await keepResourceLink(verified, platform: platform, classID: joined.classID)
             let status: HTML =
                 joined.isLinked
                 ? "<p>Your clsfile is tied to this class: the work on its assignments goes to your teacher when you save (<code>clsfile sync</code> sends it at once). To tie another computer, run this there:</p>"
@@ -198,6 +208,119 @@ struct LTIRoutes: Sendable {
                 """
             return LTIPage.response(title: joined.className, content: content, framedBy: framing)
         }
+    }
+
+    /// The custom parameters a deep link gives its link: the assignment, and how its scores go.
+    static let assignmentParameter = "clsfile_assignment"
+    static let gradingParameter = "clsfile_grading"
+    static let maximumParameter = "clsfile_score_maximum"
+    /// How long an instructor may take to choose an assignment.
+    static let deepLinkLifetime = 30 * 60
+
+    /// Keeps the link a launch came by when a deep link tied it to an assignment of the class,
+    /// with the line item of the launch, so that its students' scores go to the gradebook.
+    private func keepResourceLink(_ launch: LTILaunch, platform: LTIPlatform, classID: UUID) async throws {
+        guard let link = launch.resourceLinkID, let assignment = launch.custom[Self.assignmentParameter], !assignment.isEmpty else {
+            return
+        }
+        let maximum = launch.custom[Self.maximumParameter].flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? 100
+        let grading = launch.custom[Self.gradingParameter] == "FullyGraded" ? "FullyGraded" : "Pending"
+        try await database.linkResource(
+            link, platform: platform.id, classID: classID, assignment: assignment, lineItem: launch.lineItemURL,
+            grading: ServerDatabase.LTIGrading(scoreMaximum: maximum, gradingProgress: grading))
+    }
+
+    /// The page of a deep-linking launch: the class's assignments to choose from.
+    private func chooser(
+        _ launch: LTILaunch, settings: LTIIDToken.DeepLinkingSettings, platform: LTIPlatform,
+        opened: ServerDatabase.InstructorLaunch, tie: HTML, framing: String?
+    ) async throws -> Response {
+        let handouts = try await database.handoutTitles(ofClass: opened.classID, as: opened.accountID)
+        guard !handouts.isEmpty else {
+            let content: HTML = """
+                <h1>No assignment to add yet</h1>
+                <p>\(opened.className) has no assignment on clsfile yet. Make one on your computer with \
+                <code>clsfile assign FILE --title TITLE</code> and register it with <code>clsfile register --server URL</code>, \
+                then add it to the course again.</p>
+                \(tie)
+                """
+            return LTIPage.response(title: "No assignment yet", content: content, framedBy: framing)
+        }
+        let id = Self.randomToken(bytes: 32)
+        try await database.beginDeepLink(
+            ServerDatabase.LTIDeepLink(
+                platformID: platform.id, issuer: platform.issuer, clientID: platform.clientID, deploymentID: launch.deploymentID,
+                classID: opened.classID, teacherID: opened.accountID, returnURL: settings.deepLinkReturnURL, data: settings.data),
+            idHash: Self.hash(id), lifetime: Self.deepLinkLifetime)
+        let choices = handouts.enumerated().map { index, handout -> HTML in
+            """
+            <p><label><input type="radio" name="assignment" value="\(handout.identifier)"\(index == 0 ? " checked" : "")> \
+            \(handout.title)</label></p>
+            """
+        }
+        let content: HTML = """
+            <h1>Add a clsfile assignment to \(opened.className)</h1>
+            <form method="post" action="/lti/deep-link">
+            <input type="hidden" name="deep_link" value="\(id)">
+            \(choices)
+            <p><label><input type="checkbox" name="final" value="yes"> Send scores as final grades (the LMS shows them to \
+            students at once; otherwise they wait for you as pending)</label></p>
+            <p><label>Out of <input type="number" name="maximum" value="100" min="1" max="1000"> points</label></p>
+            <p><button type="submit">Add to the course</button></p>
+            </form>
+            """
+        return LTIPage.response(title: "Add an assignment", content: content, framedBy: framing, formAction: "'self'")
+    }
+
+    /// What the chooser posts.
+    struct ChoiceFields: Decodable {
+        var deep_link: String?
+        var assignment: String?
+        var final: String?
+        var maximum: String?
+    }
+
+    /// The instructor's choice: the signed answer to the platform (LtiDeepLinkingResponse), which
+    /// the browser posts to the platform's return address.
+    private func chose(_ fields: ChoiceFields) async throws -> Response {
+        guard let id = fields.deep_link, let assignment = fields.assignment, !assignment.isEmpty else {
+            throw ServerError(.invalidValue, "choose an assignment: the form lacks deep_link or assignment")
+        }
+        guard let link = try await database.takeDeepLink(idHash: Self.hash(id)) else {
+            throw ServerError(
+                .unauthorized, "this choice was sent already or is older than 30 minutes: add the assignment from the LMS again")
+        }
+        let handouts = try await database.handoutTitles(ofClass: link.classID, as: link.teacherID)
+        guard let chosen = handouts.first(where: { $0.identifier == assignment }) else {
+            throw ServerError(.notFound, "the class has no assignment \(assignment.prefix(100)): add one from the LMS again")
+        }
+        let maximum = fields.maximum.flatMap(Double.init).flatMap { (1...1000).contains($0) ? $0 : nil } ?? 100
+        let grading = fields.final == "yes" ? "FullyGraded" : "Pending"
+        let launchURL = try redirectAddress(for: audiences.withLockedValue { $0 }.map { $0.value + Self.launchPath }.min() ?? "")
+        let answer = LTIDeepLinkingResponse(
+            clientID: link.clientID, platformIssuer: link.issuer, deploymentID: link.deploymentID,
+            item: LTIDeepLinkingResponse.ContentItem(
+                title: chosen.title, url: launchURL,
+                custom: [
+                    Self.assignmentParameter: chosen.identifier, Self.gradingParameter: grading,
+                    Self.maximumParameter: String(Int(maximum))
+                ],
+                lineItem: LTIDeepLinkingResponse.LineItem(
+                    label: chosen.title, scoreMaximum: maximum, resourceId: chosen.identifier, tag: "clsfile")),
+            data: link.data)
+        let jwt = try await signer.sign(answer)
+        let content: HTML = """
+            <h1>Add “\(chosen.title)” to the course</h1>
+            <p>Scores go to the LMS's gradebook out of \(String(Int(maximum))) points, \
+            \(grading == "FullyGraded" ? "as final grades" : "pending your grading").</p>
+            <form method="post" action="\(link.returnURL)">
+            <input type="hidden" name="JWT" value="\(jwt)">
+            <p><button type="submit">Add to the course</button></p>
+            </form>
+            """
+        return LTIPage.response(
+            title: "Add an assignment", content: content, framedBy: LTIPage.origin(of: link.issuer),
+            formAction: LTIPage.origin(of: link.returnURL))
     }
 
     /// Refuses a launch whose browser brought login cookies of this server but not the one of its

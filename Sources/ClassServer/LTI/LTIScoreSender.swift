@@ -1,0 +1,146 @@
+internal import AsyncHTTPClient
+import Classroom
+import Foundation
+import Logging
+internal import NIOCore
+internal import NIOFoundationCompat
+internal import NIOHTTP1
+import OpenClassKit
+
+/// Sends students' scores to their LMS's gradebook (LTI Assignment and Grade Services 2.0) as
+/// their work syncs, apart from the syncs: it takes the scores due (``ServerDatabase/scoresDue(limit:)``,
+/// any number of server processes sharing them), asks each platform for an access token (a
+/// client assertion signed with the tool's key; kept until a minute before it expires), and
+/// posts each score to its line item. A score the platform refuses or cannot take now is tried
+/// again after 5 s, then 10, 20, … up to an hour.
+actor LTIScoreSender {
+    static let scoreScope = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+    private let database: ServerDatabase
+    private let signer: LTISigner
+    private let logger: Logger
+    private var tokens: [String: (token: String, expires: Date)] = [:]
+
+    init(database: ServerDatabase, signer: LTISigner, logger: Logger) {
+        self.database = database
+        self.signer = signer
+        self.logger = logger
+    }
+
+    /// Sends what is due every second until cancelled; waits 10 s after a failure of the database.
+    func run() async {
+        while !Task.isCancelled {
+            do {
+                if try await sendDue() == 0 { try? await Task.sleep(for: .seconds(1)) }
+            } catch {
+                logger.error("LTI scores could not be read", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(10))
+            }
+        }
+    }
+
+    /// Sends the scores due now, up to 50.
+    /// - Returns: How many were taken.
+    func sendDue() async throws -> Int {
+        let due = try await database.scoresDue(limit: 50)
+        for score in due {
+            do {
+                try await send(score)
+                try await database.scoreSent(score)
+            } catch {
+                let retry = min(5 << min(score.attempts, 10), 3600)
+                logger.info(
+                    "LTI score not sent", metadata: ["line item": "\(score.lineItemURL)", "error": "\(error)", "retry": "\(retry) s"])
+                try await database.scoreFailed(score, because: "\(error)", retryAfter: retry)
+            }
+        }
+        return due.count
+    }
+
+    private func send(_ score: ServerDatabase.LTIScoreDue) async throws {
+        let token = try await accessToken(for: score)
+        guard var address = URLComponents(string: score.lineItemURL) else {
+            throw ServerError(.invalidValue, "the line item \(score.lineItemURL) is not an address")
+        }
+        address.path = (address.path.hasSuffix("/") ? String(address.path.dropLast()) : address.path) + "/scores"
+        var request = HTTPClientRequest(url: address.string ?? score.lineItemURL)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/vnd.ims.lis.v1.score+json")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.body = .bytes(ByteBuffer(bytes: try Self.body(of: score)))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let answer = try await response.body.collect(upTo: 64 * 1024)
+        // 409: the gradebook holds a score as new or newer (Moodle's answer to a time not later
+        // than its own), which sending again would not change.
+        guard (200..<300).contains(response.status.code) || response.status.code == 409 else {
+            if response.status.code == 401 { tokens[score.platformID.uuidString] = nil }
+            throw ServerError(
+                .unauthorized, "the LMS answered \(response.status.code) to a score: \(String(buffer: answer).prefix(300))")
+        }
+    }
+
+    /// The score of a student's work (AGS 2.0 §3.4): the primary item's score, else progress,
+    /// out of the link's maximum; where the work is; the grading the teacher chose; a comment with
+    /// the time and words; the time of the work's last change.
+    static func body(of score: ServerDatabase.LTIScoreDue) throws -> Data {
+        let work = score.work
+        let maximum = score.grading.scoreMaximum
+        let fraction: Double
+        if let item = work.primaryItem, item.kind == ItemKind.score.rawValue, let itemMaximum = item.maxScore, itemMaximum > 0 {
+            fraction = item.value / itemMaximum
+        } else {
+            fraction = work.progress
+        }
+        let finalGrade = score.grading.gradingProgress == "FullyGraded"
+        let activity =
+            work.isDone
+            ? (finalGrade ? "Completed" : "Submitted") : (work.activeSeconds > 0 || work.progress > 0 ? "InProgress" : "Started")
+        let words = ([work.primaryItem] + work.additionalItems).compactMap { $0 }.first { $0.identifier == ItemIdentifier.wordCount }
+        let minutes = Int((work.activeSeconds / 60).rounded())
+        let comment = [words.map { "\(Int($0.value)) words" }, "\(minutes) min active"].compactMap { $0 }.joined(separator: " · ")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var body: [String: Any] = [
+            "userId": score.userID, "scoreGiven": (min(max(fraction, 0), 1) * maximum * 100).rounded() / 100,
+            "scoreMaximum": maximum, "activityProgress": activity, "gradingProgress": score.grading.gradingProgress,
+            "comment": comment, "timestamp": formatter.string(from: score.updatedAt)
+        ]
+        var submission: [String: String] = [:]
+        if let start = work.sessions.first?.start { submission["startedAt"] = formatter.string(from: start) }
+        if let done = work.completedAt { submission["submittedAt"] = formatter.string(from: done) }
+        if !submission.isEmpty { body["submission"] = submission }
+        return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+    }
+
+    /// A token of the platform for the score scope, kept until a minute before it expires.
+    private func accessToken(for score: ServerDatabase.LTIScoreDue) async throws -> String {
+        let key = score.platformID.uuidString
+        if let kept = tokens[key], kept.expires > Date() { return kept.token }
+        let assertion = try await signer.sign(LTIClientAssertion(clientID: score.clientID, tokenURL: score.tokenURL))
+        var form = URLComponents()
+        form.queryItems = [
+            URLQueryItem(name: "grant_type", value: "client_credentials"),
+            URLQueryItem(name: "client_assertion_type", value: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+            URLQueryItem(name: "client_assertion", value: assertion), URLQueryItem(name: "scope", value: Self.scoreScope)
+        ]
+        var request = HTTPClientRequest(url: score.tokenURL)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Accept", value: "application/json")
+        let encoded = (form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+        request.body = .bytes(ByteBuffer(string: encoded))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let answer = try await response.body.collect(upTo: 64 * 1024)
+        struct Token: Decodable {
+            var access_token: String
+            var expires_in: Double?
+        }
+        guard response.status == .ok, let token = try? JSONDecoder().decode(Token.self, from: Data(buffer: answer)) else {
+            throw ServerError(
+                .unauthorized,
+                "the LMS's token endpoint \(score.tokenURL) answered \(response.status.code): \(String(buffer: answer).prefix(300)); ask the LMS administrator whether the tool may send scores (its keyset is /lti/jwks)"
+            )
+        }
+        tokens[key] = (token.access_token, Date().addingTimeInterval(max((token.expires_in ?? 3600) - 60, 0)))
+        return token.access_token
+    }
+}

@@ -1,0 +1,132 @@
+import Classroom
+import Foundation
+import OpenClassKit
+internal import PostgresNIO
+
+extension ServerDatabase {
+    /// A deep-linking launch waiting for the instructor's choice.
+    struct LTIDeepLink: Sendable {
+        var platformID: UUID
+        var issuer: String
+        var clientID: String
+        var deploymentID: String
+        var classID: UUID
+        var teacherID: UUID
+        var returnURL: String
+        var data: String?
+    }
+
+    /// Records a deep-linking launch under the hash of the id its page carries, good for `lifetime` seconds.
+    func beginDeepLink(_ link: LTIDeepLink, idHash: Data, lifetime: Int) async throws {
+        _ = try await translating("beginning an LTI deep link") {
+            try await client.query(
+                """
+                SELECT clsfile.lti_begin_deep_link(\(idHash), \(link.platformID), \(link.deploymentID), \(link.classID),
+                                                   \(link.teacherID), \(link.returnURL), \(link.data), \(lifetime))
+                """, logger: logger)
+        }
+    }
+
+    /// Takes the deep link of an id, once; nil when none has it (never begun, taken, expired).
+    func takeDeepLink(idHash: Data) async throws -> LTIDeepLink? {
+        try await translating("taking an LTI deep link") {
+            try await client.query(
+                """
+                SELECT platform_id, issuer, client_id, deployment_id, class_id, teacher_id, return_url, data
+                FROM clsfile.lti_take_deep_link(\(idHash))
+                """, logger: logger
+            ).decode((UUID, String, String, String, UUID, UUID, String, String?).self).collected().first.map {
+                LTIDeepLink(
+                    platformID: $0.0, issuer: $0.1, clientID: $0.2, deploymentID: $0.3, classID: $0.4, teacherID: $0.5, returnURL: $0.6,
+                    data: $0.7)
+            }
+        }
+    }
+
+    /// The assignments of a class's registered handouts, by title, as its teacher reads them.
+    func handoutTitles(ofClass classID: UUID, as teacher: UUID) async throws -> [(identifier: String, title: String)] {
+        try await asAccount(teacher) { connection in
+            try await registeredHandouts(ofClass: classID, on: connection).map { ($0.key, $0.value.title) }
+                .sorted { ($0.title, $0.identifier) < ($1.title, $1.identifier) }
+        }
+    }
+
+    /// How a link's scores are sent: out of what maximum, and as final grades or not.
+    struct LTIGrading: Sendable, Equatable {
+        var scoreMaximum: Double
+        /// `FullyGraded` (the LMS shows the score as the grade) or `Pending`.
+        var gradingProgress: String
+    }
+
+    /// Keeps a launched link to an assignment of the class with the line item the launch names.
+    func linkResource(
+        _ linkID: String, platform: UUID, classID: UUID, assignment: String, lineItem: String?, grading: LTIGrading
+    ) async throws {
+        _ = try await translating("keeping an LTI resource link") {
+            try await client.query(
+                """
+                SELECT clsfile.lti_link_resource(\(platform), \(linkID), \(classID), \(assignment), \(lineItem),
+                                                 \(grading.scoreMaximum), \(grading.gradingProgress))
+                """, logger: logger)
+        }
+    }
+
+    /// A score due to be sent, with what sending it needs.
+    struct LTIScoreDue: Sendable {
+        var platformID: UUID
+        var resourceLinkID: String
+        var studentID: UUID
+        var changes: Int64
+        var attempts: Int
+        var lineItemURL: String
+        var grading: LTIGrading
+        /// The student's id on the platform.
+        var userID: String
+        var work: StudentWork
+        var updatedAt: Date
+        var issuer: String
+        var clientID: String
+        var tokenURL: String
+    }
+
+    /// Claims up to `limit` scores due, for five minutes.
+    func scoresDue(limit: Int) async throws -> [LTIScoreDue] {
+        try await translating("reading the LTI scores due") {
+            try await client.query(
+                """
+                SELECT platform_id, resource_link_id, student_id, changes, attempts, line_item_url, score_maximum, grading_progress,
+                       sub, assignment_id, detail, updated_at, issuer, client_id, auth_token_url
+                FROM clsfile.lti_scores_due(\(limit))
+                """, logger: logger
+            ).decode(
+                (UUID, String, UUID, Int64, Int32, String, Double, String, String, String, String, Date, String, String, String).self
+            ).collected().map { row in
+                LTIScoreDue(
+                    platformID: row.0, resourceLinkID: row.1, studentID: row.2, changes: row.3, attempts: Int(row.4),
+                    lineItemURL: row.5, grading: LTIGrading(scoreMaximum: row.6, gradingProgress: row.7), userID: row.8,
+                    work: StudentWork(state: try Self.decodedState(row.10, assignment: row.9)), updatedAt: row.11, issuer: row.12,
+                    clientID: row.13, tokenURL: row.14)
+            }
+        }
+    }
+
+    /// Marks a score sent: done, unless the work changed while it was sent.
+    func scoreSent(_ score: LTIScoreDue) async throws {
+        _ = try await translating("marking an LTI score sent") {
+            try await client.query(
+                """
+                SELECT clsfile.lti_score_sent(\(score.platformID), \(score.resourceLinkID), \(score.studentID), \(score.changes))
+                """, logger: logger)
+        }
+    }
+
+    /// Marks a score not sent, due again after `retry` seconds.
+    func scoreFailed(_ score: LTIScoreDue, because why: String, retryAfter retry: Int) async throws {
+        _ = try await translating("marking an LTI score not sent") {
+            try await client.query(
+                """
+                SELECT clsfile.lti_score_failed(\(score.platformID), \(score.resourceLinkID), \(score.studentID), \(why), \(retry))
+                """, logger: logger)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+extension ServerSchema {
+    /// Assignments in the LMS's courses, and their scores sent to its gradebook (LTI Assignment
+    /// and Grade Services).
+    ///
+    /// - `lti_deep_link`: an instructor's deep-linking launch waiting for them to choose the
+    ///   assignment, by the hash of the id its page carries.
+    /// - `lti_resource_link`: a link of a course to one of its class's assignments (the
+    ///   `clsfile_assignment` custom parameter a deep link gave it), with the line item of the
+    ///   gradebook the platform made for it, learned at the link's launches.
+    /// - `lti_score`: the score of a student on a link waiting to be sent. A change of the
+    ///   student's work (a trigger on `work`) marks it and counts the change; the server's
+    ///   sender takes what is due, one minute at least after the last score sent, sends it
+    ///   outside any sync, and marks it sent unless it changed meanwhile, or due again after a
+    ///   delay that grows with each failure. Sync never waits on the LMS.
+    static let version9: [String] = [
+        """
+        CREATE TABLE clsfile.lti_deep_link (
+            id_hash bytea PRIMARY KEY CHECK (length(id_hash) = 32),
+            platform_id uuid NOT NULL REFERENCES clsfile.lti_platform ON DELETE CASCADE,
+            deployment_id text NOT NULL,
+            class_id uuid NOT NULL REFERENCES clsfile.class ON DELETE CASCADE,
+            teacher_id uuid NOT NULL REFERENCES clsfile.account ON DELETE CASCADE,
+            return_url text NOT NULL,
+            data text,
+            expires_at timestamptz NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE clsfile.lti_resource_link (
+            platform_id uuid NOT NULL REFERENCES clsfile.lti_platform ON DELETE CASCADE,
+            resource_link_id text NOT NULL CHECK (length(resource_link_id) BETWEEN 1 AND 255),
+            class_id uuid NOT NULL REFERENCES clsfile.class ON DELETE CASCADE,
+            assignment_id text NOT NULL,
+            line_item_url text,
+            score_maximum double precision NOT NULL DEFAULT 100 CHECK (score_maximum > 0),
+            grading_progress text NOT NULL DEFAULT 'Pending' CHECK (grading_progress IN ('Pending', 'FullyGraded')),
+            PRIMARY KEY (platform_id, resource_link_id)
+        )
+        """,
+        "CREATE INDEX ON clsfile.lti_resource_link (class_id, assignment_id)",
+        """
+        CREATE TABLE clsfile.lti_score (
+            platform_id uuid NOT NULL,
+            resource_link_id text NOT NULL,
+            student_id uuid NOT NULL REFERENCES clsfile.account ON DELETE CASCADE,
+            changes bigint NOT NULL DEFAULT 1,
+            due boolean NOT NULL DEFAULT true,
+            not_before timestamptz NOT NULL DEFAULT now(),
+            last_sent_at timestamptz,
+            attempts integer NOT NULL DEFAULT 0,
+            last_error text,
+            PRIMARY KEY (platform_id, resource_link_id, student_id),
+            FOREIGN KEY (platform_id, resource_link_id) REFERENCES clsfile.lti_resource_link ON DELETE CASCADE
+        )
+        """,
+        "CREATE INDEX ON clsfile.lti_score (not_before) WHERE due",
+        "ALTER TABLE clsfile.lti_deep_link ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE clsfile.lti_resource_link ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE clsfile.lti_score ENABLE ROW LEVEL SECURITY",
+        """
+        CREATE POLICY lti_resource_link_taught ON clsfile.lti_resource_link FOR SELECT
+            USING (class_id IN (SELECT clsfile.taught_classes()))
+        """,
+        """
+        CREATE FUNCTION clsfile.lti_begin_deep_link(wanted_hash bytea, platform uuid, deployment text, wanted_class uuid,
+                                                    teacher uuid, return_to text, echoed text, lifetime_seconds bigint)
+            RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$ INSERT INTO clsfile.lti_deep_link (id_hash, platform_id, deployment_id, class_id, teacher_id, return_url, data,
+                                                     expires_at)
+                  VALUES (wanted_hash, platform, deployment, wanted_class, teacher, return_to, echoed,
+                          now() + lifetime_seconds * interval '1 second') $$
+        """,
+        // The deep link of an id, taken once (and none once expired), with its platform's issuer
+        // and client id, which the answer is signed for.
+        """
+        CREATE FUNCTION clsfile.lti_take_deep_link(wanted_hash bytea)
+            RETURNS TABLE (platform_id uuid, issuer text, client_id text, deployment_id text, class_id uuid, teacher_id uuid,
+                           return_url text, data text)
+            LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$ WITH taken AS (DELETE FROM clsfile.lti_deep_link d WHERE d.id_hash = wanted_hash RETURNING d.*)
+                  SELECT t.platform_id, p.issuer, p.client_id, t.deployment_id, t.class_id, t.teacher_id, t.return_url, t.data
+                  FROM taken t JOIN clsfile.lti_platform p ON p.id = t.platform_id WHERE t.expires_at > now() $$
+        """,
+        // A launch of a link to an assignment: the link kept with the line item the launch
+        // names, and, when the line item is new, the score of each LMS student of the class
+        // with work on the assignment marked due.
+        """
+        CREATE FUNCTION clsfile.lti_link_resource(platform uuid, link text, wanted_class uuid, assignment text,
+                                                  line_item text, maximum double precision, grading text)
+            RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$
+            DECLARE
+                before text;
+            BEGIN
+                SELECT r.line_item_url INTO before FROM clsfile.lti_resource_link r
+                    WHERE r.platform_id = platform AND r.resource_link_id = link;
+                INSERT INTO clsfile.lti_resource_link (platform_id, resource_link_id, class_id, assignment_id, line_item_url,
+                                                       score_maximum, grading_progress)
+                    VALUES (platform, link, wanted_class, assignment, line_item, maximum, grading)
+                    ON CONFLICT (platform_id, resource_link_id) DO UPDATE
+                    SET line_item_url = coalesce(excluded.line_item_url, clsfile.lti_resource_link.line_item_url),
+                        assignment_id = excluded.assignment_id, score_maximum = excluded.score_maximum,
+                        grading_progress = excluded.grading_progress;
+                IF line_item IS NOT NULL AND before IS DISTINCT FROM line_item THEN
+                    INSERT INTO clsfile.lti_score (platform_id, resource_link_id, student_id)
+                        SELECT platform, link, w.student_id FROM clsfile.work w
+                        JOIN clsfile.lti_user u ON u.platform_id = platform AND u.account_id = w.student_id AND u.role = 'student'
+                        WHERE w.class_id = wanted_class AND w.assignment_id = assignment
+                        ON CONFLICT (platform_id, resource_link_id, student_id) DO UPDATE
+                        SET due = true, changes = clsfile.lti_score.changes + 1;
+                END IF;
+            END $$
+        """,
+        // A student's work changed: their score on each link to the assignment is due, a minute
+        // after the last one sent at the earliest.
+        """
+        CREATE FUNCTION clsfile.lti_work_changed() RETURNS trigger
+            LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$
+            BEGIN
+                INSERT INTO clsfile.lti_score (platform_id, resource_link_id, student_id)
+                    SELECT r.platform_id, r.resource_link_id, NEW.student_id FROM clsfile.lti_resource_link r
+                    JOIN clsfile.lti_user u ON u.platform_id = r.platform_id AND u.account_id = NEW.student_id AND u.role = 'student'
+                    WHERE r.class_id = NEW.class_id AND r.assignment_id = NEW.assignment_id AND r.line_item_url IS NOT NULL
+                    ON CONFLICT (platform_id, resource_link_id, student_id) DO UPDATE
+                    SET changes = clsfile.lti_score.changes + 1,
+                        not_before = CASE WHEN clsfile.lti_score.due THEN clsfile.lti_score.not_before
+                                          ELSE greatest(now(), clsfile.lti_score.last_sent_at + interval '1 minute') END,
+                        due = true;
+                RETURN NULL;
+            END $$
+        """,
+        """
+        CREATE TRIGGER lti_work_changed AFTER INSERT OR UPDATE OF detail ON clsfile.work
+            FOR EACH ROW EXECUTE FUNCTION clsfile.lti_work_changed()
+        """,
+        // The scores due, claimed for five minutes (a sender that dies leaves them due again),
+        // with what sending each needs: the line item, the student's LMS id, the work, the platform.
+        """
+        CREATE FUNCTION clsfile.lti_scores_due(most bigint)
+            RETURNS TABLE (platform_id uuid, resource_link_id text, student_id uuid, changes bigint, attempts integer,
+                           line_item_url text, score_maximum double precision, grading_progress text, sub text,
+                           assignment_id text, detail text, updated_at timestamptz,
+                           issuer text, client_id text, auth_token_url text)
+            LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$
+            WITH due AS (
+                SELECT s.platform_id, s.resource_link_id, s.student_id FROM clsfile.lti_score s
+                WHERE s.due AND s.not_before <= now() ORDER BY s.not_before LIMIT most FOR UPDATE SKIP LOCKED),
+            claimed AS (
+                UPDATE clsfile.lti_score s SET not_before = now() + interval '5 minutes' FROM due
+                WHERE s.platform_id = due.platform_id AND s.resource_link_id = due.resource_link_id AND s.student_id = due.student_id
+                RETURNING s.*)
+            SELECT c.platform_id, c.resource_link_id, c.student_id, c.changes, c.attempts, r.line_item_url, r.score_maximum,
+                   r.grading_progress, u.sub, r.assignment_id, w.detail::text, w.updated_at, p.issuer, p.client_id, p.auth_token_url
+            FROM claimed c
+            JOIN clsfile.lti_resource_link r ON r.platform_id = c.platform_id AND r.resource_link_id = c.resource_link_id
+            JOIN clsfile.lti_user u ON u.platform_id = c.platform_id AND u.account_id = c.student_id AND u.role = 'student'
+            JOIN clsfile.work w ON w.class_id = r.class_id AND w.student_id = c.student_id AND w.assignment_id = r.assignment_id
+            JOIN clsfile.lti_platform p ON p.id = c.platform_id
+            $$
+        """,
+        // A score sent: done, unless the work changed while it was sent (then due a minute on).
+        """
+        CREATE FUNCTION clsfile.lti_score_sent(platform uuid, link text, student uuid, sent_changes bigint)
+            RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$ UPDATE clsfile.lti_score s SET due = (s.changes <> sent_changes), last_sent_at = now(), attempts = 0,
+                      last_error = NULL, not_before = now() + interval '1 minute'
+                  WHERE s.platform_id = platform AND s.resource_link_id = link AND s.student_id = student $$
+        """,
+        // A score not sent: due again after `retry_seconds`.
+        """
+        CREATE FUNCTION clsfile.lti_score_failed(platform uuid, link text, student uuid, why text, retry_seconds bigint)
+            RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$ UPDATE clsfile.lti_score s SET attempts = s.attempts + 1, last_error = left(why, 1000),
+                      not_before = now() + retry_seconds * interval '1 second'
+                  WHERE s.platform_id = platform AND s.resource_link_id = link AND s.student_id = student $$
+        """,
+        """
+        REVOKE ALL ON ALL FUNCTIONS IN SCHEMA clsfile FROM PUBLIC
+        """
+    ]
+}
