@@ -139,10 +139,16 @@ public struct ClassServerApp: Sendable {
                 onListening(port, audiences.withLockedValue { $0 }.sorted { $0.value < $1.value })
             },
             logger: logger)
-        // Scores go to the LMSes' gradebooks beside the requests, never within one.
-        let scores = LTIScoreSender(database: database, signer: signer, logger: logger)
+        // Scores go to the LMSes' gradebooks, and rosters come from them, beside the requests, never within one.
+        let tokens = LTIAccessTokens(signer: signer)
+        let scores = LTIScoreSender(database: database, tokens: tokens, logger: logger)
+        let rosters = LTIRosterReader(database: database, tokens: tokens, logger: logger)
         let sending = Task { await scores.run() }
-        defer { sending.cancel() }
+        let reading = Task { await rosters.run() }
+        defer {
+            sending.cancel()
+            reading.cancel()
+        }
         do {
             try await application.runService()
         } catch  where !listening.withLockedValue({ $0 }) {

@@ -189,6 +189,16 @@ struct LTITests {
             #expect(essayReport.students.contains { $0.work == own })
         }
 
+        // The teacher's page says who of the course's learners has not tied a computer yet, from the LMS's roster.
+        try await platform.control("/_test/users", ["sub": "s-3", "name": "Alan Turing", "roles": [Self.learner]])
+        try await platform.control("/_test/members", ["context": "course-7b", "sub": "s-3", "roles": [Self.learner]])
+        var rosterPage = ""
+        try await SyncTests.waitUntil("the roster on the teacher's page") {
+            rosterPage = try await platform.launch("t-1", name: "Ms Okafor", roles: [Self.instructor]).body
+            return rosterPage.contains("2 of 3 students")
+        }
+        #expect(rosterPage.contains("Not tied yet: Alan Turing."), "\(rosterPage.suffix(1500))")
+
         // A student's launch after linking says so; their key cannot read the teacher's pages.
         let linked = try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner])
         #expect(linked.body.contains("Your clsfile is tied to this class"))

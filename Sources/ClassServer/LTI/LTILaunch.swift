@@ -29,6 +29,8 @@ struct LTILaunch: Sendable, Equatable {
     var custom: [String: String]
     /// The line item of the gradebook bound to the link (Assignment and Grade Services), if any.
     var lineItemURL: String?
+    /// The course's roster (Names and Role Provisioning Services), if the platform offers it.
+    var membershipsURL: String?
     /// For a deep-linking launch: where the answer goes, and what it must echo.
     var deepLinking: LTIIDToken.DeepLinkingSettings?
 }
@@ -53,6 +55,15 @@ struct LTIIDToken: JWTPayload {
         var scope: [String]?
         var lineitems: String?
         var lineitem: String?
+    }
+
+    /// The Names and Role Provisioning Services claim of the launch.
+    struct NamesRoleService: Codable, Sendable {
+        var contextMembershipsURL: String
+
+        enum CodingKeys: String, CodingKey {
+            case contextMembershipsURL = "context_memberships_url"
+        }
     }
 
     /// What a deep-linking launch asks for (LTI Deep Linking 2.0 §4.4.1).
@@ -87,6 +98,7 @@ struct LTIIDToken: JWTPayload {
     var resourceLink: ResourceLink?
     var custom: [String: LTICustomValue]?
     var endpoint: Endpoint?
+    var namesRoleService: NamesRoleService?
     var deepLinkingSettings: DeepLinkingSettings?
 
     enum CodingKeys: String, CodingKey {
@@ -102,6 +114,7 @@ struct LTIIDToken: JWTPayload {
         case resourceLink = "https://purl.imsglobal.org/spec/lti/claim/resource_link"
         case custom = "https://purl.imsglobal.org/spec/lti/claim/custom"
         case endpoint = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+        case namesRoleService = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
         case deepLinkingSettings = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
     }
 

@@ -211,7 +211,8 @@ struct LTILaunchVerifier: Sendable {
             displayName: String(name.filter { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } }.prefix(200)),
             role: role, context: LTILaunch.Context(id: context.id, title: context.title, label: context.label),
             resourceLinkID: claims.resourceLink?.id, custom: (claims.custom ?? [:]).mapValues(\.text),
-            lineItemURL: claims.endpoint?.lineitem, deepLinking: isDeepLinking ? claims.deepLinkingSettings : nil)
+            lineItemURL: claims.endpoint?.lineitem, membershipsURL: claims.namesRoleService?.contextMembershipsURL,
+            deepLinking: isDeepLinking ? claims.deepLinkingSettings : nil)
     }
 }
 

@@ -189,6 +189,7 @@ struct LTIRoutes: Sendable {
                 <p><a href="\(pages)" target="_blank" rel="noopener noreferrer">Open the class's pages</a> \
                 (in a new window; the link is good for 30 minutes).</p>
                 \(link)
+                \(try await rosterSection(verified, platform: platform))
                 """
             return LTIPage.response(title: opened.className, content: content, framedBy: framing)
         case .learner:
@@ -208,6 +209,30 @@ struct LTIRoutes: Sendable {
                 """
             return LTIPage.response(title: joined.className, content: content, framedBy: framing)
         }
+    }
+
+    /// Who of the course's learners has tied a device to the class, as the roster last read says;
+    /// the launch asks for the roster again, which the server reads beside it.
+    private func rosterSection(_ launch: LTILaunch, platform: LTIPlatform) async throws -> HTML {
+        guard let url = launch.membershipsURL else { return "" }
+        let roster = try await database.roster(of: launch, platform: platform.id)
+        try await database.wantRoster(of: launch, platform: platform.id, at: url)
+        if let failure = roster.failure {
+            return "<h2>Students</h2><p>The course's roster could not be read from the LMS: \(String(failure.prefix(300)))</p>"
+        }
+        guard let read = roster.readAt else {
+            return
+                "<h2>Students</h2><p>The course's roster is being read from the LMS: open clsfile from the course again in a minute to see who has not tied a computer yet.</p>"
+        }
+        let waiting = roster.learners.filter { !$0.linked }.map(\.name)
+        let list: HTML = waiting.isEmpty ? "" : "<p>Not tied yet: \(waiting.joined(separator: ", ")).</p>"
+        let formatter = ISO8601DateFormatter()
+        return """
+            <h2>Students</h2>
+            <p>\(String(roster.learners.count - waiting.count)) of \(String(roster.learners.count)) students of the course have \
+            tied a computer to the class (the LMS's roster, read at \(formatter.string(from: read))).</p>
+            \(list)
+            """
     }
 
     /// The custom parameters a deep link gives its link: the assignment, and how its scores go.

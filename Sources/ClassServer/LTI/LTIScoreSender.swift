@@ -13,16 +13,17 @@ import OpenClassKit
 /// client assertion signed with the tool's key; kept until a minute before it expires), and
 /// posts each score to its line item. A score the platform refuses or cannot take now is tried
 /// again after 5 s, then 10, 20, … up to an hour.
+///
+/// Its access tokens come from ``LTIAccessTokens``.
 actor LTIScoreSender {
     static let scoreScope = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
     private let database: ServerDatabase
-    private let signer: LTISigner
+    private let tokens: LTIAccessTokens
     private let logger: Logger
-    private var tokens: [String: (token: String, expires: Date)] = [:]
 
-    init(database: ServerDatabase, signer: LTISigner, logger: Logger) {
+    init(database: ServerDatabase, tokens: LTIAccessTokens, logger: Logger) {
         self.database = database
-        self.signer = signer
+        self.tokens = tokens
         self.logger = logger
     }
 
@@ -57,7 +58,8 @@ actor LTIScoreSender {
     }
 
     private func send(_ score: ServerDatabase.LTIScoreDue) async throws {
-        let token = try await accessToken(for: score)
+        let token = try await tokens.token(
+            LTIAccessTokens.Platform(id: score.platformID, clientID: score.clientID, tokenURL: score.tokenURL), scope: Self.scoreScope)
         guard var address = URLComponents(string: score.lineItemURL) else {
             throw ServerError(.invalidValue, "the line item \(score.lineItemURL) is not an address")
         }
@@ -72,7 +74,7 @@ actor LTIScoreSender {
         // 409: the gradebook holds a score as new or newer (Moodle's answer to a time not later
         // than its own), which sending again would not change.
         guard (200..<300).contains(response.status.code) || response.status.code == 409 else {
-            if response.status.code == 401 { tokens[score.platformID.uuidString] = nil }
+            if response.status.code == 401 { await tokens.forget(score.platformID, scope: Self.scoreScope) }
             throw ServerError(
                 .unauthorized, "the LMS answered \(response.status.code) to a score: \(String(buffer: answer).prefix(300))")
         }
@@ -109,38 +111,5 @@ actor LTIScoreSender {
         if let done = work.completedAt { submission["submittedAt"] = formatter.string(from: done) }
         if !submission.isEmpty { body["submission"] = submission }
         return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-    }
-
-    /// A token of the platform for the score scope, kept until a minute before it expires.
-    private func accessToken(for score: ServerDatabase.LTIScoreDue) async throws -> String {
-        let key = score.platformID.uuidString
-        if let kept = tokens[key], kept.expires > Date() { return kept.token }
-        let assertion = try await signer.sign(LTIClientAssertion(clientID: score.clientID, tokenURL: score.tokenURL))
-        var form = URLComponents()
-        form.queryItems = [
-            URLQueryItem(name: "grant_type", value: "client_credentials"),
-            URLQueryItem(name: "client_assertion_type", value: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
-            URLQueryItem(name: "client_assertion", value: assertion), URLQueryItem(name: "scope", value: Self.scoreScope)
-        ]
-        var request = HTTPClientRequest(url: score.tokenURL)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.headers.add(name: "Accept", value: "application/json")
-        let encoded = (form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
-        request.body = .bytes(ByteBuffer(string: encoded))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let answer = try await response.body.collect(upTo: 64 * 1024)
-        struct Token: Decodable {
-            var access_token: String
-            var expires_in: Double?
-        }
-        guard response.status == .ok, let token = try? JSONDecoder().decode(Token.self, from: Data(buffer: answer)) else {
-            throw ServerError(
-                .unauthorized,
-                "the LMS's token endpoint \(score.tokenURL) answered \(response.status.code): \(String(buffer: answer).prefix(300)); ask the LMS administrator whether the tool may send scores (its keyset is /lti/jwks)"
-            )
-        }
-        tokens[key] = (token.access_token, Date().addingTimeInterval(max((token.expires_in ?? 3600) - 60, 0)))
-        return token.access_token
     }
 }

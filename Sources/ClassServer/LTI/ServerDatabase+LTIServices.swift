@@ -130,3 +130,66 @@ extension ServerDatabase {
         }
     }
 }
+
+extension ServerDatabase {
+    /// Marks the roster of an instructor's course due, at the address the launch gave.
+    func wantRoster(of launch: LTILaunch, platform: UUID, at url: String) async throws {
+        _ = try await translating("asking for an LTI roster") {
+            try await client.query("SELECT clsfile.lti_roster_wanted(\(platform), \(launch.context.id), \(url))", logger: logger)
+        }
+    }
+
+    /// A course's roster due to be read.
+    struct LTIRosterDue: Sendable {
+        var platform: LTIAccessTokens.Platform
+        var contextID: String
+        var membershipsURL: String
+    }
+
+    /// Claims up to `limit` rosters due.
+    func rostersDue(limit: Int) async throws -> [LTIRosterDue] {
+        try await translating("reading the LTI rosters due") {
+            try await client.query(
+                """
+                SELECT platform_id, context_id, memberships_url, client_id, auth_token_url FROM clsfile.lti_rosters_due(\(limit))
+                """, logger: logger
+            ).decode((UUID, String, String, String, String).self).collected().map {
+                LTIRosterDue(
+                    platform: LTIAccessTokens.Platform(id: $0.0, clientID: $0.3, tokenURL: $0.4), contextID: $0.1, membershipsURL: $0.2)
+            }
+        }
+    }
+
+    /// A person of a course's roster.
+    struct LTIRosterMember: Sendable, Equatable {
+        var subject: String
+        var name: String
+        var isLearner: Bool
+    }
+
+    /// Keeps what a roster said, or why it could not be read.
+    func rosterRead(_ roster: LTIRosterDue, members: [LTIRosterMember], failure: String?) async throws {
+        _ = try await translating("keeping an LTI roster") {
+            try await client.query(
+                """
+                SELECT clsfile.lti_roster_read(\(roster.platform.id), \(roster.contextID), \(members.map(\.subject)),
+                                               \(members.map(\.name)), \(members.map(\.isLearner)), \(failure))
+                """, logger: logger)
+        }
+    }
+
+    /// The learners of an instructor's course as its roster said, whether each tied a device to
+    /// the class, when the roster was read and why it could not be, if so.
+    func roster(of launch: LTILaunch, platform: UUID) async throws -> (
+        learners: [(name: String, linked: Bool)], readAt: Date?, failure: String?
+    ) {
+        try await translating("reading an LTI roster") {
+            let rows = try await client.query(
+                "SELECT name, linked, read_at, failure FROM clsfile.lti_roster(\(platform), \(launch.context.id))", logger: logger
+            ).decode((String?, Bool, Date?, String?).self).collected()
+            return (
+                rows.compactMap { row in row.0.map { ($0, row.1) } }, rows.first?.2 ?? nil, rows.first?.3 ?? nil
+            )
+        }
+    }
+}

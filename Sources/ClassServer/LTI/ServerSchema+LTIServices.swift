@@ -1,6 +1,6 @@
 extension ServerSchema {
-    /// Assignments in the LMS's courses, and their scores sent to its gradebook (LTI Assignment
-    /// and Grade Services).
+    /// Assignments in the LMS's courses, their scores sent to its gradebook (LTI Assignment and
+    /// Grade Services), and the courses' rosters (Names and Role Provisioning Services).
     ///
     /// - `lti_deep_link`: an instructor's deep-linking launch waiting for them to choose the
     ///   assignment, by the hash of the id its page carries.
@@ -12,6 +12,9 @@ extension ServerSchema {
     ///   sender takes what is due, one minute at least after the last score sent, sends it
     ///   outside any sync, and marks it sent unless it changed meanwhile, or due again after a
     ///   delay that grows with each failure. Sync never waits on the LMS.
+    /// - `lti_roster_member`: the people of a course as the platform's roster last said, read
+    ///   by the server after an instructor's launch marks the course's roster due
+    ///   (`lti_context.roster_due`), so that the teacher sees who has not tied a device yet.
     static let version9: [String] = [
         """
         CREATE TABLE clsfile.lti_deep_link (
@@ -54,6 +57,22 @@ extension ServerSchema {
         )
         """,
         "CREATE INDEX ON clsfile.lti_score (not_before) WHERE due",
+        "ALTER TABLE clsfile.lti_context ADD COLUMN memberships_url text",
+        "ALTER TABLE clsfile.lti_context ADD COLUMN roster_due boolean NOT NULL DEFAULT false",
+        "ALTER TABLE clsfile.lti_context ADD COLUMN roster_read_at timestamptz",
+        "ALTER TABLE clsfile.lti_context ADD COLUMN roster_error text",
+        """
+        CREATE TABLE clsfile.lti_roster_member (
+            platform_id uuid NOT NULL,
+            context_id text NOT NULL,
+            sub text NOT NULL,
+            name text NOT NULL,
+            learner boolean NOT NULL,
+            PRIMARY KEY (platform_id, context_id, sub),
+            FOREIGN KEY (platform_id, context_id) REFERENCES clsfile.lti_context ON DELETE CASCADE
+        )
+        """,
+        "ALTER TABLE clsfile.lti_roster_member ENABLE ROW LEVEL SECURITY",
         "ALTER TABLE clsfile.lti_deep_link ENABLE ROW LEVEL SECURITY",
         "ALTER TABLE clsfile.lti_resource_link ENABLE ROW LEVEL SECURITY",
         "ALTER TABLE clsfile.lti_score ENABLE ROW LEVEL SECURITY",
@@ -175,6 +194,65 @@ extension ServerSchema {
             AS $$ UPDATE clsfile.lti_score s SET attempts = s.attempts + 1, last_error = left(why, 1000),
                       not_before = now() + retry_seconds * interval '1 second'
                   WHERE s.platform_id = platform AND s.resource_link_id = link AND s.student_id = student $$
+        """,
+        // An instructor's launch names the course's roster: read it soon.
+        """
+        CREATE FUNCTION clsfile.lti_roster_wanted(platform uuid, context text, url text)
+            RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$ UPDATE clsfile.lti_context x SET memberships_url = url, roster_due = true
+                  WHERE x.platform_id = platform AND x.context_id = context $$
+        """,
+        // The rosters due, claimed (no longer due), with their platform.
+        """
+        CREATE FUNCTION clsfile.lti_rosters_due(most bigint)
+            RETURNS TABLE (platform_id uuid, context_id text, memberships_url text, client_id text, auth_token_url text)
+            LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$
+            WITH due AS (
+                SELECT x.platform_id, x.context_id FROM clsfile.lti_context x
+                WHERE x.roster_due AND x.memberships_url IS NOT NULL LIMIT most FOR UPDATE SKIP LOCKED),
+            claimed AS (
+                UPDATE clsfile.lti_context x SET roster_due = false FROM due
+                WHERE x.platform_id = due.platform_id AND x.context_id = due.context_id RETURNING x.*)
+            SELECT c.platform_id, c.context_id, c.memberships_url, p.client_id, p.auth_token_url
+            FROM claimed c JOIN clsfile.lti_platform p ON p.id = c.platform_id
+            $$
+        """,
+        // A roster read: its members replace the course's, or the error is kept.
+        """
+        CREATE FUNCTION clsfile.lti_roster_read(platform uuid, context text, subs text[], names text[], learners boolean[],
+                                                failure text)
+            RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$
+            BEGIN
+                IF failure IS NOT NULL THEN
+                    UPDATE clsfile.lti_context x SET roster_error = left(failure, 1000)
+                        WHERE x.platform_id = platform AND x.context_id = context;
+                    RETURN;
+                END IF;
+                DELETE FROM clsfile.lti_roster_member m WHERE m.platform_id = platform AND m.context_id = context;
+                INSERT INTO clsfile.lti_roster_member (platform_id, context_id, sub, name, learner)
+                    SELECT platform, context, r.sub, r.name, r.learner FROM unnest(subs, names, learners) AS r(sub, name, learner)
+                    ON CONFLICT DO NOTHING;
+                UPDATE clsfile.lti_context x SET roster_read_at = now(), roster_error = NULL
+                    WHERE x.platform_id = platform AND x.context_id = context;
+            END $$
+        """,
+        // The course's learners as the roster said, and whether each has tied a device to the class.
+        """
+        CREATE FUNCTION clsfile.lti_roster(platform uuid, context text)
+            RETURNS TABLE (name text, linked boolean, read_at timestamptz, failure text)
+            LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$
+            SELECT m.name, EXISTS (
+                       SELECT 1 FROM clsfile.lti_user u JOIN clsfile.enrolment e ON e.student_id = u.account_id
+                       WHERE u.platform_id = platform AND u.sub = m.sub AND u.role = 'student' AND e.class_id = x.class_id),
+                   x.roster_read_at, x.roster_error
+            FROM clsfile.lti_context x
+            LEFT JOIN clsfile.lti_roster_member m ON m.platform_id = x.platform_id AND m.context_id = x.context_id AND m.learner
+            WHERE x.platform_id = platform AND x.context_id = context
+            ORDER BY m.name
+            $$
         """,
         """
         REVOKE ALL ON ALL FUNCTIONS IN SCHEMA clsfile FROM PUBLIC

@@ -1,0 +1,86 @@
+internal import AsyncHTTPClient
+import Foundation
+import Logging
+internal import NIOCore
+internal import NIOFoundationCompat
+internal import NIOHTTP1
+
+/// Reads the rosters of courses from their LMS (Names and Role Provisioning Services 2.0) after an
+/// instructor's launch asks for it, apart from the launch: the pages of members, by their `Link:
+/// <…>; rel="next"`, up to 100 of them; what it read replaces the course's roster, and a failure
+/// is kept for the instructor's page to show.
+actor LTIRosterReader {
+    static let membershipScope = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
+    private let database: ServerDatabase
+    private let tokens: LTIAccessTokens
+    private let logger: Logger
+
+    init(database: ServerDatabase, tokens: LTIAccessTokens, logger: Logger) {
+        self.database = database
+        self.tokens = tokens
+        self.logger = logger
+    }
+
+    /// Reads the rosters due every two seconds until cancelled; waits 10 s after a failure of the database.
+    func run() async {
+        while !Task.isCancelled {
+            do {
+                for roster in try await database.rostersDue(limit: 10) {
+                    do {
+                        try await database.rosterRead(roster, members: try await read(roster), failure: nil)
+                    } catch {
+                        logger.info("LTI roster not read", metadata: ["context": "\(roster.contextID)", "error": "\(error)"])
+                        try await database.rosterRead(roster, members: [], failure: "\(error)")
+                    }
+                }
+                try? await Task.sleep(for: .seconds(2))
+            } catch {
+                logger.error("LTI rosters could not be read", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(10))
+            }
+        }
+    }
+
+    private struct Page: Decodable {
+        struct Member: Decodable {
+            var user_id: String
+            var status: String?
+            var name: String?
+            var given_name: String?
+            var family_name: String?
+            var roles: [String]?
+        }
+        var members: [Member]
+    }
+
+    private func read(_ roster: ServerDatabase.LTIRosterDue) async throws -> [ServerDatabase.LTIRosterMember] {
+        let token = try await tokens.token(roster.platform, scope: Self.membershipScope)
+        var members: [ServerDatabase.LTIRosterMember] = []
+        var next: String? = roster.membershipsURL
+        var pages = 0
+        while let address = next, pages < 100 {
+            pages += 1
+            var request = HTTPClientRequest(url: address)
+            request.headers.add(name: "Accept", value: "application/vnd.ims.lti-nrps.v2.membershipcontainer+json")
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 8 << 20)
+            guard response.status == .ok else {
+                if response.status == .unauthorized { await tokens.forget(roster.platform.id, scope: Self.membershipScope) }
+                throw ServerError(
+                    .unauthorized, "the LMS answered \(response.status.code) to its roster: \(String(buffer: body).prefix(300))")
+            }
+            let page = try JSONDecoder().decode(Page.self, from: Data(buffer: body))
+            for member in page.members where (member.status ?? "Active") == "Active" {
+                let name =
+                    [member.name, [member.given_name, member.family_name].compactMap { $0 }.joined(separator: " ")]
+                    .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty } ?? member.user_id
+                let learner = (member.roles ?? []).contains { $0 == "Learner" || $0.hasSuffix("membership#Learner") }
+                members.append(ServerDatabase.LTIRosterMember(subject: member.user_id, name: String(name.prefix(200)), isLearner: learner))
+            }
+            next = response.headers["Link"].lazy.flatMap { $0.split(separator: ",") }.first { $0.contains("rel=\"next\"") }
+                .flatMap { link in link.firstMatch(of: /<([^>]+)>/).map { String($0.1) } }
+        }
+        return members
+    }
+}
