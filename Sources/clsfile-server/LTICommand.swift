@@ -1,5 +1,6 @@
 import ArgumentParser
 import ClassServer
+import ClassWire
 import CommandSupport
 import Foundation
 
@@ -15,7 +16,7 @@ struct LTICommand: AsyncParsableCommand {
             platform's details, which `lti register` records here. Teachers and students then open \
             clsfile from their course: an instructor's first launch makes the course's class.
             """,
-        subcommands: [Register.self, List.self, RotateKey.self])
+        subcommands: [Register.self, RegistrationURL.self, List.self, RotateKey.self])
 
     struct Register: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -64,6 +65,42 @@ struct LTICommand: AsyncParsableCommand {
         static func url(_ text: String, _ name: String) throws -> URL {
             guard let url = URL(string: text) else { throw ServerError(.invalidValue, "\(name) \(text.prefix(80)) is not an address") }
             return url
+        }
+    }
+
+    struct RegistrationURL: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "registration-url",
+            abstract: "Print an address with which an LMS registers the server as its tool by itself (LTI Dynamic Registration).",
+            discussion: """
+                The LMS administrator pastes the address where the LMS asks for a tool's \
+                registration URL (Moodle: Manage tools, Canvas: Developer keys, LTI Registration). \
+                The LMS then registers itself: the server keeps its issuer, addresses, client id \
+                and deployment. The address works once, within the days given.
+                """)
+
+        @OptionGroup var databaseOptions: DatabaseOptions
+
+        @Option(name: .long, help: ArgumentHelp("The server's address, as LMSes reach it (its --public-url).", valueName: "url"))
+        var serverURL: String
+
+        @Option(name: .long, help: ArgumentHelp("How many days the address works.", valueName: "days"))
+        var days: Int = 7
+
+        func run() async throws {
+            try await reportingFailures {
+                guard (1...90).contains(days) else { throw ServerError(.invalidValue, "--days must be 1 to 90, not \(days)") }
+                let origin: ServerOrigin
+                do { origin = try ServerOrigin(serverURL) } catch let error as WireError {
+                    throw ServerError(.invalidValue, "--server-url: \(error.message)")
+                }
+                let address = try databaseOptions.address()
+                let (code, key) = try await ServerDatabase.withDatabase(address, logger: .server) {
+                    try await $0.makeLTIRegistrationCode(lifetime: days * 86_400)
+                }
+                if let key { print("made the tool's key \(key), published at /lti/jwks") }
+                print("\(origin.value)/lti/register?code=\(code)")
+            }
         }
     }
 

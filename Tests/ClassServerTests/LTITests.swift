@@ -462,6 +462,44 @@ struct LTITests {
         #expect(refused.errorOutput.contains("in the other role"), "\(refused.errorOutput)")
     }
 
+    @Test func anLMSRegistersItselfWithTheAddressTheAdministratorGave() async throws {
+        let room = try await SyncTests.Classroom()
+        let platform = try await Platform(tool: room.server.url, school: room.school, in: room.scratch.url, registering: false)
+        let server = room.server.url.absoluteString
+        let made = try Self.server(["lti", "registration-url", "--server-url", server], school: room.school)
+        #expect(made.status == 0, "\(made.errorOutput)")
+        let address = try #require(made.output.split(separator: "\n").last.map(String.init))
+        #expect(address.hasPrefix(room.server.origin.value + "/lti/register?code="), "\(made.output)")
+
+        // Without the administrator's code, no LMS registers.
+        let forged = try await platform.control("/_test/registration-start", ["tool_registration_url": server + "/lti/register?code=guess"])
+        let refused = try await SyncTests.get(try #require(forged["url"] as? String))
+        #expect(refused.status == 401 && refused.body.contains("registration-url"), "\(refused.body.suffix(800))")
+
+        // With it: the LMS's administrator opens it, the LMS registers the tool, and the page asks to close.
+        let start = try await platform.control("/_test/registration-start", ["tool_registration_url": address])
+        let page = try await SyncTests.get(try #require(start["url"] as? String))
+        #expect(page.status == 200 && page.body.contains("clsfile is registered"), "\(page.body.suffix(1500))")
+        #expect(page.body.contains("org.imsglobal.lti.close"))
+        let registered = try await platform.control("/_test/registration")
+        let client = try #require(registered["client_id"] as? String, "\(registered)")
+        let listed = try Self.server(["lti", "list"], school: room.school)
+        #expect(
+            listed.output.contains("client \(client)  deployments \(registered["deployment_id"] as? String ?? "?")"), "\(listed.output)")
+        // What the tool sent: its addresses on the server's origin, and the scopes it uses.
+        let log = try await platform.control("/_test/log")
+        let request = try #require((log["registrations"] as? [[String: Any]])?.last?["request"] as? [String: Any])
+        #expect(request["initiate_login_uri"] as? String == room.server.origin.value + "/lti/login")
+        #expect((request["scope"] as? String)?.contains("scope/score") == true)
+        // The code served once.
+        let again = try await platform.control("/_test/registration-start", ["tool_registration_url": address])
+        #expect(try await SyncTests.get(try #require(again["url"] as? String)).status == 401)
+
+        // Launches under the registration the LMS made are taken.
+        let launch = try await platform.launch("t-1", name: "Ms Okafor", roles: [Self.instructor])
+        #expect(launch.status == 200 && launch.body.contains("You teach this course"), "\(launch.body.prefix(1500))")
+    }
+
     @Test func registeringRefusesWhatAnLMSCannotBe() async throws {
         let school = try await ServerDatabaseTests.School()
         let base = ["lti", "register", "--issuer", "https://lms.example", "--client-id", "c1"]

@@ -746,7 +746,10 @@ class Platform:
         entry["answer"] = answer
         return answer
 
-    def registration_start(self) -> dict:
+    def registration_start(self, data: dict) -> dict:
+        """The address the LMS administrator opens: the tool's registration address (the one
+        its administrator gave, `tool_registration_url`, else TOOL/lti/register) with the
+        platform's openid_configuration and a registration token appended."""
         st = self.st
         token = Registration.encode_and_sign({"sub": "registration", "jti": secrets.token_urlsafe(12)},
                                              st.current.private_pem, {"kid": st.current.kid}, expiration=3600)
@@ -754,7 +757,8 @@ class Platform:
             st.reg_tokens.add(token)
         q = urlencode({"openid_configuration": st.base + "/.well-known/openid-configuration",
                        "registration_token": token})
-        return {"url": f"{st.tool}/lti/register?{q}", "registration_token": token}
+        base = data.get("tool_registration_url") or f"{st.tool}/lti/register"
+        return {"url": f"{base}{'&' if '?' in base else '?'}{q}", "registration_token": token}
 
     # -- /_test/gradebook
     def gradebook(self, ctx: str) -> dict:
@@ -990,7 +994,7 @@ class Handler(BaseHTTPRequestHandler):
         if method == "POST" and name == "deep-link":
             return self.send(200, p.deep_link(data.get("jwt", "")))
         if method == "POST" and name == "registration-start":
-            return self.send(200, p.registration_start())
+            return self.send(200, p.registration_start(data))
         if method == "GET" and name == "registration":
             return self.send(200, st.registration)
         raise Refusal(f"no control endpoint {method} /_test/{name}", 404)

@@ -1,4 +1,5 @@
 import ClassDashboard
+internal import Crypto
 import Foundation
 import Hummingbird
 import Logging
@@ -12,20 +13,25 @@ import Logging
 enum LTIPage {
     /// A page in the frame of `platformOrigin` (nil: no frame allowed, for a refusal before the
     /// platform is known).
-    /// - Parameter formAction: Where the page's form may post (`'self'`, or the platform's
-    ///   origin); nil for a page without a form.
+    /// - Parameters:
+    ///   - formAction: Where the page's form may post (`'self'`, or the platform's origin); nil
+    ///     for a page without a form.
+    ///   - script: A script the page runs, allowed by its hash and nothing else.
     static func response(
-        title: String, content: HTML, status: HTTPResponse.Status = .ok, framedBy platformOrigin: String?, formAction: String? = nil
+        title: String, content: HTML, status: HTTPResponse.Status = .ok, framedBy platformOrigin: String?, formAction: String? = nil,
+        script: String? = nil
     ) -> Response {
+        let scripted: HTML = script.map { "\(content)\n<script>\(HTML(stringLiteral: $0))</script>" } ?? content
         let page = PageLayout(
-            title: title, trail: [PageLayout.Step(label: title, link: nil)], content: content,
+            title: title, trail: [PageLayout.Step(label: title, link: nil)], content: scripted,
             source: DashboardPages.Source(footer: "clsfile-server, a tool of your LMS (LTI 1.3).", refreshSeconds: nil)
         ).render()
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
+        let scripts = script.map { "; script-src 'sha256-\(Data(SHA256.hash(data: Data($0.utf8))).base64EncodedString())'" } ?? ""
         headers[.contentSecurityPolicy] =
-            "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action \(formAction ?? "'none'"); frame-ancestors \(platformOrigin ?? "'none'")"
+            "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action \(formAction ?? "'none'"); frame-ancestors \(platformOrigin ?? "'none'")\(scripts)"
         headers[.xContentTypeOptions] = "nosniff"
         if let referrer = HTTPFields.Element.Name("Referrer-Policy") { headers[referrer] = "no-referrer" }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page.description)))

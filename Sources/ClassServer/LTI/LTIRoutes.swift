@@ -48,6 +48,12 @@ struct LTIRoutes: Sendable {
         routes.post("login") { request, _ in
             try await login(try await Self.form(LoginFields.self, of: request))
         }
+        let registration = LTIDynamicRegistration(database: database, origins: { [audiences] in audiences.withLockedValue { $0 } })
+        routes.get("register") { request, _ in
+            try await registration.register(
+                try URLEncodedFormDecoder().decode(LTIDynamicRegistration.Fields.self, from: request.uri.query ?? ""),
+                host: request.head.authority)
+        }
         routes.post("deep-link") { request, _ in
             try await chose(try await Self.form(ChoiceFields.self, of: request))
         }

@@ -14,7 +14,7 @@ extension ServerDatabase {
     /// - Throws: ``ServerError`` `.invalidValue` for a value ``LTIPlatform/checked()`` refuses.
     public func registerLTIPlatform(_ platform: LTIPlatform) async throws -> (platform: LTIPlatform, newKey: String?) {
         let platform = try platform.checked()
-        let key = try await toolKeys().isEmpty ? try LTIToolKey.generate() : nil
+        let key = try await newToolKeyIfNone()
         return try await translating("registering the LTI platform \(platform.issuer)") {
             try await client.withTransaction(logger: logger) { connection in
                 let id =
@@ -33,18 +33,73 @@ extension ServerDatabase {
                     INSERT INTO clsfile.lti_deployment (platform_id, deployment_id)
                     SELECT \(id), d FROM unnest(\(platform.deployments)::text[]) AS d ON CONFLICT DO NOTHING
                     """, logger: logger)
-                if let key {
-                    try await connection.run(
-                        """
-                        INSERT INTO clsfile.lti_tool_key (kid, private_key, current)
-                        SELECT \(key.kid), \(key.privateKeyPEM), true WHERE NOT EXISTS (SELECT 1 FROM clsfile.lti_tool_key)
-                        """, logger: logger)
-                }
+                try await keep(key, on: connection)
                 guard let registered = try await Self.ltiPlatforms(on: connection, logger: logger).first(where: { $0.id == id }) else {
                     throw ServerError(.database, "the LTI platform registered was not there afterwards")
                 }
                 return (registered, key?.kid)
             }
+        }
+    }
+
+    /// A new key for the tool when it has none yet, else nil.
+    private func newToolKeyIfNone() async throws -> LTIToolKey? {
+        try await toolKeys().isEmpty ? try LTIToolKey.generate() : nil
+    }
+
+    /// Keeps the tool's first key, unless another process kept one meanwhile.
+    private func keep(_ key: LTIToolKey?, on connection: PostgresConnection) async throws {
+        guard let key else { return }
+        try await connection.run(
+            """
+            INSERT INTO clsfile.lti_tool_key (kid, private_key, current)
+            SELECT \(key.kid), \(key.privateKeyPEM), true WHERE NOT EXISTS (SELECT 1 FROM clsfile.lti_tool_key)
+            """, logger: logger)
+    }
+
+    /// A one-use code for an LMS to register itself with (LTI Dynamic Registration), good for
+    /// `lifetime` seconds; and the tool's first key when it has none.
+    /// - Returns: The code, and the id of the key made, if one was.
+    public func makeLTIRegistrationCode(lifetime: Int) async throws -> (code: String, newKey: String?) {
+        let key = try await newToolKeyIfNone()
+        let code = LTIRoutes.randomToken(bytes: 24)
+        return try await translating("making an LTI registration code") {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.run(
+                    """
+                    INSERT INTO clsfile.lti_registration_code (code_hash, expires_at)
+                    VALUES (\(LTIRoutes.hash(code)), now() + \(lifetime) * interval '1 second')
+                    """, logger: logger)
+                try await keep(key, on: connection)
+                return (code, key?.kid)
+            }
+        }
+    }
+
+    /// Whether a registration code is one not used and not expired.
+    func ltiRegistrationCodeIsGood(_ code: String) async throws -> Bool {
+        try await translating("checking an LTI registration code") {
+            try await client.query("SELECT clsfile.lti_registration_code_good(\(LTIRoutes.hash(code)))", logger: logger)
+                .decode(Bool.self).collected().first ?? false
+        }
+    }
+
+    /// Registers a platform that registered itself with a registration code, using the code.
+    /// - Throws: ``ServerError`` `.unauthorized` for a code unknown, used or expired.
+    func registerDynamically(_ platform: LTIPlatform, code: String) async throws {
+        let refusals = [
+            "P0002": ServerError(
+                .unauthorized,
+                "the registration address was used already or expired: ask the server's administrator for a new one (clsfile-server lti registration-url)"
+            )
+        ]
+        _ = try await translating("registering an LTI platform", refusing: refusals) {
+            try await client.query(
+                """
+                SELECT clsfile.lti_register_dynamically(\(LTIRoutes.hash(code)), \(platform.id), \(platform.issuer), \(platform.clientID),
+                    \(platform.authLoginURL.absoluteString), \(platform.authTokenURL.absoluteString), \(platform.jwksURL.absoluteString),
+                    \(platform.deployments.first))
+                """, logger: logger)
         }
     }
 

@@ -15,6 +15,8 @@ extension ServerSchema {
     /// - `lti_roster_member`: the people of a course as the platform's roster last said, read
     ///   by the server after an instructor's launch marks the course's roster due
     ///   (`lti_context.roster_due`), so that the teacher sees who has not tied a device yet.
+    /// - `lti_registration_code`: the one-use codes that let an LMS register itself (LTI Dynamic
+    ///   Registration), so that no LMS registers without the server's administrator.
     static let version9: [String] = [
         """
         CREATE TABLE clsfile.lti_deep_link (
@@ -253,6 +255,48 @@ extension ServerSchema {
             WHERE x.platform_id = platform AND x.context_id = context
             ORDER BY m.name
             $$
+        """,
+        // Dynamic Registration: the one-use codes of the addresses the administrator gives LMS
+        // administrators (clsfile-server lti registration-url), by hash.
+        """
+        CREATE TABLE clsfile.lti_registration_code (
+            code_hash bytea PRIMARY KEY CHECK (length(code_hash) = 32),
+            expires_at timestamptz NOT NULL,
+            used_at timestamptz
+        )
+        """,
+        "ALTER TABLE clsfile.lti_registration_code ENABLE ROW LEVEL SECURITY",
+        """
+        CREATE FUNCTION clsfile.lti_registration_code_good(wanted_hash bytea) RETURNS boolean
+            LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$ SELECT EXISTS (SELECT 1 FROM clsfile.lti_registration_code c
+                                 WHERE c.code_hash = wanted_hash AND c.used_at IS NULL AND c.expires_at > now()) $$
+        """,
+        // A platform registered by Dynamic Registration, with the code it used (once; else SQLSTATE P0002).
+        """
+        CREATE FUNCTION clsfile.lti_register_dynamically(wanted_hash bytea, new_id uuid, wanted_issuer text, wanted_client text,
+                                                         login_url text, token_url text, keys_url text, deployment text)
+            RETURNS uuid LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$
+            DECLARE
+                platform uuid;
+            BEGIN
+                UPDATE clsfile.lti_registration_code c SET used_at = now()
+                    WHERE c.code_hash = wanted_hash AND c.used_at IS NULL AND c.expires_at > now();
+                IF NOT FOUND THEN
+                    RAISE EXCEPTION 'no such registration code' USING ERRCODE = 'no_data_found';
+                END IF;
+                INSERT INTO clsfile.lti_platform (id, issuer, client_id, auth_login_url, auth_token_url, jwks_url)
+                    VALUES (new_id, wanted_issuer, wanted_client, login_url, token_url, keys_url)
+                    ON CONFLICT (issuer, client_id) DO UPDATE SET auth_login_url = excluded.auth_login_url,
+                        auth_token_url = excluded.auth_token_url, jwks_url = excluded.jwks_url
+                    RETURNING id INTO platform;
+                IF deployment IS NOT NULL THEN
+                    INSERT INTO clsfile.lti_deployment (platform_id, deployment_id) VALUES (platform, deployment)
+                        ON CONFLICT DO NOTHING;
+                END IF;
+                RETURN platform;
+            END $$
         """,
         """
         REVOKE ALL ON ALL FUNCTIONS IN SCHEMA clsfile FROM PUBLIC
