@@ -7,13 +7,15 @@ import Foundation
 struct PruneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
-        abstract: "Delete the record of operations applied more than 91 days ago (run as the schema's owner, daily).",
+        abstract:
+            "Delete the record of operations applied more than 91 days ago, and expired LTI logins and tokens (run as the schema's owner, daily).",
         discussion: """
             The server applies each operation id once, and keeps the ids it applied so that one \
             sent again (an answer lost, a server killed mid-request) changes nothing. It accepts \
             an operation only within 90 days of when it was made, so an id applied more than 91 \
             days ago can never be applied again: prune deletes those, in batches that syncs do \
-            not wait behind. Run it daily (Samples/class-server has a systemd timer); safe to run \
+            not wait behind. It also deletes the LTI logins and deep links past their time and \
+            the link tokens and registration codes expired a day ago. Run it daily (Samples/class-server has a systemd timer); safe to run \
             at any time. Prints how many ids it deleted.
             """)
 
@@ -22,10 +24,13 @@ struct PruneCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let address = try databaseOptions.address()
-            let pruned = try await ServerDatabase.withDatabase(address, logger: .server) { try await $0.pruneAppliedOperations() }
+            let (pruned, lti) = try await ServerDatabase.withDatabase(address, logger: .server) {
+                (try await $0.pruneAppliedOperations(), try await $0.pruneLTI())
+            }
             print(
                 "pruned \(pruned.count) operation id\(pruned.count == 1 ? "" : "s") applied before \(pruned.appliedBefore.formatted(.iso8601))"
             )
+            print("pruned \(lti) expired LTI login\(lti == 1 ? "" : "s"), deep link\(lti == 1 ? "" : "s") and token\(lti == 1 ? "" : "s")")
         }
     }
 }

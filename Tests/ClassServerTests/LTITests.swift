@@ -559,6 +559,24 @@ struct LTITests {
         let published = try #require(set?["keys"] as? [[String: Any]])
         #expect(published.map { $0["kid"] as? String } == keys.map(\.kid))
         #expect(published.allSatisfy { $0["alg"] as? String == "RS256" && $0["kty"] as? String == "RSA" && $0["d"] == nil })
+
+        // prune deletes the logins past their time and the registration codes expired a day ago, and nothing else.
+        let owner = (user: "clsfile_owner", password: "owner-secret", database: "clsfile")
+        try school.cluster.psql(
+            """
+            INSERT INTO clsfile.lti_login (state_hash, platform_id, nonce, target_link_uri, expires_at)
+            SELECT decode(repeat(n::text, 64), 'hex'), id, 'n', 't', now() + (n - 2) * interval '1 hour' + interval '1 minute'
+            FROM clsfile.lti_platform, generate_series(1, 3) AS n
+            """, user: owner.user, password: owner.password, database: owner.database)
+        #expect(try Self.server(["lti", "registration-url", "--server-url", "https://class.example.org"], school: school).status == 0)
+        try school.cluster.psql(
+            "UPDATE clsfile.lti_registration_code SET expires_at = now() - interval '2 days'", user: owner.user,
+            password: owner.password, database: owner.database)
+        let pruned = try Self.server(["prune"], school: school)
+        #expect(pruned.output.hasSuffix("pruned 2 expired LTI logins, deep links and tokens\n"), "\(pruned.output)")
+        let left = try school.cluster.psql(
+            "SELECT count(*) FROM clsfile.lti_login", user: owner.user, password: owner.password, database: owner.database)
+        #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "\(left)")
     }
 
     @Test func aLaunchWithLoginCookiesOfAnotherLoginIsRefused() throws {

@@ -21,24 +21,24 @@ actor LTIRosterReader {
         self.logger = logger
     }
 
-    /// Reads the rosters due every two seconds until cancelled; waits 10 s after a failure of the database.
+    /// Reads the rosters due, looking every two seconds, until cancelled.
     func run() async {
-        while !Task.isCancelled {
+        await LTIBackgroundWork.repeating(every: .seconds(2), logger: logger, what: "LTI rosters") { try await readDue() }
+    }
+
+    /// Reads the rosters due now, up to 10.
+    /// - Returns: How many were taken.
+    func readDue() async throws -> Int {
+        let due = try await database.rostersDue(limit: 10)
+        for roster in due {
             do {
-                for roster in try await database.rostersDue(limit: 10) {
-                    do {
-                        try await database.rosterRead(roster, members: try await read(roster), failure: nil)
-                    } catch {
-                        logger.info("LTI roster not read", metadata: ["context": "\(roster.contextID)", "error": "\(error)"])
-                        try await database.rosterRead(roster, members: [], failure: "\(error)")
-                    }
-                }
-                try? await Task.sleep(for: .seconds(2))
+                try await database.rosterRead(roster, members: try await read(roster), failure: nil)
             } catch {
-                logger.error("LTI rosters could not be read", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: .seconds(10))
+                logger.info("LTI roster not read", metadata: ["context": "\(roster.contextID)", "error": "\(error)"])
+                try await database.rosterRead(roster, members: [], failure: "\(error)")
             }
         }
+        return due.count
     }
 
     private struct Page: Decodable {

@@ -27,16 +27,9 @@ actor LTIScoreSender {
         self.logger = logger
     }
 
-    /// Sends what is due every second until cancelled; waits 10 s after a failure of the database.
+    /// Sends what is due, looking every second, until cancelled.
     func run() async {
-        while !Task.isCancelled {
-            do {
-                if try await sendDue() == 0 { try? await Task.sleep(for: .seconds(1)) }
-            } catch {
-                logger.error("LTI scores could not be read", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: .seconds(10))
-            }
-        }
+        await LTIBackgroundWork.repeating(every: .seconds(1), logger: logger, what: "LTI scores") { try await sendDue() }
     }
 
     /// Sends the scores due now, up to 50.

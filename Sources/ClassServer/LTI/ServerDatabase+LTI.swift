@@ -103,6 +103,32 @@ extension ServerDatabase {
         }
     }
 
+    /// Deletes what LTI keeps only for a while: logins and deep links past their time, link
+    /// tokens and registration codes a day after they expired (used or not).
+    /// - Returns: How many rows were deleted.
+    public func pruneLTI() async throws -> Int {
+        try await translating("pruning the LTI logins and tokens on \(address)") {
+            try await client.withTransaction(logger: logger) { connection in
+                var count = 0
+                for statement: PostgresQuery in [
+                    "WITH d AS (DELETE FROM clsfile.lti_login WHERE expires_at < now() RETURNING 1) SELECT count(*) FROM d",
+                    "WITH d AS (DELETE FROM clsfile.lti_deep_link WHERE expires_at < now() RETURNING 1) SELECT count(*) FROM d",
+                    """
+                    WITH d AS (DELETE FROM clsfile.lti_link_token WHERE expires_at < now() - interval '1 day' RETURNING 1)
+                    SELECT count(*) FROM d
+                    """,
+                    """
+                    WITH d AS (DELETE FROM clsfile.lti_registration_code WHERE expires_at < now() - interval '1 day' RETURNING 1)
+                    SELECT count(*) FROM d
+                    """
+                ] {
+                    count += Int(try await connection.run(statement, logger: logger).decode(Int64.self).collected().first ?? 0)
+                }
+                return count
+            }
+        }
+    }
+
     /// Every LTI platform registered, oldest first, with its deployments.
     public func ltiPlatforms() async throws -> [LTIPlatform] {
         try await translating("listing the LTI platforms") {
