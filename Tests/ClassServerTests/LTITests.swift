@@ -258,6 +258,9 @@ struct LTITests {
         #expect(again.status == 401 && again.body.contains("sent already"))
         // The browser posts the signed answer to the LMS, which checks it and makes the link and its line item.
         let jwt = try #require(chosen.body.firstMatch(of: /name="JWT" value="([^"]+)"/)).1
+        // A deep-linking launch that is not the LMS's is refused as any other.
+        let forged = try await platform.launch("t-1", name: "Ms Okafor", roles: [Self.instructor], tamper: "signature", deepLinking: true)
+        #expect(forged.status == 401 && forged.body.contains("signature does not verify"), "\(forged.body.prefix(800))")
         // A learner cannot add an assignment.
         let learnerPicker = try await platform.launch("s-1", name: "Ada Lovelace", roles: [Self.learner], deepLinking: true)
         #expect(learnerPicker.status == 403 && learnerPicker.body.contains("instructor adds clsfile assignments"))
