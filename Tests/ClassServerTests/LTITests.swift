@@ -189,6 +189,11 @@ struct LTITests {
             #expect(essayReport.students.contains { $0.work == own })
         }
 
+        // A student cannot take another's token: Ada's clsfile, tied to Ada, refuses Grace's.
+        let graces = try await platform.launch("s-2", name: "Grace Hopper", roles: [Self.learner])
+        let taken = try students[0].0.clsfile(try Self.joinCommand(in: graces.body), expecting: 65)
+        #expect(taken.errorOutput.contains("another account than the LMS person this token is for"), "\(taken.errorOutput)")
+
         // The teacher's page says who of the course's learners has not tied a computer yet, from the LMS's roster.
         try await platform.control("/_test/users", ["sub": "s-3", "name": "Alan Turing", "roles": [Self.learner]])
         try await platform.control("/_test/members", ["context": "course-7b", "sub": "s-3", "roles": [Self.learner]])
@@ -580,6 +585,33 @@ struct LTITests {
         let left = try school.cluster.psql(
             "SELECT count(*) FROM clsfile.lti_login", user: owner.user, password: owner.password, database: owner.database)
         #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "\(left)")
+    }
+
+    @Test func aRegistrationsConfigurationMustLieUnderItsIssuer() throws {
+        func lies(_ address: String, under issuer: String) throws -> Bool {
+            LTIDynamicRegistration.address(try #require(URL(string: address)), liesUnder: try #require(URL(string: issuer)))
+        }
+        #expect(try lies("https://lms.example/.well-known/openid-configuration", under: "https://lms.example"))
+        #expect(try lies("https://lms.example/moodle/mod/lti/openid-configuration.php", under: "https://lms.example/moodle"))
+        #expect(try !lies("https://lms.example.evil.net/cfg", under: "https://lms.example"))
+        #expect(try !lies("https://lms.example/moodlex/cfg", under: "https://lms.example/moodle"))
+        #expect(try !lies("http://lms.example/cfg", under: "https://lms.example"))
+        #expect(try !lies("https://lms.example:8443/cfg", under: "https://lms.example"))
+    }
+
+    @Test func theServerCallsOnlyThePlatformsHTTPSAddresses() throws {
+        func platform(_ issuer: String) throws -> LTIPlatform {
+            let url = try #require(URL(string: issuer + "/x"))
+            return LTIPlatform(issuer: issuer, clientID: "c", authLoginURL: url, authTokenURL: url, jwksURL: url, deployments: ["d"])
+        }
+        let school = try platform("https://lms.example")
+        #expect(school.serviceAddress("https://grades.lms.example/lineitems/1") != nil)
+        #expect(school.serviceAddress("http://169.254.169.254/latest/meta-data") == nil)
+        #expect(school.serviceAddress("http://127.0.0.1:8080/lineitems/1") == nil)
+        #expect(school.serviceAddress("file:///etc/passwd") == nil)
+        #expect(try platform("http://127.0.0.1:9000").serviceAddress("http://127.0.0.1:9000/ags/c/lineitems/1") != nil)
+        #expect(LTIRosterReader.sameOrigin("https://lms.example/nrps?page=2", as: "https://lms.example/nrps"))
+        #expect(!LTIRosterReader.sameOrigin("https://elsewhere.example/nrps?page=2", as: "https://lms.example/nrps"))
     }
 
     @Test func aLaunchWithLoginCookiesOfAnotherLoginIsRefused() throws {

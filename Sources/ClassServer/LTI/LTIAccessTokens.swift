@@ -39,7 +39,7 @@ actor LTIAccessTokens {
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
         request.body = .bytes(ByteBuffer(string: (form.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         let answer = try await response.body.collect(upTo: 64 * 1024)
         struct Token: Decodable {
             var access_token: String
@@ -48,7 +48,7 @@ actor LTIAccessTokens {
         guard response.status == .ok, let token = try? JSONDecoder().decode(Token.self, from: Data(buffer: answer)) else {
             throw ServerError(
                 .unauthorized,
-                "the LMS's token endpoint \(platform.tokenURL) answered \(response.status.code): \(String(buffer: answer).prefix(300)); ask the LMS administrator whether the tool may use its services (its keyset is /lti/jwks)"
+                "the LMS's token endpoint \(platform.tokenURL) answered \(response.status.code): ask the LMS administrator whether the tool may use its services (its keyset is /lti/jwks)"
             )
         }
         kept[key] = (token.access_token, Date().addingTimeInterval(max((token.expires_in ?? 3600) - 60, 0)))

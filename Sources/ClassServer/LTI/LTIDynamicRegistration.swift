@@ -69,7 +69,8 @@ struct LTIDynamicRegistration: Sendable {
     static let closeScript = "(window.opener || window.parent).postMessage({subject: 'org.imsglobal.lti.close'}, '*');"
 
     func register(_ fields: Fields, host: String?) async throws -> Response {
-        guard let code = fields.code, try await database.ltiRegistrationCodeIsGood(code) else {
+        // The code serves once, used before anything is fetched.
+        guard let code = fields.code, try await database.useLTIRegistrationCode(code) else {
             throw ServerError(
                 .unauthorized,
                 "this registration address has no code, or its code was used already or expired: ask the server's administrator for a new one (clsfile-server lti registration-url)"
@@ -82,7 +83,7 @@ struct LTIDynamicRegistration: Sendable {
         }
         try LTIPlatform.checkAddress(configurationURL, "the platform's openid_configuration")
         let configuration = try await Self.fetch(Configuration.self, from: configurationAddress, token: fields.registration_token)
-        guard configurationAddress.hasPrefix(configuration.issuer), let issuerURL = URL(string: configuration.issuer) else {
+        guard let issuerURL = URL(string: configuration.issuer), Self.address(configurationURL, liesUnder: issuerURL) else {
             throw ServerError(
                 .unauthorized,
                 "the platform's configuration names the issuer \(configuration.issuer.prefix(200)), which is not where it came from (\(configurationAddress.prefix(200))): ask the LMS administrator"
@@ -126,6 +127,16 @@ struct LTIDynamicRegistration: Sendable {
             """
         return LTIPage.response(
             title: "Registered", content: content, framedBy: LTIPage.origin(of: configuration.issuer), script: Self.closeScript)
+    }
+
+    /// Whether an address is on the issuer's scheme, host and port, under its path (a whole
+    /// segment: `/moodle` is not under `/mood`).
+    static func address(_ address: URL, liesUnder issuer: URL) -> Bool {
+        guard address.scheme?.lowercased() == issuer.scheme?.lowercased(), address.host?.lowercased() == issuer.host?.lowercased(),
+            address.port == issuer.port
+        else { return false }
+        let base = issuer.path.hasSuffix("/") ? issuer.path : issuer.path + "/"
+        return address.path == issuer.path || address.path.hasPrefix(base)
     }
 
     /// The origin the LMS reached the server at (its `Host`), if it is one of the server's; else the first.
@@ -182,15 +193,15 @@ struct LTIDynamicRegistration: Sendable {
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
-            response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
             body = try await response.body.collect(upTo: 1 << 20)
         } catch {
             throw ServerError(
-                .unauthorized, "the server could not reach \(what): \(error); ask the LMS administrator", underlyingError: error)
+                .unauthorized, "the server could not reach \(what): ask the LMS administrator", underlyingError: error)
         }
         guard (200..<300).contains(response.status.code) else {
             throw ServerError(
-                .unauthorized, "\(what) answered \(response.status.code): \(String(buffer: body).prefix(300)); ask the LMS administrator")
+                .unauthorized, "\(what) answered \(response.status.code): ask the LMS administrator")
         }
         do {
             return try JSONDecoder().decode(Value.self, from: Data(buffer: body))

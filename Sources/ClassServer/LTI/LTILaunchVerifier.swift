@@ -14,12 +14,9 @@ struct LTILaunchVerifier: Sendable {
     static let longestAge: TimeInterval = 10 * 60
     static let resourceLinkRequest = "LtiResourceLinkRequest"
     static let deepLinkingRequest = "LtiDeepLinkingRequest"
-    static let instructorRoles: Set<String> = [
-        "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor",
-        "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant",
-        "http://purl.imsglobal.org/vocab/lis/v2/membership#ContentDeveloper",
-        "Instructor"
-    ]
+    /// The roles that teach a course, whose first launch makes its class and owns it: a course's
+    /// instructor, not a teaching assistant or a content developer, who would own every student's work.
+    static let instructorRoles: Set<String> = ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor", "Instructor"]
     static let learnerRoles: Set<String> = ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner", "Learner"]
 
     let keys: LTIPlatformKeys
@@ -100,7 +97,7 @@ struct LTILaunchVerifier: Sendable {
                 "the launch is for the client \(audiences.joined(separator: ", ").prefix(200)), not for this tool's \(platform.clientID): ask the LMS administrator which client id the tool has"
             )
         }
-        if audiences.count > 1 {
+        if audiences.count > 1 || claims.azp != nil {
             guard claims.azp == platform.clientID else {
                 throw ServerError(
                     .unauthorized,
@@ -211,7 +208,8 @@ struct LTILaunchVerifier: Sendable {
             displayName: String(name.filter { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } }.prefix(200)),
             role: role, context: LTILaunch.Context(id: context.id, title: context.title, label: context.label),
             resourceLinkID: claims.resourceLink?.id, custom: (claims.custom ?? [:]).mapValues(\.text),
-            lineItemURL: claims.endpoint?.lineitem, membershipsURL: claims.namesRoleService?.contextMembershipsURL,
+            lineItemURL: platform.serviceAddress(claims.endpoint?.lineitem),
+            membershipsURL: platform.serviceAddress(claims.namesRoleService?.contextMembershipsURL),
             deepLinking: isDeepLinking ? claims.deepLinkingSettings : nil)
     }
 }

@@ -7,9 +7,11 @@ import Logging
 /// The pages the LTI routes answer inside the LMS: what a launch gives each person, and a
 /// refusal that says what to ask the LMS administrator.
 ///
-/// The LMS shows them in a frame, so they may be framed by the platform's own origin (and no
-/// other); like the class pages they are never cached and never send a referrer, as they carry
-/// one-use tokens.
+/// The LMS shows them in a frame, whose origin is not always the platform's issuer (Canvas
+/// Cloud's issuer is `canvas.instructure.com`, its frames a school's own host): they may be framed
+/// by any https page, and by the platform's own origin; no page holds more than a link, a
+/// command with a one-use token, or a form of the instructor's own choice. Like the class pages
+/// they are never cached and never send a referrer.
 enum LTIPage {
     /// A page in the frame of `platformOrigin` (nil: no frame allowed, for a refusal before the
     /// platform is known).
@@ -31,7 +33,7 @@ enum LTIPage {
         headers[.cacheControl] = "no-store"
         let scripts = script.map { "; script-src 'sha256-\(Data(SHA256.hash(data: Data($0.utf8))).base64EncodedString())'" } ?? ""
         headers[.contentSecurityPolicy] =
-            "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action \(formAction ?? "'none'"); frame-ancestors \(platformOrigin ?? "'none'")\(scripts)"
+            "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action \(formAction ?? "'none'"); frame-ancestors 'self' https:\(platformOrigin.map { " " + $0 } ?? "")\(scripts)"
         headers[.xContentTypeOptions] = "nosniff"
         if let referrer = HTTPFields.Element.Name("Referrer-Policy") { headers[referrer] = "no-referrer" }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page.description)))

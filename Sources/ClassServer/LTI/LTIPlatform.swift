@@ -55,6 +55,21 @@ public struct LTIPlatform: Sendable, Equatable {
         return self
     }
 
+    /// An address of one of the platform's services that a launch or a roster gives (a line
+    /// item, a roster, its next page), if the server may call it: `https`, or `http` on a loopback
+    /// host only for a platform whose own issuer is one (a platform on the same machine).
+    func serviceAddress(_ text: String?) -> String? {
+        guard let text, let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            return nil
+        }
+        if scheme == "https" { return text }
+        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"]
+        guard scheme == "http", loopback.contains(host), URL(string: issuer).flatMap(\.host).map(loopback.contains) == true else {
+            return nil
+        }
+        return text
+    }
+
     /// Refuses an address that is not absolute `https`, or `http` on a loopback host.
     static func checkAddress(_ url: URL, _ name: String) throws {
         let scheme = url.scheme?.lowercased()

@@ -9,8 +9,8 @@ internal import NIOHTTP1
 /// signed with a key not kept makes one fetch again (a platform that rotated its key), and is
 /// refused if the key is still not there.
 ///
-/// Fetches of one platform are one at a time and at most one a second, so that launches naming
-/// unknown keys cannot make the server fetch without end. A key set is fetched again after an
+/// Fetches of one platform are one at a time and at most one a second, failed or not, so that
+/// launches naming unknown keys cannot make the server fetch without end. A key set is fetched again after an
 /// hour whatever it holds, so that a key the platform withdrew stops verifying.
 actor LTIPlatformKeys {
     private struct KeySet {
@@ -20,6 +20,8 @@ actor LTIPlatformKeys {
 
     private var sets: [UUID: KeySet] = [:]
     private var fetching: [UUID: Task<KeySet, any Error>] = [:]
+    /// When each platform's keys last failed to be fetched, and why: refused again for a second.
+    private var failed: [UUID: (at: ContinuousClock.Instant, error: any Error)] = [:]
     private let clock = ContinuousClock()
     /// The least time between two fetches of a platform's keys.
     private let leastInterval: Duration = .seconds(1)
@@ -45,10 +47,18 @@ actor LTIPlatformKeys {
     private func fetch(_ platform: LTIPlatform) async throws -> KeySet {
         if let running = fetching[platform.id] { return try await running.value }
         if let set = sets[platform.id], clock.now - set.fetchedAt < leastInterval { return set }
+        if let failure = failed[platform.id], clock.now - failure.at < leastInterval { throw failure.error }
         let task = Task { try await Self.download(platform) }
         fetching[platform.id] = task
         defer { fetching[platform.id] = nil }
-        let keys = try await task.value
+        let keys: KeySet
+        do {
+            keys = try await task.value
+        } catch {
+            failed[platform.id] = (clock.now, error)
+            throw error
+        }
+        failed[platform.id] = nil
         let set = KeySet(keys: keys.keys, fetchedAt: clock.now)
         sets[platform.id] = set
         return set

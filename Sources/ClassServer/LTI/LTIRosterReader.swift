@@ -7,8 +7,8 @@ internal import NIOHTTP1
 
 /// Reads the rosters of courses from their LMS (Names and Role Provisioning Services 2.0) after an
 /// instructor's launch asks for it, apart from the launch: the pages of members, by their `Link:
-/// <…>; rel="next"`, up to 100 of them; what it read replaces the course's roster, and a failure
-/// is kept for the instructor's page to show.
+/// <…>; rel="next"`, up to 100 of them, 20,000 members and 16 MiB in all; what it read
+/// replaces the course's roster, and a failure is kept for the instructor's page to show.
 actor LTIRosterReader {
     static let membershipScope = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
     private let database: ServerDatabase
@@ -41,6 +41,12 @@ actor LTIRosterReader {
         return due.count
     }
 
+    static func sameOrigin(_ address: String, as other: String) -> Bool {
+        guard let first = URLComponents(string: address), let second = URLComponents(string: other) else { return false }
+        return first.scheme?.lowercased() == second.scheme?.lowercased() && first.host?.lowercased() == second.host?.lowercased()
+            && first.port == second.port
+    }
+
     private struct Page: Decodable {
         struct Member: Decodable {
             var user_id: String
@@ -58,17 +64,19 @@ actor LTIRosterReader {
         var members: [ServerDatabase.LTIRosterMember] = []
         var next: String? = roster.membershipsURL
         var pages = 0
-        while let address = next, pages < 100 {
+        var bytes = 0
+        while let address = next, pages < 100, members.count < 20_000, bytes < 16 << 20 {
             pages += 1
             var request = HTTPClientRequest(url: address)
             request.headers.add(name: "Accept", value: "application/vnd.ims.lti-nrps.v2.membershipcontainer+json")
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
             let body = try await response.body.collect(upTo: 8 << 20)
+            bytes += body.readableBytes
             guard response.status == .ok else {
                 if response.status == .unauthorized { await tokens.forget(roster.platform.id, scope: Self.membershipScope) }
                 throw ServerError(
-                    .unauthorized, "the LMS answered \(response.status.code) to its roster: \(String(buffer: body).prefix(300))")
+                    .unauthorized, "the LMS answered \(response.status.code) to its roster")
             }
             let page = try JSONDecoder().decode(Page.self, from: Data(buffer: body))
             for member in page.members where (member.status ?? "Active") == "Active" {
@@ -78,8 +86,10 @@ actor LTIRosterReader {
                 let learner = (member.roles ?? []).contains { $0 == "Learner" || $0.hasSuffix("membership#Learner") }
                 members.append(ServerDatabase.LTIRosterMember(subject: member.user_id, name: String(name.prefix(200)), isLearner: learner))
             }
+            // The next page only on the roster's own scheme, host and port.
             next = response.headers["Link"].lazy.flatMap { $0.split(separator: ",") }.first { $0.contains("rel=\"next\"") }
                 .flatMap { link in link.firstMatch(of: /<([^>]+)>/).map { String($0.1) } }
+                .flatMap { text in Self.sameOrigin(text, as: roster.membershipsURL) ? text : nil }
         }
         return members
     }

@@ -187,7 +187,8 @@ struct LTIRoutes: Sendable {
             }
             try await keepResourceLink(verified, platform: platform, classID: opened.classID)
             if let settings = verified.deepLinking {
-                return try await chooser(verified, settings: settings, platform: platform, opened: opened, tie: link, framing: framing)
+                return try await chooser(
+                    verified, settings: settings, platform: platform, opened: opened, tie: link, framing: framing, origin: origin)
             }
             let content: HTML = """
                 <h1>\(opened.className)</h1>
@@ -264,7 +265,7 @@ struct LTIRoutes: Sendable {
     /// The page of a deep-linking launch: the class's assignments to choose from.
     private func chooser(
         _ launch: LTILaunch, settings: LTIIDToken.DeepLinkingSettings, platform: LTIPlatform,
-        opened: ServerDatabase.InstructorLaunch, tie: HTML, framing: String?
+        opened: ServerDatabase.InstructorLaunch, tie: HTML, framing: String?, origin: ServerOrigin
     ) async throws -> Response {
         let handouts = try await database.handoutTitles(ofClass: opened.classID, as: opened.accountID)
         guard !handouts.isEmpty else {
@@ -281,7 +282,8 @@ struct LTIRoutes: Sendable {
         try await database.beginDeepLink(
             ServerDatabase.LTIDeepLink(
                 platformID: platform.id, issuer: platform.issuer, clientID: platform.clientID, deploymentID: launch.deploymentID,
-                classID: opened.classID, teacherID: opened.accountID, returnURL: settings.deepLinkReturnURL, data: settings.data),
+                classID: opened.classID, teacherID: opened.accountID, launchURL: origin.value + Self.launchPath,
+                returnURL: settings.deepLinkReturnURL, data: settings.data),
             idHash: Self.hash(id), lifetime: Self.deepLinkLifetime)
         let choices = handouts.enumerated().map { index, handout -> HTML in
             """
@@ -327,11 +329,10 @@ struct LTIRoutes: Sendable {
         }
         let maximum = fields.maximum.flatMap(Double.init).flatMap { (1...1000).contains($0) ? $0 : nil } ?? 100
         let grading = fields.final == "yes" ? "FullyGraded" : "Pending"
-        let launchURL = try redirectAddress(for: audiences.withLockedValue { $0 }.map { $0.value + Self.launchPath }.min() ?? "")
         let answer = LTIDeepLinkingResponse(
             clientID: link.clientID, platformIssuer: link.issuer, deploymentID: link.deploymentID,
             item: LTIDeepLinkingResponse.ContentItem(
-                title: chosen.title, url: launchURL,
+                title: chosen.title, url: link.launchURL,
                 custom: [
                     Self.assignmentParameter: chosen.identifier, Self.gradingParameter: grading,
                     Self.maximumParameter: String(Int(maximum))

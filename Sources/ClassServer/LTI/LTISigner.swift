@@ -19,16 +19,16 @@ actor LTISigner {
 
     private func current() async throws -> (String, JWTKeyCollection) {
         if let kept, ContinuousClock.now - kept.readAt < .seconds(60) { return (kept.kid, kept.keys) }
-        guard let key = try await database.toolKeys().first(where: \.isCurrent) else {
+        guard let current = try await database.toolKeys().first(where: \.isCurrent), let pem = current.privateKeyPEM else {
             throw ServerError(
                 .notFound,
                 "the tool has no key to sign with: the server's administrator registers an LMS (clsfile-server lti register), which makes one"
             )
         }
         let keys = await JWTKeyCollection().add(
-            rsa: try Insecure.RSA.PrivateKey(pem: key.privateKeyPEM), digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.kid))
-        kept = (key.kid, keys, ContinuousClock.now)
-        return (key.kid, keys)
+            rsa: try Insecure.RSA.PrivateKey(pem: pem), digestAlgorithm: .sha256, kid: JWKIdentifier(string: current.kid))
+        kept = (current.kid, keys, ContinuousClock.now)
+        return (current.kid, keys)
     }
 }
 
@@ -83,12 +83,13 @@ struct LTIDeepLinkingResponse: JWTPayload {
     var contentItems: [ContentItem]
     var data: String?
 
-    /// An answer of `item` to a platform's deep-linking launch, good for five minutes.
+    /// An answer of `item` to a platform's deep-linking launch, good for ten minutes (the
+    /// instructor posts it with a second click).
     init(clientID: String, platformIssuer: String, deploymentID: String, item: ContentItem, data: String?, at now: Date = Date()) {
         iss = IssuerClaim(value: clientID)
         aud = AudienceClaim(value: [platformIssuer])
         iat = IssuedAtClaim(value: now)
-        exp = ExpirationClaim(value: now.addingTimeInterval(300))
+        exp = ExpirationClaim(value: now.addingTimeInterval(600))
         nonce = UUID().uuidString
         self.deploymentID = deploymentID
         contentItems = [item]

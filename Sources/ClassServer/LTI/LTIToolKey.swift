@@ -12,21 +12,25 @@ internal import JWTKit
 struct LTIToolKey: Sendable {
     /// The key's id (`kid`): its RFC 7638 thumbprint.
     let kid: String
-    /// The private key, PEM.
-    let privateKeyPEM: String
-    /// Whether it signs now; a key that does not is published only.
-    let isCurrent: Bool
+    /// The public key, PEM.
+    let publicKeyPEM: String
+    /// The private key, PEM, of the current key, which signs; nil for a key published only.
+    let privateKeyPEM: String?
+
+    /// Whether it signs now.
+    var isCurrent: Bool { privateKeyPEM != nil }
 
     /// A new key.
     static func generate() throws -> LTIToolKey {
         let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        return LTIToolKey(kid: try thumbprint(of: key.publicKey), privateKeyPEM: key.pemRepresentation, isCurrent: true)
+        return LTIToolKey(
+            kid: try thumbprint(of: key.publicKey), publicKeyPEM: key.publicKey.pemRepresentation, privateKeyPEM: key.pemRepresentation)
     }
 
     /// The key's public half as a JWK (RS256, for signatures).
     func jwk() throws -> JWK {
-        let key = try Insecure.RSA.PrivateKey(pem: privateKeyPEM)
-        let (modulus, exponent) = try key.publicKey.getKeyPrimitives()
+        let key = try Insecure.RSA.PublicKey(pem: publicKeyPEM)
+        let (modulus, exponent) = try key.getKeyPrimitives()
         return JWK.rsa(
             .rs256, identifier: JWKIdentifier(string: kid), modulus: modulus.base64URLEncodedString(),
             exponent: exponent.base64URLEncodedString())

@@ -52,8 +52,8 @@ extension ServerDatabase {
         guard let key else { return }
         try await connection.run(
             """
-            INSERT INTO clsfile.lti_tool_key (kid, private_key, current)
-            SELECT \(key.kid), \(key.privateKeyPEM), true WHERE NOT EXISTS (SELECT 1 FROM clsfile.lti_tool_key)
+            INSERT INTO clsfile.lti_tool_key (kid, public_key, private_key, current)
+            SELECT \(key.kid), \(key.publicKeyPEM), \(key.privateKeyPEM), true WHERE NOT EXISTS (SELECT 1 FROM clsfile.lti_tool_key)
             """, logger: logger)
     }
 
@@ -76,21 +76,26 @@ extension ServerDatabase {
         }
     }
 
-    /// Whether a registration code is one not used and not expired.
-    func ltiRegistrationCodeIsGood(_ code: String) async throws -> Bool {
-        try await translating("checking an LTI registration code") {
-            try await client.query("SELECT clsfile.lti_registration_code_good(\(LTIRoutes.hash(code)))", logger: logger)
+    /// Uses a registration code, before anything is fetched: false for one unknown, used or expired.
+    func useLTIRegistrationCode(_ code: String) async throws -> Bool {
+        try await translating("using an LTI registration code") {
+            try await client.query("SELECT clsfile.lti_use_registration_code(\(LTIRoutes.hash(code)))", logger: logger)
                 .decode(Bool.self).collected().first ?? false
         }
     }
 
-    /// Registers a platform that registered itself with a registration code, using the code.
-    /// - Throws: ``ServerError`` `.unauthorized` for a code unknown, used or expired.
+    /// Registers a platform that registered itself with a registration code its registration used.
+    /// - Throws: ``ServerError`` `.unauthorized` for a code not used in the last ten minutes, or
+    ///   used by a registration already; `.invalidValue` for a platform registered already.
     func registerDynamically(_ platform: LTIPlatform, code: String) async throws {
         let refusals = [
             "P0002": ServerError(
                 .unauthorized,
-                "the registration address was used already or expired: ask the server's administrator for a new one (clsfile-server lti registration-url)"
+                "the registration took more than ten minutes: ask the server's administrator for a new address (clsfile-server lti registration-url)"
+            ),
+            "23505": ServerError(
+                .invalidValue,
+                "the LMS \(platform.issuer) with the client id \(platform.clientID) is registered here already: its registration changes only with clsfile-server lti register, by the server's administrator"
             )
         ]
         _ = try await translating("registering an LTI platform", refusing: refusals) {
@@ -168,7 +173,8 @@ extension ServerDatabase {
                 ).decode(String.self).collected().first
                 try await connection.run(
                     """
-                    INSERT INTO clsfile.lti_tool_key (kid, private_key, current) VALUES (\(key.kid), \(key.privateKeyPEM), true)
+                    INSERT INTO clsfile.lti_tool_key (kid, public_key, private_key, current)
+                    VALUES (\(key.kid), \(key.publicKeyPEM), \(key.privateKeyPEM), true)
                     """, logger: logger)
                 return (key.kid, retired)
             }
@@ -181,8 +187,8 @@ extension ServerDatabase {
     /// the last seven days.
     func toolKeys() async throws -> [LTIToolKey] {
         try await translating("reading the LTI tool keys") {
-            try await client.query("SELECT kid, private_key, current FROM clsfile.lti_tool_keys()", logger: logger)
-                .decode((String, String, Bool).self).collected().map { LTIToolKey(kid: $0.0, privateKeyPEM: $0.1, isCurrent: $0.2) }
+            try await client.query("SELECT kid, public_key, private_key FROM clsfile.lti_tool_keys()", logger: logger)
+                .decode((String, String, String?).self).collected().map { LTIToolKey(kid: $0.0, publicKeyPEM: $0.1, privateKeyPEM: $0.2) }
         }
     }
 
@@ -312,7 +318,7 @@ extension ServerDatabase {
             let rows = try await client.query(
                 """
                 SELECT class_id, class_name, linked FROM clsfile.lti_learner_launch(
-                    \(platform.id), \(launch.context.id), \(launch.subject), \(launch.displayName), \(tokenHash), \(lifetime))
+                    \(platform.id), \(launch.deploymentID), \(launch.context.id), \(launch.subject), \(launch.displayName), \(tokenHash), \(lifetime))
                 """, logger: logger
             ).decode((UUID, String, Bool).self).collected()
             guard let (classID, className, linked) = rows.first else {
@@ -366,7 +372,7 @@ extension ServerDatabase {
             ),
             "CL002": ServerError(
                 .invalidValue,
-                "the key \(kid) is registered here to another account than your LMS identity's (an administrator added it, or you joined with a code as someone else): ask the server's administrator"
+                "the key \(kid) is registered here to another account than the LMS person this token is for (another student's, or one an administrator added): tie a device with the token of your own launch, with your own clsfile"
             )
         ]
         return try await translating("linking a device to an LMS identity", refusing: refusals) {

@@ -12,6 +12,8 @@ extension ServerDatabase {
         var deploymentID: String
         var classID: UUID
         var teacherID: UUID
+        /// The tool's launch address on the origin the deep-linking launch came to.
+        var launchURL: String
         var returnURL: String
         var data: String?
     }
@@ -22,7 +24,7 @@ extension ServerDatabase {
             try await client.query(
                 """
                 SELECT clsfile.lti_begin_deep_link(\(idHash), \(link.platformID), \(link.deploymentID), \(link.classID),
-                                                   \(link.teacherID), \(link.returnURL), \(link.data), \(lifetime))
+                                                   \(link.teacherID), \(link.launchURL), \(link.returnURL), \(link.data), \(lifetime))
                 """, logger: logger)
         }
     }
@@ -32,13 +34,13 @@ extension ServerDatabase {
         try await translating("taking an LTI deep link") {
             try await client.query(
                 """
-                SELECT platform_id, issuer, client_id, deployment_id, class_id, teacher_id, return_url, data
+                SELECT platform_id, issuer, client_id, deployment_id, class_id, teacher_id, launch_url, return_url, data
                 FROM clsfile.lti_take_deep_link(\(idHash))
                 """, logger: logger
-            ).decode((UUID, String, String, String, UUID, UUID, String, String?).self).collected().first.map {
+            ).decode((UUID, String, String, String, UUID, UUID, String, String, String?).self).collected().first.map {
                 LTIDeepLink(
-                    platformID: $0.0, issuer: $0.1, clientID: $0.2, deploymentID: $0.3, classID: $0.4, teacherID: $0.5, returnURL: $0.6,
-                    data: $0.7)
+                    platformID: $0.0, issuer: $0.1, clientID: $0.2, deploymentID: $0.3, classID: $0.4, teacherID: $0.5, launchURL: $0.6,
+                    returnURL: $0.7, data: $0.8)
             }
         }
     }
@@ -135,13 +137,15 @@ extension ServerDatabase {
     /// Marks the roster of an instructor's course due, at the address the launch gave.
     func wantRoster(of launch: LTILaunch, platform: UUID, at url: String) async throws {
         _ = try await translating("asking for an LTI roster") {
-            try await client.query("SELECT clsfile.lti_roster_wanted(\(platform), \(launch.context.id), \(url))", logger: logger)
+            try await client.query(
+                "SELECT clsfile.lti_roster_wanted(\(platform), \(launch.deploymentID), \(launch.context.id), \(url))", logger: logger)
         }
     }
 
     /// A course's roster due to be read.
     struct LTIRosterDue: Sendable {
         var platform: LTIAccessTokens.Platform
+        var deploymentID: String
         var contextID: String
         var membershipsURL: String
     }
@@ -151,11 +155,13 @@ extension ServerDatabase {
         try await translating("reading the LTI rosters due") {
             try await client.query(
                 """
-                SELECT platform_id, context_id, memberships_url, client_id, auth_token_url FROM clsfile.lti_rosters_due(\(limit))
+                SELECT platform_id, deployment_id, context_id, memberships_url, client_id, auth_token_url
+                FROM clsfile.lti_rosters_due(\(limit))
                 """, logger: logger
-            ).decode((UUID, String, String, String, String).self).collected().map {
+            ).decode((UUID, String, String, String, String, String).self).collected().map {
                 LTIRosterDue(
-                    platform: LTIAccessTokens.Platform(id: $0.0, clientID: $0.3, tokenURL: $0.4), contextID: $0.1, membershipsURL: $0.2)
+                    platform: LTIAccessTokens.Platform(id: $0.0, clientID: $0.4, tokenURL: $0.5), deploymentID: $0.1, contextID: $0.2,
+                    membershipsURL: $0.3)
             }
         }
     }
@@ -172,7 +178,7 @@ extension ServerDatabase {
         _ = try await translating("keeping an LTI roster") {
             try await client.query(
                 """
-                SELECT clsfile.lti_roster_read(\(roster.platform.id), \(roster.contextID), \(members.map(\.subject)),
+                SELECT clsfile.lti_roster_read(\(roster.platform.id), \(roster.deploymentID), \(roster.contextID), \(members.map(\.subject)),
                                                \(members.map(\.name)), \(members.map(\.isLearner)), \(failure))
                 """, logger: logger)
         }
@@ -185,7 +191,9 @@ extension ServerDatabase {
     ) {
         try await translating("reading an LTI roster") {
             let rows = try await client.query(
-                "SELECT name, linked, read_at, failure FROM clsfile.lti_roster(\(platform), \(launch.context.id))", logger: logger
+                """
+                SELECT name, linked, read_at, failure FROM clsfile.lti_roster(\(platform), \(launch.deploymentID), \(launch.context.id))
+                """, logger: logger
             ).decode((String?, Bool, Date?, String?).self).collected()
             return (
                 rows.compactMap { row in row.0.map { ($0, row.1) } }, rows.first?.2 ?? nil, rows.first?.3 ?? nil

@@ -40,6 +40,7 @@ extension ServerSchema {
         """
         CREATE TABLE clsfile.lti_tool_key (
             kid text PRIMARY KEY CHECK (length(kid) BETWEEN 1 AND 64),
+            public_key text NOT NULL,
             private_key text NOT NULL,
             current boolean NOT NULL,
             created_at timestamptz NOT NULL DEFAULT now(),
@@ -65,7 +66,8 @@ extension ServerSchema {
             role text NOT NULL CHECK (role IN ('teacher', 'student')),
             account_id uuid NOT NULL REFERENCES clsfile.account ON DELETE CASCADE,
             page_key bytea CHECK (page_key IS NULL OR length(page_key) = 32),
-            PRIMARY KEY (platform_id, sub, role)
+            PRIMARY KEY (platform_id, sub, role),
+            UNIQUE (platform_id, role, account_id)
         )
         """,
         "CREATE INDEX ON clsfile.lti_user (account_id)",
@@ -75,7 +77,7 @@ extension ServerSchema {
             context_id text NOT NULL CHECK (length(context_id) BETWEEN 1 AND 255),
             deployment_id text NOT NULL,
             class_id uuid NOT NULL UNIQUE REFERENCES clsfile.class ON DELETE CASCADE,
-            PRIMARY KEY (platform_id, context_id)
+            PRIMARY KEY (platform_id, deployment_id, context_id)
         )
         """,
         """
@@ -112,12 +114,13 @@ extension ServerSchema {
                   WHERE p.issuer = wanted_issuer AND (wanted_client IS NULL OR p.client_id = wanted_client)
                   ORDER BY p.created_at LIMIT 2 $$
         """,
-        // The tool's keys, the current first, for /lti/jwks and for signing.
+        // The tool's keys published, the current first, for /lti/jwks; the private key of the
+        // current one alone, which signs.
         """
         CREATE FUNCTION clsfile.lti_tool_keys()
-            RETURNS TABLE (kid text, private_key text, current boolean)
+            RETURNS TABLE (kid text, public_key text, private_key text)
             LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, clsfile
-            AS $$ SELECT k.kid, k.private_key, k.current FROM clsfile.lti_tool_key k
+            AS $$ SELECT k.kid, k.public_key, CASE WHEN k.current THEN k.private_key END FROM clsfile.lti_tool_key k
                   WHERE k.current OR k.retired_at > now() - interval '7 days'
                   ORDER BY k.current DESC, k.created_at DESC $$
         """,
@@ -125,7 +128,9 @@ extension ServerSchema {
         CREATE FUNCTION clsfile.lti_begin_login(wanted_hash bytea, platform uuid, wanted_nonce text, target text,
                                                 deployment text, lifetime_seconds bigint)
             RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
-            AS $$ INSERT INTO clsfile.lti_login (state_hash, platform_id, nonce, target_link_uri, deployment_id, expires_at)
+            AS $$ DELETE FROM clsfile.lti_login WHERE ctid IN (
+                      SELECT l.ctid FROM clsfile.lti_login l WHERE l.expires_at < now() LIMIT 10);
+                  INSERT INTO clsfile.lti_login (state_hash, platform_id, nonce, target_link_uri, deployment_id, expires_at)
                   VALUES (wanted_hash, platform, wanted_nonce, target, deployment,
                           now() + lifetime_seconds * interval '1 second') $$
         """,
@@ -171,7 +176,7 @@ extension ServerSchema {
                         RETURNING * INTO teacher;
                 END IF;
                 SELECT c.* INTO found_class FROM clsfile.lti_context x JOIN clsfile.class c ON c.id = x.class_id
-                    WHERE x.platform_id = platform AND x.context_id = context;
+                    WHERE x.platform_id = platform AND x.deployment_id = deployment AND x.context_id = context;
                 IF NOT FOUND THEN
                     INSERT INTO clsfile.class (id, teacher_id, name, join_code)
                         VALUES (gen_random_uuid(), teacher.account_id, context_title, new_join_code)
@@ -190,7 +195,7 @@ extension ServerSchema {
         // SQLSTATE P0002), a one-use token to tie a device to them, and whether a device is tied
         // already.
         """
-        CREATE FUNCTION clsfile.lti_learner_launch(platform uuid, context text, person text, person_name text,
+        CREATE FUNCTION clsfile.lti_learner_launch(platform uuid, deployment text, context text, person text, person_name text,
                                                    wanted_hash bytea, lifetime_seconds bigint)
             RETURNS TABLE (class_id uuid, class_name text, linked boolean)
             LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, clsfile
@@ -199,7 +204,7 @@ extension ServerSchema {
                 found_class clsfile.class%ROWTYPE;
             BEGIN
                 SELECT c.* INTO found_class FROM clsfile.lti_context x JOIN clsfile.class c ON c.id = x.class_id
-                    WHERE x.platform_id = platform AND x.context_id = context;
+                    WHERE x.platform_id = platform AND x.deployment_id = deployment AND x.context_id = context;
                 IF NOT FOUND THEN
                     RAISE EXCEPTION 'no class for the course %', context USING ERRCODE = 'no_data_found';
                 END IF;
@@ -259,6 +264,11 @@ extension ServerSchema {
                     account := found_key.account_id;
                     IF (SELECT a.role FROM clsfile.account a WHERE a.id = account) <> token.role THEN
                         RAISE EXCEPTION 'the key % is of another role', wanted_kid USING ERRCODE = 'check_violation';
+                    END IF;
+                    -- An account is one LMS person: a key tied to another person's account is refused.
+                    IF EXISTS (SELECT 1 FROM clsfile.lti_user u WHERE u.platform_id = token.platform_id
+                               AND u.role = token.role AND u.account_id = account) THEN
+                        RAISE EXCEPTION 'the key % is another LMS person''s', wanted_kid USING ERRCODE = 'CL002';
                     END IF;
                     INSERT INTO clsfile.lti_user (platform_id, sub, role, account_id)
                         VALUES (token.platform_id, token.sub, token.role, account);

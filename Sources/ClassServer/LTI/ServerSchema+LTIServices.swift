@@ -25,6 +25,7 @@ extension ServerSchema {
             deployment_id text NOT NULL,
             class_id uuid NOT NULL REFERENCES clsfile.class ON DELETE CASCADE,
             teacher_id uuid NOT NULL REFERENCES clsfile.account ON DELETE CASCADE,
+            launch_url text NOT NULL,
             return_url text NOT NULL,
             data text,
             expires_at timestamptz NOT NULL
@@ -66,12 +67,13 @@ extension ServerSchema {
         """
         CREATE TABLE clsfile.lti_roster_member (
             platform_id uuid NOT NULL,
+            deployment_id text NOT NULL,
             context_id text NOT NULL,
             sub text NOT NULL,
             name text NOT NULL,
             learner boolean NOT NULL,
-            PRIMARY KEY (platform_id, context_id, sub),
-            FOREIGN KEY (platform_id, context_id) REFERENCES clsfile.lti_context ON DELETE CASCADE
+            PRIMARY KEY (platform_id, deployment_id, context_id, sub),
+            FOREIGN KEY (platform_id, deployment_id, context_id) REFERENCES clsfile.lti_context ON DELETE CASCADE
         )
         """,
         "ALTER TABLE clsfile.lti_roster_member ENABLE ROW LEVEL SECURITY",
@@ -84,11 +86,11 @@ extension ServerSchema {
         """,
         """
         CREATE FUNCTION clsfile.lti_begin_deep_link(wanted_hash bytea, platform uuid, deployment text, wanted_class uuid,
-                                                    teacher uuid, return_to text, echoed text, lifetime_seconds bigint)
+                                                    teacher uuid, launch text, return_to text, echoed text, lifetime_seconds bigint)
             RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
-            AS $$ INSERT INTO clsfile.lti_deep_link (id_hash, platform_id, deployment_id, class_id, teacher_id, return_url, data,
-                                                     expires_at)
-                  VALUES (wanted_hash, platform, deployment, wanted_class, teacher, return_to, echoed,
+            AS $$ INSERT INTO clsfile.lti_deep_link (id_hash, platform_id, deployment_id, class_id, teacher_id, launch_url,
+                                                     return_url, data, expires_at)
+                  VALUES (wanted_hash, platform, deployment, wanted_class, teacher, launch, return_to, echoed,
                           now() + lifetime_seconds * interval '1 second') $$
         """,
         // The deep link of an id, taken once (and none once expired), with its platform's issuer
@@ -96,10 +98,11 @@ extension ServerSchema {
         """
         CREATE FUNCTION clsfile.lti_take_deep_link(wanted_hash bytea)
             RETURNS TABLE (platform_id uuid, issuer text, client_id text, deployment_id text, class_id uuid, teacher_id uuid,
-                           return_url text, data text)
+                           launch_url text, return_url text, data text)
             LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
             AS $$ WITH taken AS (DELETE FROM clsfile.lti_deep_link d WHERE d.id_hash = wanted_hash RETURNING d.*)
-                  SELECT t.platform_id, p.issuer, p.client_id, t.deployment_id, t.class_id, t.teacher_id, t.return_url, t.data
+                  SELECT t.platform_id, p.issuer, p.client_id, t.deployment_id, t.class_id, t.teacher_id, t.launch_url, t.return_url,
+                         t.data
                   FROM taken t JOIN clsfile.lti_platform p ON p.id = t.platform_id WHERE t.expires_at > now() $$
         """,
         // A launch of a link to an assignment: the link kept with the line item the launch
@@ -155,7 +158,7 @@ extension ServerSchema {
         CREATE TRIGGER lti_work_changed AFTER INSERT OR UPDATE OF detail ON clsfile.work
             FOR EACH ROW EXECUTE FUNCTION clsfile.lti_work_changed()
         """,
-        // The scores due, claimed for five minutes (a sender that dies leaves them due again),
+        // The scores due, claimed for ten minutes (a sender that dies leaves them due again),
         // with what sending each needs: the line item, the student's LMS id, the work, the platform.
         """
         CREATE FUNCTION clsfile.lti_scores_due(most bigint)
@@ -169,7 +172,7 @@ extension ServerSchema {
                 SELECT s.platform_id, s.resource_link_id, s.student_id FROM clsfile.lti_score s
                 WHERE s.due AND s.not_before <= now() ORDER BY s.not_before LIMIT most FOR UPDATE SKIP LOCKED),
             claimed AS (
-                UPDATE clsfile.lti_score s SET not_before = now() + interval '5 minutes' FROM due
+                UPDATE clsfile.lti_score s SET not_before = now() + interval '10 minutes' FROM due
                 WHERE s.platform_id = due.platform_id AND s.resource_link_id = due.resource_link_id AND s.student_id = due.student_id
                 RETURNING s.*)
             SELECT c.platform_id, c.resource_link_id, c.student_id, c.changes, c.attempts, r.line_item_url, r.score_maximum,
@@ -199,50 +202,54 @@ extension ServerSchema {
         """,
         // An instructor's launch names the course's roster: read it soon.
         """
-        CREATE FUNCTION clsfile.lti_roster_wanted(platform uuid, context text, url text)
+        CREATE FUNCTION clsfile.lti_roster_wanted(platform uuid, deployment text, context text, url text)
             RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
             AS $$ UPDATE clsfile.lti_context x SET memberships_url = url, roster_due = true
-                  WHERE x.platform_id = platform AND x.context_id = context $$
+                  WHERE x.platform_id = platform AND x.deployment_id = deployment AND x.context_id = context $$
         """,
         // The rosters due, claimed (no longer due), with their platform.
         """
         CREATE FUNCTION clsfile.lti_rosters_due(most bigint)
-            RETURNS TABLE (platform_id uuid, context_id text, memberships_url text, client_id text, auth_token_url text)
+            RETURNS TABLE (platform_id uuid, deployment_id text, context_id text, memberships_url text, client_id text,
+                           auth_token_url text)
             LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
             AS $$
             WITH due AS (
-                SELECT x.platform_id, x.context_id FROM clsfile.lti_context x
+                SELECT x.platform_id, x.deployment_id, x.context_id FROM clsfile.lti_context x
                 WHERE x.roster_due AND x.memberships_url IS NOT NULL LIMIT most FOR UPDATE SKIP LOCKED),
             claimed AS (
                 UPDATE clsfile.lti_context x SET roster_due = false FROM due
-                WHERE x.platform_id = due.platform_id AND x.context_id = due.context_id RETURNING x.*)
-            SELECT c.platform_id, c.context_id, c.memberships_url, p.client_id, p.auth_token_url
+                WHERE x.platform_id = due.platform_id AND x.deployment_id = due.deployment_id AND x.context_id = due.context_id
+                RETURNING x.*)
+            SELECT c.platform_id, c.deployment_id, c.context_id, c.memberships_url, p.client_id, p.auth_token_url
             FROM claimed c JOIN clsfile.lti_platform p ON p.id = c.platform_id
             $$
         """,
         // A roster read: its members replace the course's, or the error is kept.
         """
-        CREATE FUNCTION clsfile.lti_roster_read(platform uuid, context text, subs text[], names text[], learners boolean[],
-                                                failure text)
+        CREATE FUNCTION clsfile.lti_roster_read(platform uuid, deployment text, context text, subs text[], names text[],
+                                                learners boolean[], failure text)
             RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, clsfile
             AS $$
             BEGIN
                 IF failure IS NOT NULL THEN
                     UPDATE clsfile.lti_context x SET roster_error = left(failure, 1000)
-                        WHERE x.platform_id = platform AND x.context_id = context;
+                        WHERE x.platform_id = platform AND x.deployment_id = deployment AND x.context_id = context;
                     RETURN;
                 END IF;
-                DELETE FROM clsfile.lti_roster_member m WHERE m.platform_id = platform AND m.context_id = context;
-                INSERT INTO clsfile.lti_roster_member (platform_id, context_id, sub, name, learner)
-                    SELECT platform, context, r.sub, r.name, r.learner FROM unnest(subs, names, learners) AS r(sub, name, learner)
+                DELETE FROM clsfile.lti_roster_member m
+                    WHERE m.platform_id = platform AND m.deployment_id = deployment AND m.context_id = context;
+                INSERT INTO clsfile.lti_roster_member (platform_id, deployment_id, context_id, sub, name, learner)
+                    SELECT platform, deployment, context, r.sub, r.name, r.learner
+                    FROM unnest(subs, names, learners) AS r(sub, name, learner)
                     ON CONFLICT DO NOTHING;
                 UPDATE clsfile.lti_context x SET roster_read_at = now(), roster_error = NULL
-                    WHERE x.platform_id = platform AND x.context_id = context;
+                    WHERE x.platform_id = platform AND x.deployment_id = deployment AND x.context_id = context;
             END $$
         """,
         // The course's learners as the roster said, and whether each has tied a device to the class.
         """
-        CREATE FUNCTION clsfile.lti_roster(platform uuid, context text)
+        CREATE FUNCTION clsfile.lti_roster(platform uuid, deployment text, context text)
             RETURNS TABLE (name text, linked boolean, read_at timestamptz, failure text)
             LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, clsfile
             AS $$
@@ -251,8 +258,9 @@ extension ServerSchema {
                        WHERE u.platform_id = platform AND u.sub = m.sub AND u.role = 'student' AND e.class_id = x.class_id),
                    x.roster_read_at, x.roster_error
             FROM clsfile.lti_context x
-            LEFT JOIN clsfile.lti_roster_member m ON m.platform_id = x.platform_id AND m.context_id = x.context_id AND m.learner
-            WHERE x.platform_id = platform AND x.context_id = context
+            LEFT JOIN clsfile.lti_roster_member m ON m.platform_id = x.platform_id AND m.deployment_id = x.deployment_id
+                AND m.context_id = x.context_id AND m.learner
+            WHERE x.platform_id = platform AND x.deployment_id = deployment AND x.context_id = context
             ORDER BY m.name
             $$
         """,
@@ -262,17 +270,23 @@ extension ServerSchema {
         CREATE TABLE clsfile.lti_registration_code (
             code_hash bytea PRIMARY KEY CHECK (length(code_hash) = 32),
             expires_at timestamptz NOT NULL,
-            used_at timestamptz
+            used_at timestamptz,
+            registered_at timestamptz
         )
         """,
         "ALTER TABLE clsfile.lti_registration_code ENABLE ROW LEVEL SECURITY",
+        // A registration begins by using its code, before the server fetches anything: a code serves once.
         """
-        CREATE FUNCTION clsfile.lti_registration_code_good(wanted_hash bytea) RETURNS boolean
-            LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, clsfile
-            AS $$ SELECT EXISTS (SELECT 1 FROM clsfile.lti_registration_code c
-                                 WHERE c.code_hash = wanted_hash AND c.used_at IS NULL AND c.expires_at > now()) $$
+        CREATE FUNCTION clsfile.lti_use_registration_code(wanted_hash bytea) RETURNS boolean
+            LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
+            AS $$ WITH used AS (
+                      UPDATE clsfile.lti_registration_code c SET used_at = now()
+                      WHERE c.code_hash = wanted_hash AND c.used_at IS NULL AND c.expires_at > now() RETURNING 1)
+                  SELECT EXISTS (SELECT 1 FROM used) $$
         """,
-        // A platform registered by Dynamic Registration, with the code it used (once; else SQLSTATE P0002).
+        // A platform registered by Dynamic Registration, under the code its registration used in
+        // the last ten minutes (once; else SQLSTATE P0002); one registered already is refused
+        // (SQLSTATE 23505).
         """
         CREATE FUNCTION clsfile.lti_register_dynamically(wanted_hash bytea, new_id uuid, wanted_issuer text, wanted_client text,
                                                          login_url text, token_url text, keys_url text, deployment text)
@@ -281,15 +295,15 @@ extension ServerSchema {
             DECLARE
                 platform uuid;
             BEGIN
-                UPDATE clsfile.lti_registration_code c SET used_at = now()
-                    WHERE c.code_hash = wanted_hash AND c.used_at IS NULL AND c.expires_at > now();
+                UPDATE clsfile.lti_registration_code c SET registered_at = now()
+                    WHERE c.code_hash = wanted_hash AND c.registered_at IS NULL AND c.used_at > now() - interval '10 minutes';
                 IF NOT FOUND THEN
                     RAISE EXCEPTION 'no such registration code' USING ERRCODE = 'no_data_found';
                 END IF;
+                -- A platform registered already is never changed this way: only its administrator's
+                -- clsfile-server lti register changes its addresses.
                 INSERT INTO clsfile.lti_platform (id, issuer, client_id, auth_login_url, auth_token_url, jwks_url)
                     VALUES (new_id, wanted_issuer, wanted_client, login_url, token_url, keys_url)
-                    ON CONFLICT (issuer, client_id) DO UPDATE SET auth_login_url = excluded.auth_login_url,
-                        auth_token_url = excluded.auth_token_url, jwks_url = excluded.jwks_url
                     RETURNING id INTO platform;
                 IF deployment IS NOT NULL THEN
                     INSERT INTO clsfile.lti_deployment (platform_id, deployment_id) VALUES (platform, deployment)
