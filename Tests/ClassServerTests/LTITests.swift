@@ -614,6 +614,22 @@ struct LTITests {
         #expect(!LTIRosterReader.sameOrigin("https://elsewhere.example/nrps?page=2", as: "https://lms.example/nrps"))
     }
 
+    @Test func aLoginWhoseQueryDoesNotDecodeIsRefusedWithAPage() async throws {
+        let school = try await ServerDatabaseTests.School()
+        let scratch = try Scratch()
+        let server = try await SyncTests.RunningServer(school, in: scratch.url)
+        let target = "target_link_uri=" + server.url.absoluteString + "/lti/launch"
+        // A field twice, and a field as a dictionary.
+        for query in ["iss=a&iss=b&login_hint=1&\(target)", "iss%5Bx%5D=a&login_hint=1&\(target)"] {
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: server.url.absoluteString + "/lti/login?" + query), timeout: .seconds(30))
+            let page = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            #expect(response.status == .badRequest, "\(query): \(response.status)")
+            #expect(response.headers.first(name: "Content-Type")?.hasPrefix("text/html") == true, "\(query)")
+            #expect(page.contains("the query is not the login an LTI platform sends"), "\(query): \(page.prefix(2000))")
+        }
+    }
+
     @Test func aLaunchWithLoginCookiesOfAnotherLoginIsRefused() throws {
         let state = "abc"
         let own = "\(LTIRoutes.stateCookiePrefix)\(String(LTIRoutes.hash(state).map { String(format: "%02x", $0) }.joined().prefix(16)))"

@@ -43,7 +43,10 @@ struct LTIRoutes: Sendable {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: keys)))
         }
         routes.get("login") { request, _ in
-            try await login(try URLEncodedFormDecoder().decode(LoginFields.self, from: request.uri.query ?? ""))
+            try await login(
+                try Self.decoded(
+                    LoginFields.self, from: request.uri.query ?? "",
+                    refusing: "the query is not the login an LTI platform sends (each of its fields once, percent-encoded)"))
         }
         routes.post("login") { request, _ in
             try await login(try await Self.form(LoginFields.self, of: request))
@@ -382,10 +385,18 @@ struct LTIRoutes: Sendable {
     /// A form body (`application/x-www-form-urlencoded`), decoded.
     private static func form<Fields: Decodable>(_ type: Fields.Type, of request: Request) async throws -> Fields {
         let body = try await request.body.collect(upTo: 64 * 1024)
+        return try decoded(
+            Fields.self, from: String(buffer: body),
+            refusing: "the body is not the form an LTI platform posts (application/x-www-form-urlencoded)")
+    }
+
+    /// Form-encoded fields (a body or a query), decoded; what does not decode (a field given
+    /// twice, a bad percent-escape) is refused with `refusal`.
+    private static func decoded<Fields: Decodable>(_ type: Fields.Type, from text: String, refusing refusal: String) throws -> Fields {
         do {
-            return try URLEncodedFormDecoder().decode(Fields.self, from: String(buffer: body))
+            return try URLEncodedFormDecoder().decode(Fields.self, from: text)
         } catch {
-            throw ServerError(.invalidValue, "the body is not the form an LTI platform posts (application/x-www-form-urlencoded)")
+            throw ServerError(.invalidValue, refusal)
         }
     }
 }
