@@ -630,6 +630,20 @@ struct LTITests {
         }
     }
 
+    @Test func aLoginSendsTheBrowserBackToTheLaunchAddressAsThePlatformSpellsIt() throws {
+        let origins: Set = [try ServerOrigin("https://class.school.example"), try ServerOrigin("http://127.0.0.1:8080")]
+        #expect(
+            try LTIRoutes.redirectAddress(for: "https://class.school.example/lti/launch", origins: origins)
+                == "https://class.school.example/lti/launch")
+        #expect(
+            try LTIRoutes.redirectAddress(for: "HTTPS://class.school.example:443/lti/launch?course=7#top", origins: origins)
+                == "https://class.school.example:443/lti/launch")
+        #expect(try LTIRoutes.redirectAddress(for: "http://127.0.0.1:8080/lti/launch", origins: origins) == "http://127.0.0.1:8080/lti/launch")
+        for elsewhere in ["https://elsewhere.example/lti/launch", "https://class.school.example/lti/other", "http://127.0.0.1:8081/lti/launch"] {
+            #expect(throws: ServerError.self, "\(elsewhere)") { try LTIRoutes.redirectAddress(for: elsewhere, origins: origins) }
+        }
+    }
+
     @Test func aLaunchWithLoginCookiesOfAnotherLoginIsRefused() throws {
         let state = "abc"
         let own = "\(LTIRoutes.stateCookiePrefix)\(String(LTIRoutes.hash(state).map { String(format: "%02x", $0) }.joined().prefix(16)))"

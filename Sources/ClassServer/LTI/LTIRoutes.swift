@@ -132,16 +132,32 @@ struct LTIRoutes: Sendable {
     /// The tool's launch address on the origin of a login's target: the target must be this
     /// server's launch address, on one of its public origins (never elsewhere: an open redirect).
     private func redirectAddress(for target: String) throws -> String {
-        let origins = audiences.withLockedValue { $0 }
-        guard let url = URL(string: target), url.path == Self.launchPath, let origin = try? ServerOrigin(url), origins.contains(origin)
+        try Self.redirectAddress(for: target, origins: audiences.withLockedValue { $0 })
+    }
+
+    /// The tool's launch address on the origin of a login's target, which must be on one of
+    /// `origins`.
+    ///
+    /// The address is spelled as the target spells its origin (a default port left out where it
+    /// leaves it out), without its query: a platform compares the `redirect_uri` with the
+    /// addresses its administrator registered, as text.
+    static func redirectAddress(for target: String, origins: Set<ServerOrigin>) throws -> String {
+        guard let url = URL(string: target), url.path == launchPath, let origin = try? ServerOrigin(url), origins.contains(origin),
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else {
-            let ours = origins.map { $0.value + Self.launchPath }.sorted().joined(separator: " or ")
+            let ours = origins.map { $0.value + launchPath }.sorted().joined(separator: " or ")
             throw ServerError(
                 .invalidValue,
                 "the login's target \(target.prefix(200)) is not this tool's launch address (\(ours)): ask the LMS administrator to set the tool's target link and redirect addresses to it"
             )
         }
-        return origin.value + Self.launchPath
+        components.scheme = components.scheme?.lowercased()
+        components.user = nil
+        components.password = nil
+        components.percentEncodedPath = launchPath
+        components.query = nil
+        components.fragment = nil
+        return components.string ?? origin.value + launchPath
     }
 
     private func launch(_ fields: LaunchFields, cookies: [String]) async throws -> Response {
