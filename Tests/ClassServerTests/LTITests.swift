@@ -644,6 +644,25 @@ struct LTITests {
         }
     }
 
+    /// The OpenAPI document of `GET /v1/openapi.yaml` has every LTI route: schemathesis checks
+    /// what it has (`Scripts/catalog-api-check`).
+    @Test func theOpenAPIDocumentHasEveryLTIRoute() throws {
+        let document = String(
+            decoding: try Data(
+                contentsOf: PythonPackages.packageRoot.appendingPathComponent("Sources/ClassServer/Catalog/catalog-openapi.yaml")),
+            as: UTF8.self)
+        var operations: Set<String> = [], path = ""
+        for line in document.split(separator: "\n") {
+            if line.hasPrefix("  /"), line.hasSuffix(":") {
+                path = String(line.dropFirst(2).dropLast())
+            } else if let method = line.firstMatch(of: /^    (get|post|put|patch|delete):$/)?.1 {
+                operations.insert("\(method.uppercased()) \(path)")
+            }
+        }
+        let lti = ["GET /lti/jwks", "GET /lti/login", "POST /lti/login", "POST /lti/launch"]
+        #expect(operations.filter { $0.contains(" /lti/") } == Set(lti), "\(operations.sorted())")
+    }
+
     @Test func aLaunchWithLoginCookiesOfAnotherLoginIsRefused() throws {
         let state = "abc"
         let own = "\(LTIRoutes.stateCookiePrefix)\(String(LTIRoutes.hash(state).map { String(format: "%02x", $0) }.joined().prefix(16)))"
