@@ -614,7 +614,7 @@ struct LTITests {
         #expect(!LTIRosterReader.sameOrigin("https://elsewhere.example/nrps?page=2", as: "https://lms.example/nrps"))
     }
 
-    @Test func aLoginWhoseQueryDoesNotDecodeIsRefusedWithAPage() async throws {
+    @Test func aLoginOrRegistrationWhoseQueryDoesNotDecodeIsRefusedWithAPage() async throws {
         let school = try await ServerDatabaseTests.School()
         let scratch = try Scratch()
         let server = try await SyncTests.RunningServer(school, in: scratch.url)
@@ -627,6 +627,14 @@ struct LTITests {
             #expect(response.status == .badRequest, "\(query): \(response.status)")
             #expect(response.headers.first(name: "Content-Type")?.hasPrefix("text/html") == true, "\(query)")
             #expect(page.contains("the query is not the login an LTI platform sends"), "\(query): \(page.prefix(2000))")
+        }
+        // A Dynamic Registration's, likewise.
+        for query in ["openid_configuration=a&openid_configuration=b", "openid_configuration%5Bx%5D=a"] {
+            let response = try await HTTPClient.shared.execute(
+                HTTPClientRequest(url: server.url.absoluteString + "/lti/register?" + query), timeout: .seconds(30))
+            let page = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            #expect(response.status == .badRequest, "\(query): \(response.status)")
+            #expect(page.contains("the query is not the registration an LMS begins"), "\(query): \(page.prefix(2000))")
         }
     }
 

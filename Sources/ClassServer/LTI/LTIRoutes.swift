@@ -54,7 +54,9 @@ struct LTIRoutes: Sendable {
         let registration = LTIDynamicRegistration(database: database, origins: { [audiences] in audiences.withLockedValue { $0 } })
         routes.get("register") { request, _ in
             try await registration.register(
-                try URLEncodedFormDecoder().decode(LTIDynamicRegistration.Fields.self, from: request.uri.query ?? ""),
+                try Self.decoded(
+                    LTIDynamicRegistration.Fields.self, from: request.uri.query ?? "",
+                    refusing: "the query is not the registration an LMS begins (each of its fields once, percent-encoded)"),
                 host: request.head.authority)
         }
         routes.post("deep-link") { request, _ in
