@@ -646,8 +646,11 @@ struct LTITests {
         #expect(
             try LTIRoutes.redirectAddress(for: "HTTPS://class.school.example:443/lti/launch?course=7#top", origins: origins)
                 == "https://class.school.example:443/lti/launch")
-        #expect(try LTIRoutes.redirectAddress(for: "http://127.0.0.1:8080/lti/launch", origins: origins) == "http://127.0.0.1:8080/lti/launch")
-        for elsewhere in ["https://elsewhere.example/lti/launch", "https://class.school.example/lti/other", "http://127.0.0.1:8081/lti/launch"] {
+        #expect(
+            try LTIRoutes.redirectAddress(for: "http://127.0.0.1:8080/lti/launch", origins: origins) == "http://127.0.0.1:8080/lti/launch")
+        for elsewhere in [
+            "https://elsewhere.example/lti/launch", "https://class.school.example/lti/other", "http://127.0.0.1:8081/lti/launch"
+        ] {
             #expect(throws: ServerError.self, "\(elsewhere)") { try LTIRoutes.redirectAddress(for: elsewhere, origins: origins) }
         }
     }
@@ -667,7 +670,9 @@ struct LTITests {
                 operations.insert("\(method.uppercased()) \(path)")
             }
         }
-        let lti = ["GET /lti/jwks", "GET /lti/login", "POST /lti/login", "POST /lti/launch"]
+        let lti = [
+            "GET /lti/jwks", "GET /lti/login", "POST /lti/login", "POST /lti/launch", "GET /lti/register", "POST /lti/deep-link"
+        ]
         #expect(operations.filter { $0.contains(" /lti/") } == Set(lti), "\(operations.sorted())")
     }
 

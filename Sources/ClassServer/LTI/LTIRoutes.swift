@@ -147,10 +147,9 @@ struct LTIRoutes: Sendable {
         guard let url = URL(string: target), url.path == launchPath, let origin = try? ServerOrigin(url), origins.contains(origin),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else {
-            let ours = origins.map { $0.value + launchPath }.sorted().joined(separator: " or ")
             throw ServerError(
                 .invalidValue,
-                "the login's target \(target.prefix(200)) is not this tool's launch address (\(ours)): ask the LMS administrator to set the tool's target link and redirect addresses to it"
+                "the login's target \(target.prefix(200)) is not this tool's launch address: ask the LMS administrator to set the tool's target link and redirect addresses to the address the server's administrator gave (https://SERVER/lti/launch)"
             )
         }
         components.scheme = components.scheme?.lowercased()
@@ -186,12 +185,15 @@ struct LTIRoutes: Sendable {
         try Self.checkCookies(cookies, state: state)
         let verified = try await verifier.verify(idToken, platform: platform, login: login)
         let origin = try ServerOrigin(login.targetLinkURI)
+        // The server's address as the LMS spells it (https://SERVER, not https://SERVER:443), for the pages.
+        let base = String(
+            try Self.redirectAddress(for: login.targetLinkURI, origins: audiences.withLockedValue { $0 }).dropLast(Self.launchPath.count))
         let framing = LTIPage.origin(of: platform.issuer)
         switch verified.role {
         case .instructor:
             let opened = try await database.instructorLaunch(verified, platform: platform)
             let pageToken = try await DeviceToken.make(key: opened.pageKey, audience: origin)
-            let pages = "\(origin.value)/classes/\(opened.classID.uuidString.lowercased())/?token=\(pageToken)"
+            let pages = "\(base)/classes/\(opened.classID.uuidString.lowercased())/?token=\(pageToken)"
             var link: HTML = ""
             if !opened.isLinked {
                 let token = LTILinkToken.random()
@@ -202,14 +204,14 @@ struct LTIRoutes: Sendable {
                     <h2>Tie your clsfile to this class</h2>
                     <p>Your handouts reach this class once clsfile on your computer, in the teacher role, is tied to your LMS \
                     account. Run this in a terminal there (it works once, within 15 minutes):</p>
-                    <pre><code>clsfile join \(origin.value) --lti \(token)</code></pre>
-                    <p>Then <code>clsfile register --server \(origin.value)</code> registers your handouts with the class.</p>
+                    <pre><code>clsfile join \(base) --lti \(token)</code></pre>
+                    <p>Then <code>clsfile register --server \(base)</code> registers your handouts with the class.</p>
                     """
             }
             try await keepResourceLink(verified, platform: platform, classID: opened.classID)
             if let settings = verified.deepLinking {
                 return try await chooser(
-                    verified, settings: settings, platform: platform, opened: opened, tie: link, framing: framing, origin: origin)
+                    verified, settings: settings, platform: platform, opened: opened, tie: link, framing: framing, base: base)
             }
             let content: HTML = """
                 <h1>\(opened.className)</h1>
@@ -233,7 +235,7 @@ struct LTIRoutes: Sendable {
                 <h1>\(joined.className)</h1>
                 <p>You are in this course's class on clsfile, as \(verified.displayName).</p>
                 \(status)
-                <pre><code>clsfile join \(origin.value) --lti \(token)</code></pre>
+                <pre><code>clsfile join \(base) --lti \(token)</code></pre>
                 """
             return LTIPage.response(title: joined.className, content: content, framedBy: framing)
         }
@@ -286,7 +288,7 @@ struct LTIRoutes: Sendable {
     /// The page of a deep-linking launch: the class's assignments to choose from.
     private func chooser(
         _ launch: LTILaunch, settings: LTIIDToken.DeepLinkingSettings, platform: LTIPlatform,
-        opened: ServerDatabase.InstructorLaunch, tie: HTML, framing: String?, origin: ServerOrigin
+        opened: ServerDatabase.InstructorLaunch, tie: HTML, framing: String?, base: String
     ) async throws -> Response {
         let handouts = try await database.handoutTitles(ofClass: opened.classID, as: opened.accountID)
         guard !handouts.isEmpty else {
@@ -303,7 +305,7 @@ struct LTIRoutes: Sendable {
         try await database.beginDeepLink(
             ServerDatabase.LTIDeepLink(
                 platformID: platform.id, issuer: platform.issuer, clientID: platform.clientID, deploymentID: launch.deploymentID,
-                classID: opened.classID, teacherID: opened.accountID, launchURL: origin.value + Self.launchPath,
+                classID: opened.classID, teacherID: opened.accountID, launchURL: base + Self.launchPath,
                 returnURL: settings.deepLinkReturnURL, data: settings.data),
             idHash: Self.hash(id), lifetime: Self.deepLinkLifetime)
         let choices = handouts.enumerated().map { index, handout -> HTML in
