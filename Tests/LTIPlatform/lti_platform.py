@@ -373,14 +373,20 @@ class Platform:
         with st.lock:
             st.pending[pending["hint"]] = pending
         jar = Jar() if body.get("cookies", True) else None
-        out: dict = {"lti_message_hint": pending["hint"]}
+        # Milliseconds of the tool's two answers, each timed around its HTTP call (on loopback: the
+        # tool's time plus the socket), and of the whole launch, the platform's own part included.
+        timings: dict = {}
+        out: dict = {"lti_message_hint": pending["hint"], "timings": timings}
+        started = time.perf_counter()
 
         # (1) login initiation at the tool (GET, or POST form as Moodle does); it must redirect to our /auth
         login_url = self.login_url(pending)
+        before = time.perf_counter()
         if body.get("login_method") == "POST":
             r = browse("POST", login_url.split("?")[0], jar, data=dict(parse_qsl(urlsplit(login_url).query)))
         else:
             r = browse("GET", login_url, jar)
+        timings["login_ms"] = (time.perf_counter() - before) * 1000
         location = r.headers.get("Location")
         out["login"] = {"url": login_url, "status": r.status_code, "location": location,
                         "set_cookie": set_cookies(r)}
@@ -408,7 +414,10 @@ class Platform:
             return {"status": resp.status_code, "location": resp.headers.get("Location"),
                     "content_type": resp.headers.get("Content-Type"), "body": resp.text,
                     "set_cookie": set_cookies(resp)}
+        before = time.perf_counter()
         out["launch"] = post()
+        timings["launch_ms"] = (time.perf_counter() - before) * 1000
+        timings["total_ms"] = (time.perf_counter() - started) * 1000
         if tamper == "replay":
             out["first_launch"] = out["launch"]
             out["launch"] = post()
