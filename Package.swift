@@ -317,6 +317,16 @@ let package = Package(
             path: "Benchmarks/CatalogBenchmark"
         ),
         .executableTarget(
+            name: "LTIBenchmark",
+            // clsfile-server: built first, so that the benchmark launches the real server.
+            dependencies: [
+                "TestSupport", "clsfile-server",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
+            ],
+            path: "Benchmarks/LTIBenchmark"
+        ),
+        .executableTarget(
             name: "HistoryBenchmark",
             dependencies: ["OpenClassKit", "TestSupport"],
             path: "Benchmarks/HistoryBenchmark"
