@@ -294,6 +294,7 @@ let package = Package(
                 "ClassServer", "ClassSync", "ClassWire", "OpenClassKit", "TestSupport", "clsfile-server",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")
             ],

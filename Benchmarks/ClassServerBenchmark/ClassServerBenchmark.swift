@@ -25,13 +25,17 @@ import Glibc
 ///     swift run -c release ClassServerBenchmark [--quick] [--students 10000] [--servers 2] [--nginx]
 ///                                               [--batch 5] [--start-rate 1000] [--step-seconds 15]
 ///                                               [--report-students 40] [--assignments 50] [--report-rounds 30]
-///                                               [--rate R] [--round-robin]
+///                                               [--rate R] [--round-robin] [--lti]
 ///
 /// Each step offers its rate for `--step-seconds` (requests at fixed times, their latency counted
 /// from the time each was due, so that a server falling behind shows in the p99); rates rise by
 /// half each step, and after the first step that fails, two steps halve the gap to the last that
 /// held. `--quick`: 1,000 students, 5 s steps, 10 report rounds. `--rate R`: one step at R
-/// operations/s and no search (to compare two builds of the server at one load).
+/// operations/s and no search (to compare two builds of the server at one load). `--lti`: the
+/// load class's assignments are tied to an LMS's gradebook, a sink in this process
+/// (``GradebookSink``), so that the servers send each student's score as their work changes
+/// (grade passback, at most once a minute per student and assignment); each step then also
+/// reports the scores the sink took and those ready to send but not sent yet.
 ///
 /// Reported: the highest rate held with its p50/p99, the servers' resident memory when the load
 /// starts (after every student synced once to each server) and when it ends, and the CPU time of one applied
@@ -55,6 +59,7 @@ struct ClassServerBenchmark {
         let throughNginx = CommandLine.arguments.contains("--nginx")
         let roundRobin = CommandLine.arguments.contains("--round-robin")
         let fixedRate = arguments.text("--rate").flatMap(Double.init)
+        let gradePassback = CommandLine.arguments.contains("--lti")
         guard Tool.initdb.url != nil else { fail("PostgreSQL is not installed: apt-get install -y postgresql") }
         if throughNginx, Tool.nginx.url == nil { fail("nginx is not installed: apt-get install -y nginx") }
         let serverProgram = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
@@ -78,6 +83,13 @@ struct ClassServerBenchmark {
         let keys = (0..<students).map { _ in P256.Signing.PrivateKey() }
         try await join(keys, code: loadClass.joinCode, database: try DatabaseAddress(appURL))
         print("ClassServerBenchmark: \(students) students joined in \(joining.duration(to: .now))")
+        // Before the servers start, so that they find the tool's key the platform made.
+        let gradebook = gradePassback ? await GradebookSink.start() : nil
+        if let gradebook {
+            try await linkToGradebook(gradebook, classID: loadClass.id, assignments: 3, owner: owner, cluster: cluster)
+            print("  grade passback: the load class's 3 assignments linked to a gradebook at \(gradebook.url)")
+        }
+        defer { gradebook?.stop() }
 
         // Behind nginx, tokens name nginx's address, which each server is told.
         let front = try LoopbackSocket.unusedPort()
@@ -141,9 +153,19 @@ struct ClassServerBenchmark {
         // At most 12 steps, so that the run is bounded whatever the machine.
         for _ in 0..<(fixedRate == nil ? 12 : 1) {
             let cpuBefore = meter.seconds()
+            let scoresBefore = gradebook?.scores ?? 0
             var step = await load.step(rate: rate, seconds: stepSeconds)
             step.cpu = meter.seconds() - cpuBefore
             print(step.line)
+            if let gradebook {
+                let posted = gradebook.scores - scoresBefore
+                let waiting = scoresWaiting(in: cluster)
+                print(
+                    String(
+                        format:
+                            "    grade passback: %d scores posted (%.0f/s), %d access tokens so far; at the end %d of %d scores ready to send",
+                        posted, Double(posted) / step.seconds, gradebook.tokens, waiting.ready, waiting.all))
+            }
             if step.holds {
                 held = step.offered > (held?.offered ?? 0) ? step : held
             } else {
