@@ -7,8 +7,10 @@ extension ClassServerBenchmark {
     /// student's score as their work changes. As the schema owner: a platform whose addresses
     /// are the sink's (which makes the tool's key), each student of the class an LMS student of
     /// it, and a resource link with a line item of the sink for each assignment the load writes to.
+    /// Holding the scores, each student's score on each link is kept due only a day from now:
+    /// the trigger on the work counts each change, but the servers send nothing.
     static func linkToGradebook(
-        _ sink: GradebookSink, classID: UUID, assignments: Int, owner: DatabaseAddress, cluster: PostgresCluster
+        _ sink: GradebookSink, classID: UUID, assignments: Int, holdingScores: Bool, owner: DatabaseAddress, cluster: PostgresCluster
     ) async throws {
         func address(_ path: String) -> URL {
             guard let url = URL(string: sink.url + path) else { fail("the gradebook sink's address \(sink.url) is not a URL") }
@@ -31,6 +33,14 @@ extension ClassServerBenchmark {
             INSERT INTO clsfile.lti_resource_link (platform_id, resource_link_id, class_id, assignment_id, line_item_url)
                 VALUES \(links.joined(separator: ", "));
             """, user: "clsfile_owner", password: "owner", database: "clsfile")
+        if holdingScores {
+            try cluster.psql(
+                """
+                INSERT INTO clsfile.lti_score (platform_id, resource_link_id, student_id, not_before)
+                    SELECT '\(platform.id)', 'link-' || n, e.student_id, now() + interval '1 day'
+                    FROM clsfile.enrolment e, generate_series(0, \(assignments - 1)) AS n WHERE e.class_id = '\(classID)'
+                """, user: "clsfile_owner", password: "owner", database: "clsfile")
+        }
     }
 
     /// The scores the senders could send now (due, their minute since the last one sent past),

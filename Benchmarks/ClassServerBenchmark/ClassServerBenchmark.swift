@@ -25,7 +25,7 @@ import Glibc
 ///     swift run -c release ClassServerBenchmark [--quick] [--students 10000] [--servers 2] [--nginx]
 ///                                               [--batch 5] [--start-rate 1000] [--step-seconds 15]
 ///                                               [--report-students 40] [--assignments 50] [--report-rounds 30]
-///                                               [--rate R] [--round-robin] [--lti]
+///                                               [--rate R] [--round-robin] [--lti | --lti-held]
 ///
 /// Each step offers its rate for `--step-seconds` (requests at fixed times, their latency counted
 /// from the time each was due, so that a server falling behind shows in the p99); rates rise by
@@ -35,7 +35,9 @@ import Glibc
 /// load class's assignments are tied to an LMS's gradebook, a sink in this process
 /// (``GradebookSink``), so that the servers send each student's score as their work changes
 /// (grade passback, at most once a minute per student and assignment); each step then also
-/// reports the scores the sink took and those ready to send but not sent yet.
+/// reports the scores the sink took and those ready to send but not sent yet. `--lti-held`: as
+/// `--lti`, but every score is held (due only a day later), so that the servers send none: what
+/// marking the scores costs without sending them.
 ///
 /// Reported: the highest rate held with its p50/p99, the servers' resident memory when the load
 /// starts (after every student synced once to each server) and when it ends, and the CPU time of one applied
@@ -59,7 +61,8 @@ struct ClassServerBenchmark {
         let throughNginx = CommandLine.arguments.contains("--nginx")
         let roundRobin = CommandLine.arguments.contains("--round-robin")
         let fixedRate = arguments.text("--rate").flatMap(Double.init)
-        let gradePassback = CommandLine.arguments.contains("--lti")
+        let holdingScores = CommandLine.arguments.contains("--lti-held")
+        let gradePassback = holdingScores || CommandLine.arguments.contains("--lti")
         guard Tool.initdb.url != nil else { fail("PostgreSQL is not installed: apt-get install -y postgresql") }
         if throughNginx, Tool.nginx.url == nil { fail("nginx is not installed: apt-get install -y nginx") }
         let serverProgram = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
@@ -86,8 +89,11 @@ struct ClassServerBenchmark {
         // Before the servers start, so that they find the tool's key the platform made.
         let gradebook = gradePassback ? await GradebookSink.start() : nil
         if let gradebook {
-            try await linkToGradebook(gradebook, classID: loadClass.id, assignments: 3, owner: owner, cluster: cluster)
-            print("  grade passback: the load class's 3 assignments linked to a gradebook at \(gradebook.url)")
+            try await linkToGradebook(
+                gradebook, classID: loadClass.id, assignments: 3, holdingScores: holdingScores, owner: owner, cluster: cluster)
+            print(
+                "  grade passback: the load class's 3 assignments linked to a gradebook at \(gradebook.url)"
+                    + (holdingScores ? ", every score held a day" : ""))
         }
         defer { gradebook?.stop() }
 
@@ -248,8 +254,9 @@ struct ClassServerBenchmark {
         var line: String {
             String(
                 format:
-                    "  %6.0f operations/s offered: %5d requests, %6.0f applied/s, sync p50 %5.1f ms p99 %6.1f ms, %d failed, CPU %.2f ms/operation  %@",
-                offered, requests, appliedRate, p50, p99, failures, cpu.total * 1_000 / Double(max(1, applied)), holds ? "held" : "NOT HELD"
+                    "  %6.0f operations/s offered: %5d requests, %6.0f applied/s, sync p50 %5.1f ms p99 %6.1f ms, %d failed, CPU %.3f ms/operation (servers %.3f, PostgreSQL %.3f)  %@",
+                offered, requests, appliedRate, p50, p99, failures, cpu.total * 1_000 / Double(max(1, applied)),
+                cpu.servers * 1_000 / Double(max(1, applied)), cpu.database * 1_000 / Double(max(1, applied)), holds ? "held" : "NOT HELD"
             )
                 + (firstFailure.map { "\n    first failure: \($0)" } ?? "")
         }
