@@ -24,7 +24,9 @@ extension ClassServerBenchmark {
                     deployments: ["1"])
             ).platform
         }
-        let links = (0..<assignments).map { "('\(platform.id)', 'link-\($0)', '\(classID)', 'assignment-\($0)', '\(sink.url)/lineitems/\($0)')" }
+        let links = (0..<assignments).map {
+            "('\(platform.id)', 'link-\($0)', '\(classID)', 'assignment-\($0)', '\(sink.url)/lineitems/\($0)')"
+        }
         try cluster.psql(
             """
             INSERT INTO clsfile.lti_user (platform_id, sub, role, account_id)
