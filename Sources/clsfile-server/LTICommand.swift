@@ -47,13 +47,20 @@ struct LTICommand: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("The platform's public keyset (JWKS) URL.", valueName: "url"))
         var jwksURL: String
 
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "The least time between two scores of a student on one line item sent to the LMS's gradebook (each costs the server about a millisecond of CPU).",
+                valueName: "seconds"))
+        var scoreInterval: Int = 600
+
         func run() async throws {
             try await reportingFailures {
                 let address = try databaseOptions.address()
                 let platform = LTIPlatform(
                     issuer: issuer, clientID: clientID, authLoginURL: try Self.url(authLoginURL, "--auth-login-url"),
                     authTokenURL: try Self.url(authTokenURL, "--auth-token-url"), jwksURL: try Self.url(jwksURL, "--jwks-url"),
-                    deployments: deploymentID)
+                    deployments: deploymentID, scoreInterval: scoreInterval)
                 let (registered, key) = try await ServerDatabase.withDatabase(address, logger: .server) {
                     try await $0.registerLTIPlatform(platform)
                 }
@@ -144,7 +151,7 @@ struct LTICommand: AsyncParsableCommand {
     static func describe(_ platform: LTIPlatform) -> String {
         """
         \(TerminalText.escaped(platform.issuer))  client \(TerminalText.escaped(platform.clientID))  \
-        deployments \(platform.deployments.map(TerminalText.escaped).joined(separator: ", "))
+        deployments \(platform.deployments.map(TerminalText.escaped).joined(separator: ", "))  scores every \(platform.scoreInterval) s
         """
     }
 }

@@ -44,11 +44,11 @@ struct LTITests {
             }
         }
 
-        /// The options of `clsfile-server lti register` for this platform.
+        /// The options of `clsfile-server lti register` for this platform: scores at most every 30 s.
         func registration(deployment: String = "deployment-1") -> [String] {
             [
                 "--issuer", url, "--client-id", "clsfile-test", "--deployment-id", deployment, "--auth-login-url", url + "/auth",
-                "--auth-token-url", url + "/token", "--jwks-url", url + "/jwks"
+                "--auth-token-url", url + "/token", "--jwks-url", url + "/jwks", "--score-interval", "30"
             ]
         }
 
@@ -321,8 +321,9 @@ struct LTITests {
             #expect((last["comment"] as? String)?.hasPrefix("\(Int(words)) words · ") == true, "\(last)")
             #expect(scores[sub]?["count"] as? Int == 1)
         }
-        // More work within the minute, typed in vim with the clsfile plugin: not sent at once (at
-        // most one score a minute per student and line item), then sent once the minute is over.
+        // More work within the platform's interval (30 s here), typed in vim with the clsfile plugin:
+        // not sent at once (at most one score per interval per student and line item), then sent
+        // once the interval is over.
         try Tool.require(.vim, .tmux)
         for (_, student, essay) in students {
             try await Self.typeInVim("Deltas gather silt where rivers meet the sea", into: essay, as: student)
@@ -557,7 +558,7 @@ struct LTITests {
         let more = try Self.server(base + urls + ["--jwks-url", "https://lms.example/jwks", "--deployment-id", "2"], school: school)
         #expect(more.status == 0 && !more.output.contains("made the tool's key"), "\(more.output)")
         let listed = try Self.server(["lti", "list"], school: school)
-        #expect(listed.output == "https://lms.example  client c1  deployments 1, 2\n", "\(listed.output)")
+        #expect(listed.output == "https://lms.example  client c1  deployments 1, 2  scores every 600 s\n", "\(listed.output)")
         // The tool's key set: one RS256 key, then two after a rotation.
         let rotated = try Self.server(["lti", "rotate-key"], school: school)
         #expect(rotated.status == 0 && rotated.output.contains("stays published for seven days"), "\(rotated.output)")

@@ -17,10 +17,13 @@ public struct LTIPlatform: Sendable, Equatable {
     public var jwksURL: URL
     /// The deployments of this tool on the platform whose launches the server takes.
     public var deployments: [String]
+    /// The least time, in seconds, between two scores of a student on one line item sent to the
+    /// platform's gradebook: 600 (10 minutes) unless its administrator says otherwise.
+    public var scoreInterval: Int
 
     public init(
         id: UUID = UUID(), issuer: String, clientID: String, authLoginURL: URL, authTokenURL: URL, jwksURL: URL,
-        deployments: [String]
+        deployments: [String], scoreInterval: Int = 600
     ) {
         self.id = id
         self.issuer = issuer
@@ -29,6 +32,7 @@ public struct LTIPlatform: Sendable, Equatable {
         self.authTokenURL = authTokenURL
         self.jwksURL = jwksURL
         self.deployments = deployments
+        self.scoreInterval = scoreInterval
     }
 
     /// Checks what an administrator gives: an issuer and client id of 1 to 255 characters (1,024
@@ -49,6 +53,9 @@ public struct LTIPlatform: Sendable, Equatable {
             throw ServerError(.invalidValue, "give at least one --deployment-id: the LMS shows it where the tool is set up")
         }
         for deployment in deployments { try check(deployment, "--deployment-id", upTo: 255) }
+        guard (1...86_400).contains(scoreInterval) else {
+            throw ServerError(.invalidValue, "--score-interval must be 1 to 86400 seconds, not \(scoreInterval)")
+        }
         for (url, name) in [(authLoginURL, "--auth-login-url"), (authTokenURL, "--auth-token-url"), (jwksURL, "--jwks-url")] {
             try Self.checkAddress(url, name)
         }

@@ -11,8 +11,10 @@ import OpenClassKit
 /// their work syncs, apart from the syncs: it takes the scores due (``ServerDatabase/scoresDue(limit:)``,
 /// any number of server processes sharing them), asks each platform for an access token (a
 /// client assertion signed with the tool's key; kept until a minute before it expires), and
-/// posts each score to its line item. A score the platform refuses or cannot take now is tried
-/// again after 5 s, then 10, 20, … up to an hour.
+/// posts each score to its line item, at most once per the platform's interval (10 minutes by
+/// default, `clsfile-server lti register --score-interval`) per student and line item; marks a
+/// batch sent in one statement. A score the platform refuses or cannot take now is tried again
+/// after 5 s, then 10, 20, … up to an hour.
 ///
 /// Its access tokens come from ``LTIAccessTokens``.
 actor LTIScoreSender {
@@ -20,6 +22,12 @@ actor LTIScoreSender {
     private let database: ServerDatabase
     private let tokens: LTIAccessTokens
     private let logger: Logger
+    /// Made once: a formatter is dear to make.
+    private let formatter: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
 
     init(database: ServerDatabase, tokens: LTIAccessTokens, logger: Logger) {
         self.database = database
@@ -37,10 +45,11 @@ actor LTIScoreSender {
     /// - Returns: How many were taken.
     func sendDue() async throws -> Int {
         let due = try await database.scoresDue(limit: 20)
+        var sent: [ServerDatabase.LTIScoreDue] = []
         for score in due {
             do {
                 try await send(score)
-                try await database.scoreSent(score)
+                sent.append(score)
             } catch {
                 let retry = min(5 << min(score.attempts, 10), 3600)
                 logger.info(
@@ -48,6 +57,7 @@ actor LTIScoreSender {
                 try await database.scoreFailed(score, because: "\(error)", retryAfter: retry)
             }
         }
+        try await database.scoresSent(sent)
         return due.count
     }
 
@@ -62,7 +72,7 @@ actor LTIScoreSender {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/vnd.ims.lis.v1.score+json")
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.body = .bytes(ByteBuffer(bytes: try Self.body(of: score)))
+        request.body = .bytes(ByteBuffer(bytes: try Self.body(of: score, formatter: formatter)))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
         let answer = try await response.body.collect(upTo: 64 * 1024)
         // 409: the gradebook holds a score as new or newer (Moodle's answer to a time not later
@@ -77,7 +87,7 @@ actor LTIScoreSender {
     /// The score of a student's work (AGS 2.0 §3.4): the primary item's score, else progress,
     /// out of the link's maximum; where the work is; the grading the teacher chose; a comment with
     /// the time and words; the time of the work's last change.
-    static func body(of score: ServerDatabase.LTIScoreDue) throws -> Data {
+    static func body(of score: ServerDatabase.LTIScoreDue, formatter: ISO8601DateFormatter) throws -> Data {
         let work = score.work
         let maximum = score.grading.scoreMaximum
         let fraction: Double
@@ -93,8 +103,6 @@ actor LTIScoreSender {
         let words = ([work.primaryItem] + work.additionalItems).compactMap { $0 }.first { $0.identifier == ItemIdentifier.wordCount }
         let minutes = Int((work.activeSeconds / 60).rounded())
         let comment = [words.map { "\(Int($0.value)) words" }, "\(minutes) min active"].compactMap { $0 }.joined(separator: " · ")
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var body: [String: Any] = [
             "userId": score.userID, "scoreGiven": (min(max(fraction, 0), 1) * maximum * 100).rounded() / 100,
             "scoreMaximum": maximum, "activityProgress": activity, "gradingProgress": score.grading.gradingProgress,

@@ -20,11 +20,12 @@ extension ServerDatabase {
                 let id =
                     try await connection.run(
                         """
-                        INSERT INTO clsfile.lti_platform (id, issuer, client_id, auth_login_url, auth_token_url, jwks_url)
+                        INSERT INTO clsfile.lti_platform (id, issuer, client_id, auth_login_url, auth_token_url, jwks_url, score_interval)
                         VALUES (\(platform.id), \(platform.issuer), \(platform.clientID), \(platform.authLoginURL.absoluteString),
-                                \(platform.authTokenURL.absoluteString), \(platform.jwksURL.absoluteString))
+                                \(platform.authTokenURL.absoluteString), \(platform.jwksURL.absoluteString), \(platform.scoreInterval))
                         ON CONFLICT (issuer, client_id) DO UPDATE SET auth_login_url = excluded.auth_login_url,
-                            auth_token_url = excluded.auth_token_url, jwks_url = excluded.jwks_url
+                            auth_token_url = excluded.auth_token_url, jwks_url = excluded.jwks_url,
+                            score_interval = excluded.score_interval
                         RETURNING id
                         """, logger: logger
                     ).decode(UUID.self).collected().first ?? platform.id
@@ -146,10 +147,14 @@ extension ServerDatabase {
             """
             SELECT p.id, p.issuer, p.client_id, p.auth_login_url, p.auth_token_url, p.jwks_url,
                    coalesce((SELECT array_agg(d.deployment_id ORDER BY d.deployment_id) FROM clsfile.lti_deployment d
-                             WHERE d.platform_id = p.id), '{}')
+                             WHERE d.platform_id = p.id), '{}'), p.score_interval
             FROM clsfile.lti_platform p ORDER BY p.created_at, p.issuer
             """, logger: logger
-        ).decode((UUID, String, String, String, String, String, [String]).self).collected().map(Self.platform)
+        ).decode((UUID, String, String, String, String, String, [String], Int32).self).collected().map {
+            var platform = try Self.platform(($0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6))
+            platform.scoreInterval = Int($0.7)
+            return platform
+        }
     }
 
     private static func platform(_ row: (UUID, String, String, String, String, String, [String])) throws -> LTIPlatform {

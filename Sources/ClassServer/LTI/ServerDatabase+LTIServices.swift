@@ -78,7 +78,6 @@ extension ServerDatabase {
         var platformID: UUID
         var resourceLinkID: String
         var studentID: UUID
-        var changes: Int64
         var attempts: Int
         var lineItemURL: String
         var grading: LTIGrading
@@ -96,28 +95,29 @@ extension ServerDatabase {
         try await translating("reading the LTI scores due") {
             try await client.query(
                 """
-                SELECT platform_id, resource_link_id, student_id, changes, attempts, line_item_url, score_maximum, grading_progress,
+                SELECT platform_id, resource_link_id, student_id, attempts, line_item_url, score_maximum, grading_progress,
                        sub, assignment_id, detail, updated_at, issuer, client_id, auth_token_url
                 FROM clsfile.lti_scores_due(\(limit))
                 """, logger: logger
             ).decode(
-                (UUID, String, UUID, Int64, Int32, String, Double, String, String, String, String, Date, String, String, String).self
+                (UUID, String, UUID, Int32, String, Double, String, String, String, String, Date, String, String, String).self
             ).collected().map { row in
                 LTIScoreDue(
-                    platformID: row.0, resourceLinkID: row.1, studentID: row.2, changes: row.3, attempts: Int(row.4),
-                    lineItemURL: row.5, grading: LTIGrading(scoreMaximum: row.6, gradingProgress: row.7), userID: row.8,
-                    work: StudentWork(state: try Self.decodedState(row.10, assignment: row.9)), updatedAt: row.11, issuer: row.12,
-                    clientID: row.13, tokenURL: row.14)
+                    platformID: row.0, resourceLinkID: row.1, studentID: row.2, attempts: Int(row.3),
+                    lineItemURL: row.4, grading: LTIGrading(scoreMaximum: row.5, gradingProgress: row.6), userID: row.7,
+                    work: StudentWork(state: try Self.decodedState(row.9, assignment: row.8)), updatedAt: row.10, issuer: row.11,
+                    clientID: row.12, tokenURL: row.13)
             }
         }
     }
 
-    /// Marks a score sent: done, unless the work changed while it was sent.
-    func scoreSent(_ score: LTIScoreDue) async throws {
-        _ = try await translating("marking an LTI score sent") {
+    /// Marks scores sent, in one statement: done, unless the work changed while they were sent.
+    func scoresSent(_ scores: [LTIScoreDue]) async throws {
+        guard !scores.isEmpty else { return }
+        _ = try await translating("marking LTI scores sent") {
             try await client.query(
                 """
-                SELECT clsfile.lti_score_sent(\(score.platformID), \(score.resourceLinkID), \(score.studentID), \(score.changes))
+                SELECT clsfile.lti_scores_sent(\(scores.map(\.platformID)), \(scores.map(\.resourceLinkID)), \(scores.map(\.studentID)))
                 """, logger: logger)
         }
     }

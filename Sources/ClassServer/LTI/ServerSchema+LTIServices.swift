@@ -7,11 +7,13 @@ extension ServerSchema {
     /// - `lti_resource_link`: a link of a course to one of its class's assignments (the
     ///   `clsfile_assignment` custom parameter a deep link gave it), with the line item of the
     ///   gradebook the platform made for it, learned at the link's launches.
-    /// - `lti_score`: the score of a student on a link waiting to be sent. A change of the
-    ///   student's work (a trigger on `work`) marks it and counts the change; the server's
-    ///   sender takes what is due, one minute at least after the last score sent, sends it
-    ///   outside any sync, and marks it sent unless it changed meanwhile, or due again after a
-    ///   delay that grows with each failure. Sync never waits on the LMS.
+    /// - `lti_score`: the score of a student on a link, due to be sent or sent. The first change
+    ///   of the student's work after a score was sent or taken (a trigger on `work`) makes it due,
+    ///   the platform's interval (`lti_platform.score_interval`, 10 minutes unless its
+    ///   administrator says otherwise) after the last one sent; later changes write nothing until
+    ///   it is taken. The server's sender takes what is due for ten minutes, sends it outside any
+    ///   sync and marks it sent; a change while it was sent makes it due again; a failure makes it
+    ///   due after a delay that grows with each one. Sync never waits on the LMS.
     /// - `lti_roster_member`: the people of a course as the platform's roster last said, read
     ///   by the server after an instructor's launch marks the course's roster due
     ///   (`lti_context.roster_due`), so that the teacher sees who has not tied a device yet.
@@ -49,9 +51,9 @@ extension ServerSchema {
             platform_id uuid NOT NULL,
             resource_link_id text NOT NULL,
             student_id uuid NOT NULL REFERENCES clsfile.account ON DELETE CASCADE,
-            changes bigint NOT NULL DEFAULT 1,
             due boolean NOT NULL DEFAULT true,
             not_before timestamptz NOT NULL DEFAULT now(),
+            taken_until timestamptz,
             last_sent_at timestamptz,
             attempts integer NOT NULL DEFAULT 0,
             last_error text,
@@ -60,6 +62,11 @@ extension ServerSchema {
         )
         """,
         "CREATE INDEX ON clsfile.lti_score (not_before) WHERE due",
+        "CREATE INDEX ON clsfile.lti_score (taken_until) WHERE taken_until IS NOT NULL",
+        """
+        ALTER TABLE clsfile.lti_platform ADD COLUMN score_interval integer NOT NULL DEFAULT 600
+            CHECK (score_interval BETWEEN 1 AND 86400)
+        """,
         "ALTER TABLE clsfile.lti_context ADD COLUMN memberships_url text",
         "ALTER TABLE clsfile.lti_context ADD COLUMN roster_due boolean NOT NULL DEFAULT false",
         "ALTER TABLE clsfile.lti_context ADD COLUMN roster_read_at timestamptz",
@@ -130,13 +137,14 @@ extension ServerSchema {
                         SELECT platform, link, w.student_id FROM clsfile.work w
                         JOIN clsfile.lti_user u ON u.platform_id = platform AND u.account_id = w.student_id AND u.role = 'student'
                         WHERE w.class_id = wanted_class AND w.assignment_id = assignment
-                        ON CONFLICT (platform_id, resource_link_id, student_id) DO UPDATE
-                        SET due = true, changes = clsfile.lti_score.changes + 1;
+                        ON CONFLICT (platform_id, resource_link_id, student_id) DO UPDATE SET due = true
+                        WHERE NOT clsfile.lti_score.due;
                 END IF;
             END $$
         """,
-        // A student's work changed: their score on each link to the assignment is due, a minute
-        // after the last one sent at the earliest.
+        // A student's work changed: their score on each link to the assignment is due, the
+        // platform's interval after the last one sent at the earliest; one due already is not
+        // written again.
         """
         CREATE FUNCTION clsfile.lti_work_changed() RETURNS trigger
             LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, clsfile
@@ -147,10 +155,10 @@ extension ServerSchema {
                     JOIN clsfile.lti_user u ON u.platform_id = r.platform_id AND u.account_id = NEW.student_id AND u.role = 'student'
                     WHERE r.class_id = NEW.class_id AND r.assignment_id = NEW.assignment_id AND r.line_item_url IS NOT NULL
                     ON CONFLICT (platform_id, resource_link_id, student_id) DO UPDATE
-                    SET changes = clsfile.lti_score.changes + 1,
-                        not_before = CASE WHEN clsfile.lti_score.due THEN clsfile.lti_score.not_before
-                                          ELSE greatest(now(), clsfile.lti_score.last_sent_at + interval '1 minute') END,
-                        due = true;
+                    SET due = true, not_before = greatest(now(), clsfile.lti_score.last_sent_at
+                            + (SELECT p.score_interval FROM clsfile.lti_platform p WHERE p.id = clsfile.lti_score.platform_id)
+                              * interval '1 second')
+                    WHERE NOT clsfile.lti_score.due;
                 RETURN NULL;
             END $$
         """,
@@ -158,11 +166,11 @@ extension ServerSchema {
         CREATE TRIGGER lti_work_changed AFTER INSERT OR UPDATE OF detail ON clsfile.work
             FOR EACH ROW EXECUTE FUNCTION clsfile.lti_work_changed()
         """,
-        // The scores due, claimed for ten minutes (a sender that dies leaves them due again),
+        // The scores due, taken for ten minutes (a sender that dies leaves them due again then),
         // with what sending each needs: the line item, the student's LMS id, the work, the platform.
         """
         CREATE FUNCTION clsfile.lti_scores_due(most bigint)
-            RETURNS TABLE (platform_id uuid, resource_link_id text, student_id uuid, changes bigint, attempts integer,
+            RETURNS TABLE (platform_id uuid, resource_link_id text, student_id uuid, attempts integer,
                            line_item_url text, score_maximum double precision, grading_progress text, sub text,
                            assignment_id text, detail text, updated_at timestamptz,
                            issuer text, client_id text, auth_token_url text)
@@ -170,12 +178,13 @@ extension ServerSchema {
             AS $$
             WITH due AS (
                 SELECT s.platform_id, s.resource_link_id, s.student_id FROM clsfile.lti_score s
-                WHERE s.due AND s.not_before <= now() ORDER BY s.not_before LIMIT most FOR UPDATE SKIP LOCKED),
+                WHERE (s.due AND s.not_before <= now() AND s.taken_until IS NULL) OR s.taken_until < now()
+                ORDER BY s.not_before LIMIT most FOR UPDATE SKIP LOCKED),
             claimed AS (
-                UPDATE clsfile.lti_score s SET not_before = now() + interval '10 minutes' FROM due
+                UPDATE clsfile.lti_score s SET due = false, taken_until = now() + interval '10 minutes' FROM due
                 WHERE s.platform_id = due.platform_id AND s.resource_link_id = due.resource_link_id AND s.student_id = due.student_id
                 RETURNING s.*)
-            SELECT c.platform_id, c.resource_link_id, c.student_id, c.changes, c.attempts, r.line_item_url, r.score_maximum,
+            SELECT c.platform_id, c.resource_link_id, c.student_id, c.attempts, r.line_item_url, r.score_maximum,
                    r.grading_progress, u.sub, r.assignment_id, w.detail::text, w.updated_at, p.issuer, p.client_id, p.auth_token_url
             FROM claimed c
             JOIN clsfile.lti_resource_link r ON r.platform_id = c.platform_id AND r.resource_link_id = c.resource_link_id
@@ -184,20 +193,24 @@ extension ServerSchema {
             JOIN clsfile.lti_platform p ON p.id = c.platform_id
             $$
         """,
-        // A score sent: done, unless the work changed while it was sent (then due a minute on).
+        // Scores sent, in one statement: done, unless the work changed while they were sent (then
+        // due the platform's interval on).
         """
-        CREATE FUNCTION clsfile.lti_score_sent(platform uuid, link text, student uuid, sent_changes bigint)
+        CREATE FUNCTION clsfile.lti_scores_sent(platforms uuid[], links text[], students uuid[])
             RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
-            AS $$ UPDATE clsfile.lti_score s SET due = (s.changes <> sent_changes), last_sent_at = now(), attempts = 0,
-                      last_error = NULL, not_before = now() + interval '1 minute'
-                  WHERE s.platform_id = platform AND s.resource_link_id = link AND s.student_id = student $$
+            AS $$ UPDATE clsfile.lti_score s SET taken_until = NULL, last_sent_at = now(), attempts = 0, last_error = NULL,
+                      not_before = now() + (SELECT p.score_interval FROM clsfile.lti_platform p WHERE p.id = s.platform_id)
+                                           * interval '1 second'
+                  FROM unnest(platforms, links, students) AS sent(platform_id, resource_link_id, student_id)
+                  WHERE s.platform_id = sent.platform_id AND s.resource_link_id = sent.resource_link_id
+                    AND s.student_id = sent.student_id $$
         """,
         // A score not sent: due again after `retry_seconds`.
         """
         CREATE FUNCTION clsfile.lti_score_failed(platform uuid, link text, student uuid, why text, retry_seconds bigint)
             RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, clsfile
-            AS $$ UPDATE clsfile.lti_score s SET attempts = s.attempts + 1, last_error = left(why, 1000),
-                      not_before = now() + retry_seconds * interval '1 second'
+            AS $$ UPDATE clsfile.lti_score s SET due = true, taken_until = NULL, attempts = s.attempts + 1,
+                      last_error = left(why, 1000), not_before = now() + retry_seconds * interval '1 second'
                   WHERE s.platform_id = platform AND s.resource_link_id = link AND s.student_id = student $$
         """,
         // An instructor's launch names the course's roster: read it soon.
