@@ -154,6 +154,9 @@ extension ServerSchema {
                     SELECT r.platform_id, r.resource_link_id, NEW.student_id FROM clsfile.lti_resource_link r
                     JOIN clsfile.lti_user u ON u.platform_id = r.platform_id AND u.account_id = NEW.student_id AND u.role = 'student'
                     WHERE r.class_id = NEW.class_id AND r.assignment_id = NEW.assignment_id AND r.line_item_url IS NOT NULL
+                      -- A score due already is only read: an insert that conflicts would lock its row.
+                      AND NOT EXISTS (SELECT 1 FROM clsfile.lti_score s WHERE s.platform_id = r.platform_id
+                                      AND s.resource_link_id = r.resource_link_id AND s.student_id = NEW.student_id AND s.due)
                     ON CONFLICT (platform_id, resource_link_id, student_id) DO UPDATE
                     SET due = true, not_before = greatest(now(), clsfile.lti_score.last_sent_at
                             + (SELECT p.score_interval FROM clsfile.lti_platform p WHERE p.id = clsfile.lti_score.platform_id)
