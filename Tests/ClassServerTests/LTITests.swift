@@ -677,6 +677,14 @@ struct LTITests {
         #expect(operations.filter { $0.contains(" /lti/") } == Set(lti), "\(operations.sorted())")
     }
 
+    @Test func namesFromTheLMSAreShownWithoutControlCharactersAndWithinTheirLength() {
+        #expect(LTIShownName.person(name: "  ", given: "Ada", family: "Lovelace", id: "s-1") == "Ada Lovelace")
+        #expect(LTIShownName.person(name: "Ada\u{1B}[31m Lovelace", given: nil, family: nil, id: "s-1") == "Ada[31m Lovelace")
+        #expect(LTIShownName.person(name: nil, given: nil, family: nil, id: "s-1") == "s-1")
+        #expect(LTIShownName.first(of: [String(repeating: "x", count: 300)], otherwise: "c").count == 200)
+        #expect(LTIShownName.first(of: [nil, "7B"], otherwise: "Course 1") == "7B")
+    }
+
     @Test func aLaunchWithLoginCookiesOfAnotherLoginIsRefused() throws {
         let state = "abc"
         let own = "\(LTIRoutes.stateCookiePrefix)\(String(LTIRoutes.hash(state).map { String(format: "%02x", $0) }.joined().prefix(16)))"

@@ -200,12 +200,9 @@ struct LTILaunchVerifier: Sendable {
         if isDeepLinking, role != .instructor {
             throw ServerError(.forbidden, "only a course's instructor adds clsfile assignments to it; a learner's launch cannot")
         }
-        let name =
-            [claims.name, [claims.givenName, claims.familyName].compactMap { $0 }.joined(separator: " ")]
-            .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty } ?? subject
         return LTILaunch(
             deploymentID: deployment, subject: subject,
-            displayName: String(name.filter { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } }.prefix(200)),
+            displayName: LTIShownName.person(name: claims.name, given: claims.givenName, family: claims.familyName, id: subject),
             role: role, context: LTILaunch.Context(id: context.id, title: context.title, label: context.label),
             resourceLinkID: claims.resourceLink?.id, custom: (claims.custom ?? [:]).mapValues(\.text),
             lineItemURL: platform.serviceAddress(claims.endpoint?.lineitem),

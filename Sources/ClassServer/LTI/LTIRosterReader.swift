@@ -80,11 +80,9 @@ actor LTIRosterReader {
             }
             let page = try JSONDecoder().decode(Page.self, from: Data(buffer: body))
             for member in page.members where (member.status ?? "Active") == "Active" {
-                let name =
-                    [member.name, [member.given_name, member.family_name].compactMap { $0 }.joined(separator: " ")]
-                    .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty } ?? member.user_id
-                let learner = (member.roles ?? []).contains { $0 == "Learner" || $0.hasSuffix("membership#Learner") }
-                members.append(ServerDatabase.LTIRosterMember(subject: member.user_id, name: String(name.prefix(200)), isLearner: learner))
+                let name = LTIShownName.person(name: member.name, given: member.given_name, family: member.family_name, id: member.user_id)
+                let learner = !Set(member.roles ?? []).isDisjoint(with: LTILaunchVerifier.learnerRoles)
+                members.append(ServerDatabase.LTIRosterMember(subject: member.user_id, name: name, isLearner: learner))
             }
             // The next page only on the roster's own scheme, host and port.
             next = response.headers["Link"].lazy.flatMap { $0.split(separator: ",") }.first { $0.contains("rel=\"next\"") }

@@ -300,10 +300,7 @@ extension ServerDatabase {
 
     /// A class's name from its course: the title, else the label, else the id.
     private static func className(of launch: LTILaunch) -> String {
-        let name =
-            [launch.context.title, launch.context.label].compactMap { $0 }
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty } ?? "Course \(launch.context.id)"
-        return String(name.filter { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } }.prefix(200))
+        LTIShownName.first(of: [launch.context.title, launch.context.label], otherwise: "Course \(launch.context.id)")
     }
 
     /// A learner's launch: their course's class, and a one-use token (by its hash) to tie a
