@@ -8,9 +8,11 @@ extension ClassServerBenchmark {
     /// are the sink's (which makes the tool's key), each student of the class an LMS student of
     /// it, and a resource link with a line item of the sink for each assignment the load writes to.
     /// Holding the scores, each student's score on each link is kept due only a day from now:
-    /// the trigger on the work counts each change, but the servers send nothing.
+    /// the trigger on the work counts each change, but the servers send nothing. `scoreInterval`:
+    /// the platform's seconds between two scores of a student on a link.
     static func linkToGradebook(
-        _ sink: GradebookSink, classID: UUID, assignments: Int, holdingScores: Bool, owner: DatabaseAddress, cluster: PostgresCluster
+        _ sink: GradebookSink, classID: UUID, assignments: Int, holdingScores: Bool, scoreInterval: Int, owner: DatabaseAddress,
+        cluster: PostgresCluster
     ) async throws {
         func address(_ path: String) -> URL {
             guard let url = URL(string: sink.url + path) else { fail("the gradebook sink's address \(sink.url) is not a URL") }
@@ -21,7 +23,7 @@ extension ClassServerBenchmark {
                 LTIPlatform(
                     issuer: sink.url, clientID: "class-server-benchmark",
                     authLoginURL: address("/login"), authTokenURL: address("/token"), jwksURL: address("/jwks"),
-                    deployments: ["1"])
+                    deployments: ["1"], scoreInterval: scoreInterval)
             ).platform
         }
         let links = (0..<assignments).map {
@@ -45,7 +47,7 @@ extension ClassServerBenchmark {
         }
     }
 
-    /// The scores the senders could send now (due, their minute since the last one sent past),
+    /// The scores the senders could send now (due, the platform's interval since the last one sent past),
     /// and all the scores kept.
     static func scoresWaiting(in cluster: PostgresCluster) -> (ready: Int, all: Int) {
         let text =

@@ -25,7 +25,7 @@ import Glibc
 ///     swift run -c release ClassServerBenchmark [--quick] [--students 10000] [--servers 2] [--nginx]
 ///                                               [--batch 5] [--start-rate 1000] [--step-seconds 15]
 ///                                               [--report-students 40] [--assignments 50] [--report-rounds 30]
-///                                               [--rate R] [--round-robin] [--lti | --lti-held]
+///                                               [--rate R] [--round-robin] [--lti | --lti-held] [--score-interval 600]
 ///
 /// Each step offers its rate for `--step-seconds` (requests at fixed times, their latency counted
 /// from the time each was due, so that a server falling behind shows in the p99); rates rise by
@@ -34,10 +34,14 @@ import Glibc
 /// operations/s and no search (to compare two builds of the server at one load). `--lti`: the
 /// load class's assignments are tied to an LMS's gradebook, a sink in this process
 /// (``GradebookSink``), so that the servers send each student's score as their work changes
-/// (grade passback, at most once a minute per student and assignment); each step then also
+/// (grade passback, at most once per the platform's score interval, 10 minutes by default, per
+/// student and assignment); each step then also
 /// reports the scores the sink took and those ready to send but not sent yet. `--lti-held`: as
 /// `--lti`, but every score is held (due only a day later), so that the servers send none: what
-/// marking the scores costs without sending them.
+/// marking the scores costs without sending them. `--score-interval S`: the LMS's interval between two
+/// scores of a student on an assignment (600 s, as `clsfile-server lti register` registers one). Each
+/// of N students writes 3 assignments, so at R operations/s at most 3N / (R × S) scores are sent
+/// per operation: 10,000 students at 2,000/s and 600 s, one per 40 operations, as 1,000 students at 60 s.
 ///
 /// Reported: the highest rate held with its p50/p99, the servers' resident memory when the load
 /// starts (after every student synced once to each server) and when it ends, and the CPU time of one applied
@@ -63,6 +67,7 @@ struct ClassServerBenchmark {
         let fixedRate = arguments.text("--rate").flatMap(Double.init)
         let holdingScores = CommandLine.arguments.contains("--lti-held")
         let gradePassback = holdingScores || CommandLine.arguments.contains("--lti")
+        let scoreInterval = option("--score-interval", default: 600)
         guard Tool.initdb.url != nil else { fail("PostgreSQL is not installed: apt-get install -y postgresql") }
         if throughNginx, Tool.nginx.url == nil { fail("nginx is not installed: apt-get install -y nginx") }
         let serverProgram = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
@@ -90,7 +95,8 @@ struct ClassServerBenchmark {
         let gradebook = gradePassback ? await GradebookSink.start() : nil
         if let gradebook {
             try await linkToGradebook(
-                gradebook, classID: loadClass.id, assignments: 3, holdingScores: holdingScores, owner: owner, cluster: cluster)
+                gradebook, classID: loadClass.id, assignments: 3, holdingScores: holdingScores, scoreInterval: scoreInterval,
+                owner: owner, cluster: cluster)
             print(
                 "  grade passback: the load class's 3 assignments linked to a gradebook at \(gradebook.url)"
                     + (holdingScores ? ", every score held a day" : ""))
@@ -158,6 +164,11 @@ struct ClassServerBenchmark {
             }
             print("  grade passback: the first scores sent in \(draining.duration(to: .now))")
         }
+        // Whatever the mode, the measured steps start on a database at rest: the warm-up's rows
+        // vacuumed and analysed, so that no autovacuum of them falls into the first step of one
+        // mode and not of another.
+        _ = try cluster.psql("VACUUM ANALYZE", database: "clsfile")
+        try await Task.sleep(for: .seconds(5))
         let meter = CPUMeter(serverPIDs: servers.map(\.process.pid), dataFolder: cluster.folder.appendingPathComponent("data"))
         let rssStart = servers.map { CPUMeter.residentKilobytes(of: $0.process.pid) }
 
