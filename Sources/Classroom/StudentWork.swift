@@ -248,7 +248,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
     /// ``maximumSnapshotBytes``, each rebuilding the content its digest names, within
     /// ``longestChain`` a chain and ``mostRebuilt`` in all.
     /// - Throws: ``CLSError`` `.invalidArgument` saying what is wrong, in words that follow "snapshots that".
-    static func checkSnapshots(_ snapshots: [WritingSnapshotRecord]) throws {
+    package static func checkSnapshots(_ snapshots: [WritingSnapshotRecord]) throws {
         guard snapshots.count <= maximumSnapshots else {
             throw CLSError(.invalidArgument, "are \(snapshots.count), more than \(maximumSnapshots)")
         }

@@ -14,9 +14,9 @@ public enum ProcessEvidence: String, Sendable, Codable, CaseIterable {
         case nil:
             "your writing history stays on this computer: the submission holds the document's figures only"
         case .figures?:
-            "this assignment asks for process evidence: each session's figures (time, words, typed and pasted characters, progress) go with your submission; the text of earlier versions stays on this computer"
+            "this assignment asks for process evidence: each session's figures (time, words, typed and pasted characters, progress) go with your submission, and with your work to a class server you joined; the text of earlier versions stays on this computer"
         case .replay?:
-            "this assignment asks for process evidence with replay: each session's figures and the snapshots of your text go with your submission, so your teacher can see how it grew"
+            "this assignment asks for process evidence with replay: each session's figures and the snapshots of your text go with your submission, and with your work to a class server you joined, so your teacher can see how it grew"
         }
     }
 }

@@ -42,9 +42,24 @@ enum HistoryTable {
     /// ended together, the last gets the figures and the snapshot; the others, whose figures were
     /// not seen, their time. A start row `beginsFromNothing` holds an empty text, whatever the
     /// file holds by now. `isDue` writes a row of the running session in any case (the file was saved).
+    /// The rows written go to the outbox too, when the document's assignment asks for process
+    /// evidence (``OutboxTable/enqueueHistory(ofActivity:written:removed:at:in:)``).
     static func recordIfDue(
         activityID: Int64, endedSpans: [EndedSpan], at now: Double, beginsFromNothing: Bool = false,
         isDue: Bool = false, in db: Database
+    ) throws {
+        var written: [Int64] = [], removed: [Int64] = []
+        try writeRowIfDue(
+            activityID: activityID, endedSpans: endedSpans, at: now, beginsFromNothing: beginsFromNothing, isDue: isDue,
+            written: &written, removed: &removed, in: db)
+        try OutboxTable.enqueueHistory(ofActivity: activityID, written: written, removed: removed, at: now, in: db)
+    }
+
+    /// What ``recordIfDue(activityID:endedSpans:at:beginsFromNothing:isDue:in:)`` writes, noting
+    /// the ids of the rows written and removed.
+    private static func writeRowIfDue(
+        activityID: Int64, endedSpans: [EndedSpan], at now: Double, beginsFromNothing: Bool,
+        isDue: Bool, written: inout [Int64], removed: inout [Int64], in db: Database
     ) throws {
         var ends: [String: Double] = [:]
         for span in endedSpans { ends[span.session] = max(ends[span.session] ?? span.end, span.end) }
@@ -103,6 +118,7 @@ enum HistoryTable {
                     ((now - start) / savesApart).rounded(.down) == ((recordedAt - start) / savesApart).rounded(.down)
                 {
                     try db.cachedStatement(sql: "DELETE FROM writing_history WHERE id = ?").execute(arguments: [last[0] as Int64])
+                    removed.append(last[0])
                 }
             } else {
                 isStart = true
@@ -170,6 +186,7 @@ enum HistoryTable {
                 figure(ItemIdentifier.largestPaste), fromNothing ? 0 : min(1, max(0, IntervalSet(ranges).measure)),
                 snapshot?.size, snapshot?.digest, snapshot?.delta, snapshot?.isKeyframe ?? false
             ])
+            written.append(db.lastInsertedRowID)
         }
         if beginsHere, let first = sessions.first {
             try insertRow(isStart: true, of: first)
@@ -182,6 +199,7 @@ enum HistoryTable {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """
             ).execute(arguments: [activityID, until, session.id, session.start, session.end, time(until: until)])
+            written.append(db.lastInsertedRowID)
         }
         let session = sessions[sessions.count - 1]
         try insertRow(isStart: isStart, of: session)
@@ -354,6 +372,31 @@ enum HistoryTable {
                 SELECT \(entryColumns) FROM writing_history WHERE activity_id = ? ORDER BY id
                 """, arguments: [activityID]
         ).map { entry(from: $0) }
+    }
+
+    /// Rows of an activity as process evidence carries them, oldest first: those of `ids`, or
+    /// every row (nil); with their snapshots when `withSnapshots`.
+    static func evidenceRows(ofActivity activityID: Int64, ids: [Int64]?, withSnapshots: Bool, in db: Database) throws
+        -> [SyncOperation.HistoryRow]
+    {
+        let chosen = try ids.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, CASE WHEN ?3 THEN content_delta END, CASE WHEN ?3 THEN content_digest END, is_keyframe,
+                    \(entryColumns)
+                FROM writing_history
+                WHERE activity_id = ?1 AND (?2 IS NULL OR id IN (SELECT value FROM json_each(?2))) ORDER BY id
+                """, arguments: [activityID, chosen, withSnapshots]
+        ).map { row in
+            let figures = HistoryTable.entry(from: row, at: 4)
+            guard let delta = row[1] as Data?, let digest = row[2] as Data? else {
+                return SyncOperation.HistoryRow(id: row[0], entry: figures)
+            }
+            return SyncOperation.HistoryRow(
+                id: row[0], entry: figures,
+                snapshot: WritingSnapshotRecord(entry: figures, delta: delta, digest: digest, isKeyframe: row[3]))
+        }
     }
 
     /// Up to `limit` snapshot rows of an activity after the row `id`, oldest first.

@@ -39,6 +39,7 @@ enum OutboxTable {
         operation.items = record.items.map(SyncOperation.Item.init)
         operation.completedAt = try Double.fetchOne(db, sql: "SELECT completed_at FROM activity WHERE id = ?", arguments: [activityID])
         try insert(operation, for: classes, in: db)
+        try enqueueWholeHistory(ofActivity: activityID, after: operation, for: classes, in: db)
     }
 
     /// Writes a snapshot of the current attempt of a context's document, when it is assigned:
@@ -80,8 +81,7 @@ enum OutboxTable {
     /// those joined before classes were tied to a teacher. Nil unless the store joined a class
     /// and the activity's document is assigned (or its context is under an assigned context
     /// tree, whose assignment for it is derived now); one indexed look-up when it did not.
-    private static func emptyOperation(forActivity activityID: Int64, at now: Double, in db: Database) throws -> (SyncOperation, [String])?
-    {
+    static func emptyOperation(forActivity activityID: Int64, at now: Double, in db: Database) throws -> (SyncOperation, [String])? {
         guard let (contextID, attempt) = try assignedActivity(activityID, in: db),
             let assignment = try ClassroomTables.assignment(contextID: contextID, in: db)
         else { return nil }
@@ -126,7 +126,7 @@ enum OutboxTable {
 
     /// Queues an operation for each class, each copy with an id of its own (the server applies
     /// an id once per student).
-    private static func insert(_ operation: SyncOperation, for classes: [String], in db: Database) throws {
+    static func insert(_ operation: SyncOperation, for classes: [String], in db: Database) throws {
         var copy = operation
         for (index, classID) in classes.enumerated() {
             if index > 0 { copy.id = UUID() }

@@ -76,10 +76,13 @@ package struct SyncOperation: Sendable, Equatable, Codable {
         package var dueDate: Double?
         package var targetWords: Int?
         package var contextPath: [String]?
+        /// What of the writing history the handout asks for: its rows then go with the work
+        /// (``SyncOperation/historyRows``). Nil for none, and from clients older than it.
+        package var processEvidence: ProcessEvidence?
 
         package init(
             title: String, className: String? = nil, documentName: String, dueDate: Double? = nil,
-            targetWords: Int? = nil, contextPath: [String]? = nil
+            targetWords: Int? = nil, contextPath: [String]? = nil, processEvidence: ProcessEvidence? = nil
         ) {
             self.title = title
             self.className = className
@@ -87,6 +90,7 @@ package struct SyncOperation: Sendable, Equatable, Codable {
             self.dueDate = dueDate
             self.targetWords = targetWords
             self.contextPath = contextPath
+            self.processEvidence = processEvidence
         }
 
         /// What an assignment says of itself, its document named as the handout names it.
@@ -94,7 +98,7 @@ package struct SyncOperation: Sendable, Equatable, Codable {
             self.init(
                 title: assignment.title, className: assignment.className, documentName: assignment.documentName,
                 dueDate: assignment.dueDate?.timeIntervalSince1970, targetWords: assignment.targetWordCount,
-                contextPath: assignment.contextPath)
+                contextPath: assignment.contextPath, processEvidence: assignment.processEvidence)
         }
     }
 
@@ -128,6 +132,13 @@ package struct SyncOperation: Sendable, Equatable, Codable {
     /// assignment is tied to another file, or a new attempt starts): it replaces what the server
     /// held, whatever that was.
     package var replacesWork = false
+    /// Rows of the assigned document's writing history written, oldest first, when the
+    /// assignment asks for process evidence (``AssignmentInfo/processEvidence``): each replaces a
+    /// row of its id held. Nil otherwise, and from clients older than process evidence over sync.
+    package var historyRows: [HistoryRow]?
+    /// Ids of history rows removed (a row replaced by a later save in the same minute of its
+    /// session); applied before ``historyRows``.
+    package var removedHistoryRows: [Int64]?
 
     /// A change of what the progress measures.
     package struct BasisChange: Sendable, Equatable, Codable {
