@@ -276,9 +276,10 @@ public struct SyncClient: Sendable {
         var waitingReason: SyncError?
         do {
             while true {
-                let batch = try await store.pendingSyncOperations(
-                    limit: max(1, min(batchSize, SyncWire.maximumOperations)),
-                    excludingClasses: Set(refusedClasses.keys), excludingAssignments: waitingAssignments)
+                let batch = try Self.fitting(
+                    try await store.pendingSyncOperations(
+                        limit: max(1, min(batchSize, SyncWire.maximumOperations)),
+                        excludingClasses: Set(refusedClasses.keys), excludingAssignments: waitingAssignments))
                 guard let classID = batch.first?.classID else { break }
                 do {
                     let answer = try await send(batch.map(\.operation), classID: classID)
@@ -320,6 +321,24 @@ public struct SyncClient: Sendable {
             throw error
         }
         return outcome
+    }
+
+    /// The first operations of a batch that one request carries within the server's body limit
+    /// (``ClassWire/SyncWire/maximumBodyBytes``), one at least: operations that carry process
+    /// evidence may take a megabyte each (a store queues none larger). Others are small, and go
+    /// as they are.
+    private static func fitting(_ batch: [OutboxEntry]) throws -> [OutboxEntry] {
+        guard batch.contains(where: { $0.operation.historyRows != nil }) else { return batch }
+        // The request's own keys and the class's id, then each operation and its comma.
+        let encoder = SyncWire.encoder
+        var bytes = 128
+        var count = 0
+        for entry in batch {
+            bytes += try encoder.encode(entry.operation).count + 1
+            guard count == 0 || bytes <= SyncWire.maximumBodyBytes else { break }
+            count += 1
+        }
+        return Array(batch.prefix(count))
     }
 
     /// A batch the server refused for a value: each operation on its own, the refused set aside.
