@@ -51,11 +51,15 @@ public struct DashboardPages: Sendable {
         public var base: String
         /// The token to carry in links (given in the address); nil for none.
         public var linkToken: String?
+        /// Where a student page and a replay read the student's process evidence; nil when the
+        /// report's work holds it (collected submissions).
+        public var evidence: EvidenceReader?
 
-        public init(report: ClassReport, base: String, linkToken: String?) {
+        public init(report: ClassReport, base: String, linkToken: String?, evidence: EvidenceReader? = nil) {
             self.report = report
             self.base = base
             self.linkToken = linkToken
+            self.evidence = evidence
         }
     }
 
@@ -100,18 +104,23 @@ public struct DashboardPages: Sendable {
         router.get("\(prefix)/assignments/:assignment/students/:student") { request, requestContext in
             let identifier = Self.parameter("assignment", of: requestContext),
                 studentIdentifier = Self.parameter("student", of: requestContext)
-            return try await Self.respond(request, requestContext, source: source, context: context) { report, links in
-                guard let assignment = report.assignments.first(where: { $0.identifier == identifier }) else {
+            return try await Self.respondReading(request, requestContext, source: source, context: context) { read, links in
+                guard let assignment = read.report.assignments.first(where: { $0.identifier == identifier }) else {
                     return PageResponse.notFound(links: links, what: "There is no assignment with this identifier in this class.")
                 }
-                guard let student = assignment.students.first(where: { $0.studentIdentifier == studentIdentifier }) else {
+                guard var student = assignment.students.first(where: { $0.studentIdentifier == studentIdentifier }) else {
                     return PageResponse.notFound(links: links, what: "No work from this student has reached \(assignment.title).")
+                }
+                var replaySteps: Int?
+                if let evidence = read.evidence, let history = try await evidence.history(identifier, studentIdentifier) {
+                    student.work.history = history.entries
+                    replaySteps = history.snapshots
                 }
                 return PageResponse.html(
                     StudentPage(
                         assignment: assignment, student: student, links: links,
                         itemsFrom: Self.offset("items-from", of: request),
-                        sessionsFrom: Self.offset("sessions-from", of: request)
+                        sessionsFrom: Self.offset("sessions-from", of: request), replaySteps: replaySteps
                     ).render())
             }
         }
@@ -120,13 +129,14 @@ public struct DashboardPages: Sendable {
                 studentIdentifier = Self.parameter("student", of: requestContext)
             let step = request.uri.queryParameters.get("step").flatMap { Int($0) } ?? 1
             let from = Self.offset("from", of: request)
-            return try await Self.respond(request, requestContext, source: source, context: context) { report, links in
-                guard let assignment = report.assignments.first(where: { $0.identifier == identifier }),
-                    let student = assignment.students.first(where: { $0.studentIdentifier == studentIdentifier })
+            return try await Self.respondReading(request, requestContext, source: source, context: context) { read, links in
+                guard let assignment = read.report.assignments.first(where: { $0.identifier == identifier }),
+                    var student = assignment.students.first(where: { $0.studentIdentifier == studentIdentifier })
                 else {
                     return PageResponse.notFound(links: links, what: "No work from this student has reached this assignment.")
                 }
                 do {
+                    if let evidence = read.evidence { student.work.snapshots = try await evidence.snapshots(identifier, studentIdentifier) }
                     guard let page = try ReplayPage(assignment: assignment, student: student, links: links, step: step, from: from).render()
                     else {
                         return PageResponse.notFound(
@@ -191,9 +201,22 @@ public struct DashboardPages: Sendable {
         context: @Sendable (Request, RequestContext) async throws -> Context,
         _ body: (ClassReport, Links) throws -> Response
     ) async throws -> Response {
-        let read: Context
+        try await respondReading(request, requestContext, source: source, context: context) { read, links in
+            try body(read.report, links)
+        }
+    }
+
+    /// As ``respond(_:_:source:context:_:)``, the page made from all the request read (the
+    /// report and where the evidence is), which may read more: a ``PageFailure`` it throws is
+    /// a page too.
+    private static func respondReading<RequestContext: Hummingbird.RequestContext>(
+        _ request: Request, _ requestContext: RequestContext, source: Source,
+        context: @Sendable (Request, RequestContext) async throws -> Context,
+        _ body: (Context, Links) async throws -> Response
+    ) async throws -> Response {
         do {
-            read = try await context(request, requestContext)
+            let read = try await context(request, requestContext)
+            return try await body(read, Links(token: read.linkToken, base: read.base, source: source))
         } catch let failure as PageFailure {
             return PageResponse.html(
                 MessagePage(
@@ -202,7 +225,6 @@ public struct DashboardPages: Sendable {
                 ).render(),
                 status: .internalServerError)
         }
-        return try body(read.report, Links(token: read.linkToken, base: read.base, source: source))
     }
 
     /// A whole number from the query, such as the row a long list is shown from; 0 when absent

@@ -151,5 +151,55 @@ enum OperationCheck {
             try date(item.createdAt, "an item's creation date")
             try date(item.modifiedAt, "an item's modification date")
         }
+        try checkHistory(of: operation, refuse: refuse, date: date)
+    }
+
+    /// The most bytes a snapshot's delta may take: that of the largest snapshot a store keeps,
+    /// inserted whole.
+    static let largestDelta = WritingHistory.largestSnapshot + 64
+
+    /// Checks the history rows an operation carries as a submission's are checked: ids of the
+    /// store, dates between 2000 and now, figures finite and in range, a snapshot's digest of 16
+    /// bytes and its delta of bounded size.
+    private static func checkHistory(
+        of operation: SyncOperation, refuse: (String, ServerError.Code) -> ServerError,
+        date: (Double?, String) throws -> Void
+    ) throws {
+        let rows = operation.historyRows ?? [], removed = operation.removedHistoryRows ?? []
+        guard rows.count <= WorkLimits.maximumHistoryRows, removed.count <= WorkLimits.maximumHistoryRows else {
+            throw refuse("more than \(WorkLimits.maximumHistoryRows) history rows", .tooLarge)
+        }
+        if let id = (removed + rows.map(\.id)).first(where: { $0 < 1 }) {
+            throw refuse("the history row id \(id), not 1 or more", .invalidValue)
+        }
+        for row in rows {
+            let entry = row.entry
+            try date(entry.date.timeIntervalSince1970, "a history row's date")
+            try date(entry.sessionStart.timeIntervalSince1970, "a history row's session start")
+            try date(entry.sessionEnd?.timeIntervalSince1970, "a history row's session end")
+            let figures =
+                [entry.activeTime, entry.openTime ?? 0, entry.progress ?? 0]
+                + [entry.words, entry.characters, entry.typedCharacters, entry.pastedCharacters, entry.largestPaste, entry.snapshotSize]
+                .map { Double($0 ?? 0) }
+            guard figures.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1e12 }), (entry.progress ?? 0) <= 1 else {
+                throw refuse("a history row of \(entry.date) whose figures are out of range", .invalidValue)
+            }
+            if let session = entry.sessionIdentifier, !(1...64).contains(session.utf8.count) {
+                throw refuse("a history row's session id of \(session.utf8.count) bytes, not 1 to 64", .invalidValue)
+            }
+            switch (row.delta, row.digest) {
+            case (nil, nil):
+                continue
+            case (let delta?, let digest?):
+                guard digest.count == 16 else {
+                    throw refuse("a snapshot digest of \(digest.count) bytes, not 16", .invalidValue)
+                }
+                guard (1...largestDelta).contains(delta.count) else {
+                    throw refuse("a snapshot of \(delta.count) bytes, not 1 to \(largestDelta)", .tooLarge)
+                }
+            default:
+                throw refuse("a snapshot with a delta or a digest alone", .invalidValue)
+            }
+        }
     }
 }

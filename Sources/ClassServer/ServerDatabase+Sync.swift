@@ -118,6 +118,8 @@ extension ServerDatabase {
                     contextWork[info.title] = assignment
                 }
                 try WorkLimits.check(adding: operations, to: states, amongAssignments: storedBytes.count, inClass: classID)
+                // The process evidence the operations carry, which follows the attempt of the work held.
+                let evidence = EvidenceChanges.of(operations, heldAttempts: states.mapValues(\.attempt))
                 for (assignment, changes) in operations {
                     states[assignment, default: WorkState(startingWith: changes[0])].apply(contentsOf: changes)
                 }
@@ -141,6 +143,7 @@ extension ServerDatabase {
                         }
                         writtenBytes += bytes
                     }
+                    if !evidence.isEmpty { try await writeEvidence(evidence, inClass: classID, as: student, on: connection) }
                 }
                 // Past the budget, the transaction is rolled back: nothing of the request stays.
                 // The rows not rewritten count by the size they had.

@@ -192,7 +192,8 @@ struct ServerRoutes: Sendable {
             let report = try await database.classReport(classID, as: caller.accountID)
             return DashboardPages.Context(
                 report: report, base: "/classes/\(classID.uuidString.lowercased())",
-                linkToken: request.uri.queryParameters.get("token"))
+                linkToken: request.uri.queryParameters.get("token"),
+                evidence: database.evidenceReader(ofClass: classID, as: caller.accountID))
         }
     }
 

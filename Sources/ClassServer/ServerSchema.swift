@@ -14,7 +14,7 @@ enum ServerSchema {
     /// The migrations, in order; the schema's version is how many have run. A shipped migration
     /// never changes: a later change is a new one.
     static let migrations: [[String]] = [
-        version1, version2, version3, version4, version5, version6, version7, version8, version9, version10
+        version1, version2, version3, version4, version5, version6, version7, version8, version9, version10, version11
     ]
 
     /// Accounts, device keys, classes, enrolments, students' work and the operations applied.
@@ -378,6 +378,7 @@ enum ServerSchema {
             "GRANT INSERT, UPDATE, DELETE ON clsfile.catalog_context, clsfile.catalog_thumbnail, clsfile.catalog_request TO \(role)",
             "GRANT INSERT, DELETE ON clsfile.catalog_assignment TO \(role)",
             "GRANT INSERT, UPDATE ON clsfile.handout TO \(role)",
+            "GRANT INSERT, UPDATE, DELETE ON clsfile.work_history TO \(role)",
             "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA clsfile TO \(role)"
         ]
     }

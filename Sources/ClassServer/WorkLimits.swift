@@ -21,6 +21,30 @@ public enum WorkLimits {
     /// stored size of the rows' `detail`, after compression).
     public static let budgetBytes = 16 << 20
 
+    /// The most rows of the writing history one assignment's process evidence may hold, the
+    /// most of them with a snapshot of the text, and the most bytes their deltas take (the last
+    /// two what a submission may hold, so that a replay costs the teacher's page what a
+    /// submission's does). A student's clsfile sends no more: past the snapshots' caps it sends
+    /// the rows without them.
+    public static let maximumHistoryRows = SyncOperation.maximumHistoryRows
+    public static let maximumSnapshots = SyncOperation.maximumSnapshots
+    public static let maximumSnapshotBytes = SyncOperation.maximumSnapshotBytes
+
+    /// Checks the process evidence of the work on an assignment, as a sync leaves it (checked
+    /// after writing it, in the transaction that a refusal rolls back).
+    /// - Throws: ``ServerError`` `.tooLarge`, naming the assignment and the limit.
+    static func check(historyRows: Int, snapshots: Int, snapshotBytes: Int, on assignment: String) throws {
+        for (count, limit, what) in [
+            (historyRows, maximumHistoryRows, "history rows"), (snapshots, maximumSnapshots, "snapshots of the text"),
+            (snapshotBytes, maximumSnapshotBytes, "bytes of snapshots")
+        ] where count > limit {
+            throw ServerError(
+                .tooLarge,
+                "the work on \(assignment) would hold \(count) \(what), more than the \(limit) one assignment's process evidence may hold; nothing of this request was applied"
+            )
+        }
+    }
+
     /// Checks that the work on each assignment, merged with its operations, stays within the
     /// limits, counting what it could hold at most (``OpenClassKit/WorkState/size(after:)``).
     /// - Parameters:

@@ -16,6 +16,9 @@ struct StudentPage {
     /// The first item and session shown (0-based); out of range shows the first.
     var itemsFrom = 0
     var sessionsFrom = 0
+    /// The steps of the replay, when the work's snapshots were not read with it (the class
+    /// server reads them for the replay alone); nil to count the work's own.
+    var replaySteps: Int?
 
     func render() -> HTML {
         let work = student.work
@@ -62,7 +65,7 @@ struct StudentPage {
             showsProgress: student.work.progressBasis?.measuresProgress != false)
         let pictures = [charts.wordsOverTime(), charts.sessionBars(), charts.typedAgainstPasted()].compactMap { $0 }
             .map { HTML(escapedMarkup: "<figure>\($0)</figure>") }
-        let steps = student.work.snapshots?.count ?? 0
+        let steps = replaySteps ?? student.work.snapshots?.count ?? 0
         let replay: HTML =
             steps > 0
             ? "<p id=\"replay-link\"><a href=\"\(links.replay(student.studentIdentifier, of: assignment.identifier, step: 1))\">Replay the text, \(steps) \(steps == 1 ? "step" : "steps")</a></p>"
