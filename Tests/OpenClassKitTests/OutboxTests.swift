@@ -112,6 +112,7 @@ import TestSupport
             [
                 scratch.storeURL.path,
                 """
+                DROP TABLE evidence_note; DROP TABLE dictated_session; DROP TABLE student_setting;
                 DROP INDEX time_span_by_session; ALTER TABLE time_span DROP COLUMN session_id; ALTER TABLE time_span DROP COLUMN editor_run;
                 DROP TABLE writing_history; ALTER TABLE assignment DROP COLUMN process_evidence;
                 DROP TABLE class_membership; DROP TABLE class_server; ALTER TABLE assignment DROP COLUMN covers_context_tree; ALTER TABLE assignment DROP COLUMN class_id;

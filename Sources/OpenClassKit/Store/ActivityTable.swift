@@ -328,12 +328,14 @@ enum ActivityTable {
         }
         // The sessions this save ends: their history rows are due.
         var endedSpans: [HistoryTable.EndedSpan] = []
+        var sessions: [String] = []
         for span in change.spans {
             let stored = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT \(spanColumns) FROM time_span WHERE id = ?"),
                 arguments: [span.id]
             ).map(spanRecord(from:))
             let merged = stored?.merged(with: span) ?? span
+            sessions.append(merged.session ?? merged.id)
             if stored?.end == nil, let end = merged.end {
                 endedSpans.append(
                     HistoryTable.EndedSpan(id: merged.id, session: merged.session ?? merged.id, start: merged.start, end: end))
@@ -376,6 +378,7 @@ enum ActivityTable {
         try db.cachedStatement(sql: "UPDATE activity SET modified_at = ? WHERE id = ?")
             .execute(arguments: [now, activityID])
         try OutboxTable.enqueue(change, at: now, in: db)
+        if change.marksDictation { try EvidenceTables.markDictated(sessions: sessions, ofActivity: activityID, at: now, in: db) }
         try HistoryTable.recordIfDue(
             activityID: activityID, endedSpans: endedSpans, at: now,
             beginsFromNothing: change.beginsHistoryFromNothing, isDue: change.recordsHistory, in: db)

@@ -132,10 +132,12 @@ struct ActivityChanges: Sendable {
     /// True when the save writes a history row of the running session whether or not one is due
     /// (the file was saved: its text is kept as saved).
     var recordsHistory = false
+    /// True when the sessions of the spans this save writes were recorded with dictation.
+    var marksDictation = false
 
     var isEmpty: Bool {
         spans.isEmpty && progressBasis == nil && ranges.isEmpty && !removesAllItems && !clearsPrimary && deletions.isEmpty
-            && upserts.isEmpty && discardedSpans.isEmpty && !beginsHistoryFromNothing && !recordsHistory
+            && upserts.isEmpty && discardedSpans.isEmpty && !beginsHistoryFromNothing && !recordsHistory && !marksDictation
     }
 }
 

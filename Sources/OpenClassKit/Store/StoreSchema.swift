@@ -365,6 +365,34 @@ enum StoreSchema {
                 ALTER TABLE time_span ADD COLUMN session_id TEXT;
                 ALTER TABLE time_span ADD COLUMN editor_run TEXT;
                 CREATE INDEX time_span_by_session ON time_span(session_id) WHERE session_id IS NOT NULL;
+                """),
+        // 13: what a student says about their process evidence (`EvidenceTables`): notes on an
+        // accepted assignment's work, on one of its sessions, or on that session's paste
+        // (`session_id` '' for the work's); the sessions written by dictation or an input method,
+        // whose input counts as typed (`session_id` as the history names it); and the dictation
+        // setting that marks every session recorded while it is on.
+        Migration(
+            name: "evidence notes and dictated sessions",
+            sql: """
+                CREATE TABLE evidence_note (
+                    assignment_id TEXT NOT NULL REFERENCES assignment(id) ON DELETE CASCADE,
+                    kind          TEXT NOT NULL CHECK (kind IN ('work', 'session', 'paste')),
+                    session_id    TEXT NOT NULL DEFAULT '',
+                    text          TEXT NOT NULL,
+                    written_at    REAL NOT NULL,
+                    CHECK ((kind = 'work') = (session_id = '')),
+                    PRIMARY KEY (assignment_id, kind, session_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE dictated_session (
+                    session_id  TEXT    PRIMARY KEY,
+                    activity_id INTEGER NOT NULL REFERENCES activity(id) ON DELETE CASCADE,
+                    marked_at   REAL    NOT NULL
+                );
+                CREATE INDEX dictated_session_by_activity ON dictated_session(activity_id);
+                CREATE TABLE student_setting (
+                    name  TEXT PRIMARY KEY CHECK (name IN ('dictation')),
+                    value TEXT NOT NULL
+                ) WITHOUT ROWID;
                 """)
     ]
 

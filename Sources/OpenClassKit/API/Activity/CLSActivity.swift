@@ -141,6 +141,13 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         changed()
     }
 
+    /// Marks the session of the spans the next save writes (one started, pulsed or stopped) as
+    /// written by dictation or an input method: its input is typed, never pasted. Not part of ClassKit.
+    package func markSessionDictated() {
+        state.withLockedValue { $0.pending.marksDictation = $0.nextSequence() }
+        changed()
+    }
+
     /// Records a pulse now when the activity was started with ``start()`` and runs: what a save
     /// of the data store does to it.
     func pulseForSave() {
@@ -190,21 +197,8 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// before it, and so does a span that begins before the one before it ends. What
     /// ``workSessions`` and a class server's copy of the work (``WorkState``) both show.
     static func sessions(of spans: [TimeSpan]) -> [WorkSession] {
-        var groups: [[TimeSpan]] = []
-        // The end of the last group; nil while one of its spans runs.
-        var lastEnd: Date?
-        for span in spans {
-            if !groups.isEmpty, span.continuesSession || lastEnd.map({ span.start <= $0 }) == true {
-                groups[groups.count - 1].append(span)
-                // A group that runs stays running; an ended one ends at its latest end.
-                let groupRuns = lastEnd == nil || span.end == nil
-                lastEnd = groupRuns ? nil : lastEnd.map { max($0, span.end ?? $0) }
-            } else {
-                groups.append([span])
-                lastEnd = span.end
-            }
-        }
-        return groups.map { group in
+        sessionGroups(of: spans).map { range in
+            let group = Array(spans[range])
             let runs = group.contains { $0.end == nil }
             return WorkSession(
                 start: group[0].start, end: runs ? nil : group.compactMap(\.end).max(),
@@ -212,6 +206,33 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
                 activeTime: SpanRecord.measure(of: group.map(SpanRecord.init)),
                 spanCount: group.count)
         }
+    }
+
+    /// Where each session of ``sessions(of:)`` is among the spans, oldest first.
+    private static func sessionGroups(of spans: [TimeSpan]) -> [Range<Int>] {
+        var groups: [Range<Int>] = []
+        // The end of the last group; nil while one of its spans runs.
+        var lastEnd: Date?
+        for (index, span) in spans.enumerated() {
+            if let last = groups.last, span.continuesSession || lastEnd.map({ span.start <= $0 }) == true {
+                groups[groups.count - 1] = last.lowerBound..<index + 1
+                // A group that runs stays running; an ended one ends at its latest end.
+                let groupRuns = lastEnd == nil || span.end == nil
+                lastEnd = groupRuns ? nil : lastEnd.map { max($0, span.end ?? $0) }
+            } else {
+                groups.append(index..<index + 1)
+                lastEnd = span.end
+            }
+        }
+        return groups
+    }
+
+    /// The identifier of each of ``workSessions``, in their order: the session of its first span,
+    /// as the writing history (``WritingHistoryEntry/sessionIdentifier``) and the dictation marks
+    /// name it. Not part of ClassKit.
+    package var workSessionIdentifiers: [String] {
+        let sorted = state.withLockedValue { $0.spans.sorted { ($0.start, $0.id) < ($1.start, $1.id) } }
+        return Self.sessionGroups(of: sorted.map(Self.timeSpan)).map { sorted[$0.lowerBound].session ?? sorted[$0.lowerBound].id }
     }
 
     /// The editor runs of the running spans (nil for a span no editor run began), for a recorder
@@ -224,14 +245,16 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     public var timeSpans: [TimeSpan] {
         state.withLockedValue { state in
             // Ties broken by id, as a class server's copy sorts them (``WorkState``).
-            state.spans.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map {
-                TimeSpan(
-                    start: Date(timeIntervalSince1970: $0.start),
-                    end: $0.end.map(Date.init(timeIntervalSince1970:)),
-                    lastPulse: Date(timeIntervalSince1970: $0.lastPulse),
-                    continuesSession: $0.session != nil)
-            }
+            state.spans.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map(Self.timeSpan)
         }
+    }
+
+    private static func timeSpan(_ span: SpanRecord) -> TimeSpan {
+        TimeSpan(
+            start: Date(timeIntervalSince1970: span.start),
+            end: span.end.map(Date.init(timeIntervalSince1970:)),
+            lastPulse: Date(timeIntervalSince1970: span.lastPulse),
+            continuesSession: span.session != nil)
     }
 
     /// Starts a time span. Does nothing when this process already runs one for this activity.
@@ -592,6 +615,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             changes.discardedSpans = Array(pending.discardedSpans.keys)
             changes.beginsHistoryFromNothing = pending.beginsHistoryFromNothing != nil
             changes.recordsHistory = pending.recordsHistory != nil
+            changes.marksDictation = pending.marksDictation != nil
             if let primary = state.primary, pending.upserts[primary.identifier] != nil {
                 if let error = primary.validationError { throw error.about(primary) }
                 changes.upserts.append(primary.record(role: .primary))

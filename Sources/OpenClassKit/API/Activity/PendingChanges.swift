@@ -19,13 +19,15 @@ struct PendingChanges: Sendable {
     var beginsHistoryFromNothing: Int?
     /// Set by ``CLSActivity/recordHistoryAtNextSave()``, with its sequence number.
     var recordsHistory: Int?
+    /// Set by ``CLSActivity/markSessionDictated()``, with its sequence number.
+    var marksDictation: Int?
     /// A bad value given to a setter that cannot throw; the next save throws it.
     var error: CLSError?
 
     var isEmpty: Bool {
         spans.isEmpty && ranges.isEmpty && progressBasis == nil && removesAllItems == nil && clearsPrimary == nil
             && upserts.isEmpty && deletions.isEmpty && discardedSpans.isEmpty && beginsHistoryFromNothing == nil
-            && recordsHistory == nil && error == nil
+            && recordsHistory == nil && marksDictation == nil && error == nil
     }
 
     /// Forgets every change a save has written.
@@ -40,5 +42,6 @@ struct PendingChanges: Sendable {
         discardedSpans = discardedSpans.filter { $0.value > sequence }
         if let stamp = beginsHistoryFromNothing, stamp <= sequence { beginsHistoryFromNothing = nil }
         if let stamp = recordsHistory, stamp <= sequence { recordsHistory = nil }
+        if let stamp = marksDictation, stamp <= sequence { marksDictation = nil }
     }
 }
