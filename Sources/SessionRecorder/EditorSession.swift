@@ -37,6 +37,8 @@ public struct EditorSession: Sendable {
         /// What the session's pulses came from; ``TimingSource/fileChanges`` when typing between
         /// saves could not be seen.
         public var timingSource: TimingSource = .fileChanges
+        /// True when the session was recorded as written by dictation or an input method.
+        public var isDictated = false
     }
 
     /// The environment variable that tells editor plugins which file `clsfile open` records, so
@@ -73,17 +75,20 @@ public struct EditorSession: Sendable {
         let url = URL(fileSystemPathBytes: pathBytes)
         let path = URL(fileSystemPathBytes: pathBytes).displayPath
         let before = try await recorder.store.fetchActivity(for: url).duration
+        var isDictated = recorder.configuration.isDictated ?? false
+        if recorder.configuration.isDictated == nil { isDictated = try await recorder.store.isDictating() }
         let opened = Date()
         // Recorded before the editor starts: a store that cannot be written stops the session
         // here, never with an editor left running.
         // Named as an editor run of its own: a session an editor left running (it died) ends here.
         var open = SessionEvent(kind: .open, file: url, date: opened)
         open.editorRun = CLSDataStore.currentEditorRun
+        open.isDictated = isDictated
         try await recorder.record(open)
         do {
             return try await edit(
                 url, pathBytes: pathBytes, path: path, opened: opened, before: before,
-                editor: editor, usePTY: usePTY)
+                editor: editor, usePTY: usePTY, isDictated: isDictated)
         } catch let error as RecorderError where error.code == .editorUnavailable {
             // No editor ran: the session opened for it is taken back.
             try await recorder.store.fetchActivity(for: url).discardStart()
@@ -95,7 +100,7 @@ public struct EditorSession: Sendable {
     /// Runs the editor on a file whose session is open, and records its close.
     private func edit(
         _ url: URL, pathBytes: [UInt8], path: String, opened: Date, before: TimeInterval,
-        editor: EditorCommand, usePTY: Bool
+        editor: EditorCommand, usePTY: Bool, isDictated: Bool
     ) async throws -> Outcome {
 
         // From here on SIGTERM and SIGHUP wait in the relay's pipe and reach the editor once it
@@ -129,7 +134,7 @@ public struct EditorSession: Sendable {
             process = try EditorProcess(command: editor, file: pathBytes, terminal: nil)
         }
 
-        let pulses = PulseLog(file: FileStamp(pathBytes))
+        let pulses = PulseLog(file: FileStamp(pathBytes), isDictated: isDictated)
         // The relay sees every keystroke of a terminal editor; a GUI editor's typing shows on the
         // desktop, and its saves on disk, also when it was started from a terminal, whose relay
         // then sees nothing: every source that runs is watched.
@@ -185,10 +190,9 @@ public struct EditorSession: Sendable {
         } else if relayTerminal {
             (input.keysPressed, input.pasted, input.largestPaste) = (evidence.typed, evidence.pasted, evidence.tally.largestPaste)
         }
-        let delivery = try await recorder.deliver(
-            SessionEvent(
-                kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened, input: input, timing: timing),
-            spool: spool)
+        var close = SessionEvent(kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened, input: input, timing: timing)
+        close.isDictated = isDictated
+        let delivery = try await recorder.deliver(close, spool: spool)
         if let failure = delivery.failures.first(where: { $0.event.file == url }) { throw failure.error }
         if delivery.isSpooled {
             throw RecorderError(
@@ -202,7 +206,8 @@ public struct EditorSession: Sendable {
             exitStatus: status, activeTime: max(0, activity.duration - before),
             openTime: closed.timeIntervalSince(opened), measurement: measurement,
             progress: activity.progress, progressBasis: activity.progressBasis,
-            targetWords: activity.targetWordCount, input: input, timingSource: timing)
+            targetWords: activity.targetWordCount, input: isDictated ? input.countedAsTyped : input, timingSource: timing,
+            isDictated: isDictated)
     }
 
     /// Creates the file when missing and returns its canonical path.
@@ -252,8 +257,8 @@ final class PulseLog: Sendable {
 
     private let state: NIOLockedValueBox<Evidence>
 
-    init(file: FileStamp) {
-        state = NIOLockedValueBox(Evidence(lastFile: file))
+    init(file: FileStamp, isDictated: Bool = false) {
+        state = NIOLockedValueBox(Evidence(tally: InputTally(isDictated: isDictated), lastFile: file))
     }
 
     func pulse(input: ArraySlice<UInt8>? = nil) {

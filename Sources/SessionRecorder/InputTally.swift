@@ -4,9 +4,19 @@
 /// that brings more than ``burstLimit`` characters at once is a paste, since no one types that fast
 /// between two reads; smaller reads are typing. Escape sequences (arrows, function keys) count as
 /// neither. Characters are Unicode scalars: UTF-8 continuation bytes are not counted.
+///
+/// In a session written by dictation or an input method, which deliver text in bursts, everything
+/// counts as typed: nothing is pasted.
 struct InputTally: Sendable {
     /// More characters than this in one read count as pasted.
     static let burstLimit = 8
+
+    /// True in a session written by dictation or an input method.
+    let isDictated: Bool
+
+    init(isDictated: Bool = false) {
+        self.isDictated = isDictated
+    }
 
     private(set) var typed = 0
     private(set) var pasted = 0
@@ -33,6 +43,10 @@ struct InputTally: Sendable {
                 if inPaste { pasteCharacters += 1 } else { characters += 1 }
             }
             index += 1
+        }
+        if isDictated {
+            typed += characters + pasteCharacters
+            return
         }
         pasted += pasteCharacters
         currentPaste += pasteCharacters

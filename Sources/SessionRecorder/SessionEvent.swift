@@ -51,6 +51,10 @@ public struct SessionEvent: Codable, Sendable, Equatable {
     public var input: InputFigures?
     /// For `close`: what the session's pulses came from, recorded as the "Timing Source" item.
     public var timing: TimingSource?
+    /// For `open` and `close`: true when the session is written by dictation or an input method
+    /// (`clsfile open --dictation`), false when not; nil leaves it to the store's setting
+    /// (`clsfile settings --dictation`). Such a session is marked, and its input counts as typed.
+    public var isDictated: Bool?
 
     /// What reached the text during one session: counted by an editor plugin, which sees what
     /// the editor inserts, or by `clsfile open`'s terminal relay, which sees only keys.
@@ -95,6 +99,23 @@ public struct SessionEvent: Codable, Sendable, Equatable {
                     .invalidRequest, "the largest paste (\(largestPaste) characters) cannot exceed the characters pasted (\(pasted ?? 0)).")
             }
             return InputFigures(typed: typed, pasted: pasted, largestPaste: largestPaste)
+        }
+
+        /// The figures of a session written by dictation or an input method, which deliver text in
+        /// bursts: what was counted as pasted is typed (or keys pressed, for a terminal relay's
+        /// figures), and nothing is pasted.
+        var countedAsTyped: InputFigures {
+            guard typed != nil || pasted != nil || keysPressed != nil else { return self }
+            var figures = self
+            let pasted = self.pasted ?? 0
+            if typed != nil || keysPressed == nil {
+                figures.typed = (typed ?? 0) + pasted
+            } else {
+                figures.keysPressed = (keysPressed ?? 0) + pasted
+            }
+            figures.pasted = 0
+            figures.largestPaste = nil
+            return figures
         }
     }
 

@@ -26,12 +26,17 @@ public struct SessionRecorder: Sendable {
         /// True when files are being read: progress is then the share of their lines viewed;
         /// remembered per file once given.
         public var isReading: Bool
+        /// True when the sessions recorded are written by dictation or an input method, false
+        /// when not; nil (the default) leaves it to the store's setting (`clsfile settings
+        /// --dictation`). Such sessions are marked, and their input counts as typed, never as pasted.
+        public var isDictated: Bool?
 
         /// Creates settings.
-        public init(idleTimeout: TimeInterval = 300, targetWords: Int? = nil, isReading: Bool = false) {
+        public init(idleTimeout: TimeInterval = 300, targetWords: Int? = nil, isReading: Bool = false, isDictated: Bool? = nil) {
             self.idleTimeout = idleTimeout
             self.targetWords = targetWords
             self.isReading = isReading
+            self.isDictated = isDictated
         }
 
         /// The rule that decides what counts, in words, for summaries and reports.
@@ -70,10 +75,21 @@ public struct SessionRecorder: Sendable {
     @discardableResult
     public func record(_ events: [SessionEvent]) async throws -> Measurement {
         var measurement = Measurement()
-        for event in events.sorted(by: { $0.date < $1.date }) {
+        // The store's dictation setting, read once, for the first open or close that leaves it to the setting.
+        var isDictating: Bool?
+        for var event in events.sorted(by: { $0.date < $1.date }) {
             let (activity, fileExists) = try await activity(for: event)
             // An accepted handout's target or reading applies to plugins' events as to `clsfile open`.
             let assignment = event.kind == .edit || event.kind == .view || !fileExists ? nil : try await store.assignment(for: event.file)
+            if event.kind == .open || event.kind == .close {
+                let given = event.isDictated ?? configuration.isDictated
+                if given == nil, isDictating == nil { isDictating = try await store.isDictating() }
+                if given ?? isDictating ?? false {
+                    // Marked in the save that writes the session's span; its input is typed.
+                    activity.markSessionDictated()
+                    event.input = event.input?.countedAsTyped
+                }
+            }
             do {
                 if let report = try apply(event, assignment: assignment, to: activity) { measurement.report = report }
             } catch let problem as DetectorError {

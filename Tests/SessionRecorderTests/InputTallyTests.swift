@@ -29,6 +29,16 @@ struct InputTallyTests {
         #expect(split.largestPaste == 12)
     }
 
+    @Test func aDictatedSessionCountsBurstsAndPastesAsTyped() {
+        var tally = InputTally(isDictated: true)
+        for key in "Typed." { tally.add(Array(String(key).utf8)) }
+        // What dictation and input methods deliver: a burst of words at once, and a bracketed one.
+        tally.add(Array("a sentence spoken into the microphone".utf8))
+        tally.add(Array("\u{1B}[200~漢字を変換した文\u{1B}[201~".utf8))
+        #expect(tally.typed == 6 + 37 + 8)
+        #expect(tally.pasted == 0 && tally.largestPaste == 0)
+    }
+
     @Test func aPasteEndingInTheSameReadAsAKeyStillCounts() {
         var tally = InputTally()
         tally.add(Array("\u{1B}[200~a whole paragraph pasted at once\u{1B}[201~\r".utf8))
