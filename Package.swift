@@ -329,7 +329,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "HistoryBenchmark",
-            dependencies: ["OpenClassKit", "TestSupport"],
+            // clsfile: built first, so that `--evidence` times the real command.
+            dependencies: ["OpenClassKit", "TestSupport", "clsfile"],
             path: "Benchmarks/HistoryBenchmark"
         ),
         .executableTarget(

@@ -13,6 +13,7 @@ import Glibc
 /// row and snapshot.
 ///
 ///     swift run -c release HistoryBenchmark [--sessions 200] [--words 5000] [--source FILE] [--keep]
+///     swift run -c release HistoryBenchmark --evidence [--sessions 2000]   # times `clsfile evidence`
 ///
 /// The essay is real English prose: the words of `--source` (default the GPL-3 text every Debian
 /// system has at /usr/share/common-licenses/GPL-3), in its paragraphs. Each session adds the next
@@ -26,6 +27,10 @@ struct HistoryBenchmark {
         let arguments = CommandLine.arguments
         if arguments.count == 4, arguments[1] == "--replay" {
             try await replayInThisProcess(store: arguments[2], file: arguments[3])
+            return
+        }
+        if arguments.contains("--evidence") {
+            try await EvidenceTiming.run(sessions: option("--sessions", default: 2_000))
             return
         }
         let sessions = option("--sessions", default: 200)

@@ -14,12 +14,20 @@ public struct StudentWork: Sendable, Equatable, Codable {
         /// Whether the session was still running when the work was read; nil in work written
         /// before clsfile recorded it.
         public var isRunning: Bool?
+        /// The session's identifier in the student's store, as the writing history and the notes
+        /// name it; nil in work read elsewhere (a class server's copy) or written before clsfile sent it.
+        public var identifier: String?
+        /// True when the session was written by dictation or an input method: its input counted as
+        /// typed, never as pasted; nil otherwise.
+        public var isDictated: Bool?
 
         /// Creates a session; `isRunning` nil leaves it to be judged by its end (see ``XAPIStatementBuilder``).
-        public init(start: Date, end: Date, isRunning: Bool? = nil) {
+        public init(start: Date, end: Date, isRunning: Bool? = nil, identifier: String? = nil, isDictated: Bool? = nil) {
             self.start = start
             self.end = end
             self.isRunning = isRunning
+            self.identifier = identifier
+            self.isDictated = isDictated
         }
 
         /// The session's length in seconds.
@@ -81,6 +89,8 @@ public struct StudentWork: Sendable, Equatable, Codable {
     public var history: [WritingHistoryEntry]?
     /// The snapshots of the text, when the assignment asks for replay; nil otherwise.
     public var snapshots: [WritingSnapshotRecord]?
+    /// The student's notes on the work, its sessions and their pastes; nil when there are none.
+    public var notes: [EvidenceNote]?
 
     /// Whether the student marked it done.
     public var isDone: Bool { completedAt != nil }
@@ -147,6 +157,21 @@ public struct StudentWork: Sendable, Equatable, Codable {
         self.completedAt = completedAt
     }
 
+    /// The student's note of a kind on the work or on one session; nil when there is none.
+    /// - Parameters:
+    ///   - kind: What the note is about.
+    ///   - session: The session, for a note on a session or its paste.
+    public func note(_ kind: EvidenceNote.Kind, on session: Session? = nil) -> EvidenceNote? {
+        guard kind == .work || session?.identifier != nil else { return nil }
+        return notes?.first { $0.kind == kind && $0.sessionIdentifier == (kind == .work ? nil : session?.identifier) }
+    }
+
+    /// The work as a submission seals it: the JSON that is encrypted, byte for byte.
+    /// - Throws: `EncodingError` when a value cannot be encoded.
+    public func sealedJSON() throws -> Data {
+        try JSONCoding.encoder.encode(self)
+    }
+
     /// What the progress measures, as people read it ("toward 500 words"); nil when unnamed.
     public var progressBasisName: String? {
         let target = additionalItems.first { $0.identifier == ItemIdentifier.targetWords }?.value
@@ -171,6 +196,8 @@ public struct StudentWork: Sendable, Equatable, Codable {
     static let maximumHistoryRows = 100_000
     static let maximumSnapshots = 2_000
     static let maximumSnapshotBytes = 8 << 20
+    /// The most notes a submission may hold: one on the work and two on each of 5,000 sessions.
+    static let maximumNotes = 10_001
 
     /// Checks every value of work decrypted from another person's file before it is stored:
     /// finite, in range, not dated in the future beyond `clockMargin`, with bounded
@@ -235,6 +262,24 @@ public struct StudentWork: Sendable, Equatable, Codable {
         }
         if let snapshots {
             do { try Self.checkSnapshots(snapshots) } catch let error as CLSError { throw refuse("snapshots that \(error.message)") }
+        }
+        try validateNotes(refusing: refuse, isValidDate: isValidDate)
+    }
+
+    /// Checks the notes: at most ``maximumNotes``, each within its length, of one line, on the
+    /// work or on a session the work holds, dated between 2000 and now.
+    private func validateNotes(refusing refuse: (String) -> ClassroomError, isValidDate: (Date) -> Bool) throws {
+        guard let notes else { return }
+        guard notes.count <= Self.maximumNotes else { throw refuse("\(notes.count) notes, more than \(Self.maximumNotes)") }
+        let sessionIdentifiers = Set(sessions.compactMap(\.identifier))
+        for note in notes {
+            if let problem = EvidenceNote.problem(with: note.text) { throw refuse("a note that \(problem)") }
+            guard isValidDate(note.writtenAt) else { throw refuse("a note written at \(note.writtenAt), not between 2000 and now") }
+            guard (note.kind == .work) == (note.sessionIdentifier == nil),
+                note.sessionIdentifier.map(sessionIdentifiers.contains) ?? true
+            else {
+                throw refuse("a note on a \(note.kind.rawValue) that the work does not hold")
+            }
         }
     }
 

@@ -69,7 +69,7 @@ public struct SubmissionFile: Sendable, Equatable, Codable {
         encapsulatedKey = sender.encapsulatedKey
         sealed = Data()
         signature = Data()
-        sealed = try sender.seal(try JSONCoding.encoder.encode(work), authenticating: header)
+        sealed = try sender.seal(try work.sealedJSON(), authenticating: header)
         signature = try identity.signingKey.signature(for: signedBytes).rawRepresentation
     }
 

@@ -24,6 +24,48 @@ public struct Submitter: Sendable {
     public static func assignedWork(in store: CLSDataStore, key: String? = nil) async throws -> [(
         assignment: Assignment, work: StudentWork
     )] {
+        try await assignedActivities(in: store, key: key).map {
+            ($0.assignment, StudentWork(assignment: $0.assignment, activity: $0.activity))
+        }
+    }
+
+    /// The work a submission carries for every accepted assignment (or for one), exactly as
+    /// ``submit(key:to:at:)`` seals it: the figures, each session's identifier and dictation mark,
+    /// the student's notes, and what the assignment asks of the writing history. `clsfile
+    /// evidence` shows this, so that the student sees what leaves before it does.
+    /// - Throws: As ``assignedWork(in:key:)``; ``ClassroomError`` `.invalidValue` when the
+    ///   snapshots of the text are more than a submission holds or do not rebuild.
+    public static func workToSubmit(in store: CLSDataStore, key: String? = nil) async throws -> [(
+        assignment: Assignment, work: StudentWork
+    )] {
+        var result: [(Assignment, StudentWork)] = []
+        for (assignment, activity) in try await assignedActivities(in: store, key: key) {
+            var work = StudentWork(assignment: assignment, activity: activity)
+            if let activity {
+                let identifiers = activity.workSessionIdentifiers
+                let dictated = try await store.dictatedSessions(of: activity)
+                if identifiers.count == work.sessions.count {
+                    for (index, identifier) in identifiers.enumerated() {
+                        work.sessions[index].identifier = identifier
+                        if dictated.contains(identifier) { work.sessions[index].isDictated = true }
+                    }
+                }
+            }
+            let sessions = Set(work.sessions.compactMap(\.identifier))
+            let notes = try await store.evidenceNotes(ofAssignment: assignment.identifier).filter {
+                $0.sessionIdentifier.map(sessions.contains) ?? true
+            }
+            work.notes = notes.isEmpty ? nil : notes
+            try await addProcessEvidence(to: &work, for: assignment, from: store)
+            result.append((assignment, work))
+        }
+        return result
+    }
+
+    /// Every accepted assignment (or one) with the activity of its document, when it has one.
+    private static func assignedActivities(in store: CLSDataStore, key: String?) async throws -> [(
+        assignment: Assignment, activity: CLSActivity?
+    )] {
         let accepted = try await store.assignments().filter { $0.acceptedAt != nil }
         guard !accepted.isEmpty else {
             throw ClassroomError(
@@ -34,13 +76,13 @@ public struct Submitter: Sendable {
             try key.map { key in
                 [try AssignmentChoice.pick(key, from: accepted, identifier: \.identifier, title: \.title, in: store.storeURL.path)]
             } ?? accepted
-        var result: [(Assignment, StudentWork)] = []
+        var result: [(Assignment, CLSActivity?)] = []
         for assignment in chosen {
             var activity: CLSActivity?
             if let url = assignment.documentURL, FileManager.default.fileExists(atPath: url.path) {
                 activity = try await store.existingActivity(for: url)
             }
-            result.append((assignment, StudentWork(assignment: assignment, activity: activity)))
+            result.append((assignment, activity))
         }
         return result
     }
@@ -76,9 +118,7 @@ public struct Submitter: Sendable {
                 .wrongRole, "a submission carries your display name, and none is set: clsfile role student --name \"Your Name\"")
         }
         var written: [URL] = []
-        for (assignment, found) in try await Self.assignedWork(in: store, key: key) {
-            var work = found
-            try await Self.addProcessEvidence(to: &work, for: assignment, from: store)
+        for (assignment, work) in try await Self.workToSubmit(in: store, key: key) {
             let file = try SubmissionFile(
                 work: work, handout: assignment, student: student.accountIdentifier,
                 studentName: name, identity: identity, submittedAt: date)

@@ -13,13 +13,24 @@ public struct HistoryPage: Sendable {
     public var history: WritingHistory
     /// False when the document's progress measures nothing: the table leaves it out.
     public var showsProgress: Bool
+    /// Paragraphs shown under the heading, in place of the page's own line on where the history
+    /// was recorded: what a submission carries, say, and the student's notes.
+    public var lead: [String]
+    /// What the page says instead of its pictures when the history has no rows; nil for its own
+    /// sentence (none recorded yet).
+    public var emptyHistoryNote: String?
 
     /// A page of a history.
-    public init(title: String, figures: [(label: String, value: String)], history: WritingHistory, showsProgress: Bool = true) {
+    public init(
+        title: String, figures: [(label: String, value: String)], history: WritingHistory, showsProgress: Bool = true,
+        lead: [String] = [], emptyHistoryNote: String? = nil
+    ) {
         self.title = title
         self.figures = figures
         self.history = history
         self.showsProgress = showsProgress
+        self.lead = lead
+        self.emptyHistoryNote = emptyHistoryNote
     }
 
     /// The page's markup.
@@ -31,7 +42,7 @@ public struct HistoryPage: Sendable {
         let pictures = [charts.wordsOverTime(), charts.sessionBars(), charts.typedAgainstPasted()].compactMap { $0 }
         let body =
             history.entries.isEmpty
-            ? "<p id=\"no-history\">No writing history is recorded for this file yet: it begins at the end of its next session.</p>"
+            ? "<p id=\"no-history\">\(SVG.escape(emptyHistoryNote ?? "No writing history is recorded for this file yet: it begins at the end of its next session."))</p>"
             : pictures.map { "<figure>\($0)</figure>" }.joined() + charts.table()
         let shown =
             history.sessions.count > HistoryCharts.shownSessions
@@ -46,11 +57,19 @@ public struct HistoryPage: Sendable {
             <style>\(Self.style)</style></head>
             <body><main>
             <h1>\(SVG.escape(title))</h1>
-            <p class="note">How this document grew, session by session, as clsfile recorded it on this computer.</p>
+            \(intro)
             <div class="cards">\(cards)</div>
             \(shown)\(body)
             </main></body></html>
             """
+    }
+
+    /// The lead paragraphs, or the page's own line.
+    private var intro: String {
+        guard !lead.isEmpty else {
+            return "<p class=\"note\">How this document grew, session by session, as clsfile recorded it on this computer.</p>"
+        }
+        return lead.map { "<p class=\"note lead\">\(SVG.escape($0))</p>" }.joined(separator: "\n")
     }
 
     /// The page's and the dashboard's look of the pictures and the table: black on white, so

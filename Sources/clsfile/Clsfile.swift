@@ -29,9 +29,9 @@ struct Clsfile: AsyncParsableCommand {
                 name: "Recording",
                 subcommands: [
                     OpenCommand.self, HookCommand.self, ShowCommand.self, ReplayCommand.self, ListCommand.self, ReportCommand.self,
-                    ForgetCommand.self, RoleCommand.self, ResetCommand.self
+                    ForgetCommand.self, RoleCommand.self, SettingsCommand.self, ResetCommand.self
                 ]),
-            CommandGroup(name: "Student", subcommands: [AcceptCommand.self, DoneCommand.self, SubmitCommand.self]),
+            CommandGroup(name: "Student", subcommands: [AcceptCommand.self, DoneCommand.self, EvidenceCommand.self, SubmitCommand.self]),
             CommandGroup(
                 name: "Teacher",
                 subcommands: [

@@ -139,8 +139,23 @@ struct SubmissionFileTests {
         (
             "damaged snapshot",
             { $0.snapshots = [WritingSnapshotRecord(entry: historyRow(), delta: Data([5, 1]), digest: Data(), isKeyframe: true)] }
-        )
+        ),
+        ("empty note", { $0.notes = [note(" ")] }),
+        ("note too long", { $0.notes = [note(String(repeating: "é", count: 2001))] }),
+        ("note with a control character", { $0.notes = [note("red \u{1B}[31mtext")] }),
+        ("note with a line break", { $0.notes = [note("two\nlines")] }),
+        ("note on a session the work does not hold", { $0.notes = [note("x", on: "another-session")] }),
+        (
+            "session note without its session",
+            { $0.notes = [EvidenceNote(kind: .session, text: "x", writtenAt: Date(timeIntervalSinceNow: -60))] }
+        ),
+        ("note written in the future", { $0.notes = [note("x", at: Date().addingTimeInterval(86_400))] }),
+        ("too many notes", { $0.notes = Array(repeating: note("x"), count: 10_002) })
     ]
+
+    static func note(_ text: String, on session: String? = nil, at date: Date = Date(timeIntervalSinceNow: -60)) -> EvidenceNote {
+        EvidenceNote(kind: session == nil ? .work : .session, sessionIdentifier: session, text: text, writtenAt: date)
+    }
 
     static func historyRow(date: Date = Date(timeIntervalSinceNow: -60), progress: Double = 0.5) -> WritingHistoryEntry {
         WritingHistoryEntry(
@@ -164,6 +179,48 @@ struct SubmissionFileTests {
         let error = #expect(throws: ClassroomError.self, "\(Self.invalid[index].0)") { try work.validate(file: url) }
         #expect(error?.code == .invalidValue)
         #expect(error?.message.contains(url.path) == true)
+    }
+
+    /// The work with the student's notes on it, on its session and on that session's paste.
+    private var annotated: StudentWork {
+        var annotated = work
+        annotated.sessions[0].identifier = "session-1"
+        annotated.sessions[0].isDictated = true
+        let written = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 60).rounded(.down))
+        annotated.notes = [
+            EvidenceNote(kind: .work, text: "My first essay in this class.", writtenAt: written),
+            EvidenceNote(kind: .session, sessionIdentifier: "session-1", text: "Written at the library", writtenAt: written),
+            EvidenceNote(kind: .paste, sessionIdentifier: "session-1", text: "Pasted from my outline in notes.md", writtenAt: written)
+        ]
+        return annotated
+    }
+
+    @Test func notesTravelSealedAndAnEditedNoteFailsVerification() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("submission-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("ada.clssubmission")
+        let file = try SubmissionFile(work: annotated, handout: assignment, student: "ada-account", studentName: "Ada", identity: student)
+        try file.write(to: url)
+        let opened = try SubmissionFile.read(from: url).openWork(with: assignment, teacher: teacher, file: url).work
+        #expect(opened == annotated)
+        try opened.validate(file: url)
+
+        // A classmate holds the same handout, so can seal work to the teacher: the note changed,
+        // sealed again, under Ada's header and signature.
+        var edited = annotated
+        edited.notes?[2].text = "Typed every word myself"
+        let forged = try SubmissionFile(
+            work: edited, handout: assignment, student: "ada-account", studentName: "Ada", identity: Identity(),
+            submittedAt: file.submittedAt)
+        var tampered = file
+        (tampered.encapsulatedKey, tampered.sealed) = (forged.encapsulatedKey, forged.sealed)
+        let tamperedURL = folder.appendingPathComponent("tampered.clssubmission")
+        try tampered.write(to: tamperedURL)
+        let error = #expect(throws: ClassroomError.self) {
+            try SubmissionFile.read(from: tamperedURL).openWork(with: assignment, teacher: teacher, file: tamperedURL)
+        }
+        #expect(error?.code == .damagedFile && error?.message.contains("changed or damaged after the student signed it") == true)
     }
 
     @Test func workWithinRangeIsAccepted() throws {

@@ -39,7 +39,7 @@ struct StudentPage {
             <h2>Items</h2>
             \(items)
             <h2>Sessions</h2>
-            \(sessions)
+            \(workNote)\(sessions)
             \(writingHistory)
             """
         return PageLayout(
@@ -124,10 +124,36 @@ struct StudentPage {
             """
     }
 
+    /// The student's note on the work as a whole, above the sessions it may explain.
+    private var workNote: HTML {
+        guard let note = student.work.note(.work) else { return "" }
+        return "<p class=\"student-note\" id=\"work-note\"><strong>The student's note:</strong> \(note.text)</p>\n"
+    }
+
+    /// Whether the sessions have a column for the student's notes and dictation marks: only work
+    /// that has some shows it.
+    private var hasSessionNotes: Bool {
+        let work = student.work
+        return work.notes?.contains { $0.kind != .work } == true || work.sessions.contains { $0.isDictated == true }
+    }
+
+    /// A session's dictation mark and the student's notes on it and on its paste.
+    private func notesCell(_ session: StudentWork.Session) -> HTML {
+        let work = student.work
+        var parts: [HTML] = []
+        if session.isDictated == true { parts.append("<span class=\"badge dictation\">dictation: input counted as typed</span>") }
+        if let note = work.note(.session, on: session) { parts.append("<p class=\"session-note\">\(note.text)</p>") }
+        if let note = work.note(.paste, on: session) {
+            parts.append("<p class=\"paste-note\"><strong>On the paste:</strong> \(note.text)</p>")
+        }
+        return "<td class=\"student-notes\">\(parts)</td>"
+    }
+
     private var sessions: HTML {
         let sessions = student.work.sessions
         guard !sessions.isEmpty else { return "<p class=\"empty\" id=\"no-sessions\">No sessions recorded.</p>" }
         let paging = Paging(total: sessions.count, size: Self.sessionsShown, offset: sessionsFrom)
+        let withNotes = hasSessionNotes
         let rows = paging.shown.map { index -> HTML in
             let session = sessions[index]
             return """
@@ -135,13 +161,14 @@ struct StudentPage {
                 data-seconds="\(String(session.seconds))"><td class="number">\(index + 1)</td>\
                 <td><time datetime="\(DisplayFormat.machine(session.start))">\(DisplayFormat.timestamp(session.start))</time></td>\
                 <td><time datetime="\(DisplayFormat.machine(session.end))">\(DisplayFormat.timestamp(session.end))</time></td>\
-                <td class="number">\(DisplayFormat.duration(session.seconds))</td></tr>
+                <td class="number">\(DisplayFormat.duration(session.seconds))</td>\(withNotes ? notesCell(session) : "")</tr>
                 """
         }
         return """
             \(paging.navigation(id: "sessions-paging", noun: "Sessions", link: link("sessions")))\
             <table id="sessions">
-            <thead><tr><th class="number">#</th><th>Start</th><th>End</th><th class="number">Length</th></tr></thead>
+            <thead><tr><th class="number">#</th><th>Start</th><th>End</th><th class="number">Length</th>\
+            \(withNotes ? "<th>The student's notes</th>" as HTML : "")</tr></thead>
             <tbody>
             \(rows)
             </tbody>

@@ -38,6 +38,13 @@ struct OpenCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not relay the terminal; count changes of the file instead.")
     var noPty = false
 
+    @Flag(
+        name: .long,
+        help:
+            "This session is written by dictation or an input method: its input counts as typed, never as pasted, and the session is marked so (see clsfile settings --dictation)."
+    )
+    var dictation = false
+
     @Argument(help: ArgumentHelp("The file.", valueName: "file"))
     var file: String
 
@@ -45,7 +52,7 @@ struct OpenCommand: AsyncParsableCommand {
         var configuration = SessionRecorder.Configuration(
             idleTimeout: try sessionOptions.resolvedIdleTimeout(),
             targetWords: progressOptions.targetWords,
-            isReading: progressOptions.reading)
+            isReading: progressOptions.reading, isDictated: dictation ? true : nil)
         var status: Int32 = 0
         try await reportingFailures {
             let command = try EditorCommand.resolve(option: editor, environment: ProcessInfo.processInfo.environment)
@@ -92,6 +99,7 @@ struct OpenCommand: AsyncParsableCommand {
             parts.append("\(keys) keys pressed (commands included), \(input.pasted ?? 0) pasted characters")
         }
         if let statement = outcome.timingSource.statement { parts.append(statement) }
+        if outcome.isDictated { parts.append("marked as written by dictation, nothing counted as pasted") }
         return "\((file as NSString).lastPathComponent): " + parts.joined(separator: ", ") + " (\(rule))"
     }
 

@@ -1,6 +1,7 @@
 import Classroom
 import CommandSupport
 import Foundation
+import OpenClassKit
 
 /// The teacher's view in the terminal: per assignment the averages and a row per student; for one
 /// student, every item and every session.
@@ -78,7 +79,12 @@ enum ClassReportText {
                 Formatting.timestamp(row.submittedAt)
             ])
         }
-        lines += Formatting.columns(table).map { "  " + $0 }
+        let rows = Formatting.columns(table).map { "  " + $0 }
+        lines.append(rows[0])
+        for (index, row) in summary.students.enumerated() {
+            lines.append(rows[index + 1])
+            lines += notesLines(row.work, student: row.studentName)
+        }
         lines += aside
         return lines.joined(separator: "\n")
     }
@@ -98,10 +104,35 @@ enum ClassReportText {
         ]
         lines.append("Items:" + (work.additionalItems.isEmpty ? "      none" : ""))
         lines += Formatting.columns(work.additionalItems.map { ["  " + $0.title, $0.formattedValue] })
+        if let note = work.note(.work) { lines.append("Note:       \(quoted(note))") }
         lines.append("Sessions:" + (work.sessions.isEmpty ? "   none" : ""))
-        lines += work.sessions.map { "  \(Formatting.timestamp($0.start)) – \(Formatting.clock($0.end))  \(Formatting.text($0.seconds))" }
+        for session in work.sessions {
+            lines.append(
+                "  \(Formatting.timestamp(session.start)) – \(Formatting.clock(session.end))  \(Formatting.text(session.seconds))"
+                    + (session.isDictated == true ? "  (dictation: its input counted as typed)" : ""))
+            if let note = work.note(.session, on: session) { lines.append("    note: \(quoted(note))") }
+            if let note = work.note(.paste, on: session) { lines.append("    note on the paste: \(quoted(note))") }
+        }
         return lines.joined(separator: "\n")
     }
+
+    /// What a student's notes and dictation marks add under their row of an assignment.
+    private static func notesLines(_ work: StudentWork, student: String) -> [String] {
+        var lines: [String] = []
+        if let note = work.note(.work) { lines.append("    note: \(quoted(note))") }
+        let sessionNotes = (work.notes ?? []).filter { $0.kind != .work }.count
+        let dictated = work.sessions.filter { $0.isDictated == true }.count
+        var counts: [String] = []
+        if sessionNotes > 0 { counts.append("\(sessionNotes) \(sessionNotes == 1 ? "note" : "notes") on sessions") }
+        if dictated > 0 { counts.append("\(dictated) \(dictated == 1 ? "session" : "sessions") by dictation") }
+        if !counts.isEmpty {
+            lines.append("    \(counts.joined(separator: ", ")): clsfile class-report --student '\(safe(student))' shows them")
+        }
+        return lines
+    }
+
+    /// A student's note, quoted, with control characters shown escaped.
+    private static func quoted(_ note: EvidenceNote) -> String { "\u{201C}\(safe(note.text))\u{201D}" }
 
     /// Text from students or handouts, with control characters shown escaped.
     private static func safe(_ text: String) -> String { TerminalText.escaped(text) }
