@@ -41,6 +41,8 @@ public struct Tool: Sendable, CustomStringConvertible {
     public static let sqlite3 = Tool("sqlite3", package: "sqlite3")
     public static let openssl = Tool("openssl", package: "openssl")
     public static let chromium = Tool("chromium", "chromium-browser", "google-chrome", package: "chromium")
+    /// The WebDriver of Debian's Chromium, through which the accessibility check drives it.
+    public static let chromedriver = Tool("chromedriver", package: "chromium-driver")
     /// An X server without a screen, a window manager, a program that types into windows and one
     /// that reads their properties: the desktop of the GUI editor tests (``VirtualDesktop``).
     public static let xvfb = Tool("Xvfb", package: "xvfb")
