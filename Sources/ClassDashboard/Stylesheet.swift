@@ -1,8 +1,8 @@
 /// The dashboard's only style sheet, embedded in every page: no file, font or script is fetched.
 enum Stylesheet {
     static let css: HTML = """
-        :root { color-scheme: light; --ink: #1d1d1f; --muted: #6e6e73; --line: #d2d2d7; --tint: #0a66c2; \
-        --done: #1e7e34; --warn-bg: #fff4ce; --warn-line: #e0b000; --bar: #e8e8ed; }
+        :root { color-scheme: light; --ink: #1d1d1f; --muted: #5e5e63; --line: #d2d2d7; --tint: #0a66c2; \
+        --done: #1a7030; --warn-bg: #fff4ce; --warn-line: #e0b000; --bar: #e8e8ed; }
         * { box-sizing: border-box; }
         body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; \
         color: var(--ink); background: #f5f5f7; }
@@ -16,6 +16,7 @@ enum Stylesheet {
         h2 { font-size: 18px; margin: 28px 0 10px; }
         p.meta { color: var(--muted); margin: 0 0 16px; }
         a { color: var(--tint); }
+        :focus-visible { outline: 3px solid var(--tint); outline-offset: 2px; }
         .cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 16px 0; }
         .card { background: #fff; border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px; min-width: 160px; }
         .card .label { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }

@@ -149,6 +149,15 @@ public struct HistoryCharts: Sendable {
             """
     }
 
+    /// A picture as a figure whose caption links to the table of its figures (``table(id:)``), so
+    /// that a reader who cannot see it, or wants the numbers, goes straight to them.
+    /// - Parameters:
+    ///   - picture: One of the pictures above.
+    ///   - table: The identifier of the table on the same page.
+    public static func figure(_ picture: String, table: String = "history-table") -> String {
+        "<figure>\(picture)<figcaption><a href=\"#\(SVG.escape(table))\">The figures of every session, in the table below</a></figcaption></figure>"
+    }
+
     /// The most sessions the table lists, the newest.
     public static let tabledSessions = 500
 

@@ -43,7 +43,7 @@ public struct HistoryPage: Sendable {
         let body =
             history.entries.isEmpty
             ? "<p id=\"no-history\">\(SVG.escape(emptyHistoryNote ?? "No writing history is recorded for this file yet: it begins at the end of its next session."))</p>"
-            : pictures.map { "<figure>\($0)</figure>" }.joined() + charts.table()
+            : pictures.map { HistoryCharts.figure($0) }.joined() + charts.table()
         let shown =
             history.sessions.count > HistoryCharts.shownSessions
             ? "<p class=\"note\">The bars show the newest \(HistoryCharts.shownSessions) of \(history.sessions.count) sessions; the table the newest \(HistoryCharts.tabledSessions).</p>"
@@ -82,7 +82,8 @@ public struct HistoryPage: Sendable {
         .cards{display:flex;flex-wrap:wrap;gap:8px;margin:12px 0}
         .card{border:1px solid #000;padding:6px 10px;min-width:110px}
         .card .label{font-size:.8em}.card .value{font-size:1.2em;font-weight:600}
-        figure{margin:16px 0}
+        figure{margin:16px 0}figcaption{font-size:.9em}
+        a{color:#000}a:focus-visible{outline:3px solid #000;outline-offset:2px}
         svg.history-chart{max-width:100%;height:auto;border:1px solid #ccc}
         table{border-collapse:collapse;margin:16px 0;font-size:.9em}
         caption{text-align:left;font-weight:600;margin-bottom:4px}

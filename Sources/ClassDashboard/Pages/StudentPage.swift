@@ -63,8 +63,9 @@ struct StudentPage {
         let charts = HistoryCharts(
             history: WritingHistory(entries: entries),
             showsProgress: student.work.progressBasis?.measuresProgress != false)
-        let pictures = [charts.wordsOverTime(), charts.sessionBars(), charts.typedAgainstPasted()].compactMap { $0 }
-            .map { HTML(escapedMarkup: "<figure>\($0)</figure>") }
+        // The typed-pasted card above has the id the picture has elsewhere.
+        let pictures = [charts.wordsOverTime(), charts.sessionBars(), charts.typedAgainstPasted(id: "typed-pasted-chart")].compactMap { $0 }
+            .map { HTML(escapedMarkup: HistoryCharts.figure($0)) }
         let steps = replaySteps ?? student.work.snapshots?.count ?? 0
         let replay: HTML =
             steps > 0
