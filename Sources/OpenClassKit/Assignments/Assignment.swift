@@ -57,6 +57,12 @@ public struct Assignment: Sendable, Hashable {
     /// What of the writing history the teacher asks to be handed in with the work; nil for
     /// nothing (the history stays on the student's machine).
     public var processEvidence: ProcessEvidence?
+    /// Whether the teacher asks for a statement of the student's AI use; nil for none asked
+    /// (the student may still give one).
+    public var aiStatementRequirement: AIStatement.Requirement?
+    /// The student's statement of how they used AI tools, as their store keeps it; nil while they
+    /// gave none, and in the teacher's store.
+    public internal(set) var aiStatement: AIStatement?
 
     /// Creates an assignment as a teacher's handout describes it.
     public init(
@@ -64,7 +70,7 @@ public struct Assignment: Sendable, Hashable {
         targetWordCount: Int? = nil, isReading: Bool = false, instructions: String? = nil,
         documentName: String, documentDigest: String, teacherKey: Data?, createdAt: Date = Date(),
         contextPath: [String]? = nil, coversContextTree: Bool = false, classIdentifier: UUID? = nil,
-        processEvidence: ProcessEvidence? = nil
+        processEvidence: ProcessEvidence? = nil, aiStatementRequirement: AIStatement.Requirement? = nil
     ) {
         self.identifier = identifier
         self.title = title
@@ -81,6 +87,7 @@ public struct Assignment: Sendable, Hashable {
         self.coversContextTree = coversContextTree
         self.classIdentifier = classIdentifier
         self.processEvidence = processEvidence
+        self.aiStatementRequirement = aiStatementRequirement
     }
 
     /// Whether the student marked the work done.

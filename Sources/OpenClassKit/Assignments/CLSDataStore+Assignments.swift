@@ -80,6 +80,16 @@ extension CLSDataStore {
         try await storage.acceptContextTree(assignment)
     }
 
+    /// Records the student's statement of how they used AI tools on an accepted assignment,
+    /// replacing the one given before; a class server the work goes to gets it at the next sync.
+    /// - Parameters:
+    ///   - statement: The statement, in the student's words.
+    ///   - identifier: The assignment's identifier.
+    /// - Throws: ``CLSError`` `.invalidArgument` when the store has no such accepted assignment.
+    package func recordAIStatement(_ statement: AIStatement, forAssignment identifier: String) async throws {
+        try await storage.recordAIStatement(statement, forAssignment: identifier)
+    }
+
     /// Every assignment in this store, oldest first.
     package func assignments() async throws -> [Assignment] {
         try await storage.assignments()

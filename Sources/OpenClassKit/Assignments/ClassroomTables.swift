@@ -228,8 +228,9 @@ enum ClassroomTables {
     }
 
     private static let selectAssignments = """
-        SELECT s.*, c.path, (SELECT completed_at FROM activity WHERE context_id = c.id ORDER BY attempt DESC LIMIT 1) AS completed_at
-        FROM assignment s LEFT JOIN context c ON c.id = s.context_id
+        SELECT s.*, c.path, (SELECT completed_at FROM activity WHERE context_id = c.id ORDER BY attempt DESC LIMIT 1) AS completed_at,
+               x.requirement AS ai_requirement, x.kind AS ai_kind, x.note AS ai_note, x.stated_at AS ai_stated_at
+        FROM assignment s LEFT JOIN context c ON c.id = s.context_id LEFT JOIN ai_statement x ON x.assignment_id = s.id
         """
 
     static func assignment(identifier: String, in db: Database) throws -> Assignment? {
@@ -264,6 +265,11 @@ enum ClassroomTables {
                 assignment.coversContextTree, assignment.classIdentifier?.uuidString,
                 assignment.processEvidence?.rawValue
             ])
+        if let requirement = assignment.aiStatementRequirement {
+            try db.execute(
+                sql: "INSERT INTO ai_statement (assignment_id, requirement) VALUES (?, ?)",
+                arguments: [assignment.identifier, requirement.rawValue])
+        }
     }
 
     private static func assignment(from row: Row) throws -> Assignment {
@@ -279,6 +285,8 @@ enum ClassroomTables {
         assignment.coversContextTree = row["covers_context_tree"] ?? false
         assignment.classIdentifier = (row["class_id"] as String?).flatMap(UUID.init(uuidString:))
         assignment.processEvidence = (row["process_evidence"] as String?).flatMap(ProcessEvidence.init(rawValue:))
+        assignment.aiStatementRequirement = (row["ai_requirement"] as String?).flatMap(AIStatement.Requirement.init(rawValue:))
+        assignment.aiStatement = aiStatement(kind: row["ai_kind"], note: row["ai_note"], statedAt: row["ai_stated_at"])
         if let path = row["context_path"] as String? {
             guard let identifiers = try? JSONDecoder().decode([String].self, from: Data(path.utf8)) else {
                 throw CLSError(

@@ -22,6 +22,11 @@ extension SQLiteStorage {
         try await writing { db in try ClassroomTables.acceptContextTree(assignment, in: db) }
     }
 
+    /// Records a student's statement of AI use on an accepted assignment, and queues it for sync.
+    func recordAIStatement(_ statement: AIStatement, forAssignment identifier: String) async throws {
+        try await writing { db in try ClassroomTables.recordAIStatement(statement, forAssignment: identifier, in: db) }
+    }
+
     /// Every assignment, oldest first, with its file and done date where it has them.
     func assignments() async throws -> [Assignment] {
         try await reading { db in try ClassroomTables.assignments(in: db) }

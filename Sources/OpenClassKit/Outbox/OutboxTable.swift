@@ -38,6 +38,8 @@ enum OutboxTable {
         operation.removesAllItems = true
         operation.items = record.items.map(SyncOperation.Item.init)
         operation.completedAt = try Double.fetchOne(db, sql: "SELECT completed_at FROM activity WHERE id = ?", arguments: [activityID])
+        operation.aiStatement = try ClassroomTables.aiStatement(ofAssignment: operation.assignmentIdentifier, in: db)
+            .map(SyncOperation.AIStatementRecord.init)
         try insert(operation, for: classes, in: db)
         try enqueueWholeHistory(ofActivity: activityID, after: operation, for: classes, in: db)
     }
@@ -59,6 +61,17 @@ enum OutboxTable {
     static func enqueueCompletion(ofActivity activityID: Int64, at date: Double, in db: Database) throws {
         guard case (var operation, let classes)? = try emptyOperation(forActivity: activityID, at: date, in: db) else { return }
         operation.completedAt = date
+        try insert(operation, for: classes, in: db)
+    }
+
+    /// Writes a student's statement of AI use on the assignment of a context's document.
+    static func enqueueAIStatement(_ statement: AIStatement, ofContext contextID: Int64, at now: Double, in db: Database) throws {
+        guard
+            let activityID = try Int64.fetchOne(
+                db, sql: "SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1", arguments: [contextID]),
+            case (var operation, let classes)? = try emptyOperation(forActivity: activityID, at: now, in: db)
+        else { return }
+        operation.aiStatement = SyncOperation.AIStatementRecord(statement)
         try insert(operation, for: classes, in: db)
     }
 

@@ -79,10 +79,14 @@ package struct SyncOperation: Sendable, Equatable, Codable {
         /// What of the writing history the handout asks for: its rows then go with the work
         /// (``SyncOperation/historyRows``). Nil for none, and from clients older than it.
         package var processEvidence: ProcessEvidence?
+        /// Whether the handout asks for a statement of AI use: an ``AIStatement/Requirement``
+        /// raw value; absent when it asks for none, and from clients older than statements.
+        package var aiStatement: String?
 
         package init(
             title: String, className: String? = nil, documentName: String, dueDate: Double? = nil,
-            targetWords: Int? = nil, contextPath: [String]? = nil, processEvidence: ProcessEvidence? = nil
+            targetWords: Int? = nil, contextPath: [String]? = nil, processEvidence: ProcessEvidence? = nil,
+            aiStatement: String? = nil
         ) {
             self.title = title
             self.className = className
@@ -91,6 +95,7 @@ package struct SyncOperation: Sendable, Equatable, Codable {
             self.targetWords = targetWords
             self.contextPath = contextPath
             self.processEvidence = processEvidence
+            self.aiStatement = aiStatement
         }
 
         /// What an assignment says of itself, its document named as the handout names it.
@@ -98,7 +103,35 @@ package struct SyncOperation: Sendable, Equatable, Codable {
             self.init(
                 title: assignment.title, className: assignment.className, documentName: assignment.documentName,
                 dueDate: assignment.dueDate?.timeIntervalSince1970, targetWords: assignment.targetWordCount,
-                contextPath: assignment.contextPath, processEvidence: assignment.processEvidence)
+                contextPath: assignment.contextPath, processEvidence: assignment.processEvidence,
+                aiStatement: assignment.aiStatementRequirement?.rawValue)
+        }
+    }
+
+    /// A student's statement of AI use, in the wire's plain values: the kind as text (checked
+    /// by the server) and the date in seconds since 1970.
+    package struct AIStatementRecord: Sendable, Equatable, Codable {
+        /// An ``AIStatement/Use`` raw value: `none`, `ideas`, `feedback`, `editing`, `drafting`.
+        package var use: String
+        package var note: String?
+        /// What last-writer-wins compares.
+        package var statedAt: Double
+
+        package init(use: String, note: String? = nil, statedAt: Double) {
+            self.use = use
+            self.note = note
+            self.statedAt = statedAt
+        }
+
+        /// The record of a statement.
+        package init(_ statement: AIStatement) {
+            self.init(use: statement.use.rawValue, note: statement.note, statedAt: statement.statedAt.timeIntervalSince1970)
+        }
+
+        /// The statement it records; nil when its values are not a valid statement.
+        package var statement: AIStatement? {
+            guard let use = AIStatement.Use(rawValue: use), statedAt.isFinite else { return nil }
+            return try? AIStatement(use: use, note: note, statedAt: Date(timeIntervalSince1970: statedAt))
         }
     }
 
@@ -139,6 +172,9 @@ package struct SyncOperation: Sendable, Equatable, Codable {
     /// Ids of history rows removed (a row replaced by a later save in the same minute of its
     /// session); applied before ``historyRows``.
     package var removedHistoryRows: [Int64]?
+    /// The student's statement of AI use, when they gave or changed it (and in a snapshot): the
+    /// later `statedAt` wins, whichever attempt the operation is of.
+    package var aiStatement: AIStatementRecord?
 
     /// A change of what the progress measures.
     package struct BasisChange: Sendable, Equatable, Codable {

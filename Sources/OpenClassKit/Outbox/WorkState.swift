@@ -20,6 +20,8 @@ package struct WorkState: Sendable, Equatable, Codable {
     /// The items, in the order they were made.
     package private(set) var items: [SyncOperation.Item] = []
     package private(set) var completedAt: Double?
+    /// The student's statement of AI use: the one stated last, whatever the attempt.
+    package private(set) var aiStatement: SyncOperation.AIStatementRecord?
     /// The latest `madeAt` applied.
     package private(set) var updatedAt: Double
 
@@ -112,6 +114,11 @@ package struct WorkState: Sendable, Equatable, Codable {
         }
 
         mutating func apply(_ operation: SyncOperation) {
+            // The statement is of the assignment, not of an attempt's work: it outlives a new
+            // start, and the later one stands.
+            var statement = work.aiStatement
+            if let stated = operation.aiStatement, stated.statedAt >= statement?.statedAt ?? -.infinity { statement = stated }
+            defer { work.aiStatement = statement }
             if operation.replacesWork || operation.attempt > work.attempt {
                 self = Merging(WorkState(startingWith: operation))
             } else if operation.attempt < work.attempt {

@@ -393,6 +393,23 @@ enum StoreSchema {
                     name  TEXT PRIMARY KEY CHECK (name IN ('dictation')),
                     value TEXT NOT NULL
                 ) WITHOUT ROWID;
+                """),
+        // 14: the statement of AI use (`AIStatement`): whether a teacher's handout asks for one
+        // (`requirement`, NULL for not asked) and, in a student's store, the student's answer
+        // (`kind`, their own words in `note`, and when they gave it). A table of its own, one row
+        // per assignment that has either, so that `assignment` keeps its columns; IF NOT EXISTS,
+        // so that a store whose version was set back by hand to re-run older steps keeps it.
+        Migration(
+            name: "statements of AI use",
+            sql: """
+                CREATE TABLE IF NOT EXISTS ai_statement (
+                    assignment_id TEXT PRIMARY KEY REFERENCES assignment(id) ON DELETE CASCADE,
+                    requirement   TEXT CHECK (requirement IN ('required', 'optional')),
+                    kind          TEXT CHECK (kind IN ('none', 'ideas', 'feedback', 'editing', 'drafting')),
+                    note          TEXT,
+                    stated_at     REAL,
+                    CHECK ((kind IS NULL) = (stated_at IS NULL))
+                ) WITHOUT ROWID;
                 """)
     ]
 
