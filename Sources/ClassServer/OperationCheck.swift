@@ -77,6 +77,9 @@ enum OperationCheck {
         if let words = info.targetWords, !(1...10_000_000).contains(words) {
             throw refuse("a target of \(words) words, outside 1 to 10,000,000", .invalidValue)
         }
+        if let asked = info.aiStatement, AIStatement.Requirement(rawValue: asked) == nil {
+            throw refuse("an AI statement requirement '\(asked.prefix(20))', not one of required or optional", .invalidValue)
+        }
         if let path = info.contextPath {
             guard path.count <= maximumContextDepth else {
                 throw refuse("a context path of \(path.count) levels, more than \(maximumContextDepth)", .tooLarge)
@@ -150,6 +153,18 @@ enum OperationCheck {
             }
             try date(item.createdAt, "an item's creation date")
             try date(item.modifiedAt, "an item's modification date")
+        }
+        if let stated = operation.aiStatement {
+            guard AIStatement.Use(rawValue: stated.use) != nil else {
+                throw refuse(
+                    "a statement of AI use of unknown kind '\(stated.use.prefix(20))', not one of \(AIStatement.Use.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
+            }
+            if let note = stated.note, let problem = AIStatement.problem(withNote: note) {
+                let isLong = note.utf8.count > AIStatement.maximumNoteBytes || note.count > AIStatement.maximumNoteLength
+                throw refuse("a statement of AI use whose note \(problem)", isLong ? .tooLarge : .invalidValue)
+            }
+            try date(stated.statedAt, "the date of a statement of AI use")
         }
         try checkHistory(of: operation, refuse: refuse, date: date)
     }

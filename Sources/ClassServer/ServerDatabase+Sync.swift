@@ -329,7 +329,8 @@ extension ServerDatabase {
                 let assignment = Assignment(
                     identifier: identifier, title: info.title, className: info.className ?? className,
                     dueDate: info.dueDate.map(Date.init(timeIntervalSince1970:)), targetWordCount: info.targetWords,
-                    documentName: info.documentName, documentDigest: "", teacherKey: nil, contextPath: info.contextPath)
+                    documentName: info.documentName, documentDigest: "", teacherKey: nil, contextPath: info.contextPath,
+                    aiStatementRequirement: info.aiStatement.flatMap(AIStatement.Requirement.init(rawValue:)))
                 let students = entries.map(\.row).sorted { ($0.studentName, $0.studentIdentifier) < ($1.studentName, $1.studentIdentifier) }
                 return ClassReport.summary(of: assignment, rows: students)
             }.sorted { ($0.title, $0.identifier) < ($1.title, $1.identifier) }

@@ -111,6 +111,15 @@ public struct ClassReport: Sendable, Equatable, Codable {
         /// The assigned course context this assignment is one document of, below the main app
         /// context; nil for a document assigned alone.
         public var contextPath: [String]?
+        /// Whether the handout asks for a statement of AI use; nil when it asks for none. Each
+        /// student's statement, in their words, is in their ``StudentWork/aiStatement``.
+        public var aiStatementRequirement: AIStatement.Requirement?
+
+        /// Whether the report shows a statement of AI use for each student: the handout asks
+        /// for one, or a student gave one anyway.
+        public var showsAIStatements: Bool {
+            aiStatementRequirement != nil || students.contains { $0.work.aiStatement != nil }
+        }
     }
 
     /// An assigned course context: its documents' assignments taken together, per student.
@@ -229,6 +238,6 @@ public struct ClassReport: Sendable, Equatable, Codable {
             averageActiveSeconds: works.isEmpty ? nil : works.map(\.activeSeconds).reduce(0, +) / Double(works.count),
             averageProgress: works.isEmpty ? nil : works.map(\.progress).reduce(0, +) / Double(works.count),
             primaryAverages: averages, warning: warning, students: rows, keptAside: keptAside,
-            contextPath: assignment.contextPath)
+            contextPath: assignment.contextPath, aiStatementRequirement: assignment.aiStatementRequirement)
     }
 }

@@ -6,7 +6,7 @@ public struct ClassroomError: Error, LocalizedError, CustomStringConvertible, Se
     public struct Code: Sendable, Hashable, CustomStringConvertible, CaseIterable {
         private enum Name: String, Sendable, CaseIterable {
             case malformedFile, damagedFile, newerFormat, unknownHandout, wrongRole, notAssigned, fileAccess, outdatedFormat, invalidValue,
-                identity
+                identity, aiStatementRequired
         }
         private let name: Name
         private init(_ name: Name) { self.name = name }
@@ -31,6 +31,8 @@ public struct ClassroomError: Error, LocalizedError, CustomStringConvertible, Se
         public static let invalidValue = Code(.invalidValue)
         /// The person's identity keys are missing or damaged, or are not the ones a file is for.
         public static let identity = Code(.identity)
+        /// The handout asks for a statement of AI use and the student has given none.
+        public static let aiStatementRequired = Code(.aiStatementRequired)
 
         /// Every code, for the tables that give each its meaning (exit codes, HTTP statuses): a
         /// code added here is in them, and their tests fail until it has one.

@@ -91,12 +91,16 @@ public struct Handout: Sendable, Equatable, Codable {
     /// What of the writing history the teacher asks to be handed in with the work; absent for
     /// nothing. A clsfile from before it reads the handout and hands in no history.
     public var processEvidence: ProcessEvidence?
+    /// Whether the teacher asks for a statement of the student's AI use; absent for none. A
+    /// clsfile from before it ignores the field (JSON's unknown keys are skipped) and asks for none.
+    public var aiStatementRequirement: AIStatement.Requirement?
 
     enum CodingKeys: String, CodingKey {
         case format, version, id, title
         case className = "class"
         case due, targetWords, reading, instructions, document, teacherKey
         case createdAt, course, processEvidence
+        case aiStatementRequirement = "aiStatement"
     }
 
     /// Makes a new handout for a document, with a fresh identifier, for the teacher's identity.
@@ -104,7 +108,8 @@ public struct Handout: Sendable, Equatable, Codable {
     public init(
         document url: URL, title: String, className: String? = nil, due: Date? = nil,
         targetWords: Int? = nil, isReading: Bool = false, instructions: String? = nil,
-        teacher: Identity, course: Course? = nil, processEvidence: ProcessEvidence? = nil
+        teacher: Identity, course: Course? = nil, processEvidence: ProcessEvidence? = nil,
+        aiStatementRequirement: AIStatement.Requirement? = nil
     ) throws {
         id = UUID().uuidString.lowercased()
         self.title = title
@@ -118,6 +123,7 @@ public struct Handout: Sendable, Equatable, Codable {
         createdAt = Date()
         self.course = course
         self.processEvidence = processEvidence
+        self.aiStatementRequirement = aiStatementRequirement
     }
 
     /// The handout of an assignment recorded in a store.
@@ -140,6 +146,7 @@ public struct Handout: Sendable, Equatable, Codable {
         self.teacherKey = teacherKey
         createdAt = assignment.createdAt
         processEvidence = assignment.processEvidence
+        aiStatementRequirement = assignment.aiStatementRequirement
     }
 
     /// The assignment this handout describes, to record or accept in a store.
@@ -148,7 +155,7 @@ public struct Handout: Sendable, Equatable, Codable {
             identifier: id, title: title, className: className, dueDate: due, targetWordCount: targetWords,
             isReading: reading == true, instructions: instructions, documentName: document.name, documentDigest: document.sha256,
             teacherKey: teacherKey, createdAt: createdAt, contextPath: course?.assignedPath,
-            processEvidence: processEvidence)
+            processEvidence: processEvidence, aiStatementRequirement: aiStatementRequirement)
     }
 
     /// Accepts the handout for a student's copy of its document; for a handout of an assigned

@@ -91,6 +91,8 @@ public struct StudentWork: Sendable, Equatable, Codable {
     public var snapshots: [WritingSnapshotRecord]?
     /// The student's notes on the work, its sessions and their pastes; nil when there are none.
     public var notes: [EvidenceNote]?
+    /// The student's own statement of how they used AI tools, when they gave one.
+    public var aiStatement: AIStatement?
 
     /// Whether the student marked it done.
     public var isDone: Bool { completedAt != nil }
@@ -103,6 +105,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
         assignmentIdentifier = assignment.identifier
         documentName = assignment.documentURL?.lastPathComponent ?? assignment.documentName
         completedAt = assignment.completedAt
+        aiStatement = assignment.aiStatement
         guard let activity else {
             activeSeconds = 0
             sessions = []
@@ -131,6 +134,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
         sessions = state.sessions.map { Session(start: $0.start, end: $0.end ?? max($0.lastPulse, $0.start), isRunning: $0.end == nil) }
         progress = state.progress
         progressBasis = state.progressBasis.map(ProgressBasis.init(rawValue:))
+        aiStatement = state.aiStatement?.statement
         let items = state.items.map {
             Item(
                 kind: $0.kind, identifier: $0.identifier, title: $0.title, value: $0.value,
@@ -225,6 +229,14 @@ public struct StudentWork: Sendable, Equatable, Codable {
             }
         }
         if let completedAt, !isValidDate(completedAt) { throw refuse("a done date of \(completedAt), not between 2000 and now") }
+        if let aiStatement {
+            guard isValidDate(aiStatement.statedAt) else {
+                throw refuse("a statement of AI use dated \(aiStatement.statedAt), not between 2000 and now")
+            }
+            if let note = aiStatement.note, let problem = AIStatement.problem(withNote: note) {
+                throw refuse("a statement of AI use whose note \(problem)")
+            }
+        }
         let items = (primaryItem.map { [$0] } ?? []) + additionalItems
         guard items.count <= Self.maximumItems else { throw refuse("\(items.count) items, more than \(Self.maximumItems)") }
         for item in items {

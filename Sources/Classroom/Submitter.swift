@@ -112,13 +112,24 @@ public struct Submitter: Sendable {
 
     /// Seals and writes the submissions into a folder, one file per assignment, readable only by
     /// their owner, replacing earlier files of the same assignments; returns the files written.
+    /// Each carries the student's statement of AI use, when they gave one.
+    /// - Throws: ``ClassroomError`` `.aiStatementRequired`, writing nothing, when an assignment
+    ///   whose handout requires a statement of AI use has none (`CLSDataStore` records one).
     public func submit(key: String? = nil, to folder: URL, at date: Date = Date()) async throws -> [URL] {
         guard let name = student.displayName else {
             throw ClassroomError(
                 .wrongRole, "a submission carries your display name, and none is set: clsfile role student --name \"Your Name\"")
         }
+        let chosen = try await Self.workToSubmit(in: store, key: key)
+        // All or none: no file is written while one assignment still waits for its statement.
+        for (assignment, work) in chosen where assignment.aiStatementRequirement == .required && work.aiStatement == nil {
+            throw ClassroomError(
+                .aiStatementRequired,
+                "'\(assignment.title)' asks you to say how you used AI tools, and you have not yet: submit with --ai-use \(AIStatement.Use.allCases.map(\.rawValue).joined(separator: "|")) (and --ai-note TEXT in your own words, if you like); nothing was written"
+            )
+        }
         var written: [URL] = []
-        for (assignment, work) in try await Self.workToSubmit(in: store, key: key) {
+        for (assignment, work) in chosen {
             let file = try SubmissionFile(
                 work: work, handout: assignment, student: student.accountIdentifier,
                 studentName: name, identity: identity, submittedAt: date)

@@ -3,7 +3,9 @@ import OpenClassKit
 
 /// Turns a student's work on an assignment into xAPI statements in the manner of cmi5: for each
 /// session `initialized` at its start and `terminated` at its end, one `progressed` with the
-/// progress and the word count, and `completed` once the student marked the work done.
+/// progress and the word count, and `completed` once the student marked the work done. The
+/// student's statement of AI use, when they gave one, is in the context of `progressed` and
+/// `completed` (``aiUseExtension``, ``aiUseNoteExtension``).
 ///
 /// ```swift
 /// let builder = XAPIStatementBuilder()
@@ -49,6 +51,13 @@ public struct XAPIStatementBuilder: Sendable {
     public static let progressExtension = "https://w3id.org/xapi/cmi5/result/extensions/progress"
     /// The result extension for the word count of the assigned document.
     public static let wordCountExtension = "https://clsfile.invalid/xapi/result/extensions/word-count"
+    /// The context extension of the student's statement of AI use, on the statements that sum
+    /// the work up (`progressed`, `completed`): the kind they chose, `none`, `ideas`,
+    /// `feedback`, `editing` or `drafting`. The student's words, never a verdict.
+    public static let aiUseExtension = "https://clsfile.invalid/xapi/context/extensions/ai-use"
+    /// The context extension of the student's note on their AI use, in their own words, beside
+    /// ``aiUseExtension`` when they wrote one.
+    public static let aiUseNoteExtension = "https://clsfile.invalid/xapi/context/extensions/ai-use-note"
     /// The cmi5 context extension that names the session a statement belongs to.
     public static let sessionExtension = "https://w3id.org/xapi/cmi5/context/extensions/sessionid"
     /// The ADL activity type of an assignment.
@@ -133,15 +142,22 @@ public struct XAPIStatementBuilder: Sendable {
         let ranks = Dictionary(uniqueKeysWithValues: Verb.allCases.enumerated().map { ($1, $0) })
         drafts.sort { ($0.second, ranks[$0.verb] ?? 0) < ($1.second, ranks[$1.verb] ?? 0) }
 
+        var statedUse: [String: String] = [:]
+        if let stated = work.aiStatement {
+            statedUse[Self.aiUseExtension] = stated.use.rawValue
+            statedUse[Self.aiUseNoteExtension] = stated.note
+        }
         var seen = Set<String>()
         return drafts.compactMap { draft in
+            var extensions = draft.session.map { [Self.sessionExtension: $0] } ?? [:]
+            if draft.verb == .progressed || draft.verb == .completed { extensions.merge(statedUse) { held, _ in held } }
             var statement = XAPIStatement(
                 id: "", actor: agent,
                 verb: .init(id: draft.verb.iri, display: ["en-US": draft.verb.rawValue]),
                 object: activity, result: draft.result,
                 context: .init(
                     registration: registration, platform: "clsfile",
-                    extensions: draft.session.map { [Self.sessionExtension: $0] }),
+                    extensions: extensions.isEmpty ? nil : extensions),
                 timestamp: XAPIFormat.timestamp(Date(timeIntervalSince1970: Double(draft.second))))
             statement.id = NameBasedUUID.version5(Self.identity(of: statement))
             return seen.insert(statement.id).inserted ? statement : nil

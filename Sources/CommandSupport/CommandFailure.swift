@@ -50,7 +50,7 @@ extension ClassroomError: CommandFailure {
     public var cause: (any Error)? { underlyingError }
 
     public static let exitCodes: [Code: Int32] = [
-        .wrongRole: 64,
+        .wrongRole: 64, .aiStatementRequired: 64,
         .malformedFile: 65, .damagedFile: 65, .newerFormat: 65, .outdatedFormat: 65, .unknownHandout: 65, .invalidValue: 65,
         .notAssigned: 66, .fileAccess: 66, .identity: 66
     ]

@@ -20,6 +20,7 @@ struct ExitCodeTests {
         (CLSError(.databaseInaccessible, "a store that cannot be read"), 74),
         (CLSError(.invalidUpdate, "an activity that vanished"), 1),
         (ClassroomError(.wrongRole, "a command for another role"), 64),
+        (ClassroomError(.aiStatementRequired, "a submission without the statement its handout requires"), 64),
         (ClassroomError(.malformedFile, "a malformed handout"), 65),
         (ClassroomError(.damagedFile, "an edited submission"), 65),
         (ClassroomError(.newerFormat, "a handout of a newer clsfile"), 65),

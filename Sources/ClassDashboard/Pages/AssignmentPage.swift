@@ -1,4 +1,5 @@
 import Classroom
+import OpenClassKit
 
 /// `/assignments/{id}?students-from=N&kept-aside-from=N`: a row per student with the key they
 /// signed with, time, primary item, progress and done, under the assignment's averages; then the
@@ -22,6 +23,7 @@ struct AssignmentPage {
         if let className = assignment.className { details.append("Class \(className)") }
         if let due = assignment.dueDate { details.append("due \(DisplayFormat.day(due))") }
         if let target = assignment.targetWords { details.append("target \(target) words") }
+        if let asked = assignment.aiStatementRequirement { details.append("AI statement \(asked.rawValue)") }
         details.append("document \(assignment.documentName)")
         let primaryCards = assignment.primaryAverages.map { average -> HTML in
             """
@@ -41,7 +43,8 @@ struct AssignmentPage {
             : """
             \(navigation)\
             <table id="students">
-            <thead><tr><th>Student</th><th>Key</th><th class="number">Time</th><th>Primary item</th><th>Progress</th><th>Done</th></tr></thead>
+            <thead><tr><th>Student</th><th>Key</th><th class="number">Time</th><th>Primary item</th><th>Progress</th><th>Done</th>\
+            \(assignment.showsAIStatements ? "<th>AI use</th>" as HTML : "")</tr></thead>
             <tbody>
             \(assignment.students[paging.shown].map { row($0, sharing: shared) })
             </tbody>
@@ -114,7 +117,8 @@ struct AssignmentPage {
         <td class="primary">\(Fragments.primaryItem(student.work.primaryItem))</td>
         <td class="progress" data-progress="\(String(student.work.progress))">\(Fragments.progress(student.work.progress))\
         \(Fragments.progressBasis(student.work))</td>
-        <td class="done" data-done="\(student.work.isDone ? "true" : "false")">\(Fragments.done(student.work.completedAt))</td>
+        <td class="done" data-done="\(student.work.isDone ? "true" : "false")">\(Fragments.done(student.work.completedAt))</td>\
+        \(assignment.showsAIStatements ? "\n<td class=\"ai-use\">\(Fragments.aiUse(student.work.aiStatement))</td>" as HTML : "")
         </tr>
         """
     }

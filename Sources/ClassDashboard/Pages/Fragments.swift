@@ -66,6 +66,13 @@ enum Fragments {
             """
     }
 
+    /// The kind of a student's statement of AI use, its note as a tooltip, or "Not given".
+    static func aiUse(_ statement: AIStatement?) -> HTML {
+        guard let statement else { return "<span class=\"none\" data-ai-use=\"\">Not given</span>" }
+        let note: HTML = statement.note.map { " title=\"\($0)\"" } ?? ""
+        return "<span class=\"ai-use\" data-ai-use=\"\(statement.use.rawValue)\"\(note)>\(statement.use.description)</span>"
+    }
+
     /// A student's primary item, `Word Count: 412`, or a dash.
     static func primaryItem(_ item: StudentWork.Item?) -> HTML {
         guard let item else { return "<span class=\"none\">–</span>" }

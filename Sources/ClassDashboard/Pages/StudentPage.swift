@@ -36,7 +36,7 @@ struct StudentPage {
             <div class="value">\(work.isDone ? "Yes" : "No")</div>\(completion)</div>
             \(typedAndPasted)
             </div>
-            <h2>Items</h2>
+            \(aiUse)<h2>Items</h2>
             \(items)
             <h2>Sessions</h2>
             \(workNote)\(sessions)
@@ -76,6 +76,23 @@ struct StudentPage {
             <div id="writing-history">\(pictures)</div>
             \(replay)
             \(HTML(escapedMarkup: charts.table()))
+            """
+    }
+
+    /// The student's statement of AI use, in their words, when they gave one or the handout asks
+    /// for one: what they said, never a judgement of it.
+    private var aiUse: HTML {
+        guard assignment.showsAIStatements else { return "" }
+        guard let statement = student.work.aiStatement else {
+            return "<h2>AI use</h2><p class=\"empty\" id=\"ai-use\" data-ai-use=\"\">The student has not said how they used AI tools.</p>"
+        }
+        let note: HTML = statement.note.map { "<blockquote id=\"ai-note\"><p>\($0)</p></blockquote>" } ?? ""
+        return """
+            <h2>AI use</h2>
+            <p id="ai-use" data-ai-use="\(statement.use.rawValue)">In the student's words: <strong>\(statement.use.description)</strong> \
+            (said <time datetime="\(DisplayFormat.machine(statement.statedAt))">\(DisplayFormat.timestamp(statement.statedAt))</time>).</p>
+            \(note)
+
             """
     }
 

@@ -65,7 +65,8 @@ struct OpenCommand: AsyncParsableCommand {
                 if opening.accepted {
                     Diagnostics.warn(
                         "accepted the handout '\(assignment.title)' lying beside \(file): it is now assigned; "
-                            + ProcessEvidence.statement(for: assignment.processEvidence))
+                            + ProcessEvidence.statement(for: assignment.processEvidence)
+                            + (AIStatement.Requirement.statement(for: assignment.aiStatementRequirement).map { "; \($0)" } ?? ""))
                 }
                 if configuration.targetWords == nil { configuration.targetWords = assignment.targetWordCount }
                 if assignment.isReading { configuration.isReading = true }

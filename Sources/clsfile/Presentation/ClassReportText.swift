@@ -45,7 +45,7 @@ enum ClassReportText {
     static func assignment(_ summary: ClassReport.AssignmentSummary) -> String {
         var heading = [
             summary.className.map { "class \(safe($0))" }, summary.dueDate.map { "due \(Formatting.day($0))" },
-            summary.targetWords.map { "target \($0) words" }
+            summary.targetWords.map { "target \($0) words" }, summary.aiStatementRequirement.map { "AI statement \($0.rawValue)" }
         ].compactMap { $0 }.joined(separator: ", ")
         if !heading.isEmpty { heading = " (\(heading))" }
         var lines = ["\(safe(summary.title))\(heading)  [\(safe(String(summary.identifier.prefix(8))))]  \(safe(summary.documentName))"]
@@ -68,16 +68,18 @@ enum ClassReportText {
         }
         lines.append("  " + averages.joined(separator: " · "))
         if let warning = summary.warning { lines.append("  warning: \(safe(warning))") }
-        var table = [["STUDENT", "KEY", "TIME", "PRIMARY", "PROGRESS", "DONE", "SUBMITTED"]]
+        let showsAIUse = summary.showsAIStatements
+        var table = [["STUDENT", "KEY", "TIME", "PRIMARY", "PROGRESS", "DONE", "SUBMITTED"] + (showsAIUse ? ["AI USE"] : [])]
         let shared = summary.sharedNames
         for row in summary.students {
-            table.append([
-                row.studentName + (shared.contains(row.studentName) ? " (same name as another)" : ""),
-                row.keyFingerprint.map { String($0.prefix(9)) } ?? "-",
-                Formatting.text(row.work.activeSeconds), primary(row.work.primaryItem),
-                Formatting.percent((row.work.progress * 1000).rounded() / 1000), row.work.isDone ? "yes" : "no",
-                Formatting.timestamp(row.submittedAt)
-            ])
+            table.append(
+                [
+                    row.studentName + (shared.contains(row.studentName) ? " (same name as another)" : ""),
+                    row.keyFingerprint.map { String($0.prefix(9)) } ?? "-",
+                    Formatting.text(row.work.activeSeconds), primary(row.work.primaryItem),
+                    Formatting.percent((row.work.progress * 1000).rounded() / 1000), row.work.isDone ? "yes" : "no",
+                    Formatting.timestamp(row.submittedAt)
+                ] + (showsAIUse ? [row.work.aiStatement?.use.rawValue ?? "not given"] : []))
         }
         let rows = Formatting.columns(table).map { "  " + $0 }
         lines.append(rows[0])
@@ -102,6 +104,10 @@ enum ClassReportText {
             "Joined:     \(row.enrolledAt.map(Formatting.timestamp) ?? "not on a class server")",
             "Primary:    \(work.primaryItem.map { "\(safe($0.title)): \($0.formattedValue)" } ?? "none")"
         ]
+        if summary.showsAIStatements {
+            // The student's own words, as they wrote them: a fact to read, not a verdict.
+            lines.append("AI use:     \(work.aiStatement.map { safe($0.summary) } ?? "not given")")
+        }
         lines.append("Items:" + (work.additionalItems.isEmpty ? "      none" : ""))
         lines += Formatting.columns(work.additionalItems.map { ["  " + $0.title, $0.formattedValue] })
         if let note = work.note(.work) { lines.append("Note:       \(quoted(note))") }

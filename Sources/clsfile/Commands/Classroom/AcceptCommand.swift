@@ -46,6 +46,7 @@ struct AcceptCommand: AsyncParsableCommand {
                 "accepted '\(TerminalText.escaped(handout.title))' for \(TerminalText.escaped(documentURL.displayPath))"
                     + (handout.course.map { " in \(TerminalText.escaped($0.documentPath.joined(separator: " › ")))" } ?? ""))
             print(ProcessEvidence.statement(for: handout.processEvidence))
+            if let asked = AIStatement.Requirement.statement(for: handout.aiStatementRequirement) { print(asked) }
         }
     }
 }

@@ -56,6 +56,13 @@ struct AssignCommand: AsyncParsableCommand {
             valueName: "figures|replay"))
     var processEvidence: ProcessEvidence?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Ask students to say how they used AI tools (none, ideas, feedback, editing or drafting, and their own words): 'required' refuses a submission without it, 'optional' leaves it to them. Students are told on accepting; reports show their words, never a verdict.",
+            valueName: "required|optional"))
+    var aiStatement: AIStatement.Requirement?
+
     @Option(name: .long, help: ArgumentHelp("What the students are asked to do.", valueName: "text"))
     var instructions: String?
 
@@ -116,7 +123,8 @@ struct AssignCommand: AsyncParsableCommand {
             let handout = try Handout(
                 document: document, title: title, className: className, due: try dueDate(),
                 targetWords: targetWords, isReading: reading, instructions: instructions,
-                teacher: try RoleGate.identity(of: .teacher), processEvidence: processEvidence)
+                teacher: try RoleGate.identity(of: .teacher), processEvidence: processEvidence,
+                aiStatementRequirement: aiStatement)
             let destination = output.map { URL(fileURLWithPath: $0) } ?? Handout.defaultURL(beside: document)
             try handout.write(to: destination)
             do {
@@ -185,7 +193,7 @@ struct AssignCommand: AsyncParsableCommand {
                     document: url, title: context === assigned ? title : "\(title): \(context.title)",
                     className: className, due: try dueDate(), targetWords: targetWords, isReading: reading,
                     instructions: instructions, teacher: teacher, course: course,
-                    processEvidence: processEvidence)
+                    processEvidence: processEvidence, aiStatementRequirement: aiStatement)
                 let destination = Handout.defaultURL(beside: url)
                 try handout.write(to: destination)
                 written.append((destination, handout))

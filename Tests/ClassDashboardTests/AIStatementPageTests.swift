@@ -1,0 +1,52 @@
+@testable import ClassDashboard
+@testable import Classroom
+import Foundation
+import OpenClassKit
+import Testing
+
+/// The statement of AI use on the teacher's pages: a column of the assignment's table and the
+/// student's own words on their page, only where the handout asks or a student said something.
+struct AIStatementPageTests {
+    static let stated = Date(timeIntervalSince1970: 1_760_000_000)
+
+    static func row(_ name: String, _ statement: AIStatement?) -> ClassReport.StudentRow {
+        var work = StudentWork(
+            assignmentIdentifier: "assignment-1", documentName: "essay.txt", activeSeconds: 60, sessions: [], progress: 0.5,
+            primaryItem: nil, additionalItems: [], completedAt: nil)
+        work.aiStatement = statement
+        return ClassReport.StudentRow(studentIdentifier: name.lowercased(), studentName: name, submittedAt: stated, work: work)
+    }
+
+    @Test func theAssignmentPageHasAnAIUseColumnAndTheStudentPageTheirWords() throws {
+        let note = #"Asked a chatbot for "three openings" <b>& chose none</b>"#
+        let ada = Self.row("Ada", try AIStatement(use: .ideas, note: note, statedAt: Self.stated))
+        let bob = Self.row("Bob", nil)
+        var assignment = AssignmentFixture.make(title: "Essay", className: "7B")
+        assignment.aiStatementRequirement = .required
+        let summary = ClassReport.summary(of: assignment, rows: [ada, bob])
+        let links = Links(token: nil)
+
+        let table = AssignmentPage(assignment: summary, links: links).render().rendered
+        #expect(table.contains("<th>AI use</th>") && table.contains("AI statement required"))
+        #expect(
+            table.contains(
+                #"data-ai-use="ideas" title="Asked a chatbot for &quot;three openings&quot; &lt;b&gt;&amp; chose none&lt;/b&gt;">AI for ideas</span>"#
+            ), "\(table)")
+        #expect(table.contains(#"<span class="none" data-ai-use="">Not given</span>"#))
+
+        let adaPage = StudentPage(assignment: summary, student: ada, links: links).render().rendered
+        #expect(adaPage.contains(#"<h2>AI use</h2>"#) && adaPage.contains(#"id="ai-use" data-ai-use="ideas""#))
+        #expect(adaPage.contains("In the student's words: <strong>AI for ideas</strong>"), "\(adaPage)")
+        #expect(
+            adaPage.contains(
+                #"<blockquote id="ai-note"><p>Asked a chatbot for &quot;three openings&quot; &lt;b&gt;&amp; chose none&lt;/b&gt;</p></blockquote>"#
+            ))
+        let bobPage = StudentPage(assignment: summary, student: bob, links: links).render().rendered
+        #expect(bobPage.contains("has not said how they used AI tools") && !bobPage.contains("ai-note"))
+
+        // Not asked and not said: no column, no section, as before statements.
+        let plain = ClassReport.summary(of: AssignmentFixture.make(title: "Essay", className: "7B"), rows: [bob])
+        #expect(!AssignmentPage(assignment: plain, links: links).render().rendered.contains("AI use"))
+        #expect(!StudentPage(assignment: plain, student: bob, links: links).render().rendered.contains("AI use"))
+    }
+}
