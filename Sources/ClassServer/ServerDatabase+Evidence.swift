@@ -81,7 +81,7 @@ extension ServerDatabase {
 
     /// The snapshots of the text a student's work on an assignment holds, oldest first, for the
     /// class's teacher. Read from the replica when the server has one.
-    /// - Throws: ``OpenClassKit/CLSError`` `.invalidArgument` when they are more than a
+    /// - Throws: `CLSError` `.invalidArgument` when they are more than a
     ///   submission may hold or do not rebuild (checked as a submission's are);
     ///   ``ServerError`` `.database` when the database cannot be read.
     public func snapshotRecords(ofStudent student: UUID, on assignment: String, inClass classID: UUID, as teacher: UUID)
