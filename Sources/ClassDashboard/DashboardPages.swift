@@ -22,6 +22,20 @@ public struct DashboardPages: Sendable {
         public var refreshSeconds: Int?
         /// Whether the class page links to the catalog page (`PREFIX/catalog`), as the class server's does.
         public var offersCatalog = false
+        /// Seconds between reloads a teacher may turn on for a page (`?reload=on`), as students'
+        /// work arrives; nil where none is offered. Off unless asked for: a page that reloads by
+        /// itself fails WCAG 2.2.1 unless its reader chose it.
+        public var offeredReloadSeconds: Int?
+        /// The link that turns this page's reload on or off, set for each request.
+        package var reloadSwitch: ReloadSwitch?
+
+        /// A page's link to turn its reload on or off.
+        package struct ReloadSwitch: Sendable, Equatable {
+            /// The page's own address with `reload=on`, or without it when it is on.
+            package var address: String
+            package var isOn: Bool
+            package var seconds: Int
+        }
 
         /// A source of pages of its own: the class server's catalog page.
         package init(footer: String, refreshSeconds: Int?) {
@@ -33,12 +47,25 @@ public struct DashboardPages: Sendable {
         public static let teachersStore = Source(
             footer: "Read from the teacher's store at every request: reload to see newly collected work.", refreshSeconds: nil)
 
-        /// A class server: students' work arrives as they sync, so the page reloads itself.
-        public static func classServer(refreshSeconds: Int) -> Source {
-            var source = Source(
-                footer: "Read from the class server at every request; this page reloads every \(refreshSeconds) s as students work.",
-                refreshSeconds: refreshSeconds)
+        /// A class server: students' work arrives as they sync, so a page may reload itself every
+        /// `reloadSeconds`, when the teacher turns it on.
+        public static func classServer(reloadSeconds: Int) -> Source {
+            var source = Source(footer: "Read from the class server at every request.", refreshSeconds: nil)
             source.offersCatalog = true
+            source.offeredReloadSeconds = reloadSeconds
+            return source
+        }
+
+        /// The source as one request's page shows it: reloading when the request asks for it
+        /// (`?reload=on`) where a reload is offered, with the link that turns it on or off.
+        func shown(for request: Request) -> Source {
+            guard let seconds = offeredReloadSeconds else { return self }
+            var source = self
+            let isOn = request.uri.queryParameters.get("reload") == "on"
+            if isOn { source.refreshSeconds = seconds }
+            let others = request.uri.queryParameters.filter { $0.key != "reload" }.map { (String($0.key), String($0.value)) }
+            source.reloadSwitch = ReloadSwitch(
+                address: request.uri.path + Links.query(others + (isOn ? [] : [("reload", "on")])), isOn: isOn, seconds: seconds)
             return source
         }
     }
@@ -114,6 +141,7 @@ public struct DashboardPages: Sendable {
                 var replaySteps: Int?
                 if let evidence = read.evidence, let history = try await evidence.history(identifier, studentIdentifier) {
                     student.work.history = history.entries
+                    student.work.evidenceExpiredAt = history.expiredAt
                     replaySteps = history.snapshots
                 }
                 return PageResponse.html(
@@ -214,6 +242,7 @@ public struct DashboardPages: Sendable {
         context: @Sendable (Request, RequestContext) async throws -> Context,
         _ body: (Context, Links) async throws -> Response
     ) async throws -> Response {
+        let source = source.shown(for: request)
         do {
             let read = try await context(request, requestContext)
             return try await body(read, Links(token: read.linkToken, base: read.base, source: source))

@@ -187,7 +187,7 @@ struct ServerRoutes: Sendable {
     func addPages(to router: Router<ServerRequestContext>) {
         let database = self.database
         let pages = signedRoutes(of: router, allowingTokenInAddress: true)
-        DashboardPages(source: .classServer(refreshSeconds: 10)).add(to: pages, under: "/classes/:class") { request, context in
+        DashboardPages(source: .classServer(reloadSeconds: 10)).add(to: pages, under: "/classes/:class") { request, context in
             let (caller, classID) = try Self.pageTeacher(context)
             let report = try await database.classReport(classID, as: caller.accountID)
             return DashboardPages.Context(

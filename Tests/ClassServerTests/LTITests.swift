@@ -163,9 +163,11 @@ struct LTITests {
 
         // Two students launch, tie their devices to their LMS accounts, write and sync.
         var students: [(SyncTests.User, URL)] = []
+        var learnerPage = ""
         for (sub, name) in [("s-1", "Ada Lovelace"), ("s-2", "Grace Hopper")] {
             let launch = try await platform.launch(sub, name: name, roles: [Self.learner])
             #expect(launch.status == 200 && launch.body.contains("as \(name)"), "\(launch.body.prefix(2000))")
+            if learnerPage.isEmpty { learnerPage = launch.body }
             let student = try SyncTests.User(sub, in: room.scratch)
             try student.clsfile("role", "student", "--name", "\(name) (own name)")
             let essay = try room.copy("essay.md", from: shared, for: student)
@@ -212,6 +214,29 @@ struct LTITests {
         let refused = try await SyncTests.get(
             room.server.url.absoluteString + "/classes/\(course.id.uuidString.lowercased())/?token=\(studentToken)")
         #expect(refused.status == 403, "\(refused.body.prefix(300))")
+
+        // Every page a launch showed passes axe-core's WCAG 2.1 AA rules and the keyboard, kept as
+        // files as the browser got them in the LMS's frame.
+        try await Self.expectAccessible(
+            [
+                "instructor-first": first.body, "instructor-tied": again.body, "instructor-roster": rosterPage,
+                "learner-first": learnerPage, "learner-tied": linked.body
+            ], in: room.scratch.url)
+    }
+
+    /// Checks pages an LTI launch answered with axe-core and the keyboard, each kept as a file.
+    static func expectAccessible(_ pages: [String: String], in folder: URL, sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
+        var files: [URL] = []
+        for (name, body) in pages.sorted(by: { $0.key < $1.key }) {
+            let file = folder.appendingPathComponent("lti-\(name).html")
+            try Data(body.utf8).write(to: file)
+            files.append(file)
+        }
+        for page in try await AxeCheck.check(files.map(\.absoluteString), in: folder, sourceLocation: sourceLocation) {
+            #expect(page.passes, "\(page.report)", sourceLocation: sourceLocation)
+        }
     }
 
     /// A course opened by its instructor, whose clsfile is tied to it and has registered the essay's handout.
@@ -250,6 +275,7 @@ struct LTITests {
         // From the LMS's activity picker: the class's assignments to choose from.
         let picker = try await platform.launch("t-1", name: "Ms Okafor", roles: [Self.instructor], deepLinking: true)
         #expect(picker.status == 200 && picker.body.contains("Essay on rivers"), "\(picker.body.prefix(3000))")
+        try await Self.expectAccessible(["chooser": picker.body], in: room.scratch.url)
         let deepLink = try #require(picker.body.firstMatch(of: /name="deep_link" value="([^"]+)"/)).1
         let assignment = try #require(picker.body.firstMatch(of: /name="assignment" value="([^"]+)"/)).1
         let chosen = try await Self.postForm(

@@ -25,6 +25,14 @@ package struct PageLayout {
         self.source = source
     }
 
+    /// The footer's link that turns the page's reload on or off, where one is offered.
+    private var reloadSwitch: HTML {
+        guard let reload = source.reloadSwitch else { return "" }
+        return reload.isOn
+            ? " This page reloads every \(reload.seconds) s as students work: <a href=\"\(reload.address)\" id=\"reload-switch\">stop reloading</a>."
+            : " <a href=\"\(reload.address)\" id=\"reload-switch\">Reload this page every \(reload.seconds) s</a> to follow students as they work."
+    }
+
     package func render() -> HTML {
         let steps = trail.map { step -> HTML in
             if let link = step.link { return "<a href=\"\(link)\">\(step.label)</a>" }
@@ -52,7 +60,7 @@ package struct PageLayout {
             <header><div class="app">clsfile · class dashboard</div><nav class="trail">\(trailMarkup)</nav></header>
             <main>
             \(content)
-            <footer>\(source.footer)</footer>
+            <footer>\(source.footer)\(reloadSwitch)</footer>
             </main>
             </body>
             </html>
