@@ -13,10 +13,14 @@ public struct EvidenceReader: Sendable {
         public var entries: [WritingHistoryEntry]
         /// How many of them carry a snapshot of the text: the steps of the replay.
         public var snapshots: Int
+        /// When the rows recorded before were deleted, kept past the days the handout says;
+        /// nil while none were.
+        public var expiredAt: Date?
 
-        public init(entries: [WritingHistoryEntry], snapshots: Int) {
+        public init(entries: [WritingHistoryEntry], snapshots: Int, expiredAt: Date? = nil) {
             self.entries = entries
             self.snapshots = snapshots
+            self.expiredAt = expiredAt
         }
     }
 

@@ -80,6 +80,9 @@ enum OperationCheck {
         if let asked = info.aiStatement, AIStatement.Requirement(rawValue: asked) == nil {
             throw refuse("an AI statement requirement '\(asked.prefix(20))', not one of required or optional", .invalidValue)
         }
+        if let days = info.keptEvidenceDays, !(1...ProcessEvidence.maximumKeptDays).contains(days) {
+            throw refuse("process evidence kept \(days) days, outside 1 to \(ProcessEvidence.maximumKeptDays)", .invalidValue)
+        }
         if let path = info.contextPath {
             guard path.count <= maximumContextDepth else {
                 throw refuse("a context path of \(path.count) levels, more than \(maximumContextDepth)", .tooLarge)
@@ -107,6 +110,7 @@ enum OperationCheck {
         guard (0...1_000_000).contains(operation.attempt) else { throw refuse("the attempt \(operation.attempt), outside 0 to 1,000,000") }
         try date(operation.madeAt, "the time made")
         try date(operation.completedAt, "the done date")
+        try date(operation.evidenceWithdrawnAt, "the date the process evidence was withdrawn")
         guard operation.spans.count <= maximumSpans, operation.discardedSpans.count <= maximumSpans else {
             throw refuse("more than \(maximumSpans) spans", .tooLarge)
         }
@@ -165,6 +169,29 @@ enum OperationCheck {
                 throw refuse("a statement of AI use whose note \(problem)", isLong ? .tooLarge : .invalidValue)
             }
             try date(stated.statedAt, "the date of a statement of AI use")
+        }
+        if let notes = operation.notes {
+            guard notes.count <= SyncOperation.maximumNotes else {
+                throw refuse("\(notes.count) notes, more than \(SyncOperation.maximumNotes)", .tooLarge)
+            }
+            for record in notes {
+                guard let note = record.note else {
+                    throw refuse("a note of kind '\(record.kind.prefix(20))' that is not one of work, session or paste on its session")
+                }
+                if let session = note.sessionIdentifier, !(1...64).contains(session.utf8.count) {
+                    throw refuse("a note's session id of \(session.utf8.count) bytes, not 1 to 64")
+                }
+                if let problem = EvidenceNote.problem(with: note.text) {
+                    throw refuse("a note that \(problem)", note.text.count > EvidenceNote.longestText ? .tooLarge : .invalidValue)
+                }
+                try date(record.writtenAt, "the date of a note")
+            }
+        }
+        if let dictated = operation.dictatedSessions {
+            guard dictated.count <= maximumSpans else { throw refuse("more than \(maximumSpans) dictated sessions", .tooLarge) }
+            for session in dictated where !(1...64).contains(session.utf8.count) {
+                throw refuse("a dictated session id of \(session.utf8.count) bytes, not 1 to 64")
+            }
         }
         try checkHistory(of: operation, refuse: refuse, date: date)
     }

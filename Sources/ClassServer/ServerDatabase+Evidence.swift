@@ -66,7 +66,13 @@ extension ServerDatabase {
                 entries.append(try Self.decodedEntry(text, assignment: assignment))
                 if hasSnapshot { snapshots += 1 }
             }
-            if entries.isEmpty {
+            let expiredAt = try await connection.run(
+                """
+                SELECT expired_at FROM clsfile.evidence_expiry
+                WHERE class_id = \(classID) AND student_id = \(student) AND assignment_id = \(assignment)
+                """, logger: logger
+            ).decode(Date.self).collected().first
+            if entries.isEmpty, expiredAt == nil {
                 let asked = try await connection.run(
                     """
                     SELECT 1 FROM clsfile.handout WHERE class_id = \(classID) AND assignment_id = \(assignment)
@@ -75,7 +81,7 @@ extension ServerDatabase {
                 ).collected()
                 guard !asked.isEmpty else { return nil }
             }
-            return EvidenceReader.History(entries: entries, snapshots: snapshots)
+            return EvidenceReader.History(entries: entries, snapshots: snapshots, expiredAt: expiredAt)
         }
     }
 

@@ -76,4 +76,28 @@ extension ServerSchema {
         REVOKE ALL ON ALL FUNCTIONS IN SCHEMA clsfile FROM PUBLIC
         """
     ]
+
+    /// Process evidence kept no longer than the teacher's handout says: `evidence_expiry` records,
+    /// per work, when its history rows were deleted (`clsfile-server prune`, as the schema's
+    /// owner, deletes the rows of work unchanged for the handout's `keptEvidenceDays`, or
+    /// `ProcessEvidence/defaultKeptDays`), and for how many days they had been kept. It is
+    /// deleted with the work; the class's teacher and the student read it.
+    static let version12: [String] = [
+        """
+        CREATE TABLE clsfile.evidence_expiry (
+            class_id uuid NOT NULL,
+            student_id uuid NOT NULL,
+            assignment_id text NOT NULL,
+            expired_at timestamptz NOT NULL DEFAULT now(),
+            kept_days integer NOT NULL CHECK (kept_days > 0),
+            PRIMARY KEY (class_id, student_id, assignment_id),
+            FOREIGN KEY (class_id, student_id, assignment_id) REFERENCES clsfile.work ON DELETE CASCADE
+        )
+        """,
+        "ALTER TABLE clsfile.evidence_expiry ENABLE ROW LEVEL SECURITY",
+        """
+        CREATE POLICY evidence_expiry_seen ON clsfile.evidence_expiry FOR SELECT USING (
+            student_id = clsfile.caller() OR class_id IN (SELECT clsfile.taught_classes()))
+        """
+    ]
 }

@@ -94,6 +94,10 @@ public struct Handout: Sendable, Equatable, Codable {
     /// Whether the teacher asks for a statement of the student's AI use; absent for none. A
     /// clsfile from before it ignores the field (JSON's unknown keys are skipped) and asks for none.
     public var aiStatementRequirement: AIStatement.Requirement?
+    /// How many days the teacher keeps the process evidence of submitted work after it last
+    /// changed (1 to `ProcessEvidence/maximumKeptDays`); absent for
+    /// `ProcessEvidence/defaultKeptDays`. A clsfile from before it skips the field.
+    public var keptEvidenceDays: Int?
 
     enum CodingKeys: String, CodingKey {
         case format, version, id, title
@@ -101,6 +105,7 @@ public struct Handout: Sendable, Equatable, Codable {
         case due, targetWords, reading, instructions, document, teacherKey
         case createdAt, course, processEvidence
         case aiStatementRequirement = "aiStatement"
+        case keptEvidenceDays = "keepEvidenceDays"
     }
 
     /// Makes a new handout for a document, with a fresh identifier, for the teacher's identity.
@@ -109,7 +114,7 @@ public struct Handout: Sendable, Equatable, Codable {
         document url: URL, title: String, className: String? = nil, due: Date? = nil,
         targetWords: Int? = nil, isReading: Bool = false, instructions: String? = nil,
         teacher: Identity, course: Course? = nil, processEvidence: ProcessEvidence? = nil,
-        aiStatementRequirement: AIStatement.Requirement? = nil
+        aiStatementRequirement: AIStatement.Requirement? = nil, keptEvidenceDays: Int? = nil
     ) throws {
         id = UUID().uuidString.lowercased()
         self.title = title
@@ -124,6 +129,7 @@ public struct Handout: Sendable, Equatable, Codable {
         self.course = course
         self.processEvidence = processEvidence
         self.aiStatementRequirement = aiStatementRequirement
+        self.keptEvidenceDays = keptEvidenceDays
     }
 
     /// The handout of an assignment recorded in a store.
@@ -147,6 +153,7 @@ public struct Handout: Sendable, Equatable, Codable {
         createdAt = assignment.createdAt
         processEvidence = assignment.processEvidence
         aiStatementRequirement = assignment.aiStatementRequirement
+        keptEvidenceDays = assignment.keptEvidenceDays
     }
 
     /// The assignment this handout describes, to record or accept in a store.
@@ -155,7 +162,7 @@ public struct Handout: Sendable, Equatable, Codable {
             identifier: id, title: title, className: className, dueDate: due, targetWordCount: targetWords,
             isReading: reading == true, instructions: instructions, documentName: document.name, documentDigest: document.sha256,
             teacherKey: teacherKey, createdAt: createdAt, contextPath: course?.assignedPath,
-            processEvidence: processEvidence, aiStatementRequirement: aiStatementRequirement)
+            processEvidence: processEvidence, aiStatementRequirement: aiStatementRequirement, keptEvidenceDays: keptEvidenceDays)
     }
 
     /// Accepts the handout for a student's copy of its document; for a handout of an assigned
@@ -222,6 +229,12 @@ public struct Handout: Sendable, Equatable, Codable {
             throw ClassroomError(
                 .malformedFile,
                 "the handout \(url.path) names the document '\(handout.document.name)', which is not a plain file name; it was refused: ask your teacher for a new copy"
+            )
+        }
+        if let days = handout.keptEvidenceDays, !(1...ProcessEvidence.maximumKeptDays).contains(days) {
+            throw ClassroomError(
+                .malformedFile,
+                "the handout \(url.path) keeps process evidence \(days) days, not between 1 and \(ProcessEvidence.maximumKeptDays); it was refused: ask your teacher for a new copy"
             )
         }
         if let problem = handout.course?.problem {

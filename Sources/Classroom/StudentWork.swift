@@ -93,6 +93,13 @@ public struct StudentWork: Sendable, Equatable, Codable {
     public var notes: [EvidenceNote]?
     /// The student's own statement of how they used AI tools, when they gave one.
     public var aiStatement: AIStatement?
+    /// When the student withdrew the process evidence not yet sent: the work then carries its
+    /// figures without the writing history the assignment asks for. Nil while not withdrawn.
+    public var evidenceWithdrawnAt: Date?
+    /// When the teacher's store or class server deleted the writing history of this work, kept
+    /// the days the handout says after the work last changed; the figures stay. Never in a
+    /// student's submission (one that carries it is refused).
+    public var evidenceExpiredAt: Date?
 
     /// Whether the student marked it done.
     public var isDone: Bool { completedAt != nil }
@@ -106,6 +113,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
         documentName = assignment.documentURL?.lastPathComponent ?? assignment.documentName
         completedAt = assignment.completedAt
         aiStatement = assignment.aiStatement
+        evidenceWithdrawnAt = assignment.processEvidence == nil ? nil : assignment.evidenceWithdrawnAt
         guard let activity else {
             activeSeconds = 0
             sessions = []
@@ -117,6 +125,11 @@ public struct StudentWork: Sendable, Equatable, Codable {
         activeSeconds = activity.recordedDuration()
         sessions = activity.workSessions.map {
             Session(start: $0.start, end: $0.end ?? max($0.lastPulse, $0.start), isRunning: $0.end == nil)
+        }
+        // Each session by its name in the store, as a class server's copy names it too.
+        let identifiers = activity.workSessionIdentifiers
+        if identifiers.count == sessions.count {
+            for (index, identifier) in identifiers.enumerated() { sessions[index].identifier = identifier }
         }
         progress = activity.progress
         progressBasis = activity.progressBasis
@@ -132,9 +145,23 @@ public struct StudentWork: Sendable, Equatable, Codable {
         completedAt = state.completedAt.map(Date.init(timeIntervalSince1970:))
         activeSeconds = state.activeSeconds
         sessions = state.sessions.map { Session(start: $0.start, end: $0.end ?? max($0.lastPulse, $0.start), isRunning: $0.end == nil) }
+        // Each session by the name the student's store gives it, so that their notes and
+        // dictation marks stand beside the right one.
+        let identifiers = state.sessionIdentifiers
+        let dictated = Set(state.dictatedSessions ?? [])
+        if identifiers.count == sessions.count {
+            for (index, identifier) in identifiers.enumerated() {
+                sessions[index].identifier = identifier
+                if dictated.contains(identifier) { sessions[index].isDictated = true }
+            }
+        }
+        let named = Set(identifiers)
+        let notes = (state.notes ?? []).compactMap(\.note).filter { $0.sessionIdentifier.map(named.contains) ?? true }
+        self.notes = notes.isEmpty ? nil : notes
         progress = state.progress
         progressBasis = state.progressBasis.map(ProgressBasis.init(rawValue:))
         aiStatement = state.aiStatement?.statement
+        evidenceWithdrawnAt = state.evidenceWithdrawnAt.map(Date.init(timeIntervalSince1970:))
         let items = state.items.map {
             Item(
                 kind: $0.kind, identifier: $0.identifier, title: $0.title, value: $0.value,
@@ -168,6 +195,19 @@ public struct StudentWork: Sendable, Equatable, Codable {
     public func note(_ kind: EvidenceNote.Kind, on session: Session? = nil) -> EvidenceNote? {
         guard kind == .work || session?.identifier != nil else { return nil }
         return notes?.first { $0.kind == kind && $0.sessionIdentifier == (kind == .work ? nil : session?.identifier) }
+    }
+
+    /// What became of the work's process evidence, in words, when it is not all there: withdrawn
+    /// by the student, or deleted past the days the handout keeps it; nil otherwise.
+    /// - Parameter date: How the reader's page writes a date.
+    public func evidenceStatus(writingDates date: (Date) -> String) -> String? {
+        if let evidenceExpiredAt {
+            return "deleted \(date(evidenceExpiredAt)), past the days the handout keeps it; the figures stay"
+        }
+        if let evidenceWithdrawnAt {
+            return "withdrawn by the student \(date(evidenceWithdrawnAt)): the figures come without the writing history"
+        }
+        return nil
     }
 
     /// The work as a submission seals it: the JSON that is encrypted, byte for byte.
@@ -229,6 +269,10 @@ public struct StudentWork: Sendable, Equatable, Codable {
             }
         }
         if let completedAt, !isValidDate(completedAt) { throw refuse("a done date of \(completedAt), not between 2000 and now") }
+        if let evidenceWithdrawnAt, !isValidDate(evidenceWithdrawnAt) {
+            throw refuse("a withdrawal of its process evidence dated \(evidenceWithdrawnAt), not between 2000 and now")
+        }
+        guard evidenceExpiredAt == nil else { throw refuse("a date its process evidence expired, which only a teacher's store sets") }
         if let aiStatement {
             guard isValidDate(aiStatement.statedAt) else {
                 throw refuse("a statement of AI use dated \(aiStatement.statedAt), not between 2000 and now")

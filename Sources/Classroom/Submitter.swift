@@ -42,13 +42,9 @@ public struct Submitter: Sendable {
         for (assignment, activity) in try await assignedActivities(in: store, key: key) {
             var work = StudentWork(assignment: assignment, activity: activity)
             if let activity {
-                let identifiers = activity.workSessionIdentifiers
                 let dictated = try await store.dictatedSessions(of: activity)
-                if identifiers.count == work.sessions.count {
-                    for (index, identifier) in identifiers.enumerated() {
-                        work.sessions[index].identifier = identifier
-                        if dictated.contains(identifier) { work.sessions[index].isDictated = true }
-                    }
+                for index in work.sessions.indices where work.sessions[index].identifier.map(dictated.contains) == true {
+                    work.sessions[index].isDictated = true
                 }
             }
             let sessions = Set(work.sessions.compactMap(\.identifier))
@@ -88,12 +84,12 @@ public struct Submitter: Sendable {
     }
 
     /// Adds what the assignment asks of the writing history, and only that: nothing without
-    /// ``Assignment/processEvidence``, the rows for `.figures`, the rows and snapshots for `.replay`,
+    /// ``Assignment/processEvidence`` or when the student withdrew it, the rows for `.figures`, the rows and snapshots for `.replay`,
     /// the snapshots checked as the teacher's dashboard will check them.
     /// - Throws: ``ClassroomError`` `.invalidValue` when the snapshots are more than a submission
     ///   holds or do not rebuild.
     static func addProcessEvidence(to work: inout StudentWork, for assignment: Assignment, from store: CLSDataStore) async throws {
-        guard let evidence = assignment.processEvidence, let url = assignment.documentURL,
+        guard let evidence = assignment.processEvidence, assignment.evidenceWithdrawnAt == nil, let url = assignment.documentURL,
             FileManager.default.fileExists(atPath: url.path)
         else { return }
         work.history = try await store.writingHistory(for: url).entries

@@ -36,7 +36,7 @@ struct Clsfile: AsyncParsableCommand {
                 name: "Teacher",
                 subcommands: [
                     AssignCommand.self, AssignmentsCommand.self, CollectCommand.self, TrustKeyCommand.self, ClassReportCommand.self,
-                    ExportCommand.self, ForwardedCommand.Serve.self
+                    ExpireCommand.self, ExportCommand.self, ForwardedCommand.Serve.self
                 ]),
             CommandGroup(
                 name: "Class server",

@@ -51,7 +51,12 @@ struct EvidenceCommandTests {
 
     @Test func theStudentNotesTheEvidenceAndTheTeacherSeesEachNoteBesideItsSession() throws {
         let scratch = try Scratch()
-        let (teacher, ada, handout, _) = try Self.adasEssay(in: scratch)
+        let (teacher, ada, handout, essay) = try Self.adasEssay(in: scratch)
+
+        // The student's own `show` says which session was dictated, beside its "pasted 0".
+        let shown = try ada.clsfile("show", essay.path).output
+        let dictated = shown.split(separator: "\n").filter { $0.contains("dictation: input counted as typed") }
+        #expect(dictated.count == 1 && dictated.first?.contains("pasted 0") == true, "\(shown)")
 
         // Before anything leaves: what goes, what stays, every session numbered, the dictated one marked.
         let view = try ada.clsfile("evidence", "Essay on rivers").output

@@ -55,7 +55,12 @@ struct StudentPage {
     /// The writing history, when the assignment asked for it: its pictures, its table, and a
     /// link to the replay when the snapshots came too.
     private var writingHistory: HTML {
-        guard let entries = student.work.history else { return "" }
+        let status: HTML =
+            student.work.evidenceStatus(writingDates: DisplayFormat.timestamp).map {
+                "<p class=\"empty\" id=\"evidence-status\">Process evidence \($0).</p>"
+            } ?? ""
+        guard let entries = student.work.history else { return status == "" ? "" : "<h2>How it was written</h2>\(status)" }
+        guard !entries.isEmpty || status == "" else { return "<h2>How it was written</h2>\(status)" }
         guard !entries.isEmpty else {
             return
                 "<h2>How it was written</h2><p class=\"empty\" id=\"no-history\">The assignment asks for the writing history; none was recorded when this was submitted.</p>"
@@ -73,7 +78,7 @@ struct StudentPage {
             : ""
         return """
             <h2>How it was written</h2>
-            <div id="writing-history">\(pictures)</div>
+            \(status)<div id="writing-history">\(pictures)</div>
             \(replay)
             \(HTML(escapedMarkup: charts.table()))
             """

@@ -63,6 +63,14 @@ public struct Assignment: Sendable, Hashable {
     /// The student's statement of how they used AI tools, as their store keeps it; nil while they
     /// gave none, and in the teacher's store.
     public internal(set) var aiStatement: AIStatement?
+    /// How many days the teacher keeps the process evidence of submitted work after it last
+    /// changed; nil when the handout does not say, which keeps it
+    /// ``ProcessEvidence/defaultKeptDays``.
+    public var keptEvidenceDays: Int?
+    /// When the student withdrew the process evidence not yet sent: from then on none of it leaves
+    /// their machine (a submission carries the figures only, and says it was withdrawn). Nil
+    /// while they have not, and in the teacher's store.
+    public internal(set) var evidenceWithdrawnAt: Date?
 
     /// Creates an assignment as a teacher's handout describes it.
     public init(
@@ -70,7 +78,8 @@ public struct Assignment: Sendable, Hashable {
         targetWordCount: Int? = nil, isReading: Bool = false, instructions: String? = nil,
         documentName: String, documentDigest: String, teacherKey: Data?, createdAt: Date = Date(),
         contextPath: [String]? = nil, coversContextTree: Bool = false, classIdentifier: UUID? = nil,
-        processEvidence: ProcessEvidence? = nil, aiStatementRequirement: AIStatement.Requirement? = nil
+        processEvidence: ProcessEvidence? = nil, aiStatementRequirement: AIStatement.Requirement? = nil,
+        keptEvidenceDays: Int? = nil
     ) {
         self.identifier = identifier
         self.title = title
@@ -88,7 +97,12 @@ public struct Assignment: Sendable, Hashable {
         self.classIdentifier = classIdentifier
         self.processEvidence = processEvidence
         self.aiStatementRequirement = aiStatementRequirement
+        self.keptEvidenceDays = keptEvidenceDays
     }
+
+    /// How many days the teacher keeps the process evidence of submitted work: the handout's
+    /// word, else ``ProcessEvidence/defaultKeptDays``.
+    public var evidenceKeptDays: Int { keptEvidenceDays ?? ProcessEvidence.defaultKeptDays }
 
     /// Whether the student marked the work done.
     public var isCompleted: Bool { completedAt != nil }

@@ -123,9 +123,10 @@ extension CLSDataStore {
         try await storage.submissions(forAssignment: identifier)
     }
 
-    /// Every submission accepted for an assignment, ordered by student name and date.
-    package func submissionHistory(forAssignment identifier: String) async throws -> [Submission] {
-        try await storage.submissionHistory(forAssignment: identifier)
+    /// Every submission accepted for an assignment, ordered by student name and date; with
+    /// `latestDate`, those submitted then or before only.
+    package func submissionHistory(forAssignment identifier: String, submittedUpTo latestDate: Date? = nil) async throws -> [Submission] {
+        try await storage.submissionHistory(forAssignment: identifier, submittedUpTo: latestDate)
     }
 
     /// Keeps a submission aside as a conflict, out of the history and the reports: for work the

@@ -8,22 +8,14 @@ extension ClassroomTables {
     /// queues it for the classes its work goes to.
     /// - Throws: ``CLSError`` `.invalidArgument` when the store has no such accepted assignment.
     static func recordAIStatement(_ statement: AIStatement, forAssignment identifier: String, in db: Database) throws {
-        guard
-            let row = try Row.fetchOne(
-                db, sql: "SELECT context_id FROM assignment WHERE id = ? AND accepted_at IS NOT NULL", arguments: [identifier])
-        else {
-            throw CLSError(
-                .invalidArgument,
-                "no accepted assignment \(identifier) in this store: accept its handout first (clsfile accept HANDOUT); clsfile assignments lists those you have"
-            )
-        }
+        let contextID = try acceptedContext(ofAssignment: identifier, in: db)
         try db.execute(
             sql: """
                 INSERT INTO ai_statement (assignment_id, kind, note, stated_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (assignment_id) DO UPDATE SET kind = excluded.kind, note = excluded.note, stated_at = excluded.stated_at
                 """,
             arguments: [identifier, statement.use.rawValue, statement.note, statement.statedAt.timeIntervalSince1970])
-        if let contextID = row["context_id"] as Int64? {
+        if let contextID {
             try OutboxTable.enqueueAIStatement(statement, ofContext: contextID, at: Date().timeIntervalSince1970, in: db)
         }
     }

@@ -210,13 +210,25 @@ enum ClassroomTables {
         ).map(submission(from:))
     }
 
-    /// Every submission accepted for an assignment, by student name and date.
-    static func submissionHistory(forAssignment identifier: String, in db: Database) throws -> [Submission] {
+    /// Replaces the work kept for a submission, keeping its digest; false when there is no such one.
+    static func replacePayload(of submission: Submission, with payload: Data, in db: Database) throws -> Bool {
+        try db.execute(
+            sql: "UPDATE submission SET payload = ? WHERE assignment_id = ? AND student_id = ? AND digest = ?",
+            arguments: [payload, submission.assignmentIdentifier, submission.studentIdentifier, submission.digest])
+        return db.changesCount > 0
+    }
+
+    /// Every submission accepted for an assignment, by student name and date; with
+    /// `latestDate`, those submitted then or before only.
+    static func submissionHistory(forAssignment identifier: String, submittedUpTo latestDate: Date? = nil, in db: Database) throws
+        -> [Submission]
+    {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT * FROM submission WHERE assignment_id = ? ORDER BY student_name, student_id, submitted_at, imported_at
-                """, arguments: [identifier]
+                SELECT * FROM submission WHERE assignment_id = ? AND submitted_at <= ?
+                ORDER BY student_name, student_id, submitted_at, imported_at
+                """, arguments: [identifier, latestDate?.timeIntervalSince1970 ?? Double.greatestFiniteMagnitude]
         ).map(submission(from:))
     }
 
@@ -229,8 +241,10 @@ enum ClassroomTables {
 
     private static let selectAssignments = """
         SELECT s.*, c.path, (SELECT completed_at FROM activity WHERE context_id = c.id ORDER BY attempt DESC LIMIT 1) AS completed_at,
-               x.requirement AS ai_requirement, x.kind AS ai_kind, x.note AS ai_note, x.stated_at AS ai_stated_at
+               x.requirement AS ai_requirement, x.kind AS ai_kind, x.note AS ai_note, x.stated_at AS ai_stated_at,
+               k.kept_days, k.withdrawn_at
         FROM assignment s LEFT JOIN context c ON c.id = s.context_id LEFT JOIN ai_statement x ON x.assignment_id = s.id
+            LEFT JOIN evidence_keeping k ON k.assignment_id = s.id
         """
 
     static func assignment(identifier: String, in db: Database) throws -> Assignment? {
@@ -270,6 +284,17 @@ enum ClassroomTables {
                 sql: "INSERT INTO ai_statement (assignment_id, requirement) VALUES (?, ?)",
                 arguments: [assignment.identifier, requirement.rawValue])
         }
+        if let days = assignment.keptEvidenceDays {
+            guard (1...ProcessEvidence.maximumKeptDays).contains(days) else {
+                throw CLSError(
+                    .invalidArgument,
+                    "assignment \(assignment.identifier) keeps its process evidence \(days) days, not between 1 and \(ProcessEvidence.maximumKeptDays); the handout is damaged: ask the teacher to issue it again"
+                )
+            }
+            try db.execute(
+                sql: "INSERT INTO evidence_keeping (assignment_id, kept_days) VALUES (?, ?)",
+                arguments: [assignment.identifier, days])
+        }
     }
 
     private static func assignment(from row: Row) throws -> Assignment {
@@ -287,6 +312,8 @@ enum ClassroomTables {
         assignment.processEvidence = (row["process_evidence"] as String?).flatMap(ProcessEvidence.init(rawValue:))
         assignment.aiStatementRequirement = (row["ai_requirement"] as String?).flatMap(AIStatement.Requirement.init(rawValue:))
         assignment.aiStatement = aiStatement(kind: row["ai_kind"], note: row["ai_note"], statedAt: row["ai_stated_at"])
+        assignment.keptEvidenceDays = row["kept_days"]
+        assignment.evidenceWithdrawnAt = (row["withdrawn_at"] as Double?).map(Date.init(timeIntervalSince1970:))
         if let path = row["context_path"] as String? {
             guard let identifiers = try? JSONDecoder().decode([String].self, from: Data(path.utf8)) else {
                 throw CLSError(

@@ -95,7 +95,7 @@ extension SQLiteStorage {
     }
 
     /// Every submission accepted for an assignment.
-    func submissionHistory(forAssignment identifier: String) async throws -> [Submission] {
-        try await reading { db in try ClassroomTables.submissionHistory(forAssignment: identifier, in: db) }
+    func submissionHistory(forAssignment identifier: String, submittedUpTo latestDate: Date?) async throws -> [Submission] {
+        try await reading { db in try ClassroomTables.submissionHistory(forAssignment: identifier, submittedUpTo: latestDate, in: db) }
     }
 }

@@ -51,4 +51,32 @@ extension CLSDataStore {
     package func setDictating(_ isOn: Bool) async throws {
         try await storage.setDictating(isOn)
     }
+
+    // MARK: Withdrawal and expiry
+
+    /// Withdraws the process evidence of an accepted assignment that has not left this machine:
+    /// the history rows waiting for a class server are dropped and none is sent from now on, and
+    /// a submission carries the figures only, saying the evidence was withdrawn. Withdrawing
+    /// again keeps the first date.
+    /// - Returns: How many queued operations of history rows were dropped.
+    /// - Throws: ``CLSError`` `.invalidArgument` when the store has no such accepted assignment.
+    package func withdrawEvidence(ofAssignment identifier: String, at date: Date = Date()) async throws -> Int {
+        try await storage.writing { db in try ClassroomTables.withdrawEvidence(ofAssignment: identifier, at: date, in: db) }
+    }
+
+    /// Takes a withdrawal back: the evidence goes with the work again, the whole history to a
+    /// class server with a snapshot of the work.
+    /// - Returns: False when the evidence was not withdrawn (nothing changed).
+    /// - Throws: ``CLSError`` `.invalidArgument` when the store has no such accepted assignment.
+    package func restoreEvidence(ofAssignment identifier: String, at date: Date = Date()) async throws -> Bool {
+        try await storage.writing { db in try ClassroomTables.restoreEvidence(ofAssignment: identifier, at: date, in: db) }
+    }
+
+    /// Replaces the work a teacher's store keeps for a submission, keeping its digest (so that
+    /// collecting the same submission file again changes nothing): how expired process evidence
+    /// is deleted from it.
+    /// - Returns: False when the store holds no such submission.
+    package func replacePayload(of submission: Submission, with payload: Data) async throws -> Bool {
+        try await storage.writing { db in try ClassroomTables.replacePayload(of: submission, with: payload, in: db) }
+    }
 }

@@ -24,7 +24,8 @@ enum EvidenceTables {
         }
     }
 
-    /// Writes a note, replacing the one of the same kind on the same session.
+    /// Writes a note, replacing the one of the same kind on the same session, and queues the
+    /// work's notes for the classes it goes to.
     /// - Throws: ``CLSError`` `.invalidArgument` for a note that ``EvidenceNote/problem(with:)``
     ///   refuses, a session note without a session, or an assignment the store does not hold.
     static func write(_ note: EvidenceNote, ofAssignment identifier: String, in db: Database) throws {
@@ -41,14 +42,17 @@ enum EvidenceTables {
                 ON CONFLICT (assignment_id, kind, session_id) DO UPDATE SET text = excluded.text, written_at = excluded.written_at
                 """,
             arguments: [identifier, note.kind.rawValue, note.sessionIdentifier ?? "", note.text, note.writtenAt.timeIntervalSince1970])
+        try OutboxTable.enqueueNotes(ofAssignment: identifier, at: Date().timeIntervalSince1970, in: db)
     }
 
-    /// Removes a note; false when there was none.
+    /// Removes a note, and queues the work's notes left; false when there was none.
     static func removeNote(_ kind: EvidenceNote.Kind, session: String?, ofAssignment identifier: String, in db: Database) throws -> Bool {
         try db.execute(
             sql: "DELETE FROM evidence_note WHERE assignment_id = ? AND kind = ? AND session_id = ?",
             arguments: [identifier, kind.rawValue, session ?? ""])
-        return db.changesCount > 0
+        guard db.changesCount > 0 else { return false }
+        try OutboxTable.enqueueNotes(ofAssignment: identifier, at: Date().timeIntervalSince1970, in: db)
+        return true
     }
 
     // MARK: Dictation

@@ -13,11 +13,13 @@ extension OutboxTable {
 
     /// Writes the history rows a save wrote, and the ids of those it removed, when the
     /// activity's document is assigned, the store joined a class of its teacher and the
-    /// assignment asks for process evidence; does nothing otherwise.
+    /// assignment asks for process evidence that the student did not withdraw; does nothing
+    /// otherwise.
     static func enqueueHistory(ofActivity activityID: Int64, written: [Int64], removed: [Int64], at now: Double, in db: Database) throws {
         guard !written.isEmpty || !removed.isEmpty,
             case (let operation, let classes)? = try emptyOperation(forActivity: activityID, at: now, in: db),
-            let evidence = operation.assignment.processEvidence
+            let evidence = operation.assignment.processEvidence,
+            try !ClassroomTables.isEvidenceWithdrawn(ofAssignment: operation.assignmentIdentifier, in: db)
         else { return }
         let first = written.min() ?? Int64.max
         // What the rows before these hold, which counts toward the caps.
@@ -35,11 +37,11 @@ extension OutboxTable {
 
     /// Writes every history row of an activity, after the operation that replaces the server's
     /// copy of its work (which drops the rows the server held), when the assignment asks for
-    /// process evidence.
+    /// process evidence and the student did not withdraw it.
     static func enqueueWholeHistory(ofActivity activityID: Int64, after operation: SyncOperation, for classes: [String], in db: Database)
         throws
     {
-        guard let evidence = operation.assignment.processEvidence, !classes.isEmpty else { return }
+        guard let evidence = operation.assignment.processEvidence, !classes.isEmpty, operation.evidenceWithdrawnAt == nil else { return }
         var tally = EvidenceTally()
         let rows = try HistoryTable.evidenceRows(ofActivity: activityID, ids: nil, withSnapshots: evidence == .replay, in: db)
         try enqueue(tally.capped(rows), removing: [], like: operation, for: classes, in: db)

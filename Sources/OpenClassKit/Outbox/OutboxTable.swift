@@ -7,8 +7,10 @@ internal import NIOConcurrencyHelpers
 enum OutboxTable {
     /// Writes the operation of one save of an activity, when the activity's document is assigned
     /// and the store joined a class of the teacher who handed it out; does nothing otherwise.
-    static func enqueue(_ change: ActivityChanges, at now: Double, in db: Database) throws {
+    /// - Parameter dictated: The sessions of the change's spans the save marks as written by dictation.
+    static func enqueue(_ change: ActivityChanges, dictated: [String], at now: Double, in db: Database) throws {
         guard case (var operation, let classes)? = try emptyOperation(forActivity: change.activityID, at: now, in: db) else { return }
+        operation.dictatedSessions = dictated.isEmpty ? nil : Array(Set(dictated)).sorted()
         operation.spans = change.spans.map(SyncOperation.Span.init)
         operation.discardedSpans = change.discardedSpans
         operation.progressBasisChange = change.progressBasis.map {
@@ -40,6 +42,11 @@ enum OutboxTable {
         operation.completedAt = try Double.fetchOne(db, sql: "SELECT completed_at FROM activity WHERE id = ?", arguments: [activityID])
         operation.aiStatement = try ClassroomTables.aiStatement(ofAssignment: operation.assignmentIdentifier, in: db)
             .map(SyncOperation.AIStatementRecord.init)
+        operation.evidenceWithdrawnAt = try Double.fetchOne(
+            db, sql: "SELECT withdrawn_at FROM evidence_keeping WHERE assignment_id = ?", arguments: [operation.assignmentIdentifier])
+        operation.notes = try EvidenceTables.notes(ofAssignment: operation.assignmentIdentifier, in: db).map(SyncOperation.NoteRecord.init)
+        let dictated = try EvidenceTables.dictatedSessions(ofActivity: activityID, in: db)
+        operation.dictatedSessions = dictated.isEmpty ? nil : dictated.sorted()
         try insert(operation, for: classes, in: db)
         try enqueueWholeHistory(ofActivity: activityID, after: operation, for: classes, in: db)
     }
@@ -72,6 +79,31 @@ enum OutboxTable {
             case (var operation, let classes)? = try emptyOperation(forActivity: activityID, at: now, in: db)
         else { return }
         operation.aiStatement = SyncOperation.AIStatementRecord(statement)
+        try insert(operation, for: classes, in: db)
+    }
+
+    /// Writes every note the student keeps on the work of an assignment, after one changed.
+    static func enqueueNotes(ofAssignment identifier: String, at now: Double, in db: Database) throws {
+        guard
+            let contextID = try Int64.fetchOne(
+                db, sql: "SELECT context_id FROM assignment WHERE id = ? AND accepted_at IS NOT NULL", arguments: [identifier]),
+            let activityID = try Int64.fetchOne(
+                db, sql: "SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1", arguments: [contextID]),
+            case (var operation, let classes)? = try emptyOperation(forActivity: activityID, at: now, in: db)
+        else { return }
+        operation.notes = try EvidenceTables.notes(ofAssignment: identifier, in: db).map(SyncOperation.NoteRecord.init)
+        try insert(operation, for: classes, in: db)
+    }
+
+    /// Writes the student's withdrawal of the process evidence of the assignment of a context's
+    /// document, so that the class's teacher knows why no more of it comes.
+    static func enqueueWithdrawal(ofContext contextID: Int64, at now: Double, in db: Database) throws {
+        guard
+            let activityID = try Int64.fetchOne(
+                db, sql: "SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1", arguments: [contextID]),
+            case (var operation, let classes)? = try emptyOperation(forActivity: activityID, at: now, in: db)
+        else { return }
+        operation.evidenceWithdrawnAt = now
         try insert(operation, for: classes, in: db)
     }
 

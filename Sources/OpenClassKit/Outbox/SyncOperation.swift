@@ -82,11 +82,15 @@ package struct SyncOperation: Sendable, Equatable, Codable {
         /// Whether the handout asks for a statement of AI use: an ``AIStatement/Requirement``
         /// raw value; absent when it asks for none, and from clients older than statements.
         package var aiStatement: String?
+        /// How many days the teacher keeps the process evidence after the work last changed;
+        /// absent when the handout does not say (``ProcessEvidence/defaultKeptDays``), and from
+        /// clients older than it.
+        package var keptEvidenceDays: Int?
 
         package init(
             title: String, className: String? = nil, documentName: String, dueDate: Double? = nil,
             targetWords: Int? = nil, contextPath: [String]? = nil, processEvidence: ProcessEvidence? = nil,
-            aiStatement: String? = nil
+            aiStatement: String? = nil, keptEvidenceDays: Int? = nil
         ) {
             self.title = title
             self.className = className
@@ -96,6 +100,7 @@ package struct SyncOperation: Sendable, Equatable, Codable {
             self.contextPath = contextPath
             self.processEvidence = processEvidence
             self.aiStatement = aiStatement
+            self.keptEvidenceDays = keptEvidenceDays
         }
 
         /// What an assignment says of itself, its document named as the handout names it.
@@ -104,7 +109,7 @@ package struct SyncOperation: Sendable, Equatable, Codable {
                 title: assignment.title, className: assignment.className, documentName: assignment.documentName,
                 dueDate: assignment.dueDate?.timeIntervalSince1970, targetWords: assignment.targetWordCount,
                 contextPath: assignment.contextPath, processEvidence: assignment.processEvidence,
-                aiStatement: assignment.aiStatementRequirement?.rawValue)
+                aiStatement: assignment.aiStatementRequirement?.rawValue, keptEvidenceDays: assignment.keptEvidenceDays)
         }
     }
 
@@ -175,6 +180,17 @@ package struct SyncOperation: Sendable, Equatable, Codable {
     /// The student's statement of AI use, when they gave or changed it (and in a snapshot): the
     /// later `statedAt` wins, whichever attempt the operation is of.
     package var aiStatement: AIStatementRecord?
+    /// When the student withdrew the process evidence not yet sent (and in a snapshot of work so
+    /// withdrawn): no more history rows come; the first date stays. Nil otherwise, and from
+    /// clients older than withdrawal.
+    package var evidenceWithdrawnAt: Double?
+    /// Every note the student keeps on the work, when they changed one (and in a snapshot): they
+    /// replace the notes held. Nil otherwise, and from clients older than notes over sync.
+    package var notes: [NoteRecord]?
+    /// The sessions of this operation's spans (or, in a snapshot, of the work) written by
+    /// dictation or an input method, as the student's store names them: marks are added, never
+    /// taken back. Nil for none.
+    package var dictatedSessions: [String]?
 
     /// A change of what the progress measures.
     package struct BasisChange: Sendable, Equatable, Codable {

@@ -22,6 +22,13 @@ package struct WorkState: Sendable, Equatable, Codable {
     package private(set) var completedAt: Double?
     /// The student's statement of AI use: the one stated last, whatever the attempt.
     package private(set) var aiStatement: SyncOperation.AIStatementRecord?
+    /// When the student withdrew the process evidence not yet sent: the first date, until a
+    /// snapshot of the work says otherwise (the student took the withdrawal back).
+    package private(set) var evidenceWithdrawnAt: Double?
+    /// The student's notes on the work, as they last sent them; nil while they sent none.
+    package private(set) var notes: [SyncOperation.NoteRecord]?
+    /// The sessions written by dictation or an input method, by the student's store's names, sorted.
+    package private(set) var dictatedSessions: [String]?
     /// The latest `madeAt` applied.
     package private(set) var updatedAt: Double
 
@@ -130,6 +137,11 @@ package struct WorkState: Sendable, Equatable, Codable {
             mergeProgress(of: operation)
             mergeItems(of: operation)
             if let date = operation.completedAt { work.completedAt = min(work.completedAt ?? date, date) }
+            if let date = operation.evidenceWithdrawnAt { work.evidenceWithdrawnAt = min(work.evidenceWithdrawnAt ?? date, date) }
+            if let notes = operation.notes { work.notes = notes }
+            if let dictated = operation.dictatedSessions, !dictated.isEmpty {
+                work.dictatedSessions = Set((work.dictatedSessions ?? []) + dictated).sorted()
+            }
         }
 
         /// Spans by id: a stop is never undone; the later stop and pulse win; the start stays.
@@ -210,12 +222,13 @@ package struct WorkState: Sendable, Equatable, Codable {
 
     /// The sessions a person sees, joined as ``CLSActivity/workSessions`` joins them.
     package var sessions: [WorkSession] {
-        CLSActivity.sessions(
-            of: spans.map {
-                TimeSpan(
-                    start: Date(timeIntervalSince1970: $0.start), end: $0.end.map(Date.init(timeIntervalSince1970:)),
-                    lastPulse: Date(timeIntervalSince1970: $0.lastPulse), continuesSession: $0.session != nil)
-            })
+        CLSActivity.sessions(of: spans.map { CLSActivity.timeSpan(SpanRecord($0)) })
+    }
+
+    /// The identifier of each of ``sessions``, as the student's store names it
+    /// (``CLSActivity/workSessionIdentifiers``): what notes and dictation marks name.
+    package var sessionIdentifiers: [String] {
+        CLSActivity.sessionIdentifiers(ofSorted: spans.map(SpanRecord.init))
     }
 }
 

@@ -234,7 +234,7 @@ enum ActivityTable {
             try upsert(record, into: activityID, in: db)
         }
         // The class server, when the work is assigned, gets the figures as from any save.
-        try OutboxTable.enqueue(change, at: now, in: db)
+        try OutboxTable.enqueue(change, dictated: [], at: now, in: db)
     }
 
     /// Reads the context chain of an activity whose context is not a plain file context under the
@@ -377,8 +377,8 @@ enum ActivityTable {
         }
         try db.cachedStatement(sql: "UPDATE activity SET modified_at = ? WHERE id = ?")
             .execute(arguments: [now, activityID])
-        try OutboxTable.enqueue(change, at: now, in: db)
         if change.marksDictation { try EvidenceTables.markDictated(sessions: sessions, ofActivity: activityID, at: now, in: db) }
+        try OutboxTable.enqueue(change, dictated: change.marksDictation ? sessions : [], at: now, in: db)
         try HistoryTable.recordIfDue(
             activityID: activityID, endedSpans: endedSpans, at: now,
             beginsFromNothing: change.beginsHistoryFromNothing, isDue: change.recordsHistory, in: db)

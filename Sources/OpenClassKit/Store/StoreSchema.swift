@@ -410,6 +410,20 @@ enum StoreSchema {
                     stated_at     REAL,
                     CHECK ((kind IS NULL) = (stated_at IS NULL))
                 ) WITHOUT ROWID;
+                """),
+        // 15: how long process evidence is kept, and its withdrawal: the days a teacher's handout
+        // keeps the writing history of submitted work (`kept_days`, NULL for a handout that does not
+        // say, which keeps it ``ProcessEvidence/defaultKeptDays``) and, in a student's store, when
+        // the student withdrew the evidence not yet sent (`withdrawn_at`). A table of its own, one
+        // row per assignment that has either; IF NOT EXISTS, as 14's.
+        Migration(
+            name: "how long process evidence is kept",
+            sql: """
+                CREATE TABLE IF NOT EXISTS evidence_keeping (
+                    assignment_id TEXT PRIMARY KEY REFERENCES assignment(id) ON DELETE CASCADE,
+                    kept_days     INTEGER CHECK (kept_days BETWEEN 1 AND 36600),
+                    withdrawn_at  REAL
+                ) WITHOUT ROWID;
                 """)
     ]
 

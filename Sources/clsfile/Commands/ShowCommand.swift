@@ -38,7 +38,10 @@ struct ShowCommand: AsyncParsableCommand {
             let store = storeOptions.dataStore()
             let activity = try await Self.activity(of: url, named: file, in: store)
             var summary = activity.map { ActivitySummary($0) } ?? ActivitySummary(unrecordedFile: url)
-            if let activity { summary.history = try await store.writingHistory(for: activity) }
+            if let activity {
+                summary.history = try await store.writingHistory(for: activity)
+                summary.dictatedSessions = try await store.dictatedSessions(of: activity)
+            }
             if html {
                 // A page of nothing would look like a history that is empty: say so instead, as the text does.
                 guard activity != nil else {

@@ -80,6 +80,9 @@ struct ActivitySummary: Sendable {
     var modified = Date.distantPast
     /// How the document grew (``CLSDataStore/writingHistory(for:)``): `show` gives it, `list` does not.
     var history: WritingHistory?
+    /// The identifiers of the history's sessions written by dictation or an input method, whose
+    /// input counts as typed: the text says so beside each, so that "pasted 0" has its reason.
+    var dictatedSessions: Set<String> = []
 
     /// - Parameter withSpans: False to count the sessions only, as `list` does.
     init(_ activity: CLSActivity, withSpans: Bool = true) {
@@ -180,21 +183,28 @@ struct ActivitySummary: Sendable {
         if let history, !history.entries.isEmpty {
             lines.append("History:    (each editor session's figures; `clsfile replay` shows the text)")
             let showsProgress = progressBasis?.measuresProgress != false
-            lines += Formatting.columns(history.sessions.map { Self.historyColumns($0, showsProgress: showsProgress) })
-                .map { ("  " + $0).replacingOccurrences(of: " +$", with: "", options: .regularExpression) }
+            lines += Formatting.columns(
+                history.sessions.map {
+                    Self.historyColumns(
+                        $0, showsProgress: showsProgress,
+                        isDictated: $0.entry.sessionIdentifier.map(dictatedSessions.contains) ?? false)
+                }
+            )
+            .map { ("  " + $0).replacingOccurrences(of: " +$", with: "", options: .regularExpression) }
         }
         return lines.joined(separator: "\n")
     }
 
     /// One session of the history as columns: when, how long (active, of its open time), the
     /// words it added, the progress after it (when the progress measures something), its typing
-    /// and pasting.
-    static func historyColumns(_ session: WritingHistory.Session, showsProgress: Bool) -> [String] {
+    /// and pasting, and whether it was written by dictation (all of its input counted as typed).
+    static func historyColumns(_ session: WritingHistory.Session, showsProgress: Bool, isDictated: Bool = false) -> [String] {
         var input = ""
         if let typed = session.typedCharacters, let pasted = session.pastedCharacters {
             input = "typed \(typed), pasted \(pasted)"
             if pasted > 0, let largest = session.entry.largestPaste { input += " (largest paste so far \(largest))" }
         }
+        if isDictated { input += input.isEmpty ? "dictation: input counted as typed" : " · dictation: input counted as typed" }
         let words =
             session.words.map { words in
                 "\(words) words" + (session.addedWords.map { $0 >= 0 ? " (+\($0))" : " (\($0))" } ?? "")

@@ -108,6 +108,7 @@ enum ClassReportText {
             // The student's own words, as they wrote them: a fact to read, not a verdict.
             lines.append("AI use:     \(work.aiStatement.map { safe($0.summary) } ?? "not given")")
         }
+        if let status = work.evidenceStatus(writingDates: Formatting.timestamp) { lines.append("Evidence:   \(status)") }
         lines.append("Items:" + (work.additionalItems.isEmpty ? "      none" : ""))
         lines += Formatting.columns(work.additionalItems.map { ["  " + $0.title, $0.formattedValue] })
         if let note = work.note(.work) { lines.append("Note:       \(quoted(note))") }
@@ -129,6 +130,7 @@ enum ClassReportText {
         let sessionNotes = (work.notes ?? []).filter { $0.kind != .work }.count
         let dictated = work.sessions.filter { $0.isDictated == true }.count
         var counts: [String] = []
+        if let status = work.evidenceStatus(writingDates: Formatting.timestamp) { lines.append("    process evidence \(status)") }
         if sessionNotes > 0 { counts.append("\(sessionNotes) \(sessionNotes == 1 ? "note" : "notes") on sessions") }
         if dictated > 0 { counts.append("\(dictated) \(dictated == 1 ? "session" : "sessions") by dictation") }
         if !counts.isEmpty {

@@ -24,7 +24,15 @@ struct EvidenceText {
         var lines = [
             "\(safe(assignment.title))  [\(safe(String(assignment.identifier.prefix(8))))]  \(safe(work.documentName))",
             "Leaves:     what follows, sealed for your teacher, when you run `clsfile submit`; nothing has been sent",
-            "Evidence:   \(ProcessEvidence.statement(for: assignment.processEvidence))",
+            "Evidence:   \(ProcessEvidence.statement(for: assignment.processEvidence))"
+        ]
+        if assignment.processEvidence != nil {
+            lines.append(
+                (assignment.evidenceWithdrawnAt.map { "Withdrawn:  \(Formatting.timestamp($0)): " } ?? "Kept:       ")
+                    + ProcessEvidence.keepingStatement(
+                        days: assignment.evidenceKeptDays, withdrawnAt: assignment.evidenceWithdrawnAt, assignment: assignment.identifier))
+        }
+        lines += [
             "Time:       \(Formatting.text(work.activeSeconds)) in \(work.sessions.count) \(work.sessions.count == 1 ? "session" : "sessions")",
             "Progress:   \(Formatting.percent((work.progress * 1000).rounded() / 1000))"
                 + (work.progressBasisName.map { " \(safe($0))" } ?? ""),

@@ -231,8 +231,13 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// as the writing history (``WritingHistoryEntry/sessionIdentifier``) and the dictation marks
     /// name it. Not part of ClassKit.
     package var workSessionIdentifiers: [String] {
-        let sorted = state.withLockedValue { $0.spans.sorted { ($0.start, $0.id) < ($1.start, $1.id) } }
-        return Self.sessionGroups(of: sorted.map(Self.timeSpan)).map { sorted[$0.lowerBound].session ?? sorted[$0.lowerBound].id }
+        Self.sessionIdentifiers(ofSorted: state.withLockedValue { $0.spans.sorted { ($0.start, $0.id) < ($1.start, $1.id) } })
+    }
+
+    /// The identifier of each session of spans sorted by start and id: the session of its
+    /// first span, or that span's id.
+    static func sessionIdentifiers(ofSorted sorted: [SpanRecord]) -> [String] {
+        sessionGroups(of: sorted.map(timeSpan)).map { sorted[$0.lowerBound].session ?? sorted[$0.lowerBound].id }
     }
 
     /// The editor runs of the running spans (nil for a span no editor run began), for a recorder
@@ -249,7 +254,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         }
     }
 
-    private static func timeSpan(_ span: SpanRecord) -> TimeSpan {
+    static func timeSpan(_ span: SpanRecord) -> TimeSpan {
         TimeSpan(
             start: Date(timeIntervalSince1970: span.start),
             end: span.end.map(Date.init(timeIntervalSince1970:)),

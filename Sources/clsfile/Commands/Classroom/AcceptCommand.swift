@@ -46,6 +46,9 @@ struct AcceptCommand: AsyncParsableCommand {
                 "accepted '\(TerminalText.escaped(handout.title))' for \(TerminalText.escaped(documentURL.displayPath))"
                     + (handout.course.map { " in \(TerminalText.escaped($0.documentPath.joined(separator: " › ")))" } ?? ""))
             print(ProcessEvidence.statement(for: handout.processEvidence))
+            if handout.processEvidence != nil {
+                print(ProcessEvidence.keepingStatement(days: handout.assignment.evidenceKeptDays, withdrawnAt: nil, assignment: handout.id))
+            }
             if let asked = AIStatement.Requirement.statement(for: handout.aiStatementRequirement) { print(asked) }
         }
     }

@@ -57,6 +57,13 @@ struct AssignCommand: AsyncParsableCommand {
     var processEvidence: ProcessEvidence?
 
     @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "With --process-evidence: how many days your store and the class server keep the writing history of submitted work after it last changed (default \(ProcessEvidence.defaultKeptDays)); then it is deleted and the figures stay. Students are told on accepting.",
+            valueName: "days"))
+    var keepEvidence: Int?
+
+    @Option(
         name: .long,
         help: ArgumentHelp(
             "Ask students to say how they used AI tools (none, ideas, feedback, editing or drafting, and their own words): 'required' refuses a submission without it, 'optional' leaves it to them. Students are told on accepting; reports show their words, never a verdict.",
@@ -105,6 +112,16 @@ struct AssignCommand: AsyncParsableCommand {
         if reading, targetWords != nil {
             throw ValidationError("Give --target-words for writing or --reading for reading, not both: progress has one basis.")
         }
+        if let keepEvidence {
+            guard processEvidence != nil else {
+                throw ValidationError(
+                    "--keep-evidence says how long process evidence is kept: give it with --process-evidence figures|replay.")
+            }
+            guard (1...ProcessEvidence.maximumKeptDays).contains(keepEvidence) else {
+                throw ValidationError(
+                    "--keep-evidence must be a number of days from 1 to \(ProcessEvidence.maximumKeptDays), not \(keepEvidence).")
+            }
+        }
         _ = try dueDate()
     }
 
@@ -124,7 +141,7 @@ struct AssignCommand: AsyncParsableCommand {
                 document: document, title: title, className: className, due: try dueDate(),
                 targetWords: targetWords, isReading: reading, instructions: instructions,
                 teacher: try RoleGate.identity(of: .teacher), processEvidence: processEvidence,
-                aiStatementRequirement: aiStatement)
+                aiStatementRequirement: aiStatement, keptEvidenceDays: keepEvidence)
             let destination = output.map { URL(fileURLWithPath: $0) } ?? Handout.defaultURL(beside: document)
             try handout.write(to: destination)
             do {
@@ -193,7 +210,7 @@ struct AssignCommand: AsyncParsableCommand {
                     document: url, title: context === assigned ? title : "\(title): \(context.title)",
                     className: className, due: try dueDate(), targetWords: targetWords, isReading: reading,
                     instructions: instructions, teacher: teacher, course: course,
-                    processEvidence: processEvidence, aiStatementRequirement: aiStatement)
+                    processEvidence: processEvidence, aiStatementRequirement: aiStatement, keptEvidenceDays: keepEvidence)
                 let destination = Handout.defaultURL(beside: url)
                 try handout.write(to: destination)
                 written.append((destination, handout))

@@ -17,7 +17,8 @@ struct CollectCommand: AsyncParsableCommand {
             from a student pins the key they sign with; a later one signed with another key, or \
             dated in the future, is a conflict: kept aside, not imported, until you trust the new \
             key with `clsfile trust-key`. Refused files change nothing; with a conflict or a \
-            refused file the exit code is 65.
+            refused file the exit code is 65. Then the process evidence kept past its handout's \
+            days is deleted, as `clsfile expire` does, with a line for each submission.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -29,7 +30,8 @@ struct CollectCommand: AsyncParsableCommand {
         var refused = 0
         try await reportingFailures {
             _ = try RoleGate.require(.teacher, for: "collect")
-            let outcomes = try await Collector(store: storeOptions.dataStore(), teacher: RoleGate.identity(of: .teacher)).collect(
+            let store = storeOptions.dataStore()
+            let outcomes = try await Collector(store: store, teacher: RoleGate.identity(of: .teacher)).collect(
                 folder: FileArgument.url(for: folder))
             if outcomes.isEmpty {
                 Diagnostics.warn("no .\(SubmissionFile.fileExtension) files in \(folder)")
@@ -55,6 +57,7 @@ struct CollectCommand: AsyncParsableCommand {
                     Diagnostics.warn("refused: \(error.message)")
                 }
             }
+            ExpireCommand.report(try await EvidenceExpiry(store: store).expire(), dryRun: false)
         }
         if refused > 0 { throw ExitCode(65) }
     }

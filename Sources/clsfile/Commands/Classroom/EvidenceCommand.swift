@@ -28,6 +28,13 @@ struct EvidenceCommand: AsyncParsableCommand {
             notes.md", "dictated"). A note is one line of at most 2,000 characters; it goes with \
             your next submission, sealed and signed with it, and your teacher sees it beside the \
             figures it explains. --clear-note removes one.
+
+            --withdraw keeps the process evidence of an assignment that has not left yet on this \
+            computer: what waits for a class server is dropped, nothing more is sent, and a \
+            submission carries the figures only; your teacher is told that you withdrew it (what \
+            was sent before stays with them). --restore sends it again. Your teacher keeps the \
+            evidence the days the handout says (180 unless it says otherwise) after your work \
+            last changed, then deletes it and keeps the figures.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -56,6 +63,12 @@ struct EvidenceCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "With --session: the note is on what was pasted in that session.")
     var paste = false
 
+    @Flag(name: .long, help: "Keep the assignment's process evidence that has not left on this computer; the figures still go.")
+    var withdraw = false
+
+    @Flag(name: .long, help: "Send the assignment's process evidence again after --withdraw.")
+    var restore = false
+
     @Argument(help: ArgumentHelp("The assignment: its identifier, a unique prefix of it, or its title.", valueName: "assignment"))
     var assignment: String?
 
@@ -72,6 +85,14 @@ struct EvidenceCommand: AsyncParsableCommand {
             throw ValidationError("A note is on one assignment's work: name it (clsfile evidence ASSIGNMENT --note TEXT).")
         }
         if let note, let problem = EvidenceNote.problem(with: note) { throw ValidationError("The note \(problem).") }
+        if withdraw || restore {
+            guard !(withdraw && restore), !notes, !(json || html || replay) else {
+                throw ValidationError("--withdraw and --restore stand alone: give one of them with the assignment, and nothing else.")
+            }
+            guard assignment != nil else {
+                throw ValidationError("Withdrawing is of one assignment's evidence: name it (clsfile evidence ASSIGNMENT --withdraw).")
+            }
+        }
     }
 
     func run() async throws {
@@ -79,7 +100,9 @@ struct EvidenceCommand: AsyncParsableCommand {
             _ = try RoleGate.require(.student, for: "evidence")
             let store = storeOptions.dataStore()
             let chosen = try await Submitter.workToSubmit(in: store, key: assignment)
-            if note != nil || clearNote {
+            if withdraw || restore {
+                try await changeWithdrawal(of: chosen[0].assignment, in: store)
+            } else if note != nil || clearNote {
                 try await changeNote(of: chosen[0].assignment, work: chosen[0].work, in: store)
             } else if json {
                 let documents = try chosen.map { String(decoding: try $0.work.sealedJSON(), as: UTF8.self) }
@@ -126,6 +149,27 @@ struct EvidenceCommand: AsyncParsableCommand {
             try await store.setEvidenceNote(
                 EvidenceNote(kind: kind, sessionIdentifier: sessionIdentifier, text: note), ofAssignment: assignment.identifier)
             print("noted \(what) of \(title): the note goes with your next submission")
+        }
+    }
+
+    /// Withdraws the assignment's process evidence, or takes the withdrawal back.
+    private func changeWithdrawal(of assignment: Assignment, in store: CLSDataStore) async throws {
+        let title = "'\(TerminalText.escaped(assignment.title))'"
+        guard assignment.processEvidence != nil else {
+            print("\(title) asks for no process evidence: your writing history stays on this computer already")
+            return
+        }
+        if withdraw {
+            let dropped = try await store.withdrawEvidence(ofAssignment: assignment.identifier)
+            print(
+                "withdrew the process evidence of \(title): it stays on this computer; your submissions and the class server get the figures, and that you withdrew it"
+                    + (dropped > 0 ? " (\(dropped) \(dropped == 1 ? "batch" : "batches") of history waiting to be sent dropped)" : ""))
+        } else if try await store.restoreEvidence(ofAssignment: assignment.identifier) {
+            print(
+                "the process evidence of \(title) goes with your work again: the next submission carries it, and a class server you joined gets all of it"
+            )
+        } else {
+            print("the process evidence of \(title) was not withdrawn: nothing changed")
         }
     }
 
