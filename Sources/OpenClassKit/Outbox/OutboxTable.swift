@@ -54,14 +54,20 @@ enum OutboxTable {
     /// Writes a snapshot of the current attempt of a context's document, when it is assigned:
     /// after the assignment was tied to it, its document moved into it, or a new attempt began.
     static func enqueueSnapshot(ofContext contextID: Int64, at now: Double, in db: Database) throws {
-        guard
-            let activityID = try Int64.fetchOne(
-                db,
-                sql: """
-                    SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1
-                    """, arguments: [contextID])
-        else { return }
+        guard let activityID = try currentActivity(ofContext: contextID, in: db) else { return }
         try enqueueSnapshot(ofActivity: activityID, at: now, in: db)
+    }
+
+    /// The activity of the current attempt of a context's document; nil before its first.
+    private static func currentActivity(ofContext contextID: Int64, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1", arguments: [contextID])
+    }
+
+    /// An operation for the current attempt of a context's document, as
+    /// ``emptyOperation(forActivity:at:in:)`` makes one; nil as it says, and before the first attempt.
+    static func emptyOperation(forContext contextID: Int64, at now: Double, in db: Database) throws -> (SyncOperation, [String])? {
+        guard let activityID = try currentActivity(ofContext: contextID, in: db) else { return nil }
+        return try emptyOperation(forActivity: activityID, at: now, in: db)
     }
 
     /// Writes the done date of an activity.
@@ -73,11 +79,7 @@ enum OutboxTable {
 
     /// Writes a student's statement of AI use on the assignment of a context's document.
     static func enqueueAIStatement(_ statement: AIStatement, ofContext contextID: Int64, at now: Double, in db: Database) throws {
-        guard
-            let activityID = try Int64.fetchOne(
-                db, sql: "SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1", arguments: [contextID]),
-            case (var operation, let classes)? = try emptyOperation(forActivity: activityID, at: now, in: db)
-        else { return }
+        guard case (var operation, let classes)? = try emptyOperation(forContext: contextID, at: now, in: db) else { return }
         operation.aiStatement = SyncOperation.AIStatementRecord(statement)
         try insert(operation, for: classes, in: db)
     }
@@ -87,9 +89,7 @@ enum OutboxTable {
         guard
             let contextID = try Int64.fetchOne(
                 db, sql: "SELECT context_id FROM assignment WHERE id = ? AND accepted_at IS NOT NULL", arguments: [identifier]),
-            let activityID = try Int64.fetchOne(
-                db, sql: "SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1", arguments: [contextID]),
-            case (var operation, let classes)? = try emptyOperation(forActivity: activityID, at: now, in: db)
+            case (var operation, let classes)? = try emptyOperation(forContext: contextID, at: now, in: db)
         else { return }
         operation.notes = try EvidenceTables.notes(ofAssignment: identifier, in: db).map(SyncOperation.NoteRecord.init)
         try insert(operation, for: classes, in: db)
@@ -98,11 +98,7 @@ enum OutboxTable {
     /// Writes the student's withdrawal of the process evidence of the assignment of a context's
     /// document, so that the class's teacher knows why no more of it comes.
     static func enqueueWithdrawal(ofContext contextID: Int64, at now: Double, in db: Database) throws {
-        guard
-            let activityID = try Int64.fetchOne(
-                db, sql: "SELECT id FROM activity WHERE context_id = ? ORDER BY attempt DESC LIMIT 1", arguments: [contextID]),
-            case (var operation, let classes)? = try emptyOperation(forActivity: activityID, at: now, in: db)
-        else { return }
+        guard case (var operation, let classes)? = try emptyOperation(forContext: contextID, at: now, in: db) else { return }
         operation.evidenceWithdrawnAt = now
         try insert(operation, for: classes, in: db)
     }
