@@ -72,11 +72,11 @@ extension ServerDatabase {
             let counts = try await client.query(
                 """
                 WITH due AS (
-                    SELECT w.class_id, w.student_id, w.assignment_id,
-                           coalesce((h.detail->>'keptEvidenceDays')::integer, \(defaultDays)) AS kept_days
+                    SELECT w.class_id, w.student_id, w.assignment_id, k.kept_days
                     FROM clsfile.work w
                     JOIN clsfile.handout h ON h.class_id = w.class_id AND h.assignment_id = w.assignment_id
-                    WHERE w.updated_at < now() - coalesce((h.detail->>'keptEvidenceDays')::integer, \(defaultDays)) * interval '1 day'
+                    CROSS JOIN LATERAL (SELECT coalesce((h.detail->>'keptEvidenceDays')::integer, \(defaultDays)) AS kept_days) k
+                    WHERE w.updated_at < now() - k.kept_days * interval '1 day'
                       AND EXISTS (SELECT 1 FROM clsfile.work_history x
                                   WHERE x.class_id = w.class_id AND x.student_id = w.student_id AND x.assignment_id = w.assignment_id)),
                 deleted AS (

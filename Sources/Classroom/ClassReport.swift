@@ -154,13 +154,7 @@ public struct ClassReport: Sendable, Equatable, Codable {
         for assignment in try await store.assignments() {
             var rows: [StudentRow] = []
             for submission in try await store.submissions(forAssignment: assignment.identifier) {
-                let work: StudentWork
-                do { work = try JSONCoding.decoder.decode(StudentWork.self, from: submission.payload) } catch {
-                    throw ClassroomError(
-                        .malformedFile,
-                        "the submission of \(submission.studentName) for '\(assignment.title)' in \(store.storeURL.path) cannot be read (\(JSONCoding.describe(error))); collect it again"
-                    )
-                }
+                let work = try StudentWork.stored(in: submission, of: assignment.title, store: store.storeURL.path)
                 rows.append(
                     StudentRow(
                         studentIdentifier: submission.studentIdentifier, studentName: submission.studentName,

@@ -40,13 +40,7 @@ public struct EvidenceExpiry: Sendable {
             let days = assignment.evidenceKeptDays
             let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
             for submission in try await store.submissionHistory(forAssignment: assignment.identifier, submittedUpTo: cutoff) {
-                var work: StudentWork
-                do { work = try JSONCoding.decoder.decode(StudentWork.self, from: submission.payload) } catch {
-                    throw ClassroomError(
-                        .malformedFile,
-                        "the submission of \(submission.studentName) for '\(assignment.title)' in \(store.storeURL.path) cannot be read (\(JSONCoding.describe(error))); collect it again"
-                    )
-                }
+                var work = try StudentWork.stored(in: submission, of: assignment.title, store: store.storeURL.path)
                 guard work.history != nil || work.snapshots != nil else { continue }
                 expired.append(
                     Expired(

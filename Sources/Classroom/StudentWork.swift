@@ -126,15 +126,12 @@ public struct StudentWork: Sendable, Equatable, Codable {
         sessions = activity.workSessions.map {
             Session(start: $0.start, end: $0.end ?? max($0.lastPulse, $0.start), isRunning: $0.end == nil)
         }
-        // Each session by its name in the store, as a class server's copy names it too.
-        let identifiers = activity.workSessionIdentifiers
-        if identifiers.count == sessions.count {
-            for (index, identifier) in identifiers.enumerated() { sessions[index].identifier = identifier }
-        }
         progress = activity.progress
         progressBasis = activity.progressBasis
         primaryItem = activity.primaryActivityItem.map(Self.item(from:))
         additionalItems = activity.additionalActivityItems.map(Self.item(from:))
+        // Each session by its name in the store, as a class server's copy names it too.
+        nameSessions(activity.workSessionIdentifiers)
     }
 
     /// The work a class server holds, merged from a student's operations: the same numbers as
@@ -145,19 +142,6 @@ public struct StudentWork: Sendable, Equatable, Codable {
         completedAt = state.completedAt.map(Date.init(timeIntervalSince1970:))
         activeSeconds = state.activeSeconds
         sessions = state.sessions.map { Session(start: $0.start, end: $0.end ?? max($0.lastPulse, $0.start), isRunning: $0.end == nil) }
-        // Each session by the name the student's store gives it, so that their notes and
-        // dictation marks stand beside the right one.
-        let identifiers = state.sessionIdentifiers
-        let dictated = Set(state.dictatedSessions ?? [])
-        if identifiers.count == sessions.count {
-            for (index, identifier) in identifiers.enumerated() {
-                sessions[index].identifier = identifier
-                if dictated.contains(identifier) { sessions[index].isDictated = true }
-            }
-        }
-        let named = Set(identifiers)
-        let notes = (state.notes ?? []).compactMap(\.note).filter { $0.sessionIdentifier.map(named.contains) ?? true }
-        self.notes = notes.isEmpty ? nil : notes
         progress = state.progress
         progressBasis = state.progressBasis.map(ProgressBasis.init(rawValue:))
         aiStatement = state.aiStatement?.statement
@@ -169,6 +153,14 @@ public struct StudentWork: Sendable, Equatable, Codable {
         }
         primaryItem = zip(state.items, items).first { $0.0.isPrimary }?.1
         additionalItems = zip(state.items, items).filter { !$0.0.isPrimary }.map(\.1)
+        // Each session by the name the student's store gives it, so that their notes and
+        // dictation marks stand beside the right one.
+        let identifiers = state.sessionIdentifiers
+        nameSessions(identifiers)
+        markDictated(Set(state.dictatedSessions ?? []))
+        let named = Set(identifiers)
+        let notes = (state.notes ?? []).compactMap(\.note).filter { $0.sessionIdentifier.map(named.contains) ?? true }
+        self.notes = notes.isEmpty ? nil : notes
     }
 
     /// Creates work from its parts.
@@ -195,6 +187,32 @@ public struct StudentWork: Sendable, Equatable, Codable {
     public func note(_ kind: EvidenceNote.Kind, on session: Session? = nil) -> EvidenceNote? {
         guard kind == .work || session?.identifier != nil else { return nil }
         return notes?.first { $0.kind == kind && $0.sessionIdentifier == (kind == .work ? nil : session?.identifier) }
+    }
+
+    /// Names each session as the student's store does (``Session/identifier``), when there is a
+    /// name for each.
+    mutating func nameSessions(_ identifiers: [String]) {
+        guard identifiers.count == sessions.count else { return }
+        for (index, identifier) in identifiers.enumerated() { sessions[index].identifier = identifier }
+    }
+
+    /// Marks the sessions of these names as written by dictation or an input method.
+    mutating func markDictated(_ dictated: Set<String>) {
+        for index in sessions.indices where sessions[index].identifier.map(dictated.contains) == true {
+            sessions[index].isDictated = true
+        }
+    }
+
+    /// The work a teacher's store keeps for a submission, as the collecting tool wrote it.
+    /// - Throws: ``ClassroomError`` `.malformedFile`, naming the student, the assignment and the
+    ///   store, when it cannot be read back.
+    static func stored(in submission: Submission, of title: String, store path: String) throws -> StudentWork {
+        do { return try JSONCoding.decoder.decode(StudentWork.self, from: submission.payload) } catch {
+            throw ClassroomError(
+                .malformedFile,
+                "the submission of \(submission.studentName) for '\(title)' in \(path) cannot be read (\(JSONCoding.describe(error))); collect it again"
+            )
+        }
     }
 
     /// What became of the work's process evidence, in words, when it is not all there: withdrawn

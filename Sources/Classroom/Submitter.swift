@@ -41,12 +41,7 @@ public struct Submitter: Sendable {
         var result: [(Assignment, StudentWork)] = []
         for (assignment, activity) in try await assignedActivities(in: store, key: key) {
             var work = StudentWork(assignment: assignment, activity: activity)
-            if let activity {
-                let dictated = try await store.dictatedSessions(of: activity)
-                for index in work.sessions.indices where work.sessions[index].identifier.map(dictated.contains) == true {
-                    work.sessions[index].isDictated = true
-                }
-            }
+            if let activity { work.markDictated(try await store.dictatedSessions(of: activity)) }
             let sessions = Set(work.sessions.compactMap(\.identifier))
             let notes = try await store.evidenceNotes(ofAssignment: assignment.identifier).filter {
                 $0.sessionIdentifier.map(sessions.contains) ?? true

@@ -67,6 +67,28 @@ struct EvidenceExpiryTests {
             try ada.clsfile("evidence", "Essay").output.contains("Kept:       your teacher's computer and class server keep it 30 days"))
         let both = try bob.clsfile("evidence", "Essay", "--withdraw", "--restore", expecting: 64)
         #expect(both.errorOutput.contains("--withdraw and --restore stand alone"), "\(both.errorOutput)")
+        let unnamed = try bob.clsfile("evidence", "--withdraw", expecting: 64)
+        #expect(unnamed.errorOutput.contains("name it (clsfile evidence ASSIGNMENT --withdraw)"), "\(unnamed.errorOutput)")
+
+        // A handout edited to keep its evidence 0 days is refused on accepting, whole.
+        let forged = scratch.url.appendingPathComponent("forged.clshandout")
+        let text = try String(contentsOf: handoutURL, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "\"keepEvidenceDays\" : 30", with: "\"keepEvidenceDays\" : 0").utf8).write(to: forged)
+        let refusedHandout = try ada.clsfile("accept", forged.path, "--document", essays["ada"]?.path ?? "", expecting: 65)
+        #expect(
+            refusedHandout.errorOutput.contains("keeps process evidence 0 days, not between 1 and 36600")
+                && refusedHandout.errorOutput.contains("ask your teacher for a new copy"), "\(refusedHandout.errorOutput)")
+
+        // An assignment that asks for no evidence has none to withdraw, and says so.
+        let notes = shared.appendingPathComponent("notes.txt")
+        try Data("Notes\n".utf8).write(to: notes)
+        try teacher.clsfile("assign", notes.path, "--title", "Notes")
+        let adaNotes = scratch.url.appendingPathComponent("ada-work/notes.txt")
+        try FileManager.default.copyItem(at: notes, to: adaNotes)
+        try ada.clsfile("accept", notes.path + ".clshandout", "--document", adaNotes.path)
+        let nothing = try ada.clsfile("evidence", "Notes", "--withdraw").output
+        #expect(nothing.contains("'Notes' asks for no process evidence: your writing history stays on this computer already"), "\(nothing)")
+        #expect(try await ada.store(.student).assignments().allSatisfy { $0.evidenceWithdrawnAt == nil })
 
         let inbox = scratch.url.appendingPathComponent("inbox")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)

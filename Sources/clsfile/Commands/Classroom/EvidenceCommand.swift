@@ -33,7 +33,7 @@ struct EvidenceCommand: AsyncParsableCommand {
             computer: what waits for a class server is dropped, nothing more is sent, and a \
             submission carries the figures only; your teacher is told that you withdrew it (what \
             was sent before stays with them). --restore sends it again. Your teacher keeps the \
-            evidence the days the handout says (180 unless it says otherwise) after your work \
+            evidence the days the handout says (\(ProcessEvidence.defaultKeptDays) unless it says otherwise) after your work \
             last changed, then deletes it and keeps the figures.
             """)
 
