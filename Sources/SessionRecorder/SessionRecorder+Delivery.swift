@@ -28,9 +28,16 @@ extension SessionRecorder {
     /// - Throws: ``RecorderError`` when the spool cannot be used; `CLSError` for store failures
     ///   other than busy.
     public func deliver(_ event: SessionEvent, spool: EventSpool) async throws -> Delivery {
+        try await deliver([event], spool: spool)
+    }
+
+    /// Records events in one transaction (those that came together on `clsfile hook --stdio`),
+    /// first replaying the events that wait in the spool, as the delivery of one event does.
+    /// An event that cannot be recorded is among the delivery's failures; the others are recorded.
+    public func deliver(_ events: [SessionEvent], spool: EventSpool) async throws -> Delivery {
         let waiting = try spool.drain()
         var delivery = Delivery(rejectedLines: waiting.rejected)
-        let events = try holdEventsOfUnwrittenFiles(waiting.events + [event], spool: spool, delivery: &delivery)
+        let events = try holdEventsOfUnwrittenFiles(waiting.events + events, spool: spool, delivery: &delivery)
         guard !events.isEmpty else { return delivery }
         do {
             delivery.measurement = try await record(events)

@@ -77,8 +77,17 @@ public struct SessionRecorder: Sendable {
         var measurement = Measurement()
         // The store's dictation setting, read once, for the first open or close that leaves it to the setting.
         var isDictating: Bool?
+        // Each file's activity fetched once: fetched again with changes unsaved, it would be read
+        // again whole, history and all, for every event of a batch.
+        var fetched: [String: (activity: CLSActivity, fileExists: Bool)] = [:]
         for var event in events.sorted(by: { $0.date < $1.date }) {
-            let (activity, fileExists) = try await activity(for: event)
+            let (activity, fileExists): (CLSActivity, Bool)
+            if let held = fetched[event.file.path] {
+                (activity, fileExists) = held
+            } else {
+                (activity, fileExists) = try await self.activity(for: event)
+                fetched[event.file.path] = (activity, fileExists)
+            }
             // An accepted handout's target or reading applies to plugins' events as to `clsfile open`.
             let assignment = event.kind == .edit || event.kind == .view || !fileExists ? nil : try await store.assignment(for: event.file)
             if event.kind == .open || event.kind == .close {

@@ -58,6 +58,21 @@ struct HookCommandTests {
         #expect(activity["isStarted"] as? Bool == false)
     }
 
+    /// `clsfile hook --stdio` reading `input` from a file, as one read can take it all.
+    /// - Returns: Its answers, a line each; it must exit 0.
+    private func stdio(_ input: String, in scratch: Scratch) throws -> [String] {
+        let script = scratch.url.appendingPathComponent("input.jsonl")
+        try Data(input.utf8).write(to: script)
+        let result = try run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "exec \"$0\" hook --stdio --store \"$1\" < \"$2\"",
+                try builtExecutable("clsfile").path, scratch.storeURL.path, script.path
+            ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        return result.output.split(separator: "\n").map(String.init)
+    }
+
     @Test func stdioAnswersEveryLine() throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "four words in here\n")
@@ -69,16 +84,7 @@ struct HookCommandTests {
             {"event":"close","file":"\(scratch.url.path)/no-folder/missing.txt"}
 
             """
-        let script = scratch.url.appendingPathComponent("input.jsonl")
-        try Data(input.utf8).write(to: script)
-        let result = try run(
-            URL(fileURLWithPath: "/bin/sh"),
-            [
-                "-c", "exec \"$0\" hook --stdio --store \"$1\" < \"$2\"",
-                try builtExecutable("clsfile").path, scratch.storeURL.path, script.path
-            ])
-        #expect(result.status == 0, "\(result.errorOutput)")
-        let answers = result.output.split(separator: "\n").map(String.init)
+        let answers = try stdio(input, in: scratch)
         #expect(answers.count == 5)
         #expect(answers[0] == #"{"ok":true}"# && answers[1] == #"{"ok":true}"# && answers[3] == #"{"ok":true}"#)
         #expect(answers[2].contains(#""ok":false"#) && answers[2].contains("not an event line"))
@@ -86,6 +92,29 @@ struct HookCommandTests {
         let activity = try show(file, store: scratch.storeURL)
         #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == 4)
         #expect(activity["isStarted"] as? Bool == false)
+    }
+
+    /// Lines a plugin wrote faster than they were recorded arrive together and are recorded
+    /// together: each still gets its own answer, in order, and every event counts once.
+    @Test func stdioLinesThatArriveTogetherAreEachAnsweredAndRecorded() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", String(repeating: "a line of the essay\n", count: 400))
+        var lines = [#"{"event":"open","file":"\#(file.path)","editor":"test"}"#]
+        lines += (1...400).map { #"{"event":"view","file":"\#(file.path)","view":[\#($0),\#($0)],"totalLines":400,"reading":true}"# }
+        lines.insert(#"{"event":"edit"}"#, at: 200)
+        lines.append(#"{"event":"close","file":"\#(file.path)","typed":12,"pasted":30,"largestPaste":30}"#)
+        // The last line without its newline: the end of the input ends it.
+        let answers = try stdio(lines.joined(separator: "\n"), in: scratch)
+        #expect(answers.count == lines.count)
+        #expect(answers.enumerated().allSatisfy { ($0.offset == 200) != ($0.element == #"{"ok":true}"#) }, "\(answers)")
+        #expect(answers[200].contains(#""ok":false"#))
+        let activity = try show(file, store: scratch.storeURL)
+        #expect(activity["progress"] as? Double == 1.0, "every line's view must be recorded")
+        #expect(activity["isStarted"] as? Bool == false)
+        let items = try #require(activity["additionalItems"] as? [[String: Any]])
+        let quantity = { (identifier: String) in items.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double }
+        #expect(quantity("typed_characters") == 12 && quantity("pasted_characters") == 30)
+        #expect((activity["sessions"] as? [Any])?.count == 1)
     }
 
     @Test func hookErrorsAreClear() throws {

@@ -62,6 +62,30 @@ struct StoreFileTests {
         #expect(try Data(contentsOf: scratch.storeURL) == bytes)
     }
 
+    /// A damaged page of one table is found by the first statement that reads it: the work of
+    /// the save is refused with the store's path, and nothing is written to the file.
+    @Test func aDamagedTableIsReportedWhenReadAndNothingIsWritten() async throws {
+        let (scratch, file) = try await storeWithOneActivity(thenRun: "PRAGMA wal_checkpoint(TRUNCATE);")
+        let sqlite3 = try Tool.sqlite3.require()
+        let answer = try run(
+            sqlite3, [scratch.storeURL.path, "SELECT rootpage FROM sqlite_master WHERE name = 'time_span'; PRAGMA page_size;"])
+        let numbers = answer.output.split(separator: "\n").compactMap { Int($0) }
+        let (page, size) = (try #require(numbers.first), try #require(numbers.last))
+        var bytes = try Data(contentsOf: scratch.storeURL)
+        for index in (page - 1) * size..<page * size { bytes[index] = 0xA5 }
+        try bytes.write(to: scratch.storeURL)
+        let error = await clsError {
+            let store = scratch.store()
+            let activity = try await store.fetchActivity(for: file)
+            activity.start()
+            activity.stop()
+            try await store.save()
+        }
+        #expect(error?.code == .databaseInaccessible)
+        #expect(error?.message.contains("the store \(scratch.storeURL.path) is damaged") == true, "\(String(describing: error))")
+        #expect(try Data(contentsOf: scratch.storeURL) == bytes)
+    }
+
     @Test func anotherProgramsDatabaseIsRefused() async throws {
         let scratch = try Scratch()
         let created = try run(

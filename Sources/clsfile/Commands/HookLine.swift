@@ -63,7 +63,7 @@ enum HookLine {
         try await reportingFailures {
             let (recorder, spool) = try recorder(store: call.store, idleTimeout: call.idleTimeout)
             let event = call.sessionEvent
-            let failures = try await deliver(event, recorder: recorder, spool: spool)
+            let failures = try await deliver([event], recorder: recorder, spool: spool)
             if let failure = failures.first(where: { $0.event == event }) {
                 throw ExitCode(failure.error.exitCode)
             }
@@ -72,14 +72,14 @@ enum HookLine {
         }
     }
 
-    /// Delivers one event and reports on standard error what went wrong.
+    /// Delivers events and reports on standard error what went wrong.
     /// - Returns: The events that could not be recorded.
     static func deliver(
-        _ event: SessionEvent, recorder: SessionRecorder,
+        _ events: [SessionEvent], recorder: SessionRecorder,
         spool: EventSpool
     ) async throws -> [(event: SessionEvent, error: CLSError)] {
         do {
-            let delivery = try await recorder.deliver(event, spool: spool)
+            let delivery = try await recorder.deliver(events, spool: spool)
             for line in delivery.rejectedLines {
                 Diagnostics.warn("skipped a line of \(spool.url.path) that is not an event: \(line.prefix(80))")
             }
@@ -97,40 +97,57 @@ enum HookLine {
             return delivery.failures
         } catch let error as CLSError {
             // The store failed as a whole: the recorder put the events back in the spool.
-            Diagnostics.warn("\(error.message) (the event waits in \(spool.url.path) until the store can be written)")
-            return [(event, error)]
+            let count = events.count == 1 ? "the event waits" : "the \(events.count) events wait"
+            Diagnostics.warn("\(error.message) (\(count) in \(spool.url.path) until the store can be written)")
+            return events.map { ($0, error) }
         } catch let error as RecorderError {
             Diagnostics.warn(error.message)
             throw ExitCode(error.exitCode)
         }
     }
 
-    /// Answers JSON lines on standard input until it ends.
+    /// Answers JSON lines on standard input until it ends, a line for each in their order. The
+    /// lines that arrived together (a plugin that wrote faster than they were recorded) are
+    /// recorded in one transaction: each answer is still its own event's.
     static func serve(recorder: SessionRecorder, spool: EventSpool) async throws {
         let decoder = JSONDecoder()
-        while let text = readLine(strippingNewline: true) {
-            // A blank line is skipped (checked on bytes: Foundation's trimming costs a twentieth of an event).
-            guard text.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) else {
-                continue
+        var input = ArrivingLines(descriptor: 0)
+        while let lines = input.next() {
+            // Each line's answer, or its event to record.
+            var parsed: [Result<SessionEvent, AnswerError>] = []
+            for text in lines {
+                // A blank line is skipped (checked on bytes: Foundation's trimming costs a twentieth of an event).
+                guard text.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) else {
+                    continue
+                }
+                do {
+                    let request = try HookRequest(line: Data(text.utf8), decoder: decoder)
+                    parsed.append(.success(try HookCall(request: request).sessionEvent))
+                } catch let error as RecorderError where error.code == .invalidRequest {
+                    parsed.append(.failure(AnswerError(message: error.message)))
+                } catch let error as ValidationError {
+                    parsed.append(.failure(AnswerError(message: error.message)))
+                }
             }
-            let answer: String
-            do {
-                let request = try HookRequest(line: Data(text.utf8), decoder: decoder)
-                let event = try HookCall(request: request).sessionEvent
-                let failures = try await deliver(event, recorder: recorder, spool: spool)
-                answer =
-                    failures.first { $0.event == event }.map { Self.answer(error: $0.error.message) }
-                    ?? #"{"ok":true}"#
-            } catch let error as RecorderError where error.code == .invalidRequest {
-                answer = Self.answer(error: error.message)
-            } catch let error as ValidationError {
-                answer = Self.answer(error: error.message)
+            let events = parsed.compactMap { try? $0.get() }
+            let failures = events.isEmpty ? [] : try await deliver(events, recorder: recorder, spool: spool)
+            for line in parsed {
+                switch line {
+                case .success(let event):
+                    print(failures.first { $0.event == event }.map { Self.answer(error: $0.error.message) } ?? #"{"ok":true}"#)
+                case .failure(let refusal):
+                    print(Self.answer(error: refusal.message))
+                }
             }
-            print(answer)
             fflush(nil)
-            // After the answer: the plugin never waits for it.
+            // After the answers: the plugin never waits for them.
             BackgroundSync.startIfWaiting(store: recorder.store)
         }
+    }
+
+    /// A line refused before its event was recorded, answered with its reason.
+    private struct AnswerError: Error {
+        var message: String
     }
 
     private static func answer(error: String) -> String {

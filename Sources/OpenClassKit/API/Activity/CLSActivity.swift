@@ -303,8 +303,12 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             state.pulsesOnSave = pulsesOnSave
             guard !state.spans.contains(where: { $0.end == nil && $0.owner == me }) else { return false }
             var start = time, session: String?
-            let ended = state.spans.compactMap { span in span.end.map { (span: span, end: $0) } }.filter { $0.end <= time }
-            if let idleTimeout, let last = ended.max(by: { $0.end < $1.end }), time - last.end <= idleTimeout {
+            // The span that ended last by then, found in one pass: a long history holds thousands.
+            var last: (span: SpanRecord, end: Double)?
+            for span in state.spans {
+                if let end = span.end, end <= time, end > last?.end ?? -.infinity { last = (span, end) }
+            }
+            if let idleTimeout, let last, time - last.end <= idleTimeout {
                 (start, session) = (last.end, last.span.session ?? last.span.id)
             } else if let editorRun, let last = state.spans.max(by: { ($0.start, $0.id) < ($1.start, $1.id) }),
                 last.editorRun == editorRun, last.end != nil

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The lines of a file descriptor (standard input of `clsfile hook --stdio`), handed on as they
+/// arrive: each call gives every complete line read so far, so that lines written together are
+/// handled together.
+struct ArrivingLines {
+    private let descriptor: Int32
+    private var pending: [UInt8] = []
+    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    private var ended = false
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// The complete lines that have arrived, without their newlines, waiting for one when none has;
+    /// at the end of the input, the last line even without a newline, then nil. Bytes that are
+    /// not UTF-8 become U+FFFD, as `readLine()` makes them.
+    mutating func next() -> [String]? {
+        while true {
+            if let last = pending.lastIndex(of: UInt8(ascii: "\n")) {
+                let lines = pending[..<last].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                    .map { String(decoding: $0, as: UTF8.self) }
+                pending.removeSubrange(...last)
+                return lines
+            }
+            if ended {
+                guard !pending.isEmpty else { return nil }
+                defer { pending.removeAll() }
+                return [String(decoding: pending, as: UTF8.self)]
+            }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                pending += chunk[..<count]
+            } else if count == 0 || errno != EINTR {
+                // The end of the input, or a descriptor that cannot be read: nothing more will come.
+                ended = true
+            }
+        }
+    }
+}
