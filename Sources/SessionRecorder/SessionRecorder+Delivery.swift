@@ -40,29 +40,19 @@ extension SessionRecorder {
         let events = try holdEventsOfUnwrittenFiles(waiting.events + events, spool: spool, delivery: &delivery)
         guard !events.isEmpty else { return delivery }
         do {
-            delivery.measurement = try await record(events)
+            var refused: [(event: SessionEvent, error: CLSError)] = []
+            delivery.measurement = try await record(events, refused: &refused, recordingTheOthers: true)
+            delivery.failures = refused
             return delivery
         } catch let error as CLSError where error.isBusy {
             try spool.append(events)
             delivery.isSpooled = true
             return delivery
         } catch let error as CLSError where error.code != .databaseInaccessible {
-            // One event cannot be recorded (its file is gone, say): record the others one by one.
-            for (index, single) in events.enumerated() {
-                do {
-                    let measurement = try await record(single)
-                    if measurement.report != nil { delivery.measurement.report = measurement.report }
-                    delivery.measurement.problems += measurement.problems
-                } catch let error as CLSError where error.isBusy {
-                    try spool.append(Array(events[index...]))
-                    delivery.isSpooled = true
-                    return delivery
-                } catch let error as CLSError where error.code != .databaseInaccessible {
-                    delivery.failures.append((single, error))
-                } catch {
-                    try keep(Array(events[index...]), in: spool, after: error)
-                }
-            }
+            // The save refused a value (events whose file cannot be recorded were refused before
+            // any was applied): no event is recorded, and none is tried again on its own, which
+            // would apply again the changes the others left in memory.
+            delivery.failures = events.map { ($0, error) }
             return delivery
         } catch {
             try keep(events, in: spool, after: error)

@@ -74,20 +74,45 @@ public struct SessionRecorder: Sendable {
     /// - Throws: `CLSError` when a file is not a regular file or the store fails; nothing is then saved.
     @discardableResult
     public func record(_ events: [SessionEvent]) async throws -> Measurement {
+        var refused: [(event: SessionEvent, error: CLSError)] = []
+        let measurement = try await record(events, refused: &refused, recordingTheOthers: false)
+        if let first = refused.first { throw first.error }
+        return measurement
+    }
+
+    /// Applies in date order the events whose files can be recorded and saves once; the others
+    /// are refused with their error, before any event changed an activity.
+    /// - Parameters:
+    ///   - refused: Receives each event whose file cannot be recorded (it is not a regular file, say).
+    ///   - recordingTheOthers: Whether the other events are recorded when one is refused; if not,
+    ///     nothing is applied or saved then.
+    /// - Throws: `CLSError` when the store fails; nothing is then saved.
+    func record(
+        _ events: [SessionEvent], refused: inout [(event: SessionEvent, error: CLSError)], recordingTheOthers: Bool
+    ) async throws -> Measurement {
         var measurement = Measurement()
         // The store's dictation setting, read once, for the first open or close that leaves it to the setting.
         var isDictating: Bool?
-        // Each file's activity fetched once: fetched again with changes unsaved, it would be read
-        // again whole, history and all, for every event of a batch.
+        // Each file's activity fetched once, before any event is applied: fetched again with changes
+        // unsaved, it would be read again whole, history and all, for every event of a batch; and an
+        // event refused after others were applied would leave their changes unsaved in memory.
         var fetched: [String: (activity: CLSActivity, fileExists: Bool)] = [:]
-        for var event in events.sorted(by: { $0.date < $1.date }) {
-            let (activity, fileExists): (CLSActivity, Bool)
-            if let held = fetched[event.file.path] {
-                (activity, fileExists) = held
-            } else {
-                (activity, fileExists) = try await self.activity(for: event)
-                fetched[event.file.path] = (activity, fileExists)
+        var ready: [SessionEvent] = []
+        for event in events.sorted(by: { $0.date < $1.date }) {
+            if fetched[event.file.path] == nil {
+                do {
+                    fetched[event.file.path] = try await activity(for: event)
+                } catch let error as CLSError where error.code == .invalidArgument {
+                    refused.append((event, error))
+                    continue
+                }
             }
+            ready.append(event)
+        }
+        guard !ready.isEmpty, refused.isEmpty || recordingTheOthers else { return measurement }
+        for var event in ready {
+            guard let found = fetched[event.file.path] else { continue }
+            let (activity, fileExists) = found
             // An accepted handout's target or reading applies to plugins' events as to `clsfile open`.
             let assignment = event.kind == .edit || event.kind == .view || !fileExists ? nil : try await store.assignment(for: event.file)
             if event.kind == .open || event.kind == .close {

@@ -103,11 +103,14 @@ struct HookCommandTests {
         lines += (1...400).map { #"{"event":"view","file":"\#(file.path)","view":[\#($0),\#($0)],"totalLines":400,"reading":true}"# }
         lines.insert(#"{"event":"edit"}"#, at: 200)
         lines.append(#"{"event":"close","file":"\#(file.path)","typed":12,"pasted":30,"largestPaste":30}"#)
+        // A file that cannot be recorded, after the close: refused alone, and the close counted once.
+        lines.append(#"{"event":"close","file":"\#(scratch.url.path)/no-folder/missing.txt","typed":5}"#)
         // The last line without its newline: the end of the input ends it.
         let answers = try stdio(lines.joined(separator: "\n"), in: scratch)
         #expect(answers.count == lines.count)
-        #expect(answers.enumerated().allSatisfy { ($0.offset == 200) != ($0.element == #"{"ok":true}"#) }, "\(answers)")
-        #expect(answers[200].contains(#""ok":false"#))
+        let refused = [200, lines.count - 1]
+        #expect(answers.enumerated().allSatisfy { refused.contains($0.offset) != ($0.element == #"{"ok":true}"#) }, "\(answers)")
+        #expect(answers[200].contains(#""ok":false"#) && answers[lines.count - 1].contains("missing.txt"))
         let activity = try show(file, store: scratch.storeURL)
         #expect(activity["progress"] as? Double == 1.0, "every line's view must be recorded")
         #expect(activity["isStarted"] as? Bool == false)

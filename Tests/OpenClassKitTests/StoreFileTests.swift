@@ -84,6 +84,9 @@ struct StoreFileTests {
         #expect(error?.code == .databaseInaccessible)
         #expect(error?.message.contains("the store \(scratch.storeURL.path) is damaged") == true, "\(String(describing: error))")
         #expect(try Data(contentsOf: scratch.storeURL) == bytes)
+        // Nor to its log: the checkpoint emptied it, and no transaction was committed to it since.
+        let log = (try? Data(contentsOf: URL(fileURLWithPath: scratch.storeURL.path + "-wal"))) ?? Data()
+        #expect(log.isEmpty, "\(log.count) bytes in the write-ahead log")
     }
 
     @Test func anotherProgramsDatabaseIsRefused() async throws {

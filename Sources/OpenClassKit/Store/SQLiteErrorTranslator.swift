@@ -24,7 +24,7 @@ enum SQLiteErrorTranslator {
         case .SQLITE_CORRUPT:
             return CLSError(
                 .databaseInaccessible,
-                "the store \(path) is damaged (\(detail)); it was left untouched: try `sqlite3 \(path) .recover`, or move it aside",
+                "the store \(path) is damaged (\(detail)); what failed was not written: try `sqlite3 \(path) .recover`, or move it aside",
                 underlyingError: database)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return CLSError(

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The lines of a file descriptor (standard input of `clsfile hook --stdio`), handed on as they
@@ -8,6 +10,8 @@ import Glibc
 struct ArrivingLines {
     private let descriptor: Int32
     private var pending: [UInt8] = []
+    /// How much of `pending` is known to hold no newline, so that a long line is not searched again at each read.
+    private var searched = 0
     private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     private var ended = false
 
@@ -20,15 +24,18 @@ struct ArrivingLines {
     /// not UTF-8 become U+FFFD, as `readLine()` makes them.
     mutating func next() -> [String]? {
         while true {
-            if let last = pending.lastIndex(of: UInt8(ascii: "\n")) {
+            if let last = pending[searched...].lastIndex(of: UInt8(ascii: "\n")) {
                 let lines = pending[..<last].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
                     .map { String(decoding: $0, as: UTF8.self) }
                 pending.removeSubrange(...last)
+                // What is left follows the last newline.
+                searched = pending.count
                 return lines
             }
+            searched = pending.count
             if ended {
                 guard !pending.isEmpty else { return nil }
-                defer { pending.removeAll() }
+                defer { (pending, searched) = ([], 0) }
                 return [String(decoding: pending, as: UTF8.self)]
             }
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
