@@ -120,6 +120,28 @@ struct HookCommandTests {
         #expect((activity["sessions"] as? [Any])?.count == 1)
     }
 
+    /// A line that arrives in pieces, apart in time, is read whole; blank lines are skipped.
+    @Test func stdioReadsALineThatArrivesInPieces() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "four words in here\n")
+        let open = #"{"event":"open","file":"\#(file.path)","editor":"test"}"#
+        let close = #"{"event":"close","file":"\#(file.path)"}"#
+        let middle = open.index(open.startIndex, offsetBy: open.count / 2)
+        let result = try run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c",
+                #"{ printf '%s' "$1"; sleep 0.3; printf '%s\n\n  \n%s' "$2" "$3"; sleep 0.3; printf '\n'; } | exec "$0" hook --stdio --store "$4""#,
+                try builtExecutable("clsfile").path, String(open[..<middle]), String(open[middle...]), close,
+                scratch.storeURL.path
+            ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.output == #"{"ok":true}"# + "\n" + #"{"ok":true}"# + "\n", "\(result.output)")
+        let activity = try show(file, store: scratch.storeURL)
+        #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == 4)
+        #expect(activity["isStarted"] as? Bool == false)
+    }
+
     @Test func hookErrorsAreClear() throws {
         let scratch = try Scratch()
         let clsfile = try builtExecutable("clsfile")
