@@ -94,8 +94,7 @@ struct HookCommand: AsyncParsableCommand {
         let idleTimeout = try sessionOptions.resolvedIdleTimeout()
         if stdio {
             try await reportingFailures {
-                let (recorder, spool) = try HookLine.recorder(store: storeOptions.store, idleTimeout: idleTimeout)
-                try await HookLine.serve(recorder: recorder, spool: spool)
+                try await HookLine.serve(store: storeOptions.store, idleTimeout: idleTimeout)
             }
             return
         }
