@@ -94,7 +94,8 @@ struct HookCommand: AsyncParsableCommand {
         let idleTimeout = try sessionOptions.resolvedIdleTimeout()
         if stdio {
             try await reportingFailures {
-                try await HookLine.serve(store: storeOptions.store, idleTimeout: idleTimeout)
+                let (recorder, spool) = try HookLine.recorder(store: storeOptions.store, idleTimeout: idleTimeout)
+                try await HookLine.serve(recorder: recorder, spool: spool)
             }
             return
         }

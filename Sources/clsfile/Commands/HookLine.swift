@@ -63,7 +63,7 @@ enum HookLine {
         try await reportingFailures {
             let (recorder, spool) = try recorder(store: call.store, idleTimeout: call.idleTimeout)
             let event = call.sessionEvent
-            let failures = try await deliver([event], recorder: recorder, spool: spool).failures
+            let failures = try await deliver([event], recorder: recorder, spool: spool)
             if let failure = failures.first(where: { $0.event == event }) {
                 throw ExitCode(failure.error.exitCode)
             }
@@ -73,12 +73,11 @@ enum HookLine {
     }
 
     /// Delivers events and reports on standard error what went wrong.
-    /// - Returns: The events that could not be recorded, and whether the events went to the spool
-    ///   (the store was busy or failed), to be recorded by a later delivery.
+    /// - Returns: The events that could not be recorded.
     static func deliver(
         _ events: [SessionEvent], recorder: SessionRecorder,
         spool: EventSpool
-    ) async throws -> (failures: [(event: SessionEvent, error: CLSError)], isSpooled: Bool) {
+    ) async throws -> [(event: SessionEvent, error: CLSError)] {
         do {
             let delivery = try await recorder.deliver(events, spool: spool)
             for line in delivery.rejectedLines {
@@ -95,12 +94,12 @@ enum HookLine {
                     "\(unwritten.file.path) was closed without ever being written: its session (\(unwritten.events.count) events) is not recorded"
                 )
             }
-            return (delivery.failures, delivery.isSpooled)
+            return delivery.failures
         } catch let error as CLSError {
             // The store failed as a whole: the recorder put the events back in the spool.
             let count = events.count == 1 ? "the event waits" : "the \(events.count) events wait"
             Diagnostics.warn("\(error.message) (\(count) in \(spool.url.path) until the store can be written)")
-            return (events.map { ($0, error) }, true)
+            return events.map { ($0, error) }
         } catch let error as RecorderError {
             Diagnostics.warn(error.message)
             throw ExitCode(error.exitCode)
@@ -110,11 +109,7 @@ enum HookLine {
     /// Answers JSON lines on standard input until it ends, a line for each in their order. The
     /// lines that arrived together (a plugin that wrote faster than they were recorded) are
     /// recorded in one transaction: each answer is still its own event's.
-    ///
-    /// Events that went to the spool (a busy store) were applied to their activities in memory
-    /// first: the recorder is then made anew, so that the spool's replay applies them once.
-    static func serve(store: String?, idleTimeout: TimeInterval) async throws {
-        var (recorder, spool) = try recorder(store: store, idleTimeout: idleTimeout)
+    static func serve(recorder: SessionRecorder, spool: EventSpool) async throws {
         let decoder = JSONDecoder()
         var input = ArrivingLines(descriptor: 0)
         while let lines = input.next() {
@@ -135,12 +130,7 @@ enum HookLine {
                 }
             }
             let events = parsed.compactMap { try? $0.get() }
-            var failures: [(event: SessionEvent, error: CLSError)] = []
-            if !events.isEmpty {
-                let delivery = try await deliver(events, recorder: recorder, spool: spool)
-                failures = delivery.failures
-                if delivery.isSpooled { (recorder, spool) = try Self.recorder(store: store, idleTimeout: idleTimeout) }
-            }
+            let failures = events.isEmpty ? [] : try await deliver(events, recorder: recorder, spool: spool)
             for line in parsed {
                 switch line {
                 case .success(let event):
