@@ -97,22 +97,24 @@ public struct SessionRecorder: Sendable {
         // unsaved, it would be read again whole, history and all, for every event of a batch; and an
         // event refused after others were applied would leave their changes unsaved in memory.
         var fetched: [String: (activity: CLSActivity, fileExists: Bool)] = [:]
-        var ready: [SessionEvent] = []
+        var ready: [(event: SessionEvent, activity: CLSActivity, fileExists: Bool)] = []
         for event in events.sorted(by: { $0.date < $1.date }) {
-            if fetched[event.file.path] == nil {
+            let found: (activity: CLSActivity, fileExists: Bool)
+            if let held = fetched[event.file.path] {
+                found = held
+            } else {
                 do {
-                    fetched[event.file.path] = try await activity(for: event)
+                    found = try await activity(for: event)
                 } catch let error as CLSError where error.code == .invalidArgument {
                     refused.append((event, error))
                     continue
                 }
+                fetched[event.file.path] = found
             }
-            ready.append(event)
+            ready.append((event, found.activity, found.fileExists))
         }
         guard !ready.isEmpty, refused.isEmpty || recordingTheOthers else { return measurement }
-        for var event in ready {
-            guard let found = fetched[event.file.path] else { continue }
-            let (activity, fileExists) = found
+        for (var event, activity, fileExists) in ready {
             // An accepted handout's target or reading applies to plugins' events as to `clsfile open`.
             let assignment = event.kind == .edit || event.kind == .view || !fileExists ? nil : try await store.assignment(for: event.file)
             if event.kind == .open || event.kind == .close {

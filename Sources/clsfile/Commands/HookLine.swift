@@ -113,8 +113,7 @@ enum HookLine {
         let decoder = JSONDecoder()
         var input = ArrivingLines(descriptor: 0)
         while let lines = input.next() {
-            // Each line's answer, or its event to record.
-            var parsed: [Result<SessionEvent, AnswerError>] = []
+            var parsed: [ReadLine] = []
             for text in lines {
                 // A blank line is skipped (checked on bytes: Foundation's trimming costs a twentieth of an event).
                 guard text.utf8.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) else {
@@ -122,21 +121,24 @@ enum HookLine {
                 }
                 do {
                     let request = try HookRequest(line: Data(text.utf8), decoder: decoder)
-                    parsed.append(.success(try HookCall(request: request).sessionEvent))
+                    parsed.append(.event(try HookCall(request: request).sessionEvent))
                 } catch let error as RecorderError where error.code == .invalidRequest {
-                    parsed.append(.failure(AnswerError(message: error.message)))
+                    parsed.append(.refused(error.message))
                 } catch let error as ValidationError {
-                    parsed.append(.failure(AnswerError(message: error.message)))
+                    parsed.append(.refused(error.message))
                 }
             }
-            let events = parsed.compactMap { try? $0.get() }
+            let events = parsed.compactMap { line -> SessionEvent? in
+                if case .event(let event) = line { return event }
+                return nil
+            }
             let failures = events.isEmpty ? [] : try await deliver(events, recorder: recorder, spool: spool)
             for line in parsed {
                 switch line {
-                case .success(let event):
+                case .event(let event):
                     print(failures.first { $0.event == event }.map { Self.answer(error: $0.error.message) } ?? #"{"ok":true}"#)
-                case .failure(let refusal):
-                    print(Self.answer(error: refusal.message))
+                case .refused(let reason):
+                    print(Self.answer(error: reason))
                 }
             }
             fflush(nil)
@@ -145,9 +147,10 @@ enum HookLine {
         }
     }
 
-    /// A line refused before its event was recorded, answered with its reason.
-    private struct AnswerError: Error {
-        var message: String
+    /// A line of `--stdio` as read: its event, or why it was refused before anything was recorded.
+    private enum ReadLine {
+        case event(SessionEvent)
+        case refused(String)
     }
 
     private static func answer(error: String) -> String {
