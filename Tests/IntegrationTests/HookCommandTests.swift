@@ -61,6 +61,12 @@ struct HookCommandTests {
     /// `clsfile hook --stdio` reading `input` from a file, as one read can take it all.
     /// - Returns: Its answers, a line each; it must exit 0.
     private func stdio(_ input: String, in scratch: Scratch) throws -> [String] {
+        try stdioRun(input, in: scratch).answers
+    }
+
+    /// `clsfile hook --stdio` reading `input` from a file: its answers and what it said on
+    /// standard error; it must exit 0.
+    private func stdioRun(_ input: String, in scratch: Scratch) throws -> (answers: [String], errorOutput: String) {
         let script = scratch.url.appendingPathComponent("input.jsonl")
         try Data(input.utf8).write(to: script)
         let result = try run(
@@ -70,7 +76,7 @@ struct HookCommandTests {
                 try builtExecutable("clsfile").path, scratch.storeURL.path, script.path
             ])
         #expect(result.status == 0, "\(result.errorOutput)")
-        return result.output.split(separator: "\n").map(String.init)
+        return (result.output.split(separator: "\n").map(String.init), result.errorOutput)
     }
 
     @Test func stdioAnswersEveryLine() throws {
@@ -118,6 +124,29 @@ struct HookCommandTests {
         let quantity = { (identifier: String) in items.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double }
         #expect(quantity("typed_characters") == 12 && quantity("pasted_characters") == 30)
         #expect((activity["sessions"] as? [Any])?.count == 1)
+    }
+
+    /// Lines that arrived together while the store cannot be used at all are each answered with
+    /// the store's failure, and wait in the spool together, said once on standard error.
+    @Test func stdioLinesTheStoreCannotTakeWaitInTheSpool() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "four words in here\n")
+        try Data("not a database, just text that someone left here".utf8).write(to: scratch.storeURL)
+        let (answers, errorOutput) = try stdioRun(
+            #"{"event":"open","file":"\#(file.path)","editor":"test"}"# + "\n" + #"{"event":"edit","file":"\#(file.path)"}"# + "\n",
+            in: scratch)
+        #expect(answers.count == 2)
+        for answer in answers {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+            #expect(object["ok"] as? Bool == false, "\(answer)")
+            #expect((object["error"] as? String)?.contains("\(scratch.storeURL.path) is not an OpenClassKit store") == true, "\(answer)")
+        }
+        #expect(
+            errorOutput.contains("left untouched")
+                && errorOutput.contains("(the 2 events wait in \(scratch.storeURL.path).spool until the store can be written)"),
+            "\(errorOutput)")
+        let spooled = try String(contentsOf: URL(fileURLWithPath: scratch.storeURL.path + ".spool"), encoding: .utf8)
+        #expect(spooled.split(separator: "\n").count == 2 && spooled.contains("\"open\"") && spooled.contains("\"edit\""), "\(spooled)")
     }
 
     /// A line that arrives in pieces, apart in time, is read whole; blank lines are skipped.

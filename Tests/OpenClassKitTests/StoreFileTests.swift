@@ -83,6 +83,7 @@ struct StoreFileTests {
         }
         #expect(error?.code == .databaseInaccessible)
         #expect(error?.message.contains("the store \(scratch.storeURL.path) is damaged") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("what failed was not written: try `sqlite3 \(scratch.storeURL.path) .recover`") == true)
         #expect(try Data(contentsOf: scratch.storeURL) == bytes)
         // Nor to its log: the checkpoint emptied it, and no transaction was committed to it since.
         let log = (try? Data(contentsOf: URL(fileURLWithPath: scratch.storeURL.path + "-wal"))) ?? Data()
