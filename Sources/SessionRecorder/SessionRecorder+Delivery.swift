@@ -44,18 +44,25 @@ extension SessionRecorder {
             delivery.measurement = try await record(events, refused: &refused, recordingTheOthers: true)
             delivery.failures = refused
             return delivery
-        } catch let error as CLSError where error.isBusy {
-            try spool.append(events)
-            delivery.isSpooled = true
-            return delivery
-        } catch let error as CLSError where error.code != .databaseInaccessible {
-            // The save refused a value (events whose file cannot be recorded were refused before
-            // any was applied): no event is recorded, and none is tried again on its own, which
-            // would apply again the changes the others left in memory.
-            delivery.failures = events.map { ($0, error) }
-            return delivery
         } catch {
-            try keep(events, in: spool, after: error)
+            // The events were applied in memory before the save failed. Whether they wait in the
+            // spool or are refused, nothing of them may stay pending: the replay from the spool,
+            // or the next save of a long-lived process (`hook --stdio`), would write them again
+            // (a close's typed characters counted twice).
+            store.discardUnsavedChanges()
+            switch error {
+            case let error as CLSError where error.isBusy:
+                try spool.append(events)
+                delivery.isSpooled = true
+                return delivery
+            case let error as CLSError where error.code != .databaseInaccessible:
+                // The save refused a value (events whose file cannot be recorded were refused
+                // before any was applied): no event is recorded.
+                delivery.failures = events.map { ($0, error) }
+                return delivery
+            default:
+                try keep(events, in: spool, after: error)
+            }
         }
     }
 

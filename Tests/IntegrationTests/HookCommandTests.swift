@@ -171,6 +171,47 @@ struct HookCommandTests {
         #expect(activity["isStarted"] as? Bool == false)
     }
 
+    /// Events that waited in the spool while another process held the store are recorded once:
+    /// their first try, applied in memory before the store said busy, is not counted again.
+    @Test func stdioEventsSpooledWhileTheStoreIsBusyCountOnce() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "four words in here\n")
+        let process = Process()
+        process.executableURL = try builtExecutable("clsfile")
+        process.arguments = ["hook", "--stdio", "--store", scratch.storeURL.path]
+        let input = Pipe(), output = Pipe()
+        (process.standardInput, process.standardOutput, process.standardError) = (input, output, FileHandle.nullDevice)
+        try process.run()
+        var answers = Data()
+        /// Sends a line and waits for its answer.
+        func send(_ line: String) -> String {
+            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+            while !answers.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                answers += chunk
+            }
+            let end = answers.firstIndex(of: UInt8(ascii: "\n")) ?? answers.endIndex
+            defer { answers = Data(answers[min(end + 1, answers.endIndex)...]) }
+            return String(decoding: answers[..<end], as: UTF8.self)
+        }
+        let open = #"{"event":"open","file":"\#(file.path)","editor":"test"}"#
+        #expect(send(open) == #"{"ok":true}"#)
+        let holder = try WriteLockHolder(store: scratch.storeURL)
+        #expect(send(#"{"event":"close","file":"\#(file.path)","typed":12,"pasted":3,"largestPaste":3}"#) == #"{"ok":true}"#)
+        holder.release()
+        #expect(send(open) == #"{"ok":true}"#)
+        #expect(send(#"{"event":"close","file":"\#(file.path)"}"#) == #"{"ok":true}"#)
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let activity = try show(file, store: scratch.storeURL)
+        let items = try #require(activity["additionalItems"] as? [[String: Any]])
+        let quantity = { (identifier: String) in items.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double }
+        #expect(quantity("typed_characters") == 12 && quantity("pasted_characters") == 3, "\(items)")
+        #expect(activity["isStarted"] as? Bool == false)
+    }
+
     @Test func hookErrorsAreClear() throws {
         let scratch = try Scratch()
         let clsfile = try builtExecutable("clsfile")

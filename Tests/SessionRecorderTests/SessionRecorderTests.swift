@@ -150,6 +150,32 @@ struct SessionRecorderTests {
         #expect(try spool.drain().events.isEmpty)
     }
 
+    /// A long-lived recorder (`hook --stdio`) whose close went to the spool while another process
+    /// held the store records it once: the first try, applied in memory before the store said
+    /// busy, is not written by the replay's save beside the replayed close.
+    @Test func eventsSpooledByALongLivedRecorderCountOnce() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "four words in here\n")
+        let store = CLSDataStore(storeURL: scratch.storeURL, configuration: .init(busyTimeout: 0.2))
+        let recorder = SessionRecorder(store: store)
+        let spool = EventSpool(storeURL: scratch.storeURL)
+        #expect(try await !recorder.deliver(SessionEvent(kind: .open, file: file), spool: spool).isSpooled)
+
+        let holder = try WriteLockHolder(store: scratch.storeURL)
+        let input = SessionEvent.InputFigures(typed: 12, pasted: 3, largestPaste: 3)
+        let close = SessionEvent(kind: .close, file: file, input: input)
+        #expect(try await recorder.deliver(close, spool: spool).isSpooled)
+        holder.release()
+
+        #expect(try await !recorder.deliver(SessionEvent(kind: .open, file: file), spool: spool).isSpooled)
+        #expect(try await !recorder.deliver(SessionEvent(kind: .close, file: file), spool: spool).isSpooled)
+        let activity = try await scratch.store().fetchActivity(for: file)
+        #expect(quantity(ItemIdentifier.typedCharacters, in: activity) == 12)
+        #expect(quantity(ItemIdentifier.pastedCharacters, in: activity) == 3)
+        #expect(!activity.isStarted)
+        #expect(activity.timeSpans.count == 2, "the replayed close ended the first session, the second open began another")
+    }
+
     @Test func spoolLinesThatAreNotEventsAreReportedNotReplayed() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "words")

@@ -339,6 +339,17 @@ public final class CLSDataStore: Sendable {
             successfulObjects: batch.map(\.activity))
     }
 
+    /// Drops every change that no save wrote, of every activity fetched from this store: each shows
+    /// what the store holds once fetched again, and a new attempt not yet saved is never written.
+    /// For changes kept elsewhere to be written later (events put in the spool while the store was
+    /// busy), which, left pending too, would be written twice. Not part of ClassKit.
+    package func discardUnsavedChanges() {
+        for activity in tracker.changedActivities {
+            activity.discardUnsavedChanges()
+            tracker.forget(activity)
+        }
+    }
+
     /// Writes the row of a new attempt (``CLSContext/createNewActivity()``), whose context the
     /// tree's save has just written. An attempt whose context is not in the tree is refused once
     /// and left out of later saves, until its context is added to the tree again.

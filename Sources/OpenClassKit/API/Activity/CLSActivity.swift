@@ -652,6 +652,15 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         apply(record)
     }
 
+    /// Drops the changes no save wrote. The view shows them until it is read from the store again,
+    /// which the next fetch does: it matches no stored version now.
+    func discardUnsavedChanges() {
+        state.withLockedValue { state in
+            state.pending = PendingChanges()
+            state.storedModifiedAt = .nan
+        }
+    }
+
     /// Whether this view matches the store's activity as last modified at `modifiedAt`, with
     /// nothing waiting to be saved.
     func matches(storedModifiedAt modifiedAt: Double) -> Bool {
