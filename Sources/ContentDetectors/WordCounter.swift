@@ -72,12 +72,17 @@ public struct WordCounter: Sendable {
             if i < count && base[i] == 0x0A { i += 1 }
         }
         while i < count {
-            if !inToken && count &- i >= 64,
-                let block = ASCIIBlock(base + i, segmentWords: segmentWords, paragraphWords: paragraphWords, newlineRun: newlineRun)
-            {
-                add(block)
-                i &+= block.length
-                continue
+            // Outside a token, runs of 64-byte ASCII blocks are counted with bit masks (CTextScan);
+            // a block that starts with a byte from 0x80 on is not for them.
+            if !inToken && count &- i >= 64 && base[i] < 0x80 {
+                var run = clsfile_ascii_run()
+                (run.segment_words, run.paragraph_words, run.newline_run) = (Int64(segmentWords), Int64(paragraphWords), Int64(newlineRun))
+                let counted = clsfile_count_ascii_blocks_using(tables.wide, base + i, count &- i, &run)
+                if counted > 0 {
+                    add(run)
+                    i &+= counted
+                    continue
+                }
             }
             i = consumeScalarRange(base, i, min(count, i &+ 64), count, tables)
         }
@@ -155,16 +160,16 @@ public struct WordCounter: Sendable {
     // MARK: - Token and block boundaries
 
     @inline(__always)
-    private mutating func add(_ block: ASCIIBlock) {
-        totals.words &+= block.words
-        totals.syllables &+= block.syllables
-        totals.sentences &+= block.sentences
-        totals.paragraphs &+= block.paragraphs
-        totals.characters &+= block.characters
-        totals.charactersExcludingSpaces &+= block.charactersExcludingSpaces
-        segmentWords = block.segmentWords
-        paragraphWords = block.paragraphWords
-        newlineRun = block.newlineRun
+    private mutating func add(_ run: clsfile_ascii_run) {
+        totals.words &+= Int(run.words)
+        totals.syllables &+= Int(run.syllables)
+        totals.sentences &+= Int(run.sentences)
+        totals.paragraphs &+= Int(run.paragraphs)
+        totals.characters &+= Int(run.characters)
+        totals.charactersExcludingSpaces &+= Int(run.characters_excluding_spaces)
+        segmentWords = Int(run.segment_words)
+        paragraphWords = Int(run.paragraph_words)
+        newlineRun = Int(run.newline_run)
     }
 
     @inline(__always)
@@ -205,28 +210,13 @@ public struct WordCounter: Sendable {
     @inline(__always)
     static func syllables(groups: Int, lastLetters: UInt32, extra: Int) -> Int {
         var n = groups
-        if n > 1 && suffixIsSilent(UInt8(lastLetters & 0xFF), UInt8((lastLetters >> 8) & 0xFF), UInt8((lastLetters >> 16) & 0xFF)) {
+        // The suffix rule is CTextScan's, which the block path applies too.
+        if n > 1
+            && clsfile_suffix_is_silent(UInt8(lastLetters & 0xFF), UInt8((lastLetters >> 8) & 0xFF), UInt8((lastLetters >> 16) & 0xFF)) != 0
+        {
             n -= 1
         }
         return max(1, n + extra)
-    }
-
-    /// Whether a word ending in the lowercase letters `l3 l2 l1` (0 where the letter run is shorter)
-    /// loses a vowel group to a suffix rule: a silent final `e` (but not `-le` after a consonant),
-    /// `-ed` not after `t` or `d`, `-es` not after a sibilant.
-    @inline(__always)
-    static func suffixIsSilent(_ l1: UInt8, _ l2: UInt8, _ l3: UInt8) -> Bool {
-        func vowel(_ c: UInt8) -> Bool {
-            c == 0x61 || c == 0x65 || c == 0x69 || c == 0x6F || c == 0x75 || c == 0x79
-        }
-        if l1 == 0x65 {
-            return !vowel(l2) && !(l2 == 0x6C && l3 != 0 && !vowel(l3))
-        } else if l1 == 0x64 && l2 == 0x65 {
-            return l3 != 0 && !vowel(l3) && l3 != 0x74 && l3 != 0x64
-        } else if l1 == 0x73 && l2 == 0x65 {
-            return l3 != 0 && !vowel(l3) && l3 != 0x73 && l3 != 0x78 && l3 != 0x7A && l3 != 0x63 && l3 != 0x67 && l3 != 0x68
-        }
-        return false
     }
 
     // MARK: - Classes other than ASCII letters, spaces and line breaks
@@ -525,7 +515,7 @@ public struct WordCounter: Sendable {
 }
 
 /// The lookup tables as raw pointers, so that the hot loop pays no bounds or lazy-initialisation
-/// checks. The two ASCII tables are made once per process, and all three are read from ``shared``
+/// checks. The two ASCII tables are made once per process, and all of it is read from ``shared``
 /// once per call to `consume`: each read of a lazy global is a call to `swift_once`, and XML runs
 /// call `consume` thousands of times a document.
 private struct Tables {
@@ -534,6 +524,8 @@ private struct Tables {
     let letters: UnsafePointer<UInt8>
     /// The class of each scalar U+0000...U+FFFF: the generated constant table of `CTextScan`.
     let basicPlane: UnsafePointer<UInt8>
+    /// 1 where the processor runs CTextScan's AVX2 block loop, else 0.
+    let wide: Int32
 
     nonisolated(unsafe) static let shared: Tables = {
         let ascii = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
@@ -543,6 +535,6 @@ private struct Tables {
             let c = CharacterClass.ascii[b]
             letters[b] = c == CharacterClass.vowel ? 2 : (c == CharacterClass.consonant ? 1 : 0)
         }
-        return Tables(ascii: ascii, letters: letters, basicPlane: clsfile_basic_plane_classes())
+        return Tables(ascii: ascii, letters: letters, basicPlane: clsfile_basic_plane_classes(), wide: clsfile_has_wide_blocks())
     }()
 }

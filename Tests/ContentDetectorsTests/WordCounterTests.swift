@@ -120,11 +120,10 @@ struct WordCounterTests {
         #expect(count(text) == slow.statistics)
     }
 
-    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
-    func blockPathMatchesBytePathOnRandomText(seed: UInt64) {
-        // Words are drawn from pieces that exercise every rule the 64-byte block path applies with
-        // bit masks: suffixes (-e, -le, -ed, -es), vowel-less words, terminators and closing
-        // punctuation, CR LF, CR VT, blank lines with spaces, controls and a few non-ASCII letters.
+    /// Words drawn from pieces that exercise every rule the 64-byte block path applies with bit
+    /// masks: suffixes (-e, -le, -ed, -es), vowel-less words, terminators and closing punctuation,
+    /// CR LF, CR VT, blank lines with spaces, controls and a few non-ASCII letters.
+    private func blockPathText(seed: UInt64, pieceCount: Int = 3000) -> String {
         let pieces = [
             "the", "table", "used", "wanted", "boxes", "notes", "make", "rhythm", "Mr", "42", "e.g.", "U.S.", "bee",
             "done.", "\"why?\"", "(yes!)", "end.)", "it's", "-", "...", "cafe\u{301}", "na\u{EF}ve", "x"
@@ -132,13 +131,49 @@ struct WordCounterTests {
         let gaps = [" ", " ", " ", "  ", "\t", "\n", "\n\n", "\r\n", "\r\n\r\n", "\r", "\r\u{0B}", "\n \n", "\u{0C}", "\u{01}", "\u{7F}"]
         var random = SplitMix(seed: seed)
         var text = ""
-        for _ in 0..<3000 {
+        for _ in 0..<pieceCount {
             text += pieces[Int.random(in: 0..<pieces.count, using: &random)]
             text += Int.random(in: 0..<3, using: &random) == 0 ? gaps[Int.random(in: 0..<gaps.count, using: &random)] : " "
         }
+        return text
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func blockPathMatchesBytePathOnRandomText(seed: UInt64) {
+        let text = blockPathText(seed: seed)
         var slow = WordCounter()
         for b in text.utf8 { [b].withUnsafeBytes { slow.consume($0) } }
         #expect(count(text) == slow.statistics)
+    }
+
+    /// The AVX2 block loop that counts on this machine and the portable one that counts where
+    /// there is no AVX2 give the same counts and stop at the same byte, from every token start.
+    @Test(.enabled(if: clsfile_has_wide_blocks() != 0, "this processor has no AVX2"), arguments: [1, 2, 3, 4])
+    func wideAndPortableBlockLoopsCountAlike(seed: UInt64) {
+        let bytes = Array(blockPathText(seed: seed, pieceCount: 600).utf8)
+        var starts = 0, counted = 0, mismatches: [Int] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            for start in 0..<buffer.count where start == 0 || buffer[start - 1] <= 0x20 {
+                var state = clsfile_ascii_run()
+                (state.segment_words, state.paragraph_words, state.newline_run) = (Int64(start % 2), Int64(start / 2 % 2), Int64(start % 3))
+                var wide = state, portable = state
+                let wideCount = clsfile_count_ascii_blocks_using(1, base + start, buffer.count - start, &wide)
+                let portableCount = clsfile_count_ascii_blocks_using(0, base + start, buffer.count - start, &portable)
+                let same =
+                    wideCount == portableCount && wide.words == portable.words && wide.syllables == portable.syllables
+                    && wide.sentences == portable.sentences && wide.paragraphs == portable.paragraphs
+                    && wide.characters == portable.characters
+                    && wide.characters_excluding_spaces == portable.characters_excluding_spaces
+                    && wide.segment_words == portable.segment_words && wide.paragraph_words == portable.paragraph_words
+                    && wide.newline_run == portable.newline_run
+                if !same { mismatches.append(start) }
+                starts += 1
+                if wideCount > 0 { counted += 1 }
+            }
+        }
+        #expect(mismatches.count == 0, "first starts that differ: \(mismatches.prefix(5))")
+        #expect(counted > starts / 4, "the blocks must be counted from many starts: \(counted) of \(starts)")
     }
 
     @Test func basicPlaneTableMatchesClassify() {
