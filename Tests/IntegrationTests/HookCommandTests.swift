@@ -149,6 +149,35 @@ struct HookCommandTests {
         #expect(spooled.split(separator: "\n").count == 2 && spooled.contains("\"open\"") && spooled.contains("\"edit\""), "\(spooled)")
     }
 
+    /// When neither the store nor its spool can take the events, each line read is still answered,
+    /// saying the event was not recorded, before the hook stops with the spool's failure.
+    @Test func stdioLinesNeitherTheStoreNorTheSpoolCanTakeAreAnsweredBeforeTheHookStops() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "four words in here\n")
+        try Data("not a database, just text that someone left here".utf8).write(to: scratch.storeURL)
+        let spool = scratch.storeURL.path + ".spool"
+        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: false)
+        let input = scratch.url.appendingPathComponent("input.jsonl")
+        try Data((#"{"event":"open","file":"\#(file.path)"}"# + "\nnot json\n" + #"{"event":"edit","file":"\#(file.path)"}"# + "\n").utf8)
+            .write(to: input)
+        let result = try run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "exec \"$0\" hook --stdio --store \"$1\" < \"$2\"", try builtExecutable("clsfile").path, scratch.storeURL.path,
+                input.path
+            ])
+        #expect(result.status == 74, "\(result.errorOutput)")
+        let answers = result.output.split(separator: "\n").map(String.init)
+        #expect(answers.count == 3, "\(result.output)")
+        for (index, answer) in answers.enumerated() {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])
+            #expect(object["ok"] as? Bool == false, "\(answer)")
+            let error = object["error"] as? String ?? ""
+            #expect(index == 1 ? !error.contains("not recorded") : error.contains("not recorded") && error.contains(spool), "\(answer)")
+        }
+        #expect(result.errorOutput.contains(spool), "\(result.errorOutput)")
+    }
+
     /// A line that arrives in pieces, apart in time, is read whole; blank lines are skipped.
     @Test func stdioReadsALineThatArrivesInPieces() throws {
         let scratch = try Scratch()

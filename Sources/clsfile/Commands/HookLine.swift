@@ -63,7 +63,12 @@ enum HookLine {
         try await reportingFailures {
             let (recorder, spool) = try recorder(store: call.store, idleTimeout: call.idleTimeout)
             let event = call.sessionEvent
-            let failures = try await deliver([event], recorder: recorder, spool: spool)
+            let failures: [(event: SessionEvent, error: CLSError)]
+            do {
+                failures = try await deliver([event], recorder: recorder, spool: spool)
+            } catch let error as RecorderError {
+                throw stop(after: error)
+            }
             if let failure = failures.first(where: { $0.event == event }) {
                 throw ExitCode(failure.error.exitCode)
             }
@@ -74,6 +79,8 @@ enum HookLine {
 
     /// Delivers events and reports on standard error what went wrong.
     /// - Returns: The events that could not be recorded.
+    /// - Throws: ``RecorderError`` when the spool cannot keep events the store did not take: they
+    ///   are lost, and the hook stops (``stop(after:)``).
     static func deliver(
         _ events: [SessionEvent], recorder: SessionRecorder,
         spool: EventSpool
@@ -100,10 +107,14 @@ enum HookLine {
             let count = events.count == 1 ? "the event waits" : "the \(events.count) events wait"
             Diagnostics.warn("\(error.message) (\(count) in \(spool.url.path) until the store can be written)")
             return events.map { ($0, error) }
-        } catch let error as RecorderError {
-            Diagnostics.warn(error.message)
-            throw ExitCode(error.exitCode)
         }
+    }
+
+    /// Reports a spool that could not keep the events the store did not take, and gives the
+    /// hook's exit code.
+    static func stop(after error: RecorderError) -> ExitCode {
+        Diagnostics.warn(error.message)
+        return ExitCode(error.exitCode)
     }
 
     /// Answers JSON lines on standard input until it ends, a line for each in their order. The
@@ -132,7 +143,20 @@ enum HookLine {
                 if case .event(let event) = line { return event }
                 return nil
             }
-            let failures = events.isEmpty ? [] : try await deliver(events, recorder: recorder, spool: spool)
+            let failures: [(event: SessionEvent, error: CLSError)]
+            do {
+                failures = events.isEmpty ? [] : try await deliver(events, recorder: recorder, spool: spool)
+            } catch let error as RecorderError {
+                // Neither recorded nor kept: every line read is answered so, then the hook stops.
+                for line in parsed {
+                    switch line {
+                    case .event: print(Self.answer(error: "not recorded: \(error.message)"))
+                    case .refused(let reason): print(Self.answer(error: reason))
+                    }
+                }
+                fflush(nil)
+                throw stop(after: error)
+            }
             for line in parsed {
                 switch line {
                 case .event(let event):
