@@ -220,6 +220,32 @@ CLSFILE_INLINE int clsfile_count_block(const uint8_t *p, clsfile_text_masks m, c
     return length;
 }
 
+/// Whether `c` is whitespace that collapses: tab, LF, form feed or CR (0x0B is not).
+#define CLSFILE_COLLAPSES(c) ((c) == 0x09 || (c) == 0x0A || (c) == 0x0C || (c) == 0x0D)
+
+int clsfile_needs_collapsing(const uint8_t *p, size_t count) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    // 16 bytes at a time; a space is compared with the byte after it, so the last byte is left
+    // for the loop below.
+    const __m128i space = _mm_set1_epi8(' ');
+    for (; i + 17 <= count; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        __m128i next = _mm_loadu_si128((const __m128i *)(p + i + 1));
+        __m128i breaks = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x09)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x0A))),
+            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x0C)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x0D))));
+        __m128i double_space = _mm_and_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(next, space));
+        if (_mm_movemask_epi8(_mm_or_si128(breaks, double_space)) != 0) return 1;
+    }
+#endif
+    for (; i < count; i++) {
+        if (CLSFILE_COLLAPSES(p[i])) return 1;
+        if (p[i] == ' ' && i + 1 < count && p[i + 1] == ' ') return 1;
+    }
+    return 0;
+}
+
 // The loop over blocks, written once and compiled for each classifier.
 #define CLSFILE_BLOCK_LOOP(classify)                                         \
     {                                                                        \

@@ -1,4 +1,5 @@
 import Foundation
+internal import CTextScan
 
 /// Where extracted prose goes.
 enum ProseTarget: Int, CaseIterable {
@@ -17,6 +18,13 @@ struct ProseWriter {
     /// Words joined by single spaces go to the counter together, as one run: it sees the same bytes
     /// as if each space had been collapsed on its own, at a fraction of the calls.
     mutating func collapsed(_ bytes: UnsafeRawBufferPointer) {
+        // Most text of a paragraph is words joined by single spaces: one call, no byte loop here.
+        if let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count > 0, base[0] != 0x20,
+            base[bytes.count - 1] != 0x20, clsfile_needs_collapsing(base, bytes.count) == 0
+        {
+            emit(bytes)
+            return
+        }
         var runStart = 0
         var i = 0
         let n = bytes.count

@@ -15,7 +15,12 @@ struct ProseWriterTests {
             "a b c d e f g h i j k l m n o p q r s t u v w x y z a b c d e f g h i j k l m n o p q r s t u v w x y z"
         ),
         ("caf\u{E9} \u{4E2D}\u{6587}\r\nna\u{EF}ve\u{C}end", "caf\u{E9} \u{4E2D}\u{6587} na\u{EF}ve end"),
-        (" \n\t ", "")
+        (" \n\t ", ""),
+        // Past 16 bytes, where whole runs are checked 16 bytes at a time: two spaces across two
+        // such pieces, a tab and a form feed inside one, and text that needs no collapsing at all.
+        ("the quick brown  fox jumps over the lazy dog again", "the quick brown fox jumps over the lazy dog again"),
+        ("the quick brown fox jumps over\tthe lazy dog again and\u{C}again", "the quick brown fox jumps over the lazy dog again and again"),
+        ("the quick brown fox jumps over the lazy dog again and again", "the quick brown fox jumps over the lazy dog again and again")
     ])
     func collapsedMatchesTheCollapsedText(_ input: String, _ collapsed: String) {
         var expected = WordCounter()

@@ -50,4 +50,9 @@ int clsfile_has_wide_blocks(void);
 /// Returns the number of bytes counted: 0 when the first block is not for this path.
 size_t clsfile_count_ascii_blocks_using(int wide, const uint8_t *p, size_t count, clsfile_ascii_run *run);
 
+/// Whether text needs its whitespace collapsed, as HTML and ODF read it: it holds a tab, line
+/// break, form feed or carriage return, or two spaces in a row. Text that does not, and neither
+/// starts nor ends with a space, is read as it is.
+int clsfile_needs_collapsing(const uint8_t *p, size_t count);
+
 #endif
