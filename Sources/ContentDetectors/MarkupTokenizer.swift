@@ -416,29 +416,35 @@ struct MarkupTokenizer {
 
     /// Namespace declarations (`xmlns:prefix="uri"`) in a raw attribute section, in order.
     static func namespaces(in raw: UnsafeRawBufferPointer) -> [(uri: String, prefix: String)] {
-        let bytes = Array(raw)
-        let key = Array("xmlns:".utf8)
+        // Scanned in place: a root element declares tens of namespaces in a few kilobytes, and
+        // copying out the bytes at every position cost 0.14 M instructions of a 4 M `clsfile stats`.
+        let key: StaticString = "xmlns:"
+        let keyCount = key.utf8CodeUnitCount
+        let count = raw.count
+        func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeRawBufferPointer(rebasing: raw[range]), as: UTF8.self)
+        }
         var result: [(uri: String, prefix: String)] = []
         var i = 0
-        while i + key.count < bytes.count {
-            guard Array(bytes[i..<(i + key.count)]) == key else {
+        while i + keyCount < count {
+            guard raw[i] == 0x78, memcmp(raw.baseAddress! + i, key.utf8Start, keyCount) == 0 else {
                 i += 1
                 continue
             }
-            var j = i + key.count
+            var j = i + keyCount
             let prefixStart = j
-            while j < bytes.count && bytes[j] != 0x3D && bytes[j] != 0x20 { j += 1 }
-            let prefix = String(decoding: bytes[prefixStart..<j], as: UTF8.self)
-            while j < bytes.count && (bytes[j] == 0x3D || bytes[j] == 0x20) { j += 1 }
-            guard j < bytes.count, bytes[j] == 0x22 || bytes[j] == 0x27 else {
+            while j < count && raw[j] != 0x3D && raw[j] != 0x20 { j += 1 }
+            let prefix = text(prefixStart..<j)
+            while j < count && (raw[j] == 0x3D || raw[j] == 0x20) { j += 1 }
+            guard j < count, raw[j] == 0x22 || raw[j] == 0x27 else {
                 i = j
                 continue
             }
-            let quote = bytes[j]
+            let quote = raw[j]
             let valueStart = j + 1
             var k = valueStart
-            while k < bytes.count && bytes[k] != quote { k += 1 }
-            result.append((String(decoding: bytes[valueStart..<min(k, bytes.count)], as: UTF8.self), prefix))
+            while k < count && raw[k] != quote { k += 1 }
+            result.append((text(valueStart..<k), prefix))
             i = k + 1
         }
         return result

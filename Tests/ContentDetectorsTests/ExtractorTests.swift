@@ -202,6 +202,19 @@ struct ExtractorTests {
         #expect(report.statistics.paragraphs == 2)
     }
 
+    @Test func namespaceDeclarationsAreReadInOrderWhateverTheirQuotes() {
+        let attributes = """
+            xmlns:office="urn:office" version="1.3" xmlns:text = 'urn:text' xmlns='urn:default' \
+            data-xmlns:fake="urn:not" xmlns:bare=unquoted xmlns:cut="urn:cut
+            """
+        let declared = Array(attributes.utf8).withUnsafeBytes { MarkupTokenizer.namespaces(in: $0) }
+        // The default namespace has no prefix; "data-xmlns:fake" ends in the key, so it counts
+        // like any other; an unquoted value is skipped; a value cut off at the end keeps what is there.
+        #expect(declared.map(\.prefix) == ["office", "text", "fake", "cut"])
+        #expect(declared.map(\.uri) == ["urn:office", "urn:text", "urn:not", "urn:cut"])
+        #expect(Array("xmlns:".utf8).withUnsafeBytes { MarkupTokenizer.namespaces(in: $0) }.isEmpty)
+    }
+
     /// Text held in entities the document defines itself is never expanded, so not counted; the
     /// report says so instead of giving 0 words silently.
     @Test func unexpandedEntitiesAreReported() throws {
