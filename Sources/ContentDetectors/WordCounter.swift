@@ -348,70 +348,119 @@ public struct WordCounter: Sendable {
         handle(cls, lastWasHangul: wasHangul)
     }
 
-    /// Consumes a run of well-formed two- and three-byte letters, ideographs and Hangul syllables
-    /// with `handleScalar`'s effects written out; anything else ends the run. Needs `joinNext` false.
+    /// Consumes a run of well-formed two- and three-byte letters, ideographs and Hangul syllables,
+    /// and the ASCII spaces between them, with `handleScalar`'s effects written out; anything else
+    /// ends the run. Needs `joinNext` false.
+    ///
+    /// Consecutive scalars of one class are taken by a loop of their own that keeps the counts in
+    /// locals and stores them once: what a scalar changes is the same for every scalar of a run,
+    /// but for the vowel groups and last letters of a word.
     @inline(__always)
     private mutating func consumeNonASCIIRun(_ base: UnsafePointer<UInt8>, _ start: Int, _ count: Int, _ basicPlane: UnsafePointer<UInt8>)
         -> Int
     {
         var i = start
-        while i &+ 2 < count {
-            let b0 = base[i]
-            let v: UInt32
-            let length: Int
-            if b0 >= 0xC2 && b0 <= 0xDF {
-                let c1 = base[i &+ 1]
-                if c1 & 0xC0 != 0x80 { break }
-                v = UInt32(b0 & 0x1F) << 6 | UInt32(c1 & 0x3F)
-                length = 2
-            } else if b0 & 0xF0 == 0xE0 {
-                let c1 = base[i &+ 1], c2 = base[i &+ 2]
-                if c1 & 0xC0 != 0x80 || c2 & 0xC0 != 0x80 { break }
-                v = UInt32(b0 & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
-                if v < 0x800 || (v >= 0xD800 && v <= 0xDFFF) { break }
-                length = 3
-            } else {
-                break
+        var (scalar, length) = Self.decodeTwoOrThreeBytes(base, i, count)
+        while true {
+            if length == 0 {
+                // A space between words of other scripts, taken as the ASCII path takes it: going
+                // back to that path's switch once a word mispredicts a branch a word.
+                guard i < count && base[i] == 0x20 else { break }
+                if inToken { endToken() }
+                totals.characters &+= 1
+                i &+= 1
+                (scalar, length) = Self.decodeTwoOrThreeBytes(base, i, count)
+                continue
             }
-            let cls = basicPlane[Int(v)]
+            let cls = basicPlane[Int(scalar)]
             if cls == CharacterClass.vowel || cls == CharacterClass.consonant {
                 regionalOdd = false
                 lastWasHangul = false
-                countVisible()
+                newlineRun = 0
                 if !inToken { startToken() }
                 tokenIsWord = true
                 tokenTerminated = false
-                let isVowel = cls == CharacterClass.vowel
-                if isVowel && !previousVowel { vowelGroups &+= 1 }
-                previousVowel = isVowel
-                lastLetters = (lastLetters << 8 | (isVowel ? 0x61 : 0x6E)) & 0xFF_FFFF
+                var previous = previousVowel, groups = vowelGroups, last = lastLetters, letters = 0
+                var letterClass = cls
+                repeat {
+                    let isVowel = letterClass == CharacterClass.vowel
+                    if isVowel && !previous { groups &+= 1 }
+                    previous = isVowel
+                    last = (last << 8 | (isVowel ? 0x61 : 0x6E)) & 0xFF_FFFF
+                    letters &+= 1
+                    i &+= length
+                    (scalar, length) = Self.decodeTwoOrThreeBytes(base, i, count)
+                    guard length != 0 else { break }
+                    letterClass = basicPlane[Int(scalar)]
+                } while letterClass == CharacterClass.vowel || letterClass == CharacterClass.consonant
+                previousVowel = previous
+                vowelGroups = groups
+                lastLetters = last
+                totals.characters &+= letters
+                totals.charactersExcludingSpaces &+= letters
             } else if cls == CharacterClass.ideograph {
                 regionalOdd = false
                 lastWasHangul = false
                 if inToken { endToken() }
-                countVisible()
-                totals.cjkCharacters &+= 1
-                totals.cjkWords &+= 1
-                totals.words &+= 1
-                totals.syllables &+= 1
-                segmentWords &+= 1
-                paragraphWords &+= 1
+                newlineRun = 0
+                // Each ideograph is a word of one syllable.
+                var ideographs = 0
+                repeat {
+                    ideographs &+= 1
+                    i &+= length
+                    (scalar, length) = Self.decodeTwoOrThreeBytes(base, i, count)
+                } while length != 0 && basicPlane[Int(scalar)] == CharacterClass.ideograph
+                totals.characters &+= ideographs
+                totals.charactersExcludingSpaces &+= ideographs
+                totals.cjkCharacters &+= ideographs
+                totals.cjkWords &+= ideographs
+                totals.words &+= ideographs
+                totals.syllables &+= ideographs
+                segmentWords &+= ideographs
+                paragraphWords &+= ideographs
             } else if cls == CharacterClass.hangul {
                 regionalOdd = false
                 lastWasHangul = true
-                countVisible()
-                totals.cjkCharacters &+= 1
+                newlineRun = 0
                 if !inToken { startToken() }
                 tokenIsWord = true
                 tokenTerminated = false
-                extraSyllables &+= 1
                 previousVowel = false
+                // Each syllable block is one more syllable of the word.
+                var syllables = 0
+                repeat {
+                    syllables &+= 1
+                    i &+= length
+                    (scalar, length) = Self.decodeTwoOrThreeBytes(base, i, count)
+                } while length != 0 && basicPlane[Int(scalar)] == CharacterClass.hangul
+                totals.characters &+= syllables
+                totals.charactersExcludingSpaces &+= syllables
+                totals.cjkCharacters &+= syllables
+                extraSyllables &+= syllables
             } else {
                 break
             }
-            i &+= length
         }
         return i == start ? consumeScalar(base, i, count, basicPlane) : i
+    }
+
+    /// The scalar of the well-formed two- or three-byte sequence at `i` and its length; length 0
+    /// for anything else, and when fewer than three bytes are left (``consumeScalar`` takes those).
+    @inline(__always)
+    private static func decodeTwoOrThreeBytes(_ base: UnsafePointer<UInt8>, _ i: Int, _ count: Int) -> (scalar: UInt32, length: Int) {
+        guard i &+ 2 < count else { return (0, 0) }
+        let b0 = base[i]
+        if b0 >= 0xC2 && b0 <= 0xDF {
+            let c1 = base[i &+ 1]
+            guard c1 & 0xC0 == 0x80 else { return (0, 0) }
+            return (UInt32(b0 & 0x1F) << 6 | UInt32(c1 & 0x3F), 2)
+        }
+        guard b0 & 0xF0 == 0xE0 else { return (0, 0) }
+        let c1 = base[i &+ 1], c2 = base[i &+ 2]
+        guard c1 & 0xC0 == 0x80 && c2 & 0xC0 == 0x80 else { return (0, 0) }
+        let v = UInt32(b0 & 0x0F) << 12 | UInt32(c1 & 0x3F) << 6 | UInt32(c2 & 0x3F)
+        guard v >= 0x800 && (v < 0xD800 || v > 0xDFFF) else { return (0, 0) }
+        return (v, 3)
     }
 
     /// Decodes the scalar starting at `i`; returns the index after it.

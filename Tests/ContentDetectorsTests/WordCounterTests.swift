@@ -111,6 +111,43 @@ struct WordCounterTests {
         }
     }
 
+    /// Whole, runs of two- and three-byte letters, ideographs and Hangul (and the spaces between
+    /// them) are counted by one loop a class; a byte at a time every scalar goes through the
+    /// general path. Both must agree on text that switches scripts mid-word and mid-run.
+    @Test(arguments: [1, 2, 3, 4, 5, 6])
+    func otherScriptsCountAlikeWholeAndAByteAtATime(seed: UInt64) {
+        let pieces = [
+            "\u{421}\u{442}\u{443}\u{434}\u{435}\u{43D}\u{442}\u{44B}", "\u{3B3}\u{3C1}\u{3AC}\u{3C6}\u{3BF}\u{3C5}\u{3BD}",
+            "\u{D559}\u{C0DD}\u{B4E4}\u{C740}", "\u{C2DC}\u{D5D8}", "\u{5B66}\u{751F}\u{4EEC}", "\u{8A66}\u{9A13}\u{306E}\u{524D}",
+            "\u{627}\u{644}\u{637}\u{644}\u{627}\u{628}", "r\u{E9}sum\u{E9}", "\u{E9}l\u{E8}ves", "Sch\u{FC}ler", "table",
+            "\u{43A}\u{43E}\u{43D}a\u{441}\u{43F}", "\u{5B66}\u{D559}\u{C0DD}", "\u{D559}a", "\u{3002}", "\u{421}.", "42\u{5B66}",
+            "\u{1F1EB}\u{1F1F7}", "\u{1F469}\u{200D}\u{1F4BB}", "e\u{301}t\u{E9}", "\u{301}", "\u{1100}\u{1161}", "\u{FEFF}"
+        ]
+        let gaps = [" ", " ", " ", "  ", "\n", "\n\n", "\r\n", "\t", ", ", "\u{A0}", "\u{3000}", ""]
+        var random = SplitMix(seed: seed)
+        var text = ""
+        for _ in 0..<1500 {
+            text += pieces[Int.random(in: 0..<pieces.count, using: &random)] + gaps[Int.random(in: 0..<gaps.count, using: &random)]
+        }
+        var slow = WordCounter()
+        for b in text.utf8 { [b].withUnsafeBytes { slow.consume($0) } }
+        #expect(count(text) == slow.statistics)
+    }
+
+    @Test func wordsOfOtherScriptsBetweenSpaces() {
+        // By hand: three Cyrillic words, the second after two spaces; three Hangul words of 4, 2
+        // and 2 syllable blocks; four ideographs; a Greek word ending a sentence.
+        let s = count(
+            "\u{421}\u{442}\u{443}\u{434}\u{435}\u{43D}\u{442}\u{44B}  \u{43F}\u{438}\u{448}\u{443}\u{442} \u{43A}\u{43E}\u{43D} \u{D559}\u{C0DD}\u{B4E4}\u{C740} \u{C2DC}\u{D5D8} \u{C804}\u{C5D0} \u{5B66}\u{751F}\u{4EEC}\u{5728} \u{3B3}\u{3C1}\u{3AC}\u{3C6}\u{3BF}\u{3C5}\u{3BD}."
+        )
+        #expect(s.words == 3 + 3 + 4 + 1)
+        #expect(s.cjkWords == 4)
+        #expect(s.cjkCharacters == 8 + 4)
+        #expect(s.characters == 8 + 2 + 5 + 1 + 3 + 1 + 4 + 1 + 2 + 1 + 2 + 1 + 4 + 1 + 8)
+        #expect(s.charactersExcludingSpaces == 8 + 5 + 3 + 4 + 2 + 2 + 4 + 8)
+        #expect(s.sentences == 1)
+    }
+
     @Test func blockPathMatchesBytePath() {
         // Long ASCII text goes through the 64-byte block path; one byte at a time never does.
         let text = String(
