@@ -404,12 +404,7 @@ public struct WordCounter: Sendable {
                 if inToken { endToken() }
                 newlineRun = 0
                 // Each ideograph is a word of one syllable.
-                var ideographs = 0
-                repeat {
-                    ideographs &+= 1
-                    i &+= length
-                    (scalar, length) = Self.decodeTwoOrThreeBytes(base, i, count)
-                } while length != 0 && basicPlane[Int(scalar)] == CharacterClass.ideograph
+                let ideographs = Self.stepOverRun(of: cls, base, &i, count, basicPlane, &scalar, &length)
                 totals.characters &+= ideographs
                 totals.charactersExcludingSpaces &+= ideographs
                 totals.cjkCharacters &+= ideographs
@@ -427,12 +422,7 @@ public struct WordCounter: Sendable {
                 tokenTerminated = false
                 previousVowel = false
                 // Each syllable block is one more syllable of the word.
-                var syllables = 0
-                repeat {
-                    syllables &+= 1
-                    i &+= length
-                    (scalar, length) = Self.decodeTwoOrThreeBytes(base, i, count)
-                } while length != 0 && basicPlane[Int(scalar)] == CharacterClass.hangul
+                let syllables = Self.stepOverRun(of: cls, base, &i, count, basicPlane, &scalar, &length)
                 totals.characters &+= syllables
                 totals.charactersExcludingSpaces &+= syllables
                 totals.cjkCharacters &+= syllables
@@ -442,6 +432,23 @@ public struct WordCounter: Sendable {
             }
         }
         return i == start ? consumeScalar(base, i, count, basicPlane) : i
+    }
+
+    /// Steps over the scalars of one class from the one at `i`, decoded as `scalar` and `length`,
+    /// which is of that class; returns how many, with `i` after them and `scalar` and `length`
+    /// the next one's.
+    @inline(__always)
+    private static func stepOverRun(
+        of cls: UInt8, _ base: UnsafePointer<UInt8>, _ i: inout Int, _ count: Int, _ basicPlane: UnsafePointer<UInt8>,
+        _ scalar: inout UInt32, _ length: inout Int
+    ) -> Int {
+        var run = 0
+        repeat {
+            run &+= 1
+            i &+= length
+            (scalar, length) = decodeTwoOrThreeBytes(base, i, count)
+        } while length != 0 && basicPlane[Int(scalar)] == cls
+        return run
     }
 
     /// The scalar of the well-formed two- or three-byte sequence at `i` and its length; length 0
