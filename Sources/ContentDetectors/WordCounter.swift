@@ -89,7 +89,9 @@ public struct WordCounter: Sendable {
     }
 
     /// Byte-at-a-time path from `start` until at least `end`; returns where it stopped.
-    /// Stops at the first token boundary after `end`, so the block path can take over.
+    /// Stops at the first token boundary after `end`, so the block path can take over; a run of
+    /// words in other scripts (``consumeNonASCIIRun``) may take it further, over blocks that
+    /// path would not take anyway.
     private mutating func consumeScalarRange(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, _ count: Int, _ tables: Tables) -> Int
     {
         let table = tables.ascii
@@ -363,8 +365,8 @@ public struct WordCounter: Sendable {
         var (scalar, length) = Self.decodeTwoOrThreeBytes(base, i, count)
         while true {
             if length == 0 {
-                // A space between words of other scripts, taken as the ASCII path takes it: going
-                // back to that path's switch once a word mispredicts a branch a word.
+                // A space between words of other scripts, taken here as the ASCII path takes it:
+                // going back to that path's switch for it cost a mispredicted jump a word.
                 guard i < count && base[i] == 0x20 else { break }
                 if inToken { endToken() }
                 totals.characters &+= 1

@@ -113,7 +113,8 @@ struct WordCounterTests {
 
     /// Whole, runs of two- and three-byte letters, ideographs and Hangul (and the spaces between
     /// them) are counted by one loop a class; a byte at a time every scalar goes through the
-    /// general path. Both must agree on text that switches scripts mid-word and mid-run.
+    /// general path; cut at random, runs end at a chunk's end, mid-sequence too. All must agree on
+    /// text that switches scripts mid-word and mid-run.
     @Test(arguments: [1, 2, 3, 4, 5, 6])
     func otherScriptsCountAlikeWholeAndAByteAtATime(seed: UInt64) {
         let pieces = [
@@ -129,9 +130,21 @@ struct WordCounterTests {
         for _ in 0..<1500 {
             text += pieces[Int.random(in: 0..<pieces.count, using: &random)] + gaps[Int.random(in: 0..<gaps.count, using: &random)]
         }
+        let whole = count(text)
         var slow = WordCounter()
         for b in text.utf8 { [b].withUnsafeBytes { slow.consume($0) } }
-        #expect(count(text) == slow.statistics)
+        #expect(whole == slow.statistics)
+        let bytes = Array(text.utf8)
+        for cutting in 1...10 {
+            var counter = WordCounter()
+            var i = 0
+            while i < bytes.count {
+                let end = min(bytes.count, i + 1 + Int.random(in: 0..<200, using: &random))
+                bytes[i..<end].withUnsafeBytes { counter.consume($0) }
+                i = end
+            }
+            #expect(counter.statistics == whole, "cutting \(cutting) of seed \(seed)")
+        }
     }
 
     @Test func wordsOfOtherScriptsBetweenSpaces() {
