@@ -8,8 +8,7 @@ import Foundation
 // next to this one, start-up included) against one `wc -w FILE` process or one `pandoc -t plain FILE
 // | wc -w` pipeline, each timed from spawn to exit, in rounds side by side (see `sideBySide`): the
 // ratio is the median of the rounds' ratios, shown beside the best run of each. Peak RSS is the
-// child's (wait4). For DOCX and ODT the analysis alone, in this
-// process, is shown too.
+// child's (wait4). For DOCX and ODT the analysis alone, in this process, is shown too.
 
 let arguments = CommandLine.arguments
 if arguments.count >= 3 && arguments[1] == "--stats" {
@@ -154,7 +153,7 @@ guard FileManager.default.isExecutableFile(atPath: clsfile) else {
 /// `clsfile stats FILE` and a reference command side by side, in `rounds` rounds, so that both
 /// meet the same phases of a machine whose speed drifts (this VM's drifts by half from one minute
 /// to the next, and a short process's start-up more than a long one's). Each round times both the
-/// same way, the best of 3 runs after an untimed one (two for `clsfile`, whose runs are the
+/// same way, the best of 3 runs after an untimed one (two for `clsfile`, whose runs are
 /// shorter), `clsfile` first. Returns each one's best run and the median of the rounds' ratios.
 func sideBySide(_ url: URL, rounds: Int, reference: () throws -> (output: String, seconds: Double, peakKiB: Int))
     throws -> (
