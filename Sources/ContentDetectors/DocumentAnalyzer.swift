@@ -33,13 +33,18 @@ public struct DocumentAnalyzer: Sendable {
         }
         var output = ExtractionOutput()
         try extractor.extract(DocumentSource(file: file, kind: kind, zipItems: zipItems, options: options), into: &output)
+        // With the body only, notes kept in the body's own part (an ODT's) were read and those in parts
+        // of their own (a DOCX's) were not: none is reported rather than some.
+        func beside(_ target: ProseTarget) -> TextStatistics {
+            options.measuresBodyOnly ? TextStatistics() : output[target].counter.statistics
+        }
         return DocumentReport(
             kind: kind,
             statistics: output.bodyOverride ?? output[.body].counter.statistics,
-            footnotes: output[.footnotes].counter.statistics,
-            endnotes: output[.endnotes].counter.statistics,
-            comments: output[.comments].counter.statistics,
-            headersAndFooters: output[.headersAndFooters].counter.statistics,
+            footnotes: beside(.footnotes),
+            endnotes: beside(.endnotes),
+            comments: beside(.comments),
+            headersAndFooters: beside(.headersAndFooters),
             codeLines: output.codeLines,
             checklist: ChecklistCount(done: output.checklistDone, total: output.checklistTotal),
             notebookCells: output.isNotebook

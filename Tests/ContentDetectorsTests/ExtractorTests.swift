@@ -123,6 +123,66 @@ struct ExtractorTests {
         #expect(r.statistics.words + r.headersAndFooters.words == 28, "LibreOffice's meta:word-count")
     }
 
+    /// With the body alone wanted, the parts that hold only notes, comments or page headers and
+    /// footers go unread: damaged, they stop the whole reading and not this one, whose body is the
+    /// whole reading's and whose other figures are empty, even a footnote the body's part holds.
+    @Test func theBodyAloneIsReadWithoutThePartsBesideIt() throws {
+        let dir = try Scratch()
+        // ODT: a footnote in content.xml, the master page's header in styles.xml.
+        let odt = dir.url.appendingPathComponent("parts.odt")
+        let office = "xmlns:office=\"\(OpenDocumentExtractor.office)\" xmlns:text=\"\(OpenDocumentExtractor.text)\""
+        try makeZip(
+            at: odt,
+            [
+                ("mimetype", Data("application/vnd.oasis.opendocument.text".utf8)),
+                (
+                    "content.xml",
+                    Data(
+                        """
+                        <office:document-content \(office)><office:body><office:text><text:p>Four words of \
+                        body<text:note text:note-class="footnote"><text:note-citation>1</text:note-citation>\
+                        <text:note-body><text:p>A footnote</text:p></text:note-body></text:note></text:p>\
+                        </office:text></office:body></office:document-content>
+                        """.utf8)
+                ),
+                (
+                    "styles.xml",
+                    Data(
+                        """
+                        <office:document-styles \(office) xmlns:style="\(OpenDocumentExtractor.style)">\
+                        <office:master-styles><style:master-page style:name="Standard"><style:header>\
+                        <text:p>Course title</text:p></style:header></style:master-page></office:master-styles>\
+                        </office:document-styles>
+                        """.utf8)
+                )
+            ])
+        // DOCX: footnotes, endnotes, comments and a header, each a part of its own.
+        let docx = dir.url.appendingPathComponent("parts.docx")
+        try makeDocx(
+            at: docx, body: paragraph("Four words of body"), footnotes: paragraph("A footnote"),
+            comments: paragraph("A remark here"), endnotes: paragraph("An endnote"),
+            parts: [("word/header1.xml", "w:hdr", paragraph("Course title"))])
+        let bodyOnly = AnalysisOptions(measuresBodyOnly: true)
+        let partsBesideBody = [
+            odt: ["styles.xml"],
+            docx: ["word/footnotes.xml", "word/endnotes.xml", "word/comments.xml", "word/header1.xml"]
+        ]
+        for (url, parts) in partsBesideBody {
+            let whole = try analyzer.analyze(url)
+            #expect(whole.statistics.words == 4, "\(url.path)")
+            #expect(whole.footnotes.words == 2, "\(url.path)")
+            #expect(whole.headersAndFooters.words == 2, "\(url.path)")
+            let body = try analyzer.analyze(url, options: bodyOnly)
+            #expect(body.statistics == whole.statistics, "\(url.path)")
+            for figures in [body.footnotes, body.endnotes, body.comments, body.headersAndFooters] {
+                #expect(figures == TextStatistics(), "\(url.path)")
+            }
+            for part in parts { try DamagedZipEntry.damage(part, inZipAt: url) }
+            #expect(throws: DetectorError.self, "\(url.path)") { try analyzer.analyze(url) }
+            #expect(try analyzer.analyze(url, options: bodyOnly).statistics == whole.statistics, "\(url.path)")
+        }
+    }
+
     /// Empty and hidden headers are self-closing, as LibreOffice writes them; they must not end the
     /// regions that count, before the body or after them. An annotation in a header is a comment.
     @Test func emptyHeadersAndNestedNotesKeepEveryRegionApart() throws {

@@ -82,6 +82,32 @@ struct StatsCommandTests {
         #expect(unsupported.status == 65)
     }
 
+    /// The table shows the body alone, and reads no part that holds only page headers and footers,
+    /// notes or comments; the JSON has them all. An ODT whose styles.xml (the master pages' headers
+    /// and footers) is damaged is therefore counted in the table and refused in JSON.
+    @Test func theTableReadsOnlyTheBodysPart() throws {
+        let scratch = try Scratch()
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ContentDetectorsTests/Fixtures/header-footer.odt")
+        let file = scratch.url.appendingPathComponent("essay.odt")
+        try FileManager.default.copyItem(at: fixture, to: file)
+        let whole = try clsfile(["stats", "--json", file.path])
+        #expect(whole.status == 0, "\(whole.errorOutput)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(whole.output.utf8)) as? [[String: Any]])
+        let body = try #require(rows.first?["body"] as? [String: Any])
+        #expect(body["words"] as? Int == 19)
+        #expect((rows.first?["headersAndFooters"] as? [String: Any])?["words"] as? Int == 9)
+
+        try DamagedZipEntry.damage("styles.xml", inZipAt: file)
+        let table = try clsfile(["stats", file.path])
+        #expect(table.status == 0, "\(table.errorOutput)")
+        let row = try #require(table.output.split(separator: "\n").last)
+        #expect(row.split(separator: " ", omittingEmptySubsequences: true).first == "19")
+        let json = try clsfile(["stats", "--json", file.path])
+        #expect(json.status == 65)
+        #expect(json.errorOutput.contains("styles.xml"), "\(json.errorOutput)")
+    }
+
     @Test func aTargetOfZeroWordsIsAUsageError() throws {
         let scratch = try Scratch()
         let result = try clsfile(["stats", "--target-words", "0", try scratch.file("a.txt").path])

@@ -23,7 +23,8 @@ struct DocxExtractor: TextExtractor {
             ("word/endnotes.xml", .endnotes), ("word/comments.xml", .comments)
         ]
         parts += DocxExtractor.headerAndFooterParts(zip.items.names).map { ($0, .headersAndFooters) }
-        for (part, target) in parts where zip.contains(part) || part == "word/document.xml" {
+        for (part, target) in parts
+        where part == "word/document.xml" || (!source.options.measuresBodyOnly && zip.contains(part)) {
             var walker = XMLProseWalker(DocxExtractor.vocabulary, target: target)
             // Several header and footer parts add up in one writer.
             walker.output[target] = output[target]

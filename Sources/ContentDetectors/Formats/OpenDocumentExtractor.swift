@@ -41,7 +41,9 @@ struct OpenDocumentExtractor: TextExtractor {
             output.ignoredEntities += tokenizer.ignoredEntities
         } else {
             let zip = try source.zipContainer()
-            for part in ["content.xml", "styles.xml"] where part == "content.xml" || zip.contains(part) {
+            // styles.xml holds the master pages' headers and footers, and nothing of the body.
+            for part in ["content.xml", "styles.xml"]
+            where part == "content.xml" || (!source.options.measuresBodyOnly && zip.contains(part)) {
                 // Each part has its own root element and namespace declarations: a walker of its
                 // own, writing on where the last one left off.
                 var partWalker = XMLProseWalker(OpenDocumentExtractor.vocabulary)

@@ -10,11 +10,12 @@ struct StatsCommand: AsyncParsableCommand {
         abstract: "Count words, characters and sentences, and grade readability, of documents.",
         discussion: """
             Reads plain text in any common encoding, Markdown, HTML, LaTeX, DOCX, ODT, RTF, EPUB \
-            and Jupyter notebooks; the format comes from the content, not the name. Files that \
-            cannot be counted are reported on standard error and the others are still counted; \
-            the exit code is then 66 (missing, unreadable or not a regular file) or 65 \
-            (unsupported format, damaged, over a safety limit, or needing libmagic when it \
-            cannot be loaded).
+            and Jupyter notebooks; the format comes from the content, not the name. The table \
+            shows each document's body; the JSON also has its footnotes, endnotes, comments and \
+            page headers and footers, counted apart. Files that cannot be counted are reported \
+            on standard error and the others are still counted; the exit code is then 66 \
+            (missing, unreadable or not a regular file) or 65 (unsupported format, damaged, over \
+            a safety limit, or needing libmagic when it cannot be loaded).
             """)
 
     @Flag(name: .long, help: "Print JSON instead of a table.")
@@ -44,13 +45,15 @@ struct StatsCommand: AsyncParsableCommand {
     ///   when one cannot be counted.
     static func count(_ files: [String], json: Bool, targetWords: Int?) throws {
         let analyzer = DocumentAnalyzer()
+        // The table shows the body alone: the parts of notes, comments, headers and footers go unread.
+        let options = AnalysisOptions(measuresBodyOnly: !json)
         var rows: [DocumentSummary] = []
         var exitCode: Int32 = 0
         let progress = ProgressLine()
         for (index, file) in files.enumerated() {
             progress.show("counting \(index + 1) of \(files.count): \(file)")
             do {
-                let report = try analyzer.analyze(FileArgument.url(for: file))
+                let report = try analyzer.analyze(FileArgument.url(for: file), options: options)
                 rows.append(DocumentSummary(path: file, report: report, targetWords: targetWords))
                 for warning in report.warnings {
                     progress.clear()
