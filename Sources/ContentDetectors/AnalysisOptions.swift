@@ -13,7 +13,9 @@ public struct AnalysisOptions: Sendable, Hashable {
     /// endnotes, comments, headers and footers; an ODT's `styles.xml`) are then not read, and the
     /// report's ``DocumentReport/footnotes``, ``DocumentReport/endnotes``,
     /// ``DocumentReport/comments`` and ``DocumentReport/headersAndFooters`` are empty whatever the
-    /// document holds. `clsfile stats` sets it for its table, which shows the body alone.
+    /// document holds. What is not read is not checked either: a damaged or over-limit part of
+    /// those, and the entity references it leaves unexpanded (``DocumentReport/warnings``), go
+    /// unreported. `clsfile stats` sets it for its table, which shows the body alone.
     public var measuresBodyOnly: Bool
 
     /// Creates options with the defaults.

@@ -35,16 +35,16 @@ public struct DocumentAnalyzer: Sendable {
         try extractor.extract(DocumentSource(file: file, kind: kind, zipItems: zipItems, options: options), into: &output)
         // With the body only, notes kept in the body's own part (an ODT's) were read and those in parts
         // of their own (a DOCX's) were not: none is reported rather than some.
-        func beside(_ target: ProseTarget) -> TextStatistics {
+        func reportedApart(_ target: ProseTarget) -> TextStatistics {
             options.measuresBodyOnly ? TextStatistics() : output[target].counter.statistics
         }
         return DocumentReport(
             kind: kind,
             statistics: output.bodyOverride ?? output[.body].counter.statistics,
-            footnotes: beside(.footnotes),
-            endnotes: beside(.endnotes),
-            comments: beside(.comments),
-            headersAndFooters: beside(.headersAndFooters),
+            footnotes: reportedApart(.footnotes),
+            endnotes: reportedApart(.endnotes),
+            comments: reportedApart(.comments),
+            headersAndFooters: reportedApart(.headersAndFooters),
             codeLines: output.codeLines,
             checklist: ChecklistCount(done: output.checklistDone, total: output.checklistTotal),
             notebookCells: output.isNotebook

@@ -18,13 +18,12 @@ struct DocxExtractor: TextExtractor {
 
     func extract(_ source: DocumentSource, into output: inout ExtractionOutput) throws {
         let zip = try source.zipContainer()
-        var parts: [(String, ProseTarget)] = [
-            ("word/document.xml", .body), ("word/footnotes.xml", .footnotes),
-            ("word/endnotes.xml", .endnotes), ("word/comments.xml", .comments)
-        ]
-        parts += DocxExtractor.headerAndFooterParts(zip.items.names).map { ($0, .headersAndFooters) }
-        for (part, target) in parts
-        where part == "word/document.xml" || (!source.options.measuresBodyOnly && zip.contains(part)) {
+        var parts: [(String, ProseTarget)] = [("word/document.xml", .body)]
+        if !source.options.measuresBodyOnly {
+            parts += [("word/footnotes.xml", .footnotes), ("word/endnotes.xml", .endnotes), ("word/comments.xml", .comments)]
+            parts += DocxExtractor.headerAndFooterParts(zip.items.names).map { ($0, .headersAndFooters) }
+        }
+        for (part, target) in parts where zip.contains(part) || part == "word/document.xml" {
             var walker = XMLProseWalker(DocxExtractor.vocabulary, target: target)
             // Several header and footer parts add up in one writer.
             walker.output[target] = output[target]
