@@ -8,7 +8,8 @@ import Foundation
 // next to this one, start-up included) against one `wc -w FILE` process or one `pandoc -t plain FILE
 // | wc -w` pipeline, each timed from spawn to exit, in rounds side by side (see `sideBySide`): the
 // ratio is the median of the rounds' ratios, shown beside the best run of each. Peak RSS is the
-// child's (wait4). For DOCX and ODT the analysis alone, in this process, is shown too.
+// child's (wait4). For DOCX and ODT the analysis alone, in this process, is shown too: the
+// table's reading, of the body's part.
 
 let arguments = CommandLine.arguments
 if arguments.count >= 3 && arguments[1] == "--stats" {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import ZIPFoundation
 @testable import ContentDetectors
 
@@ -68,5 +69,27 @@ func detectorError(_ body: () throws -> Void) -> DetectorError? {
 func count(_ text: String) -> TextStatistics {
     var counter = WordCounter()
     counter.consume(text)
+    return counter.statistics
+}
+
+/// `count` pieces picked at random, each followed by a gap picked at random.
+func randomText(_ count: Int, of pieces: [String], gaps: [String], using random: inout SplitMix) -> String {
+    var text = ""
+    for _ in 0..<count {
+        text += pieces[Int.random(in: 0..<pieces.count, using: &random)] + gaps[Int.random(in: 0..<gaps.count, using: &random)]
+    }
+    return text
+}
+
+/// The statistics of `bytes` fed to one counter in chunks of 1 to `longest` bytes, their lengths
+/// picked at random: chunks end mid-word and mid-sequence.
+func countInRandomChunks(_ bytes: [UInt8], longest: Int, using random: inout SplitMix) -> TextStatistics {
+    var counter = WordCounter()
+    var i = 0
+    while i < bytes.count {
+        let end = min(bytes.count, i + Int.random(in: 1...longest, using: &random))
+        bytes[i..<end].withUnsafeBytes { counter.consume($0) }
+        i = end
+    }
     return counter.statistics
 }

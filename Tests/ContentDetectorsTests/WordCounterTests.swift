@@ -91,21 +91,11 @@ struct WordCounterTests {
         ]
         let gaps = [" ", " ", "\n", "\r\n", "\n\n", "\t"]
         var random = SplitMix(seed: seed)
-        var text = ""
-        for _ in 0..<400 {
-            text += pieces[Int.random(in: 0..<pieces.count, using: &random)] + gaps[Int.random(in: 0..<gaps.count, using: &random)]
-        }
+        let text = randomText(400, of: pieces, gaps: gaps, using: &random)
         let whole = count(text)
         let bytes = Array(text.utf8)
         for cutting in 1...20 {
-            var counter = WordCounter()
-            var i = 0
-            while i < bytes.count {
-                let end = min(bytes.count, i + 1 + Int.random(in: 0..<4, using: &random))
-                bytes[i..<end].withUnsafeBytes { counter.consume($0) }
-                i = end
-            }
-            let cut = counter.statistics
+            let cut = countInRandomChunks(bytes, longest: 4, using: &random)
             #expect(cut == whole, "cutting \(cutting) of seed \(seed)")
             if cut != whole { break }
         }
@@ -126,24 +116,15 @@ struct WordCounterTests {
         ]
         let gaps = [" ", " ", " ", "  ", "\n", "\n\n", "\r\n", "\t", ", ", "\u{A0}", "\u{3000}", ""]
         var random = SplitMix(seed: seed)
-        var text = ""
-        for _ in 0..<1500 {
-            text += pieces[Int.random(in: 0..<pieces.count, using: &random)] + gaps[Int.random(in: 0..<gaps.count, using: &random)]
-        }
+        let text = randomText(1500, of: pieces, gaps: gaps, using: &random)
         let whole = count(text)
         var slow = WordCounter()
         for b in text.utf8 { [b].withUnsafeBytes { slow.consume($0) } }
         #expect(whole == slow.statistics)
         let bytes = Array(text.utf8)
         for cutting in 1...10 {
-            var counter = WordCounter()
-            var i = 0
-            while i < bytes.count {
-                let end = min(bytes.count, i + 1 + Int.random(in: 0..<200, using: &random))
-                bytes[i..<end].withUnsafeBytes { counter.consume($0) }
-                i = end
-            }
-            #expect(counter.statistics == whole, "cutting \(cutting) of seed \(seed)")
+            let cut = countInRandomChunks(bytes, longest: 200, using: &random)
+            #expect(cut == whole, "cutting \(cutting) of seed \(seed)")
         }
     }
 
