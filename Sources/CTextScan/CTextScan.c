@@ -7,6 +7,12 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__has_include)
+#if __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define CLSFILE_HAS_GLIBC_CPU_FEATURES 1
+#endif
+#endif
 
 /// Bit masks of one 64-byte block of text: bit k describes byte k. Classes are exact for ASCII
 /// bytes only; `non_ascii` marks the bytes from 0x80 on, which the caller hands to its UTF-8 path.
@@ -317,9 +323,17 @@ __attribute__((target("avx2,popcnt,bmi,bmi2")))
 static size_t clsfile_count_blocks_avx2(const uint8_t *p, size_t count, clsfile_ascii_run *run)
     CLSFILE_BLOCK_LOOP(clsfile_classify64_avx2)
 
+// glibc (2.33 on) answers from the features its loader found at start. The compiler's
+// __builtin_cpu_supports would link libgcc's __cpu_indicator_init, an initializer every process
+// runs: a dozen CPUID instructions, each a trap to the hypervisor on a virtual machine (about
+// 40 µs of each clsfile start on the machine the benchmarks run on).
 int clsfile_has_wide_blocks(void) {
+#if defined(CLSFILE_HAS_GLIBC_CPU_FEATURES)
+    return CPU_FEATURE_ACTIVE(AVX2) && CPU_FEATURE_ACTIVE(POPCNT) && CPU_FEATURE_ACTIVE(BMI1) && CPU_FEATURE_ACTIVE(BMI2);
+#else
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+#endif
 }
 
 size_t clsfile_count_ascii_blocks_using(int wide, const uint8_t *p, size_t count, clsfile_ascii_run *run) {

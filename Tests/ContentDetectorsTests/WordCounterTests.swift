@@ -207,6 +207,21 @@ struct WordCounterTests {
         #expect(counted > starts / 4, "the blocks must be counted from many starts: \(counted) of \(starts)")
     }
 
+    /// The AVX2 loop is chosen exactly where the processor has what it uses, as the kernel lists
+    /// it: a wrong answer would skip the test above and count at the portable loop's pace.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/cpuinfo"), "no /proc/cpuinfo"))
+    func theWideLoopIsChosenWhereTheProcessorHasIt() throws {
+        #if arch(x86_64)
+        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flagsLine = try #require(cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") })
+        let flags = Set(flagsLine.split(separator: ":").last!.split(separator: " ").map(String.init))
+        let hasAll = ["avx2", "popcnt", "bmi1", "bmi2"].allSatisfy(flags.contains)
+        #expect((clsfile_has_wide_blocks() != 0) == hasAll, "the processor's flags: \(flags.sorted().joined(separator: " "))")
+        #else
+        #expect(clsfile_has_wide_blocks() == 0)
+        #endif
+    }
+
     @Test func basicPlaneTableMatchesClassify() {
         // The generated table must follow CharacterClass.ascii and CharacterClass.classify; after
         // changing either, run Scripts/generate-basic-plane.sh.
