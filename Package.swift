@@ -28,6 +28,9 @@ import Glibc
 ///   -static-pie, which keeps it; but a static glibc loads libmagic, iconv's converters and the
 ///   user database's modules with a dlopen that works only with the very glibc build it was linked
 ///   with, and the next glibc update on the machine would break them.
+/// - The `CArguments` target keeps argv from the start of the process for `CommandLine`, in place of
+///   the standard library's search for it (an initializer that reads /proc/self/maps on every
+///   start); linked statically, the standard library's own is then left out. See its source.
 let startUpLinkerFlags: [String] = {
     var flags = [
         "-use-ld=lld", "-Xclang-linker", "--ld-path=\(Context.packageDirectory)/Scripts/link-static-deps",
@@ -107,6 +110,7 @@ let package = Package(
             dependencies: ["CMagic", "CTextScan", "CInflate"]
         ),
         .target(name: "CTerminal"),
+        .target(name: "CArguments"),
         .target(
             name: "HistoryPictures",
             dependencies: ["OpenClassKit"]
@@ -236,6 +240,7 @@ let package = Package(
             name: "clsfile",
             dependencies: [
                 "OpenClassKit",
+                "CArguments",
                 "CommandSupport",
                 "Classroom",
                 "ContentDetectors",
@@ -417,8 +422,8 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "ClassDashboard", "ClassSync", "ClassWire", "Classroom", "CommandSupport", "ContentDetectors", "ForwardedCommands",
-                "OpenClassKit", "SessionRecorder", "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync",
+                "CArguments", "ClassDashboard", "ClassSync", "ClassWire", "Classroom", "CommandSupport", "ContentDetectors",
+                "ForwardedCommands", "OpenClassKit", "SessionRecorder", "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
@@ -447,7 +452,7 @@ let package = Package(
 // Only when this package is built itself: SwiftPM refuses a product with unsafe flags to a package
 // that depends on it from a repository (checked out under a `checkouts` folder).
 let tunesRelease = !Context.packageDirectory.split(separator: "/").contains("checkouts")
-let cTargets: Set<String> = ["CSQLite", "CTextScan", "CTerminal"]
+let cTargets: Set<String> = ["CSQLite", "CTextScan", "CTerminal", "CArguments"]
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
