@@ -10,7 +10,9 @@
 #if defined(__x86_64__) && defined(__has_include)
 #if __has_include(<sys/platform/x86.h>)
 #include <sys/platform/x86.h>
+#if defined(CPU_FEATURE_ACTIVE) /* glibc 2.33 on; 2.32's header has another name */
 #define CLSFILE_HAS_GLIBC_CPU_FEATURES 1
+#endif
 #endif
 #endif
 
@@ -323,10 +325,11 @@ __attribute__((target("avx2,popcnt,bmi,bmi2")))
 static size_t clsfile_count_blocks_avx2(const uint8_t *p, size_t count, clsfile_ascii_run *run)
     CLSFILE_BLOCK_LOOP(clsfile_classify64_avx2)
 
-// glibc (2.33 on) answers from the features its loader found at start. The compiler's
-// __builtin_cpu_supports would link libgcc's __cpu_indicator_init, an initializer every process
-// runs: a dozen CPUID instructions, each a trap to the hypervisor on a virtual machine (about
-// 40 µs of each clsfile start on the machine the benchmarks run on).
+// glibc (2.33 on) answers from the features its loader found at start (and honours its
+// glibc.cpu.hwcaps tunable). The compiler's __builtin_cpu_supports would link libgcc's
+// __cpu_indicator_init, an initializer every process runs: thirteen CPUID instructions, each a
+// trap to the hypervisor on a virtual machine (about 15 µs, 1 % of a `clsfile stats` of a
+// 10,000-word ODT on the machine the benchmarks run on).
 int clsfile_has_wide_blocks(void) {
 #if defined(CLSFILE_HAS_GLIBC_CPU_FEATURES)
     return CPU_FEATURE_ACTIVE(AVX2) && CPU_FEATURE_ACTIVE(POPCNT) && CPU_FEATURE_ACTIVE(BMI1) && CPU_FEATURE_ACTIVE(BMI2);

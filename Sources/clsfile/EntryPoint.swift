@@ -51,8 +51,8 @@ enum EntryPoint {
     }
 
     /// Runs ArgumentParser's command on the main actor. Kept out of `main`: inlined there, the
-    /// task's metadata was made first thing, on the `stats` and `hook` paths too, which never
-    /// start a task (2 % of a `stats`).
+    /// metadata of this task was made first thing on every path, `stats` too, which starts no
+    /// task (about 40 µs of a `clsfile stats` of a 10,000-word ODT).
     @inline(never)
     private static func parseOnTheMainActor(_ arguments: [String]) -> Never {
         Task { @MainActor in

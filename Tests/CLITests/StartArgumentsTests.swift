@@ -1,3 +1,4 @@
+#if canImport(Glibc)
 import CArguments
 import Testing
 
@@ -14,3 +15,4 @@ struct StartArgumentsTests {
         #expect(vector[Int(count)] == nil, "argv ends with a null pointer")
     }
 }
+#endif
