@@ -20,6 +20,25 @@ public enum Diagnostics {
     /// name) are shown escaped, so the message stays one line and the terminal is not driven.
     /// - Parameter text: What happened, on which path, and what to do.
     public static func warn(_ text: String) {
-        FileHandle.standardError.write(Data((prefix + TerminalText.escaped(text) + "\n").utf8))
+        let line = prefix + TerminalText.escaped(text) + "\n"
+        if let collector { collector.append(line) } else { FileHandle.standardError.write(Data(line.utf8)) }
+    }
+
+    /// Where the lines go instead of standard error within a task: a process that does the work
+    /// of another (the hook agent) collects them, to send them to the process that asked, which
+    /// writes them on its own standard error.
+    @TaskLocal public static var collector: Collector?
+
+    /// Lines collected instead of written, from any of the tasks of one piece of work.
+    public final class Collector: Sendable {
+        private let lines = Mutex<String>("")
+
+        public init() {}
+
+        /// Adds text, which ends with its newline.
+        public func append(_ text: String) { lines.withLock { $0 += text } }
+
+        /// The text collected so far.
+        public var text: String { lines.withLock { $0 } }
     }
 }

@@ -14,4 +14,17 @@ extension CLSDataStore {
 
     /// Whether the process an editor run names still runs. Not part of ClassKit.
     public static func isEditorRunning(_ run: String) -> Bool { ProcessIdentity.isRunning(run) }
+
+    /// Gives up, now, this process's ownership of the running sessions it started, as it does
+    /// when it exits normally: a session this process started then goes on for its editor run
+    /// alone, and ends at its last sign of work once that editor is gone, as a hook process's
+    /// does. For a process that records the events of many editor runs and outlives them
+    /// (`clsfile`'s hook agent). A failure goes where ``reportExitFailures(to:)`` says. Not part
+    /// of ClassKit.
+    public static func handOverRunningSessions() { SpanHandover.handOverNow() }
+
+    /// Ends the sessions whose process or editor run is gone, at their last sign of work, as each
+    /// opening of the store does: for a process that keeps the store open while others read it
+    /// (`clsfile`'s hook agent). Not part of ClassKit.
+    public func endSessionsOfEndedProcesses() async throws { try await storage.endSpansOfEndedProcesses() }
 }

@@ -36,8 +36,15 @@ public struct DeveloperMode: Sendable, Equatable, Codable {
     /// Where the settings are kept: `$XDG_CONFIG_HOME/clsfile/developer-mode.json`, else
     /// `~/.config/clsfile/developer-mode.json`.
     public static var settingsURL: URL {
-        let configHome = environment("XDG_CONFIG_HOME") ?? home + "/.config"
-        return URL(fileURLWithPath: configHome).appendingPathComponent("clsfile/developer-mode.json")
+        URL(fileURLWithPath: settingsPath)
+    }
+
+    /// The path of ``settingsURL``, worked out without making a URL (a hook's agent looks at the
+    /// file on every call).
+    public static var settingsPath: String {
+        var configHome = environment("XDG_CONFIG_HOME") ?? home + "/.config"
+        while configHome.count > 1, configHome.hasSuffix("/") { configHome.removeLast() }
+        return (configHome == "/" ? "" : configHome) + "/clsfile/developer-mode.json"
     }
 
     /// `$HOME`, as the XDG base directories define it; the account's home only when it is unset

@@ -177,7 +177,16 @@ actor SQLiteStorage {
         }
     }
 
-    /// The running spans that a process owns.
+    /// Ends the spans of processes and editor runs that are gone, as each opening of the store
+    /// does, for a process that keeps the store open.
+    func endSpansOfEndedProcesses() async throws {
+        let queue = try await database()
+        try translatingErrors {
+            let running = try queue.writeWithoutTransaction { db in try Self.reading(db) { db in try Self.ownedRunningSpans(in: db) } }
+            try endSpansOfDeadProcesses(running, in: queue)
+        }
+    }
+
     /// The running spans that a process owns, and those that a process handed over in an editor
     /// run (a plugin's hook, which exits while the editor goes on).
     private static func ownedRunningSpans(in db: Database) throws -> [Row] {

@@ -46,7 +46,30 @@ enum SpanHandover {
     /// Clears this process's ownership of its running spans in every registered store.
     static func handOverAll() {
         let (queues, reportFailure) = state.withLockedValue { ($0.queues, $0.reportFailure) }
+        _ = handOver(in: queues, failure: "at exit", reportingTo: reportFailure)
+    }
+
+    /// Hands the running spans over now, as at exit, and forgets the stores: a later save whose
+    /// spans this process owns registers its store again. A store where it failed stays
+    /// registered, to be tried again at exit.
+    static func handOverNow() {
+        let (queues, reportFailure) = state.withLockedValue { state in
+            defer { state.queues = [:] }
+            return (state.queues, state.reportFailure)
+        }
+        let failed = handOver(in: queues, failure: "now (tried again at exit)", reportingTo: reportFailure)
+        state.withLockedValue { state in
+            for (path, queue) in failed where state.queues[path] == nil { state.queues[path] = queue }
+        }
+    }
+
+    /// Hands the running spans over in each store.
+    /// - Returns: The stores where it failed, each reported as failing `failure`.
+    private static func handOver(
+        in queues: [String: DatabaseQueue], failure: String, reportingTo reportFailure: (@Sendable (CLSError) -> Void)?
+    ) -> [String: DatabaseQueue] {
         let me = ProcessIdentity.current
+        var failed: [String: DatabaseQueue] = [:]
         for (path, queue) in queues {
             do {
                 try queue.write { db in
@@ -64,12 +87,14 @@ enum SpanHandover {
                             """, arguments: [me.pid, me.startTicks, me.bootID])
                 }
             } catch {
+                failed[path] = queue
                 reportFailure?(
                     CLSError(
                         .databaseInaccessible,
-                        "could not hand over the running time spans in \(path) at exit: \(error); they will end at their last pulse",
+                        "could not hand over the running time spans in \(path) \(failure): \(error); they will end at their last pulse",
                         underlyingError: error))
             }
         }
+        return failed
     }
 }

@@ -19,10 +19,13 @@ struct ProcessIdentity: Sendable, Hashable {
         let pid = Int64(getpid())
         return ProcessIdentity(
             host: hostName(),
-            bootID: readBootID(),
+            bootID: bootID,
             pid: pid,
             startTicks: startTicks(of: pid) ?? 0)
     }()
+
+    /// This boot's id, read once: all an editor run's name needs of this process.
+    private static let bootID = readBootID()
 
     /// Whether this owner is known to be gone: same host, and either another boot or no live
     /// process with that pid and start time. An owner on another host is never judged gone.
@@ -56,15 +59,16 @@ struct ProcessIdentity: Sendable, Hashable {
         for _ in 0..<8 {
             guard pid > 1, let parent = status(of: pid) else { return nil }
             guard shells.contains(parent.command), parent.parent > 1 else {
-                return "\(current.bootID)/\(pid)/\(parent.startTicks)"
+                return "\(bootID)/\(pid)/\(parent.startTicks)"
             }
             pid = parent.parent
         }
         return nil
     }
 
-    /// The names (`comm`) of the shells an editor may run a hook through.
-    private static let shells: Set<String> = ["sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh"]
+    /// The names (`comm`) of the shells an editor may run a hook through. An array: a set's type
+    /// met first here would cost a hook call a scan of every protocol conformance.
+    private static let shells = ["sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh"]
 
     /// This process as an editor run, for a program that runs the editor itself (`clsfile open`).
     static var currentRun: String {
