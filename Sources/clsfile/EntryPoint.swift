@@ -7,8 +7,9 @@ import SessionRecorder
 /// Where `clsfile` starts.
 ///
 /// A plain `clsfile stats FILE…` (see ``StatsCall``) is counted at once, before anything else is
-/// set up: it reads no store. A plain `clsfile hook EVENT FILE` call (see ``HookCall``) is
-/// recorded on the main thread (see ``MainThreadExecutor``), a command another program runs (see
+/// set up: it reads no store. A plain `clsfile hook EVENT FILE` call (see ``HookCall``) is handed
+/// to the store's hook agent when one runs (see ``HookAgent``, which is also started from here),
+/// else recorded on the main thread (see ``MainThreadExecutor``), a command another program runs (see
 /// ``HelperProgram``) handed to it, and every other call goes through ArgumentParser on the main
 /// actor, as an asynchronous `main` would run it.
 @main
@@ -23,14 +24,23 @@ enum EntryPoint {
                 Clsfile.exit(withError: error)
             }
         }
+        var agentToStart: HookAgentAddress?
+        if arguments.first == "hook" {
+            switch HookAgent.ask(arguments) {
+            case .answered(let answer): answer.end()
+            case .noAgent(let address): agentToStart = address
+            case .notTaken, .notServed: break
+            }
+        }
         // The library reports; the program tells people.
         CLSDataStore.reportExitFailures { Diagnostics.warn($0.message) }
         // A session a killed `clsfile open` left keeps the figures of the text last saved.
         SessionRecorder.measureFilesOfAbandonedSessions()
         if let call = HookCall(arguments: arguments) {
-            MainThreadExecutor.run {
+            MainThreadExecutor.run { [agentToStart] in
                 do {
                     let recorder = try await HookLine.record(call)
+                    if let agentToStart { HookAgent.start(at: agentToStart) }
                     // The event is committed. Closing the store would release only what the end
                     // of the process releases, after starting a thread to dispose of GRDB's queue;
                     // the recorder is kept alive so that nothing closes it before the exit.
@@ -39,6 +49,9 @@ enum EntryPoint {
                     Clsfile.exit(withError: error)
                 }
             }
+        }
+        if let agent = HookAgent.agentCall(arguments) {
+            HookAgent.serve(at: agent)
         }
         if let forwarding = HelperProgram.forwarding(arguments) {
             do {

@@ -5,19 +5,32 @@ import OpenClassKit
 ///
 /// Swift's `CommandLine.arguments` repairs invalid UTF-8, so the raw bytes are looked up in `argv`.
 enum FileArgument {
+    /// The URL of a file argument of this process.
     static func url(for argument: String) -> URL {
         URL(fileSystemPathBytes: rawBytes(for: argument) ?? Array(argument.utf8))
+    }
+
+    /// The URL of a file argument, its bytes looked up among `rawArguments` (another process's
+    /// arguments, as the hook agent receives them).
+    static func url(for argument: String, among rawArguments: [[UInt8]]) -> URL {
+        URL(fileSystemPathBytes: rawArguments.first { String(decoding: $0, as: UTF8.self) == argument } ?? Array(argument.utf8))
+    }
+
+    /// This process's arguments after the program name, as bytes.
+    static var processArguments: [[UInt8]] {
+        (1..<Int(CommandLine.argc)).compactMap { index in CommandLine.unsafeArgv[index].map { bytes(of: $0) } }
     }
 
     private static func rawBytes(for argument: String) -> [UInt8]? {
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index] else { continue }
-            let bytes = Array(
-                UnsafeBufferPointer(
-                    start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
-                    count: strlen(pointer)))
+            let bytes = bytes(of: pointer)
             if String(decoding: bytes, as: UTF8.self) == argument { return bytes }
         }
         return nil
+    }
+
+    private static func bytes(of pointer: UnsafeMutablePointer<CChar>) -> [UInt8] {
+        Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer)))
     }
 }

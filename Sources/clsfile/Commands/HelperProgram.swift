@@ -114,7 +114,12 @@ struct HelperProgram: Sendable, Equatable {
     /// `/dev/null`, and does not wait for it.
     /// - Returns: Its process id; nil when it could not start (a background job says nothing).
     func spawnInBackground(_ arguments: [String]) -> pid_t? {
-        let program = path
+        Self.spawnInBackground(path, arguments)
+    }
+
+    /// Starts `program` in a session of its own with no terminal, its standard streams on
+    /// `/dev/null`, and does not wait for it (see ``spawnInBackground(_:)``).
+    static func spawnInBackground(_ program: String, _ arguments: [String]) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -126,7 +131,7 @@ struct HelperProgram: Sendable, Equatable {
         for descriptor: Int32 in [0, 1, 2] {
             posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        posix_spawnattr_setflags(&attributes, Self.startsSession)
+        posix_spawnattr_setflags(&attributes, startsSession)
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

@@ -52,9 +52,9 @@ struct HookCall: Sendable, Equatable {
     /// The editor that started this process: a hook's parent, or the plugin that keeps `--stdio` running.
     private static let editorRun = CLSDataStore.parentEditorRun
 
-    /// Reads `hook EVENT FILE [options]` (the arguments after the program name); nil for anything
-    /// that ArgumentParser should parse and report.
-    init?(arguments: [String]) {
+    /// The plain form of `hook EVENT FILE [options]` (the arguments after the program name), its
+    /// values not yet read; nil for any other form.
+    static func plainArguments(_ arguments: [String]) -> PlainArguments? {
         guard
             let call = PlainArguments(
                 arguments, command: "hook",
@@ -62,8 +62,19 @@ struct HookCall: Sendable, Equatable {
                     "--store", "--idle-timeout", "--line", "--view", "--total-lines", "--editor", "--input-at", "--opened-at",
                     "--target-words", "--typed", "--pasted", "--largest-paste"
                 ], flags: ["--reading"]), call.positionals.count == 2,
-            let event = SessionEvent.Kind(rawValue: call.positionals[0])
+            SessionEvent.Kind(rawValue: call.positionals[0]) != nil
         else { return nil }
+        return call
+    }
+
+    /// Reads `hook EVENT FILE [options]` (the arguments after the program name); nil for anything
+    /// that ArgumentParser should parse and report.
+    /// - Parameter rawArguments: The arguments as bytes, where the file's name is looked up (names
+    ///   need not be UTF-8); the default is this process's.
+    init?(arguments: [String], rawArguments: [[UInt8]]? = nil) {
+        guard let call = Self.plainArguments(arguments), let event = SessionEvent.Kind(rawValue: call.positionals[0]) else {
+            return nil
+        }
         // A value that does not convert is left to ArgumentParser, which reports it.
         func number<T: LosslessStringConvertible>(_ option: String, as type: T.Type) -> T?? {
             guard let text = call.value(of: option) else { return .some(nil) }
@@ -79,7 +90,10 @@ struct HookCall: Sendable, Equatable {
         do {
             let isReading = call.has("--reading")
             let sessionEvent = SessionEvent(
-                kind: event, file: FileArgument.url(for: call.positionals[1]), line: lineNumber,
+                kind: event,
+                file: rawArguments.map { FileArgument.url(for: call.positionals[1], among: $0) }
+                    ?? FileArgument.url(for: call.positionals[1]),
+                line: lineNumber,
                 visibleLines: try HookLine.visibleLines(call.value(of: "--view"), totalLines: lineCount),
                 totalLines: lineCount, editor: call.value(of: "--editor"),
                 inputAt: try HookLine.date(inputAt, option: "--input-at"),

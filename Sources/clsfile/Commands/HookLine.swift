@@ -54,7 +54,7 @@ enum HookLine {
         )
     }
 
-    /// Records the event of one `clsfile hook EVENT FILE` call.
+    /// Records the event of one `clsfile hook EVENT FILE` call in this process.
     /// - Returns: The recorder, whose store is still open.
     /// - Throws: `ExitCode` 66 when the file cannot be recorded (it is missing, say), 74 when the
     ///   store or the spool fails.
@@ -62,19 +62,25 @@ enum HookLine {
     static func record(_ call: HookCall) async throws -> SessionRecorder {
         try await reportingFailures {
             let (recorder, spool) = try recorder(store: call.store, idleTimeout: call.idleTimeout)
-            let event = call.sessionEvent
-            let failures: [(event: SessionEvent, error: CLSError)]
-            do {
-                failures = try await deliver([event], recorder: recorder, spool: spool)
-            } catch let error as RecorderError {
-                throw stop(after: error)
-            }
-            if let failure = failures.first(where: { $0.event == event }) {
-                throw ExitCode(failure.error.exitCode)
-            }
-            BackgroundSync.startIfWaiting(store: recorder.store)
+            try await record(call.sessionEvent, recorder: recorder, spool: spool)
             return recorder
         }
+    }
+
+    /// Records one hook call's event with an open recorder, then starts a sync of the outbox if
+    /// the event queued work for the class server.
+    /// - Throws: `ExitCode` when the event was not recorded, after saying why.
+    static func record(_ event: SessionEvent, recorder: SessionRecorder, spool: EventSpool) async throws {
+        let failures: [(event: SessionEvent, error: CLSError)]
+        do {
+            failures = try await deliver([event], recorder: recorder, spool: spool)
+        } catch let error as RecorderError {
+            throw stop(after: error)
+        }
+        if let failure = failures.first(where: { $0.event == event }) {
+            throw ExitCode(failure.error.exitCode)
+        }
+        BackgroundSync.startIfWaiting(store: recorder.store)
     }
 
     /// Delivers events and reports on standard error what went wrong.
