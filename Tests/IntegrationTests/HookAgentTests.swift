@@ -207,6 +207,42 @@ struct HookAgentTests {
         #expect(!setting.agents().contains(agent), "the agent of the removed store ended")
     }
 
+    /// A call the agent took and never answered (the agent was killed while recording) says so,
+    /// names the file, and exits 74: it does not record the event again.
+    @Test func aCallTakenAndNeverAnsweredSaysSo() async throws {
+        let setting = try Setting()
+        let file = try setting.scratch.file("essay.txt", "a b c\n")
+        #expect(try setting.hook("open", file.path).status == 0)
+        let agent = try await setting.agent()
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: setting.socketFolder.path).first { $0.hasSuffix(".socket") })
+        let path = setting.socketFolder.appendingPathComponent(name).path
+        #expect(kill(agent, SIGKILL) == 0)
+        while setting.agents().contains(agent) { try await Task.sleep(for: .milliseconds(20)) }
+        // A stand-in at the agent's socket that takes the call and ends without answering.
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        unlink(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0 && listen(listener, 4) == 0)
+        let call = Task.detached { try setting.hook("edit", file.path) }
+        let connection = accept(listener, nil, nil)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while read(connection, &buffer, buffer.count) > 0 {}
+        #expect(write(connection, "+", 1) == 1)
+        close(connection)
+        let result = try await call.value
+        #expect(result.status == 74)
+        #expect(result.errorOutput.contains("edit event of \(file.path)"), "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("may not be recorded"), "\(result.errorOutput)")
+        #expect(setting.agents().isEmpty, "a call the agent took starts no other")
+    }
+
     /// A call the agent has not taken five seconds after it was made is recorded by the call; the
     /// agent, free again, does not record it too.
     @Test func aCallTheAgentDidNotTakeInTimeIsRecordedOnce() async throws {

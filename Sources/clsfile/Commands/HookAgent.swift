@@ -48,7 +48,7 @@ enum HookAgent {
     }
 
     /// The agent's answer to one call.
-    struct Answer: Equatable {
+    struct Answer {
         /// The call's exit status.
         var status: Int32
         /// What the call writes on standard error.
@@ -108,12 +108,11 @@ enum HookAgent {
         guard connection.limitWaits(to: answerTimeout), let reply = connection.receiveAll(limit: requestLimit),
             let answer = answer(from: reply)
         else {
-            return .answered(
-                Answer(
-                    status: 74,
-                    errorOutput: Array(
-                        "\(Diagnostics.prefix)the hook agent of this store ended before it answered; the event may not be recorded\n".utf8))
-            )
+            let event = call.positionals[0], file = call.positionals[1]
+            let message =
+                "the hook agent (\(address.socket)) took the \(event) event of \(file) and ended before it answered: the event may "
+                + "not be recorded; `clsfile show \(file)` tells, and the next hook call starts a new agent"
+            return .answered(Answer(status: 74, errorOutput: Array((Diagnostics.prefix + TerminalText.escaped(message) + "\n").utf8)))
         }
         return .answered(answer)
     }
@@ -199,7 +198,7 @@ enum HookAgent {
                     unlink(address.socket)
                     exit(0)
                 }
-                guard let event = event(of: request, at: address) else {
+                guard let event = event(of: request) else {
                     _ = connection.sendAll(refusal)
                     continue
                 }
@@ -226,9 +225,10 @@ enum HookAgent {
     }
 
     /// The event a request asks to record, read as its call would read its arguments in its
-    /// folder; nil when the request is not one, was made too long ago for the call to still wait
-    /// (see ``takeLimit``), or its call is not one this agent serves.
-    private static func event(of request: [UInt8], at address: HookAgentAddress) -> SessionEvent? {
+    /// folder; nil when the request is not one, or was made too long ago for the call to still
+    /// wait (see ``takeLimit``). (Only a call with this agent's settings finds its socket: the
+    /// socket's name is their hash.)
+    private static func event(of request: [UInt8]) -> SessionEvent? {
         let fields = request.split(separator: 0, omittingEmptySubsequences: false).map(Array.init)
         guard fields.count > 4, fields[0] == requestVersion,
             let bits = UInt64(String(decoding: fields[2], as: UTF8.self), radix: 16)
@@ -240,10 +240,7 @@ enum HookAgent {
         // A relative file name is the call's: read in the call's folder.
         guard chdir(String(decoding: fields[1], as: UTF8.self)) == 0 else { return nil }
         defer { _ = chdir("/") }
-        guard let call = HookCall(arguments: arguments, rawArguments: rawArguments),
-            let plain = HookCall.plainArguments(arguments),
-            HookAgentAddress(store: plain.value(of: "--store"), idleTimeout: plain.value(of: "--idle-timeout")) == address
-        else { return nil }
+        guard let call = HookCall(arguments: arguments, rawArguments: rawArguments) else { return nil }
         var event = call.event
         event.date = made
         event.editorRun = fields[3].isEmpty ? nil : String(decoding: fields[3], as: UTF8.self)

@@ -18,7 +18,7 @@ import Glibc
 /// The folder is `$XDG_RUNTIME_DIR/clsfile`, else `/tmp/clsfile-UID`, made private to the user, and
 /// used only when it is a directory, not a link, owned by this user, that nobody else may enter:
 /// only this user's processes can reach the socket.
-struct HookAgentAddress: Sendable, Equatable {
+struct HookAgentAddress: Sendable {
     /// The calls' `--store`, made absolute; nil for the default store.
     let store: String?
     /// The calls' `--idle-timeout`, as given; nil for the default.
