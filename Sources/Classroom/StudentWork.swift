@@ -21,17 +21,36 @@ public struct StudentWork: Sendable, Equatable, Codable {
         /// typed, never as pasted; nil otherwise.
         public var isDictated: Bool?
 
+        /// The session's active time in seconds: the union of its spans, without the pauses past
+        /// the idle timeout it went on after; nil in work written before clsfile sent it.
+        public var activeSeconds: Double?
+
         /// Creates a session; `isRunning` nil leaves it to be judged by its end (see ``XAPIStatementBuilder``).
-        public init(start: Date, end: Date, isRunning: Bool? = nil, identifier: String? = nil, isDictated: Bool? = nil) {
+        public init(
+            start: Date, end: Date, activeSeconds: Double? = nil, isRunning: Bool? = nil, identifier: String? = nil,
+            isDictated: Bool? = nil
+        ) {
             self.start = start
             self.end = end
+            self.activeSeconds = activeSeconds
             self.isRunning = isRunning
             self.identifier = identifier
             self.isDictated = isDictated
         }
 
-        /// The session's length in seconds.
+        /// A session a student's store or a class server's copy of the work holds.
+        init(_ session: WorkSession) {
+            self.init(
+                start: session.start, end: session.end ?? max(session.lastPulse, session.start), activeSeconds: session.activeTime,
+                isRunning: session.end == nil)
+        }
+
+        /// The session's length in seconds, from its start to its end.
         public var seconds: Double { end.timeIntervalSince(start) }
+
+        /// The session's active time in seconds: ``activeSeconds``, or in work that does not carry
+        /// it, the session's length. The sessions' active times add up to the work's.
+        public var activeTime: Double { activeSeconds ?? seconds }
     }
 
     /// One activity item, whatever its subclass.
@@ -123,9 +142,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
         }
         // As the student's own report counts it: a running session up to its last sign of work.
         activeSeconds = activity.recordedDuration()
-        sessions = activity.workSessions.map {
-            Session(start: $0.start, end: $0.end ?? max($0.lastPulse, $0.start), isRunning: $0.end == nil)
-        }
+        sessions = activity.workSessions.map(Session.init)
         progress = activity.progress
         progressBasis = activity.progressBasis
         primaryItem = activity.primaryActivityItem.map(Self.item(from:))
@@ -141,7 +158,7 @@ public struct StudentWork: Sendable, Equatable, Codable {
         documentName = state.assignment.documentName
         completedAt = state.completedAt.map(Date.init(timeIntervalSince1970:))
         activeSeconds = state.activeSeconds
-        sessions = state.sessions.map { Session(start: $0.start, end: $0.end ?? max($0.lastPulse, $0.start), isRunning: $0.end == nil) }
+        sessions = state.sessions.map(Session.init)
         progress = state.progress
         progressBasis = state.progressBasis.map(ProgressBasis.init(rawValue:))
         aiStatement = state.aiStatement?.statement
@@ -284,6 +301,10 @@ public struct StudentWork: Sendable, Equatable, Codable {
             else {
                 throw refuse(
                     "a session from \(session.start) to \(session.end), which is reversed, longer than a year, or not between 2000 and now")
+            }
+            // Active within the session's length, give or take the second its dates are cut to.
+            if let active = session.activeSeconds, !(active.isFinite && active >= 0 && active <= session.seconds + 1) {
+                throw refuse("a session from \(session.start) to \(session.end) active for \(active) seconds, more than its length")
             }
         }
         if let completedAt, !isValidDate(completedAt) { throw refuse("a done date of \(completedAt), not between 2000 and now") }

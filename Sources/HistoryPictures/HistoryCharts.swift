@@ -164,15 +164,16 @@ public struct HistoryCharts: Sendable {
     /// Every session's numbers as an HTML table (the newest ``tabledSessions``), the text the pictures show.
     public func table(id: String = "history-table") -> String {
         let all = history.sessions
+        let activeTimes = DurationParts(all.map(\.activeTime))
         var rows =
             all.count > Self.tabledSessions
             ? "<tr><td colspan=\"8\">… \(all.count - Self.tabledSessions) earlier sessions not listed</td></tr>" : ""
-        for session in all.suffix(Self.tabledSessions) {
+        for (index, session) in all.enumerated().suffix(Self.tabledSessions) {
             func cell(_ value: Int?) -> String { value.map { "<td class=\"num\">\($0)</td>" } ?? "<td class=\"num\">–</td>" }
             rows +=
                 "<tr><td><time datetime=\"\(Self.machine(session.start))\">\(SVG.escape(Self.timestamp(session.start)))</time></td>"
-                + "<td class=\"num\">\(SVG.escape(Self.duration(session.activeTime)))</td>"
-                + "<td class=\"num\">\(SVG.escape(session.openTime.map(Self.duration) ?? "–"))</td>"
+                + "<td class=\"num\">\(SVG.escape(activeTimes.parts[index]))</td>"
+                + "<td class=\"num\">\(SVG.escape(session.openTime.map { activeTimes.text($0, notLessThanPart: index) } ?? "–"))</td>"
                 + cell(session.words) + cell(session.addedWords) + cell(session.typedCharacters) + cell(session.pastedCharacters)
                 + (showsProgress ? "<td class=\"num\">\(session.progress.map { "\(Int(($0 * 100).rounded()))%" } ?? "–")</td>" : "")
                 + "</tr>"

@@ -83,7 +83,7 @@ struct HTMLTests {
         #expect(Links(token: nil).assignment("id") == "/assignments/id")
     }
 
-    @Test(arguments: [(0.0, "0s"), (59.9, "59s"), (700, "11m 40s"), (7500, "2h 05m")])
+    @Test(arguments: [(0.0, "0s"), (59.4, "59s"), (59.9, "1m 00s"), (700, "11m 40s"), (7500, "2h 05m")])
     func durationsReadAsTheCommandWritesThem(seconds: Double, text: String) {
         #expect(DisplayFormat.duration(seconds) == text)
     }

@@ -56,6 +56,6 @@ struct StudentNotesTests {
     @Test func workWithoutNotesShowsTheSessionsAsBefore() {
         let page = Self.page(Self.row(notes: nil))
         #expect(!page.contains("work-note") && !page.contains("student-notes") && !page.contains("The student's notes"))
-        #expect(page.contains("<th class=\"number\">Length</th></tr></thead>"))
+        #expect(page.contains("<th class=\"number\">Active</th></tr></thead>"))
     }
 }

@@ -128,6 +128,9 @@ struct SubmissionFileTests {
         ("reversed session", { $0.sessions[0] = .init(start: $0.sessions[0].end, end: $0.sessions[0].start) }),
         ("session in the future", { $0.sessions[0].end = Date().addingTimeInterval(86_400) }),
         ("session before 2000", { $0.sessions[0].start = Date(timeIntervalSince1970: 0) }),
+        ("session active longer than it lasted", { $0.sessions[0].activeSeconds = 602 }),
+        ("session active for a negative time", { $0.sessions[0].activeSeconds = -1 }),
+        ("session active for NaN seconds", { $0.sessions[0].activeSeconds = .nan }),
         ("done in the future", { $0.completedAt = Date().addingTimeInterval(86_400) }),
         ("too many sessions", { $0.sessions = Array(repeating: $0.sessions[0], count: 100_001) }),
         ("document in a folder", { $0.documentName = "../diary.txt" }),
@@ -233,5 +236,9 @@ struct SubmissionFileTests {
         edge.history = [Self.historyRow(progress: 1)]
         edge.snapshots = [Self.snapshot()]
         try edge.validate(file: URL(fileURLWithPath: "/inbox/ada.clssubmission"))
+        // Active for its whole length, and the second its dates are cut to.
+        var active = work
+        active.sessions[0].activeSeconds = 600.9
+        try active.validate(file: URL(fileURLWithPath: "/inbox/ada.clssubmission"))
     }
 }

@@ -97,8 +97,9 @@ struct GoldenOutputTests {
         }
 
         let written = try await store.fetchActivity(for: essay)
-        session(written, from: 0, work: 754, close: 1_200)
-        session(written, from: 3_600, work: 95, close: 100)
+        // Fractions of a second: each session rounded on its own would not add up to the time.
+        session(written, from: 0, work: 754.6, close: 1_200)
+        session(written, from: 3_600, work: 95.6, close: 100.6)
         written.primaryActivityItem = quantity(ItemIdentifier.wordCount, "Word Count", 11)
         written.addAdditionalActivityItem(quantity(ItemIdentifier.targetWords, "Target Words", 50))
         written.addAdditionalActivityItem(quantity(ItemIdentifier.openTime, "Open Time", 1_300))

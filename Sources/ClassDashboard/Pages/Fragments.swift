@@ -34,9 +34,11 @@ enum Fragments {
     }
 
     /// A time, with its seconds for machines.
-    static func duration(_ seconds: Double?) -> HTML {
+    /// - Parameter shown: The time as people read it, when it is written as the sum of its parts
+    ///   (``DurationParts``); as ``DisplayFormat/duration(_:)`` writes it by default.
+    static func duration(_ seconds: Double?, shown: String? = nil) -> HTML {
         guard let seconds else { return "<span data-seconds=\"\">–</span>" }
-        return "<span data-seconds=\"\(String(seconds))\">\(DisplayFormat.duration(seconds))</span>"
+        return "<span data-seconds=\"\(String(seconds))\">\(shown ?? DisplayFormat.duration(seconds))</span>"
     }
 
     /// An average progress, or a dash with no students.

@@ -20,6 +20,11 @@ struct StudentPage {
     /// server reads them for the replay alone); nil to count the work's own.
     var replaySteps: Int?
 
+    /// The sessions' active times and the work's, which add up as shown.
+    private var sessionTimes: DurationParts {
+        DurationParts(student.work.sessions.map(\.activeTime), of: student.work.activeSeconds)
+    }
+
     func render() -> HTML {
         let work = student.work
         let content: HTML = """
@@ -27,7 +32,7 @@ struct StudentPage {
             <p class="meta">\(assignment.title) · document \(work.documentName) · submitted \
             <time datetime="\(DisplayFormat.machine(student.submittedAt))">\(DisplayFormat.timestamp(student.submittedAt))</time></p>
             <div class="cards">
-            <div class="card" id="time"><div class="label">Time</div><div class="value">\(Fragments.duration(work.activeSeconds))</div></div>
+            <div class="card" id="time"><div class="label">Time</div><div class="value">\(Fragments.duration(work.activeSeconds, shown: sessionTimes.whole))</div></div>
             <div class="card" id="session-count" data-sessions="\(work.sessions.count)"><div class="label">Sessions</div>\
             <div class="value">\(work.sessions.count)</div></div>
             <div class="card" id="progress" data-progress="\(String(work.progress))"><div class="label">Progress</div>\
@@ -177,20 +182,21 @@ struct StudentPage {
         guard !sessions.isEmpty else { return "<p class=\"empty\" id=\"no-sessions\">No sessions recorded.</p>" }
         let paging = Paging(total: sessions.count, size: Self.sessionsShown, offset: sessionsFrom)
         let withNotes = hasSessionNotes
+        let times = sessionTimes
         let rows = paging.shown.map { index -> HTML in
             let session = sessions[index]
             return """
                 <tr class="session" data-start="\(DisplayFormat.machine(session.start))" data-end="\(DisplayFormat.machine(session.end))" \
-                data-seconds="\(String(session.seconds))"><td class="number">\(index + 1)</td>\
+                data-seconds="\(String(session.activeTime))"><td class="number">\(index + 1)</td>\
                 <td><time datetime="\(DisplayFormat.machine(session.start))">\(DisplayFormat.timestamp(session.start))</time></td>\
                 <td><time datetime="\(DisplayFormat.machine(session.end))">\(DisplayFormat.timestamp(session.end))</time></td>\
-                <td class="number">\(DisplayFormat.duration(session.seconds))</td>\(withNotes ? notesCell(session) : "")</tr>
+                <td class="number">\(times.parts[index])</td>\(withNotes ? notesCell(session) : "")</tr>
                 """
         }
         return """
             \(paging.navigation(id: "sessions-paging", noun: "Sessions", link: link("sessions")))\
             <table id="sessions">
-            <thead><tr><th class="number">#</th><th>Start</th><th>End</th><th class="number">Length</th>\
+            <thead><tr><th class="number">#</th><th>Start</th><th>End</th><th class="number">Active</th>\
             \(withNotes ? "<th>The student's notes</th>" as HTML : "")</tr></thead>
             <tbody>
             \(rows)

@@ -159,7 +159,8 @@ struct ActivitySummary: Sendable {
             lines.append("Context:    \(TerminalText.escaped(contextPath.joined(separator: " › ")))")
         }
         let count = sessionCount == 1 ? "1 session" : "\(sessionCount) sessions"
-        lines.append("Time:       \(Formatting.text(durationSeconds)) in \(count)\(isStarted ? ", running" : "")")
+        let sessionTimes = DurationParts(sessions.map(\.seconds), of: durationSeconds)
+        lines.append("Time:       \(sessionTimes.whole) in \(count)\(isStarted ? ", running" : "")")
         if let statement = timingSource?.statement { lines.append("            last session: \(statement)") }
         let ranges =
             progressRanges.count > 1 || progressRanges.first?.first ?? 0 > 0
@@ -178,16 +179,17 @@ struct ActivitySummary: Sendable {
             let end = span.end.map(Formatting.clock) ?? "running"
             lines.append(
                 (index == 0 ? "Sessions:   " : "            ")
-                    + "\(Formatting.timestamp(span.start)) – \(end)  \(Formatting.text(span.seconds))")
+                    + "\(Formatting.timestamp(span.start)) – \(end)  \(sessionTimes.parts[index])")
         }
         if let history, !history.entries.isEmpty {
             lines.append("History:    (each editor session's figures; `clsfile replay` shows the text)")
             let showsProgress = progressBasis?.measuresProgress != false
+            let activeTimes = DurationParts(history.sessions.map(\.activeTime))
             lines += Formatting.columns(
-                history.sessions.map {
+                history.sessions.enumerated().map { index, session in
                     Self.historyColumns(
-                        $0, showsProgress: showsProgress,
-                        isDictated: $0.entry.sessionIdentifier.map(dictatedSessions.contains) ?? false)
+                        session, showsProgress: showsProgress, times: activeTimes, index: index,
+                        isDictated: session.entry.sessionIdentifier.map(dictatedSessions.contains) ?? false)
                 }
             )
             .map { ("  " + $0).replacingOccurrences(of: " +$", with: "", options: .regularExpression) }
@@ -198,7 +200,12 @@ struct ActivitySummary: Sendable {
     /// One session of the history as columns: when, how long (active, of its open time), the
     /// words it added, the progress after it (when the progress measures something), its typing
     /// and pasting, and whether it was written by dictation (all of its input counted as typed).
-    static func historyColumns(_ session: WritingHistory.Session, showsProgress: Bool, isDictated: Bool = false) -> [String] {
+    /// - Parameters:
+    ///   - times: The active times of all the history's sessions, which add up as shown.
+    ///   - index: The session's place among them.
+    static func historyColumns(
+        _ session: WritingHistory.Session, showsProgress: Bool, times: DurationParts, index: Int, isDictated: Bool = false
+    ) -> [String] {
         var input = ""
         if let typed = session.typedCharacters, let pasted = session.pastedCharacters {
             input = "typed \(typed), pasted \(pasted)"
@@ -211,7 +218,7 @@ struct ActivitySummary: Sendable {
             } ?? ""
         return [
             Formatting.timestamp(session.start) + (session.end == nil ? " (running)" : ""),
-            Formatting.text(session.activeTime) + (session.openTime.map { " of \(Formatting.text($0)) open" } ?? ""), words,
+            times.parts[index] + (session.openTime.map { " of \(times.text($0, notLessThanPart: index)) open" } ?? ""), words,
             showsProgress ? session.progress.map { "progress \(Formatting.percent($0))" } ?? "" : "", input
         ]
     }

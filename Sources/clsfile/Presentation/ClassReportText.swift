@@ -93,9 +93,10 @@ enum ClassReportText {
 
     static func detail(_ row: ClassReport.StudentRow, in summary: ClassReport.AssignmentSummary) -> String {
         let work = row.work
+        let sessionTimes = DurationParts(work.sessions.map(\.activeTime), of: work.activeSeconds)
         var lines = [
             "\(safe(row.studentName)) — \(safe(summary.title)) (\(safe(work.documentName)))",
-            "Time:       \(Formatting.text(work.activeSeconds)) in \(work.sessions.count) \(work.sessions.count == 1 ? "session" : "sessions")",
+            "Time:       \(sessionTimes.whole) in \(work.sessions.count) \(work.sessions.count == 1 ? "session" : "sessions")",
             "Progress:   \(Formatting.percent((work.progress * 1000).rounded() / 1000))"
                 + (work.progressBasisName.map { " \(safe($0))" } ?? ""),
             "Done:       \(work.completedAt.map { "yes, \(Formatting.timestamp($0))" } ?? "no")",
@@ -113,9 +114,9 @@ enum ClassReportText {
         lines += Formatting.columns(work.additionalItems.map { ["  " + $0.title, $0.formattedValue] })
         if let note = work.note(.work) { lines.append("Note:       \(quoted(note))") }
         lines.append("Sessions:" + (work.sessions.isEmpty ? "   none" : ""))
-        for session in work.sessions {
+        for (index, session) in work.sessions.enumerated() {
             lines.append(
-                "  \(Formatting.timestamp(session.start)) – \(Formatting.clock(session.end))  \(Formatting.text(session.seconds))"
+                "  \(Formatting.timestamp(session.start)) – \(Formatting.clock(session.end))  \(sessionTimes.parts[index])"
                     + (session.isDictated == true ? "  (dictation: its input counted as typed)" : ""))
             if let note = work.note(.session, on: session) { lines.append("    note: \(quoted(note))") }
             if let note = work.note(.paste, on: session) { lines.append("    note on the paste: \(quoted(note))") }

@@ -20,6 +20,11 @@ struct EvidenceText {
         return sessions
     }
 
+    /// The work's time and its sessions' times, which add up as shown.
+    private var times: DurationParts {
+        DurationParts(work.sessions.map(\.activeTime), of: work.activeSeconds)
+    }
+
     func text() -> String {
         var lines = [
             "\(safe(assignment.title))  [\(safe(String(assignment.identifier.prefix(8))))]  \(safe(work.documentName))",
@@ -33,7 +38,7 @@ struct EvidenceText {
                         days: assignment.evidenceKeptDays, withdrawnAt: assignment.evidenceWithdrawnAt, assignment: assignment.identifier))
         }
         lines += [
-            "Time:       \(Formatting.text(work.activeSeconds)) in \(work.sessions.count) \(work.sessions.count == 1 ? "session" : "sessions")",
+            "Time:       \(times.whole) in \(work.sessions.count) \(work.sessions.count == 1 ? "session" : "sessions")",
             "Progress:   \(Formatting.percent((work.progress * 1000).rounded() / 1000))"
                 + (work.progressBasisName.map { " \(safe($0))" } ?? ""),
             "Done:       \(work.completedAt.map { "yes, \(Formatting.timestamp($0))" } ?? "no")",
@@ -60,13 +65,14 @@ struct EvidenceText {
         guard !work.sessions.isEmpty else { return [] }
         let figures = work.history != nil
         let history = historySessions
+        let sessionTimes = times
         var table = [
             ["#", "START", "END", "TIME"] + (figures ? ["WORDS", "TYPED", "PASTED", "LARGEST PASTE SO FAR"] : []) + [""]
         ]
         for (index, session) in work.sessions.enumerated() {
             var row = [
                 "\(index + 1)", Formatting.timestamp(session.start), session.isRunning == true ? "running" : Formatting.clock(session.end),
-                Formatting.text(session.seconds)
+                sessionTimes.parts[index]
             ]
             if figures {
                 let shown = session.identifier.flatMap { history[$0] }

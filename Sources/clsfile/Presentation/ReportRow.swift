@@ -18,14 +18,14 @@ struct ReportRow: Sendable {
     var lastOpened: Date
     var isRunning: Bool
 
-    /// Times are whole seconds, cut as the text shows them, so that text, JSON and CSV agree.
+    /// Times are whole seconds, rounded as the text shows them, so that text, JSON and CSV agree.
     init(_ activity: CLSActivity, since: Date?) {
         (path, contextPath) = ActivitySummary.place(of: activity)
         // A running session counts to its last pulse, as `show` counts it.
-        activeSeconds = activity.recordedDuration(since: since ?? .distantPast).rounded(.down)
+        activeSeconds = activity.recordedDuration(since: since ?? .distantPast).rounded()
         let items = activity.additionalActivityItems
         openSeconds = (items.first { $0.identifier == ItemIdentifier.openTime } as? CLSQuantityItem)?
-            .quantity.rounded(.down)
+            .quantity.rounded()
         words = (activity.primaryActivityItem as? CLSQuantityItem)?.quantity
         let summary = ProgressSummary(activity)
         (progress, progressBasis) = (summary.value, summary.basis)
