@@ -89,13 +89,14 @@ extension SessionRecorder {
                 ready.append(event)
                 continue
             }
-            let path = event.file.path
-            if event.kind == .close, !held.contains(where: { $0.file.path == path }) {
+            // By bytes: Foundation gives no path for a name that is not UTF-8.
+            let path = event.file.fileSystemPathBytes
+            if event.kind == .close, !held.contains(where: { $0.file.fileSystemPathBytes == path }) {
                 // A file deleted or renamed while open: the close ends the session that runs on it.
                 ready.append(event)
             } else if event.kind == .close || event.date < Date(timeIntervalSinceNow: -Self.longestWaitForFile) {
-                delivery.neverWritten.append((event.file, held.filter { $0.file.path == path } + [event]))
-                held.removeAll { $0.file.path == path }
+                delivery.neverWritten.append((event.file, held.filter { $0.file.fileSystemPathBytes == path } + [event]))
+                held.removeAll { $0.file.fileSystemPathBytes == path }
             } else {
                 var waiting = event
                 waiting.fileWasMissing = true
@@ -113,7 +114,7 @@ extension SessionRecorder {
     /// Whether nothing is at the file's path yet, though its folder exists.
     private static func isUnwritten(_ file: URL) -> Bool {
         var info = stat()
-        guard lstat(file.path, &info) != 0, errno == ENOENT else { return false }
-        return stat(file.deletingLastPathComponent().path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        guard FileSystemPath.withCString(file, { lstat($0, &info) }) != 0, errno == ENOENT else { return false }
+        return FileSystemPath.withCString(file.deletingLastPathComponent(), { stat($0, &info) }) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 }

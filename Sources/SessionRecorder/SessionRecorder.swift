@@ -96,11 +96,11 @@ public struct SessionRecorder: Sendable {
         // Each file's activity fetched once, before any event is applied: fetched again with changes
         // unsaved, it would be read again whole, history and all, for every event of a batch; and an
         // event refused after others were applied would leave their changes unsaved in memory.
-        var fetched: [String: (activity: CLSActivity, fileExists: Bool)] = [:]
+        var fetched: [[UInt8]: (activity: CLSActivity, fileExists: Bool)] = [:]
         var ready: [(event: SessionEvent, activity: CLSActivity, fileExists: Bool)] = []
         for event in events.sorted(by: { $0.date < $1.date }) {
             let found: (activity: CLSActivity, fileExists: Bool)
-            if let held = fetched[event.file.path] {
+            if let held = fetched[event.file.fileSystemPathBytes] {
                 found = held
             } else {
                 do {
@@ -109,7 +109,7 @@ public struct SessionRecorder: Sendable {
                     refused.append((event, error))
                     continue
                 }
-                fetched[event.file.path] = found
+                fetched[event.file.fileSystemPathBytes] = found
             }
             ready.append((event, found.activity, found.fileExists))
         }

@@ -175,6 +175,13 @@ struct CommandLineTests {
             environment: ["CLSFILE_STORE": scratch.storeURL.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(try json(result.output)["progress"] as? Double == 0.6)
+        // A name that is not UTF-8 and not there: the message names its bytes.
+        let missing = try run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "exec \"$0\" show \"$(printf '%s/notes-\\376.txt' \"$1\")\"", try builtExecutable("clsfile").path, scratch.url.path],
+            environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        #expect(missing.status == 66)
+        #expect(missing.errorOutput.hasPrefix("clsfile: \(scratch.url.path)/notes-\\xFE.txt does not exist"), "\(missing.errorOutput)")
     }
 
     @Test func serveWithoutItsProgramSaysWhatIsMissing() throws {

@@ -371,4 +371,35 @@ struct HookCommandTests {
         #expect(csvRow.split(separator: ",")[2] == "\(Int(openSeconds))", "\(csvRow)")
         #expect(row.split(separator: " ", omittingEmptySubsequences: true)[1] == "\(Int(openSeconds))s", "\(row)")
     }
+
+    /// A file whose name is not UTF-8, as an editor plugin names it: its events are recorded
+    /// (not held as a file never written), and `show` and `list` find it by its bytes.
+    @Test(arguments: ["off", "on"])
+    func aFileNameThatIsNotUTF8IsRecordedByTheHook(agent: String) throws {
+        let scratch = try Scratch()
+        let runtime = scratch.url.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
+        // The name's bytes come from the shell's printf: `caf\351.txt` is Latin-1 for "café.txt".
+        let script = """
+            f="$(printf '%s/caf\\351.txt' "$1")"; printf 'three words here\\n' > "$f"
+            "$0" hook open "$f" && sleep 1.2 && printf 'and two more\\n' >> "$f" && "$0" hook save "$f" && "$0" hook close "$f" || exit $?
+            "$0" show --json "$f"
+            """
+        let result = try run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", script, try builtExecutable("clsfile").path, scratch.url.path],
+            environment: [
+                "CLSFILE_STORE": scratch.storeURL.path, "CLSFILE_HOOK_AGENT": agent, "XDG_RUNTIME_DIR": runtime.path,
+                "HOME": scratch.url.path
+            ])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(!result.errorOutput.contains("never being written"), "\(result.errorOutput)")
+        let shown = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
+        let words = (shown["primaryItem"] as? [String: Any])?["quantity"] as? Double
+        #expect(words == 6, "\(shown)")
+        #expect((shown["durationSeconds"] as? Double ?? 0) >= 1, "\(shown)")
+        #expect((shown["path"] as? String)?.hasSuffix("/caf\\xE9.txt") == true, "\(shown)")
+        let list = try run(try builtExecutable("clsfile"), ["list"], environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        #expect(list.output.contains("caf\\xE9.txt") && list.output.contains("6 word count"), "\(list.output)")
+    }
 }

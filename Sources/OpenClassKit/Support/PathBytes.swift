@@ -162,6 +162,11 @@ package enum FileSystemPath {
         try PathBytes.withCString(bytes, body)
     }
 
+    /// A path for messages: UTF-8 as it is, any other byte as `\xNN`.
+    package static func display(_ bytes: [UInt8]) -> String {
+        PathBytes.display(bytes)
+    }
+
     /// Calls `body` with a file URL's path, NUL-terminated, its bytes kept (`URL.fileSystemPathBytes`).
     package static func withCString<R>(_ url: URL, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         try PathBytes.withCString(url.fileSystemPathBytes, body)

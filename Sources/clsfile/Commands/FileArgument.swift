@@ -10,6 +10,12 @@ enum FileArgument {
         URL(fileSystemPathBytes: rawBytes(for: argument) ?? Array(argument.utf8))
     }
 
+    /// A file argument as messages name it: its bytes as given, those that are not UTF-8 as `\xNN`
+    /// (Swift's repaired string would show them all as one replacement character).
+    static func displayName(of argument: String) -> String {
+        FileSystemPath.display(rawBytes(for: argument) ?? Array(argument.utf8))
+    }
+
     /// The URL of a file argument, its bytes looked up among `rawArguments` (another process's
     /// arguments, as the hook agent receives them).
     static func url(for argument: String, among rawArguments: [[UInt8]]) -> URL {

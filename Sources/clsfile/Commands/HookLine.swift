@@ -104,7 +104,7 @@ enum HookLine {
             }
             for unwritten in delivery.neverWritten {
                 Diagnostics.warn(
-                    "\(unwritten.file.path) was closed without ever being written: its session (\(unwritten.events.count) events) is not recorded"
+                    "\(unwritten.file.displayPath) was closed without ever being written: its session (\(unwritten.events.count) events) is not recorded"
                 )
             }
             return delivery.failures

@@ -36,7 +36,7 @@ struct ShowCommand: AsyncParsableCommand {
         try await reportingFailures {
             let url = FileArgument.url(for: file)
             let store = storeOptions.dataStore()
-            let activity = try await Self.activity(of: url, named: file, in: store)
+            let activity = try await Self.activity(of: url, named: FileArgument.displayName(of: file), in: store)
             var summary = activity.map { ActivitySummary($0) } ?? ActivitySummary(unrecordedFile: url)
             if let activity {
                 summary.history = try await store.writingHistory(for: activity)
@@ -66,7 +66,9 @@ struct ShowCommand: AsyncParsableCommand {
     /// - Throws: `CLSError` `.invalidArgument` when neither a file nor a record is at the path.
     static func activity(of url: URL, named file: String, in store: CLSDataStore) async throws -> CLSActivity? {
         var info = stat()
-        guard lstat(url.path, &info) != 0, errno == ENOENT else { return try await store.existingActivity(for: url) }
+        guard FileSystemPath.withCString(url, { lstat($0, &info) }) != 0, errno == ENOENT else {
+            return try await store.existingActivity(for: url)
+        }
         guard let recorded = try await store.activityRecorded(at: url) else {
             throw CLSError(
                 .invalidArgument,
