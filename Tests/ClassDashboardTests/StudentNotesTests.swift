@@ -56,6 +56,19 @@ struct StudentNotesTests {
     @Test func workWithoutNotesShowsTheSessionsAsBefore() {
         let page = Self.page(Self.row(notes: nil))
         #expect(!page.contains("work-note") && !page.contains("student-notes") && !page.contains("The student's notes"))
+        // Sessions sent without their active time show their lengths, and say so.
+        #expect(page.contains("<th class=\"number\">Length</th></tr></thead>"))
+    }
+
+    @Test func sessionsWithTheirActiveTimeAddUpToTheWorksTime() {
+        var row = Self.row(notes: nil)
+        // 1,800.9 s in all, in sessions of 600.3 s: each alone would read 10m 00s, the three 30m 00s.
+        row.work.activeSeconds = 1_800.9
+        for index in row.work.sessions.indices { row.work.sessions[index].activeSeconds = 600.3 }
+        let page = Self.page(row)
         #expect(page.contains("<th class=\"number\">Active</th></tr></thead>"))
+        #expect(page.contains(">30m 01s</span>"), "the Time card")
+        let lengths = (1...3).map { Self.sessionRow($0, in: page) }
+        #expect(lengths[0].contains(">10m 00s<") && lengths[1].contains(">10m 01s<") && lengths[2].contains(">10m 00s<"), "\(lengths)")
     }
 }

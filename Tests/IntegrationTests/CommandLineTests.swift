@@ -182,6 +182,15 @@ struct CommandLineTests {
             environment: ["CLSFILE_STORE": scratch.storeURL.path])
         #expect(missing.status == 66)
         #expect(missing.errorOutput.hasPrefix("clsfile: \(scratch.url.path)/notes-\\xFE.txt does not exist"), "\(missing.errorOutput)")
+        // There and not recorded yet: named by its bytes too, not by Foundation's empty path.
+        let unrecorded = try run(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "f=\"$(printf '%s/new-\\375.txt' \"$1\")\"; : > \"$f\"; exec \"$0\" show \"$f\"", try builtExecutable("clsfile").path,
+                scratch.url.path
+            ],
+            environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        #expect(unrecorded.output == "No activity recorded for \(scratch.url.path)/new-\\xFD.txt.\n", "\(unrecorded.output)")
     }
 
     @Test func serveWithoutItsProgramSaysWhatIsMissing() throws {

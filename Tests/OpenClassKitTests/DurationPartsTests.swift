@@ -64,6 +64,9 @@ struct DurationPartsTests {
         #expect(active.text(0.4, notLessThanPart: 1) == "1s")
         #expect(active.text(0.4, notLessThanPart: 0) == "0s")
         #expect(active.text(65, notLessThanPart: 0) == "1m 05s")
+        // An open hour beside active seconds reads as any hour does, to the nearest minute.
+        #expect(active.text(3719, notLessThanPart: 0) == "1h 02m")
+        #expect(active.text(3629.6, notLessThanPart: 0) == DurationText.text(3629.6))
     }
 
     @Test func aRecordedWholeThePartsDoNotMakeIsWrittenAsRecorded() {

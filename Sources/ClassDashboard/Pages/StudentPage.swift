@@ -196,7 +196,7 @@ struct StudentPage {
         return """
             \(paging.navigation(id: "sessions-paging", noun: "Sessions", link: link("sessions")))\
             <table id="sessions">
-            <thead><tr><th class="number">#</th><th>Start</th><th>End</th><th class="number">Active</th>\
+            <thead><tr><th class="number">#</th><th>Start</th><th>End</th><th class="number">\(sessions.allSatisfy { $0.activeSeconds != nil } ? "Active" : "Length")</th>\
             \(withNotes ? "<th>The student's notes</th>" as HTML : "")</tr></thead>
             <tbody>
             \(rows)

@@ -53,6 +53,8 @@ package struct DurationParts: Sendable {
         guard unit > 0, units.indices.contains(index), seconds.isFinite, seconds < 1e15 else {
             return DurationText.text(seconds)
         }
-        return DurationText.text(units: max(units[index], Int((max(0, seconds) / Double(unit)).rounded())), of: unit)
+        let shown = max(units[index], Int((max(0, seconds) / Double(unit)).rounded()))
+        // An hour or more beside parts in seconds (all under an hour): to the nearest minute, once.
+        return unit == 1 && shown >= 3600 ? DurationText.text(seconds) : DurationText.text(units: shown, of: unit)
     }
 }

@@ -27,8 +27,9 @@ package enum DurationText {
             let (hours, minutes) = (units / 60, units % 60)
             return hours > 0 ? String(hours) + "h " + twoDigits(minutes) + "m" : String(minutes) + "m"
         }
-        let (hours, minutes, rest) = (units / 3600, units % 3600 / 60, units % 60)
-        if hours > 0 { return String(hours) + "h " + twoDigits(minutes) + "m" }
+        // From an hour on, to the nearest minute, as any other duration is written.
+        if units >= 3600 { return text(units: (units + 30) / 60, of: 60) }
+        let (minutes, rest) = (units / 60, units % 60)
         if minutes > 0 { return String(minutes) + "m " + twoDigits(rest) + "s" }
         return String(rest) + "s"
     }

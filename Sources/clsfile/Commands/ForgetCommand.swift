@@ -27,7 +27,7 @@ struct ForgetCommand: AsyncParsableCommand {
             let url = FileArgument.url(for: file)
             let rows = try await storeOptions.dataStore().forgetWritingHistory(for: url, keepingFigures: snapshotsOnly)
             let what = snapshotsOnly ? "snapshots of the text" : "rows of writing history"
-            print("forgot \(rows) \(what) of \(TerminalText.escaped(url.path)); its time, progress and items are kept")
+            print("forgot \(rows) \(what) of \(TerminalText.escaped(url.displayPath)); its time, progress and items are kept")
         }
     }
 }

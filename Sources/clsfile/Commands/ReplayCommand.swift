@@ -56,7 +56,7 @@ struct ReplayCommand: AsyncParsableCommand {
             guard let activity = try await store.existingActivity(for: url) else {
                 throw CLSError(
                     .invalidArgument,
-                    "nothing was recorded for \(TerminalText.escaped(url.path)): there is no history to replay (open it with `clsfile open`, or an editor plugin, first)"
+                    "nothing was recorded for \(TerminalText.escaped(url.displayPath)): there is no history to replay (open it with `clsfile open`, or an editor plugin, first)"
                 )
             }
             if let at {
@@ -73,7 +73,7 @@ struct ReplayCommand: AsyncParsableCommand {
             let first = try await store.writingHistory(for: url).entries.first { $0.snapshotSize != nil }
             throw CLSError(
                 .invalidArgument,
-                "no snapshot of \(TerminalText.escaped(url.path)) was taken by \(Formatting.timestamp(date))"
+                "no snapshot of \(TerminalText.escaped(url.displayPath)) was taken by \(Formatting.timestamp(date))"
                     + (first.map { ": the first is from \(Formatting.timestamp($0.date))" }
                         ?? ": none was ever taken (snapshots are of text files up to 2 MiB)"))
         }
@@ -87,7 +87,7 @@ struct ReplayCommand: AsyncParsableCommand {
         guard total > 0 else {
             throw CLSError(
                 .invalidArgument,
-                "\(TerminalText.escaped(url.path)) has no snapshots to replay: they are taken of text files up to 2 MiB, at the end of each session recorded since clsfile kept them"
+                "\(TerminalText.escaped(url.displayPath)) has no snapshots to replay: they are taken of text files up to 2 MiB, at the end of each session recorded since clsfile kept them"
             )
         }
         let styled = isatty(STDOUT_FILENO) == 1

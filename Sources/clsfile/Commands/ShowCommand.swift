@@ -45,13 +45,15 @@ struct ShowCommand: AsyncParsableCommand {
             if html {
                 // A page of nothing would look like a history that is empty: say so instead, as the text does.
                 guard activity != nil else {
+                    let name = FileArgument.displayName(of: file)
                     throw CLSError(
                         .invalidArgument,
-                        "no activity recorded for \(file): there is no history to draw; open it with `clsfile open \(file)` first")
+                        "no activity recorded for \(name): there is no history to draw; open it with `clsfile open \(name)` first")
                 }
                 print(
                     HistoryPage(
-                        title: url.lastPathComponent, figures: summary.historyFigures,
+                        title: url.displayPath.split(separator: "/").last.map(String.init) ?? url.displayPath,
+                        figures: summary.historyFigures,
                         history: summary.history ?? WritingHistory(entries: []),
                         showsProgress: summary.progressBasis?.measuresProgress != false
                     ).render())

@@ -116,7 +116,8 @@ struct ActivitySummary: Sendable {
     }
 
     init(unrecordedFile url: URL) {
-        path = Self.path(of: url)
+        // As `place(of:)` writes a recorded file's path: bytes that are not UTF-8 as `\xNN`.
+        path = url.displayPath
         recorded = false
     }
 
@@ -132,11 +133,6 @@ struct ActivitySummary: Sendable {
         }
         if context.identifier == file, context.parent?.parent == nil { return (file, nil) }
         return (file, Array(context.identifierPath.dropFirst()))
-    }
-
-    /// The path with percent-escapes decoded where they make valid UTF-8.
-    private static func path(of url: URL) -> String {
-        url.path(percentEncoded: false)
     }
 
     /// What timed the last `clsfile open` session, if one recorded it.

@@ -18,14 +18,16 @@ struct ReportRow: Sendable {
     var lastOpened: Date
     var isRunning: Bool
 
-    /// Times are whole seconds, rounded as the text shows them, so that text, JSON and CSV agree.
+    /// Times are kept as recorded: the text rounds them as every duration is shown, and JSON and
+    /// CSV to the nearest whole second, so that text, JSON and CSV agree.
     init(_ activity: CLSActivity, since: Date?) {
         (path, contextPath) = ActivitySummary.place(of: activity)
         // A running session counts to its last pulse, as `show` counts it.
-        activeSeconds = activity.recordedDuration(since: since ?? .distantPast).rounded()
+        activeSeconds = activity.recordedDuration(since: since ?? .distantPast)
         let items = activity.additionalActivityItems
-        openSeconds = (items.first { $0.identifier == ItemIdentifier.openTime } as? CLSQuantityItem)?
-            .quantity.rounded()
+        openSeconds =
+            (items.first { $0.identifier == ItemIdentifier.openTime } as? CLSQuantityItem)?
+            .quantity
         words = (activity.primaryActivityItem as? CLSQuantityItem)?.quantity
         let summary = ProgressSummary(activity)
         (progress, progressBasis) = (summary.value, summary.basis)
@@ -68,7 +70,7 @@ struct ReportRow: Sendable {
     /// The row as a line of CSV, without its line break.
     var csvLine: String {
         let fields = [
-            Self.quoted(path), Formatting.number(activeSeconds), openSeconds.map(Formatting.number) ?? "",
+            Self.quoted(path), Formatting.number(activeSeconds.rounded()), openSeconds.map { Formatting.number($0.rounded()) } ?? "",
             words.map(Formatting.number) ?? "", progress.map { Formatting.decimal($0, places: 4) } ?? "",
             progressBasis?.rawValue ?? "", "\(sessions)", Formatting.iso8601(lastOpened),
             Self.quoted(contextPath?.joined(separator: "/") ?? "")
@@ -105,11 +107,11 @@ struct ReportRow: Sendable {
     var jsonElement: String {
         var json = JSONWriter()
         json.beginObject()
-        json.member("activeSeconds", activeSeconds)
+        json.member("activeSeconds", activeSeconds.rounded())
         json.member("contextPath", contextPath)
         json.member("isRunning", isRunning)
         json.member("lastOpened", Formatting.iso8601(lastOpened))
-        json.member("openSeconds", openSeconds)
+        json.member("openSeconds", openSeconds?.rounded())
         json.member("path", path)
         json.member("progress", progress)
         json.member("progressBasis", progressBasis?.rawValue)
