@@ -175,6 +175,13 @@ struct CommandLineTests {
             environment: ["CLSFILE_STORE": scratch.storeURL.path])
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(try json(result.output)["progress"] as? Double == 0.6)
+        // Its history page is titled with the name's bytes.
+        let page = try run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "exec \"$0\" show --html \"$(printf '%s/notes-\\377.txt' \"$1\")\"", try builtExecutable("clsfile").path, scratch.url.path],
+            environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        #expect(page.status == 0, "\(page.errorOutput)")
+        #expect(page.output.contains("<title>notes-\\xFF.txt · writing history</title>"), "\(page.output.prefix(600))")
         // A name that is not UTF-8 and not there: the message names its bytes.
         let missing = try run(
             URL(fileURLWithPath: "/bin/sh"),

@@ -152,6 +152,12 @@ extension URL {
     package var displayPath: String {
         PathBytes.display(fileSystemPathBytes)
     }
+
+    /// The file's name (the path's last component) for messages and titles, written as
+    /// ``displayPath`` writes it.
+    package var displayFileName: String {
+        PathBytes.fileName(of: fileSystemPathBytes)
+    }
 }
 
 /// Paths as the file system spells them, for code that calls the C library with them. Not part of

@@ -52,7 +52,7 @@ struct ShowCommand: AsyncParsableCommand {
                 }
                 print(
                     HistoryPage(
-                        title: url.displayPath.split(separator: "/").last.map(String.init) ?? url.displayPath,
+                        title: url.displayFileName,
                         figures: summary.historyFigures,
                         history: summary.history ?? WritingHistory(entries: []),
                         showsProgress: summary.progressBasis?.measuresProgress != false
