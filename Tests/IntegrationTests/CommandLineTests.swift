@@ -178,7 +178,10 @@ struct CommandLineTests {
         // Its history page is titled with the name's bytes.
         let page = try run(
             URL(fileURLWithPath: "/bin/sh"),
-            ["-c", "exec \"$0\" show --html \"$(printf '%s/notes-\\377.txt' \"$1\")\"", try builtExecutable("clsfile").path, scratch.url.path],
+            [
+                "-c", "exec \"$0\" show --html \"$(printf '%s/notes-\\377.txt' \"$1\")\"", try builtExecutable("clsfile").path,
+                scratch.url.path
+            ],
             environment: ["CLSFILE_STORE": scratch.storeURL.path])
         #expect(page.status == 0, "\(page.errorOutput)")
         #expect(page.output.contains("<title>notes-\\xFF.txt · writing history</title>"), "\(page.output.prefix(600))")
