@@ -107,9 +107,10 @@ struct Soak {
             // included: its memory grows with the spans recorded (this run records hundreds of
             // thousands of them, years of real editing), not with the events it answers. Besides
             // 1 KB a span held, 8 MB fill over the first minutes and then stay: SQLite's page
-            // cache (2 MB a connection by default) and the allocator's arenas of the threads that
-            // answer (a 2-minute run grows 7–10 MB in all, with the code of 5fcce25 as with this;
-            // a 30-minute run levels off). Past that, something is kept that should not be.
+            // cache (2 MB a connection by default) and the allocator's one heap, which the threads
+            // that answer share (a 2-minute run grows about 8 MB in all; a 30-minute run levels
+            // off). With glibc's eight heaps a processor it grew 15 MB on a machine fast enough to
+            // record 6,000 spans in the 2 minutes. Past that, something is kept that should not be.
             let spans = Double(sqlite(store, "SELECT count(*) FROM time_span")) ?? 0
             print(
                 String(

@@ -24,6 +24,9 @@ enum EntryPoint {
                 Clsfile.exit(withError: error)
             }
         }
+        // A `hook --stdio` serves an editor for hours: its threads share one heap, which must be
+        // said before any of them starts (see AllocatorArenas).
+        if arguments.first == "hook", arguments.contains("--stdio") { AllocatorArenas.useOne() }
         var agentToStart: HookAgentAddress?
         if arguments.first == "hook" {
             switch HookAgent.ask(arguments) {

@@ -162,6 +162,7 @@ enum HookAgent {
         closefrom(3)
         _ = chdir("/")
         guard address.takeLock() else { exit(0) }
+        AllocatorArenas.useOne()
         MainThreadExecutor.run {
             // The call that started this agent made the store; one that is gone is not served.
             guard let idleTimeout = try? SessionOptions.resolvedIdleTimeout(address.idleTimeout.flatMap(Double.init)),
