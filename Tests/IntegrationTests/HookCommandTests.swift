@@ -10,6 +10,17 @@ struct HookCommandTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     }
 
+    /// A `clsfile hook --stdio` on the store, started, with the pipes of its input and output.
+    private func startStdioHook(store: URL) throws -> (process: Process, input: Pipe, output: Pipe) {
+        let process = Process()
+        process.executableURL = try builtExecutable("clsfile")
+        process.arguments = ["hook", "--stdio", "--store", store.path]
+        let input = Pipe(), output = Pipe()
+        (process.standardInput, process.standardOutput, process.standardError) = (input, output, FileHandle.nullDevice)
+        try process.run()
+        return (process, input, output)
+    }
+
     @Test func aThousandHookCallsInParallelAreAllRecorded() async throws {
         let scratch = try Scratch()
         let total = 1000
@@ -205,12 +216,7 @@ struct HookCommandTests {
     @Test func stdioEventsSpooledWhileTheStoreIsBusyCountOnce() throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "four words in here\n")
-        let process = Process()
-        process.executableURL = try builtExecutable("clsfile")
-        process.arguments = ["hook", "--stdio", "--store", scratch.storeURL.path]
-        let input = Pipe(), output = Pipe()
-        (process.standardInput, process.standardOutput, process.standardError) = (input, output, FileHandle.nullDevice)
-        try process.run()
+        let (process, input, output) = try startStdioHook(store: scratch.storeURL)
         var answers = Data()
         /// Sends a line and waits for its answer.
         func send(_ line: String) -> String {
@@ -248,12 +254,7 @@ struct HookCommandTests {
         #if os(Linux)
         let scratch = try Scratch()
         let file = try scratch.file("essay.md", "# An essay\n")
-        let process = Process()
-        process.executableURL = try builtExecutable("clsfile")
-        process.arguments = ["hook", "--stdio", "--store", scratch.storeURL.path]
-        let input = Pipe(), output = Pipe()
-        (process.standardInput, process.standardOutput, process.standardError) = (input, output, FileHandle.nullDevice)
-        try process.run()
+        let (process, input, output) = try startStdioHook(store: scratch.storeURL)
         defer {
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()
