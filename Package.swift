@@ -32,7 +32,7 @@ import Glibc
 ///   in their sections, in the order they are first used (`Scripts/clsfile-start-up.order`, which
 ///   `Scripts/start-up-order` writes from Valgrind traces): spread over 23 MB of code and 1 MB of
 ///   zeroed data, they took about 85 page faults more a start (571 for a `stats` of an ODT, now
-///   485: 0.83× the time; a `hook edit` 0.87×). The linker skips a name that is gone; CI says
+///   485: 0.83–0.88× the time; a `hook edit` 0.87×). The linker skips a name that is gone; CI says
 ///   when the file is stale.
 /// - The `CArguments` target keeps argv from the start of the process for `CommandLine`, in place of
 ///   the standard library's search for it (an initializer that reads /proc/self/maps on every
