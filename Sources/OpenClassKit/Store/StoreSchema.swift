@@ -424,6 +424,42 @@ enum StoreSchema {
                     kept_days     INTEGER CHECK (kept_days BETWEEN 1 AND 36600),
                     withdrawn_at  REAL
                 ) WITHOUT ROWID;
+                """),
+        // 16: the time of an activity's settled spans (`SettledTime`): those starting before
+        // `frontier`, which had all ended when it was set, measured once (`measured`, the length
+        // of their union; `reach`, the latest end among them), so that a history row's time is
+        // measured from the spans after them instead of every span of a long history. A span
+        // written, changed or removed before the frontier deletes the row (the triggers), and the
+        // next measure reads every span again. Spans are read by activity in order of start: that
+        // index replaces the one by activity alone. IF NOT EXISTS, as 14's.
+        Migration(
+            name: "the time of settled spans",
+            sql: """
+                CREATE TABLE IF NOT EXISTS settled_time (
+                    activity_id INTEGER PRIMARY KEY REFERENCES activity(id) ON DELETE CASCADE,
+                    frontier    REAL NOT NULL,
+                    measured    REAL NOT NULL,
+                    reach       REAL NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS time_span_by_start ON time_span(activity_id, started_at);
+                DROP INDEX IF EXISTS time_span_by_activity;
+                CREATE TRIGGER IF NOT EXISTS settled_time_after_insert AFTER INSERT ON time_span
+                WHEN NEW.started_at < (SELECT frontier FROM settled_time WHERE activity_id = NEW.activity_id)
+                BEGIN
+                    DELETE FROM settled_time WHERE activity_id = NEW.activity_id;
+                END;
+                CREATE TRIGGER IF NOT EXISTS settled_time_after_update AFTER UPDATE OF activity_id, started_at, ended_at ON time_span
+                WHEN (OLD.activity_id IS NOT NEW.activity_id OR OLD.started_at IS NOT NEW.started_at OR OLD.ended_at IS NOT NEW.ended_at)
+                    AND (OLD.started_at < (SELECT frontier FROM settled_time WHERE activity_id = OLD.activity_id)
+                        OR NEW.started_at < (SELECT frontier FROM settled_time WHERE activity_id = NEW.activity_id))
+                BEGIN
+                    DELETE FROM settled_time WHERE activity_id IN (OLD.activity_id, NEW.activity_id);
+                END;
+                CREATE TRIGGER IF NOT EXISTS settled_time_after_delete AFTER DELETE ON time_span
+                WHEN OLD.started_at < (SELECT frontier FROM settled_time WHERE activity_id = OLD.activity_id)
+                BEGIN
+                    DELETE FROM settled_time WHERE activity_id = OLD.activity_id;
+                END;
                 """)
     ]
 
