@@ -2,8 +2,10 @@ import Foundation
 import OpenClassKit
 
 /// Turns a student's work on an assignment into xAPI statements in the manner of cmi5: for each
-/// session `initialized` at its start and `terminated` at its end, one `progressed` with the
-/// progress and the word count, and `completed` once the student marked the work done. The
+/// session `initialized` at its start and `terminated` at its end (its duration the session's
+/// length, as cmi5's session time, pauses included), one `progressed` with the progress and the
+/// word count, and `completed` once the student marked the work done (its duration the active
+/// time up to then, which the class report shows: no pause counts). The
 /// student's statement of AI use, when they gave one, is in the context of `progressed` and
 /// `completed` (``aiUseExtension``, ``aiUseNoteExtension``).
 ///
@@ -136,8 +138,9 @@ public struct XAPIStatementBuilder: Sendable {
         }
         if let completedAt = work.completedAt {
             let second = Int64(completedAt.timeIntervalSince1970.rounded(.down))
-            let seconds = Self.activeSeconds(of: spans, until: second)
-            drafts.append((second, .completed, .init(completion: true, duration: XAPIFormat.duration(seconds: Double(seconds))), nil))
+            // Cut to the second, as the other times.
+            let seconds = Self.activeSeconds(of: spans, until: second, inAll: work.activeSeconds).rounded(.down)
+            drafts.append((second, .completed, .init(completion: true, duration: XAPIFormat.duration(seconds: seconds)), nil))
         }
         let ranks = Dictionary(uniqueKeysWithValues: Verb.allCases.enumerated().map { ($1, $0) })
         drafts.sort { ($0.second, ranks[$0.verb] ?? 0) < ($1.second, ranks[$1.verb] ?? 0) }
@@ -171,6 +174,8 @@ public struct XAPIStatementBuilder: Sendable {
         var start: Int64
         var end: Int64
         var isRunning: Bool
+        /// The session's active time: its length less the pauses past the idle timeout in it.
+        var activeSeconds: Double
     }
 
     /// The sessions cut to the second, oldest first; sessions that start in the same second are
@@ -180,9 +185,12 @@ public struct XAPIStatementBuilder: Sendable {
         for session in work.sessions {
             let start = Int64(session.start.timeIntervalSince1970.rounded(.down))
             let end = max(start, Int64(session.end.timeIntervalSince1970.rounded(.down)))
-            let span = Span(start: start, end: end, isRunning: session.isRunning ?? (session.end >= readAt))
+            let span = Span(
+                start: start, end: end, isRunning: session.isRunning ?? (session.end >= readAt), activeSeconds: session.activeTime)
             if let other = bySecond[start] {
-                bySecond[start] = Span(start: start, end: max(end, other.end), isRunning: span.isRunning || other.isRunning)
+                bySecond[start] = Span(
+                    start: start, end: max(end, other.end), isRunning: span.isRunning || other.isRunning,
+                    activeSeconds: max(span.activeSeconds, other.activeSeconds))
             } else {
                 bySecond[start] = span
             }
@@ -190,16 +198,14 @@ public struct XAPIStatementBuilder: Sendable {
         return bySecond.values.sorted { $0.start < $1.start }
     }
 
-    /// The seconds covered by the union of the spans up to a second: the active time before it.
-    static func activeSeconds(of spans: [Span], until limit: Int64) -> Int64 {
-        var total: Int64 = 0
-        var reached = Int64.min
-        for span in spans {
-            let start = max(span.start, reached), end = min(span.end, limit)
-            if end > start { total += end - start }
-            reached = max(reached, span.end)
-        }
-        return total
+    /// The active time before a second: the work's whole (`total`) once every session ended by
+    /// then; else each session's active time, one running across that second counting no more
+    /// than its part before it, and never more than the whole. Not the sessions' lengths: their
+    /// pauses past the idle timeout are no work.
+    static func activeSeconds(of spans: [Span], until limit: Int64, inAll total: Double) -> Double {
+        if spans.allSatisfy({ !$0.isRunning && $0.end <= limit }) { return total }
+        let before = spans.reduce(0.0) { sum, span in sum + min(span.activeSeconds, Double(max(0, limit - span.start))) }
+        return min(before, total)
     }
 
     // MARK: Identity

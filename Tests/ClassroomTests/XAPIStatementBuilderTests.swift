@@ -84,6 +84,38 @@ struct XAPIStatementBuilderTests {
         #expect(statements[0].context.extensions != statements[2].context.extensions)
     }
 
+    @Test func theCompletedDurationIsTheActiveTimeAndNoPauseCounts() throws {
+        func completed(
+            _ sessions: [(start: Double, end: Double, active: Double)], inAll total: Double? = nil, doneAt done: Double
+        ) throws -> XAPIStatement? {
+            let work = StudentWork(
+                assignmentIdentifier: "a1b2c3d4-0000-4000-8000-000000000001", documentName: "essay.txt",
+                activeSeconds: total ?? sessions.map(\.active).reduce(0, +),
+                sessions: sessions.map {
+                    .init(start: Self.t0.addingTimeInterval($0.start), end: Self.t0.addingTimeInterval($0.end), activeSeconds: $0.active)
+                },
+                progress: 0.5, primaryItem: nil, additionalItems: [], completedAt: Self.t0.addingTimeInterval(done))
+            return try Self.export(work).statements.first { $0.verb.id.hasSuffix("/completed") }
+        }
+        // An hour open with a 40-minute pause past the idle timeout, marked done after it.
+        let afterAPause = try completed([(0, 3600, 1200)], doneAt: 4000)
+        #expect(afterAPause?.result?.duration == "PT20M", "the work's active time, as the class report shows it")
+        let statements = try Self.export(
+            StudentWork(
+                assignmentIdentifier: "a1", documentName: "essay.txt", activeSeconds: 1200,
+                sessions: [.init(start: Self.t0, end: Self.t0.addingTimeInterval(3600), activeSeconds: 1200)],
+                progress: 0, primaryItem: nil, additionalItems: [], completedAt: nil)
+        ).statements
+        #expect(
+            statements.first { $0.verb.id.hasSuffix("/terminated") }?.result?.duration == "PT1H",
+            "a session's own statement keeps its length, as cmi5's session time")
+        // Marked done during a session: its active time counts up to then at most.
+        #expect(try completed([(0, 1800, 1800), (3600, 7200, 600)], doneAt: 4000)?.result?.duration == "PT36M40S")
+        #expect(try completed([(0, 1800, 1800), (3600, 7200, 600)], doneAt: 3700)?.result?.duration == "PT31M40S")
+        // Sessions of two devices at once never count more than the work's whole.
+        #expect(try completed([(0, 1800, 1800), (0.4, 1800, 1800)], inAll: 1800, doneAt: 1700)?.result?.duration == "PT30M")
+    }
+
     @Test func workNotDoneHasNoCompletedStatement() throws {
         let (statements, data) = try Self.export(Self.work())
         #expect(XAPIValidator.problems(inExport: data) == [])
