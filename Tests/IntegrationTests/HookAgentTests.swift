@@ -207,6 +207,40 @@ struct HookAgentTests {
         #expect(!setting.agents().contains(agent), "the agent of the removed store ended")
     }
 
+    /// An update replaces the program: the agent of the old one ends, and the calls after it start
+    /// the new one's. So does an agent whose socket was removed (a runtime folder emptied).
+    @Test func theAgentEndsWhenItsProgramIsReplacedOrItsSocketRemoved() async throws {
+        let setting = try Setting()
+        let file = try setting.scratch.file("essay.txt", "a b c\n")
+        let folder = setting.scratch.url.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let installed = folder.appendingPathComponent("clsfile")
+        try FileManager.default.copyItem(at: setting.clsfile, to: installed)
+        let open = try run(
+            installed, ["hook", "open", file.path, "--editor", "vim", "--store", setting.store], environment: setting.environment)
+        #expect(open.status == 0, "\(open.errorOutput)")
+        let old = try await setting.agent()
+        #expect(try String(contentsOfFile: "/proc/\(old)/cmdline", encoding: .utf8).hasPrefix(installed.path))
+        // The update: a new program in the old one's place.
+        try FileManager.default.removeItem(at: installed)
+        try FileManager.default.copyItem(at: setting.clsfile, to: installed)
+        for _ in 0..<100 where setting.agents().contains(old) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!setting.agents().contains(old), "the agent of the replaced program ended")
+        let edit = try run(
+            installed, ["hook", "edit", file.path, "--editor", "vim", "--store", setting.store], environment: setting.environment)
+        #expect(edit.status == 0 && edit.errorOutput.isEmpty, "\(edit.errorOutput)")
+        let new = try await setting.agent()
+        #expect(new != old)
+
+        let socket = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: setting.socketFolder.path).first { $0.hasSuffix(".socket") })
+        try FileManager.default.removeItem(at: setting.socketFolder.appendingPathComponent(socket))
+        for _ in 0..<100 where setting.agents().contains(new) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!setting.agents().contains(new), "the agent whose socket was removed ended")
+        #expect(try setting.hook("close", file.path).status == 0)
+        #expect(try setting.show(file)["isStarted"] as? Bool == false, "the close after it was recorded")
+    }
+
     /// A call the agent took and never answered (the agent was killed while recording) says so,
     /// names the file, and exits 74: it does not record the event again.
     @Test func aCallTakenAndNeverAnsweredSaysSo() async throws {
