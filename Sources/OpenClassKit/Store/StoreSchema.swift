@@ -431,7 +431,9 @@ enum StoreSchema {
         // measured from the spans after them instead of every span of a long history. A span
         // written, changed or removed before the frontier deletes the row (the triggers), and the
         // next measure reads every span again. Spans are read by activity in order of start: that
-        // index replaces the one by activity alone. IF NOT EXISTS, as 14's.
+        // index replaces the one by activity alone. IF NOT EXISTS, as 14's. The triggers hold only
+        // while spans are written by upsert (an INSERT OR REPLACE deletes without firing them) and
+        // while `time_span` is the same table: a migration that rebuilds it makes them anew.
         Migration(
             name: "the time of settled spans",
             sql: """
