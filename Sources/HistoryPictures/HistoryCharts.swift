@@ -88,9 +88,11 @@ public struct HistoryCharts: Sendable {
         }
         content += legend([("black", "black", "active time"), ("white", "black", "open time")])
         content += firstAndLastSession()
-        let total = sessions.reduce(0) { $0 + $1.activeTime }
+        // Written as the table writes them, so that the longest reads as its row and adds up.
+        let activeTimes = DurationParts(sessions.map(\.activeTime))
+        let longestSession = sessions.indices.max { sessions[$0].activeTime < sessions[$1].activeTime } ?? 0
         let description =
-            "\(sessions.count) sessions, \(Self.duration(total)) of active time in all; the longest \(Self.duration(sessions.map(\.activeTime).max() ?? 0))."
+            "\(sessions.count) sessions, \(activeTimes.whole) of active time in all; the longest \(activeTimes.parts[longestSession])."
         return SVG.frame(
             id: id, width: Self.width, height: Self.height, title: "Sessions: active and open time",
             description: description, content: content)

@@ -31,4 +31,19 @@ struct HistoryChartsTests {
         }
         #expect(svg.contains("progress from 0% to 100%"))
     }
+
+    @Test func theSessionsPictureNamesTheLongestAsTheTableWritesIt() throws {
+        let start = Date(timeIntervalSince1970: 1_764_000_000)
+        // 40 s, then 59m 50s: an hour and more in all, so the table writes minutes.
+        let entries = [(40.0, 0.0), (3630.0, 7200.0)].enumerated().map { index, row in
+            WritingHistoryEntry(
+                date: start.addingTimeInterval(row.1 + 3600), sessionStart: start.addingTimeInterval(row.1),
+                sessionEnd: start.addingTimeInterval(row.1 + 3600), activeTime: row.0, sessionIdentifier: "session \(index)")
+        }
+        let charts = HistoryCharts(history: WritingHistory(entries: entries))
+        let svg = try #require(charts.sessionBars())
+        let table = charts.table()
+        #expect(table.contains(">1m<") && table.contains(">1h 00m<"), "\(table)")
+        #expect(svg.contains("2 sessions, 1h 01m of active time in all; the longest 1h 00m."), "\(svg.prefix(600))")
+    }
 }
