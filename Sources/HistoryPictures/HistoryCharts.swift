@@ -248,10 +248,6 @@ public struct HistoryCharts: Sendable {
         value >= 10_000 ? "\(Int((value / 1000).rounded()))k" : "\(Int(value.rounded()))"
     }
 
-    static func duration(_ seconds: TimeInterval) -> String {
-        DurationText.text(seconds)
-    }
-
     static func day(_ date: Date) -> String { format(date, "%Y-%m-%d") }
 
     /// The labels of an axis's ends: their days, or with their times when both are on one day.
