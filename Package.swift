@@ -299,7 +299,7 @@ let package = Package(
         .executableTarget(
             name: "DetectorBenchmark",
             // clsfile: built first, so that `swift run DetectorBenchmark` times the real command.
-            dependencies: ["ContentDetectors", "clsfile"],
+            dependencies: ["ContentDetectors", "TestSupport", "clsfile"],
             path: "Benchmarks/DetectorBenchmark"
         ),
         .executableTarget(
@@ -355,7 +355,7 @@ let package = Package(
         .executableTarget(
             name: "ReportBenchmark",
             // clsfile: built first, so that `swift run ReportBenchmark` times the real command.
-            dependencies: ["OpenClassKit", "clsfile"],
+            dependencies: ["OpenClassKit", "TestSupport", "clsfile"],
             path: "Benchmarks/ReportBenchmark"
         ),
         .executableTarget(

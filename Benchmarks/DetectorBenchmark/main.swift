@@ -1,5 +1,6 @@
 import ContentDetectors
 import Foundation
+import TestSupport
 
 // DetectorBenchmark: compares `clsfile stats` with wc and pandoc on generated inputs.
 // Run with `swift run -c release DetectorBenchmark [--quick]`.
@@ -8,8 +9,9 @@ import Foundation
 // next to this one, start-up included) against one `wc -w FILE` process or one `pandoc -t plain FILE
 // | wc -w` pipeline, each timed from spawn to exit, in rounds side by side (see `sideBySide`): the
 // ratio is the median of the rounds' ratios, shown beside the best run of each. Peak RSS is the
-// child's (wait4). For DOCX and ODT the analysis alone, in this process, is shown too: the
-// table's reading, of the body's part.
+// child's own, from a run of its own through GNU time (see `PeakMemory`: wait4's figure for a
+// spawned child is this benchmark's). For DOCX and ODT the analysis alone, in this process, is
+// shown too: the table's reading, of the body's part.
 
 let arguments = CommandLine.arguments
 if arguments.count >= 3 && arguments[1] == "--stats" {
@@ -78,13 +80,12 @@ func generate(_ url: URL, size: Int, sentences: [String]) throws {
     try handle.synchronize()
 }
 
-/// Runs a tool with stdout to a pipe and stderr to /dev/null; returns its output, wall time and
-/// peak resident set size in KiB.
+/// Runs a tool with stdout to a pipe and stderr to /dev/null; returns its output and wall time.
 ///
 /// Uses posix_spawn directly: Foundation's `Process` adds about 50 ms per launch on Linux
 /// (measured with /bin/true), which would be charged to both tools and compress the ratio.
 func run(_ executable: String, _ args: [String], environment: [String: String] = [:], stdin: URL? = nil) throws -> (
-    output: String, seconds: Double, peakKiB: Int
+    output: String, seconds: Double
 ) {
     var env = ProcessInfo.processInfo.environment
     for (k, v) in environment { env[k] = v }
@@ -122,18 +123,26 @@ func run(_ executable: String, _ args: [String], environment: [String: String] =
     }
     close(fds[0])
     var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    return (String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), seconds, usage.ru_maxrss)
+    return (String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), seconds)
+}
+
+/// The peak resident memory of one run of a program (`clsfile stats FILE` by default), for the
+/// table; "-" with the package to install when GNU time is missing.
+func peakMemory(of file: URL) throws -> String { try peakMemory(clsfile, ["stats", file.path]) }
+
+func peakMemory(_ program: String, _ programArguments: [String]) throws -> String {
+    guard PeakMemory.gnuTime.url != nil else { return "- (apt-get install time)" }
+    return String(format: "%.1f MB", Double(try PeakMemory.ofRun(program, programArguments)) / 1024)
 }
 
 /// The fastest of `times` timed runs, after `warmup` untimed ones (as hyperfine's --warmup): a
 /// short process started just after another tool's run can take a quarter longer for the next
 /// few tens of milliseconds on this kind of VM, whichever tool it is, so each tool is timed in its
 /// own steady state rather than in the tail of the one before.
-func best(_ times: Int, warmup: Int = 1, _ body: () throws -> (output: String, seconds: Double, peakKiB: Int)) rethrows -> (
-    output: String, seconds: Double, peakKiB: Int
+func best(_ times: Int, warmup: Int = 1, _ body: () throws -> (output: String, seconds: Double)) rethrows -> (
+    output: String, seconds: Double
 ) {
     for _ in 0..<warmup { _ = try body() }
     var result = try body()
@@ -156,17 +165,28 @@ guard FileManager.default.isExecutableFile(atPath: clsfile) else {
 /// to the next, and a short process's start-up more than a long one's). Each round times both the
 /// same way, the best of 3 runs after an untimed one (two for `clsfile`, whose runs are
 /// shorter), `clsfile` first. Returns each one's best run and the median of the rounds' ratios.
-func sideBySide(_ url: URL, rounds: Int, reference: () throws -> (output: String, seconds: Double, peakKiB: Int))
+func sideBySide(_ url: URL, rounds: Int, reference: () throws -> (output: String, seconds: Double))
     throws -> (
-        ours: (output: String, seconds: Double, peakKiB: Int), reference: (output: String, seconds: Double, peakKiB: Int),
+        ours: (output: String, seconds: Double), reference: (output: String, seconds: Double),
         medianRatio: Double
     )
 {
+    try sideBySide(clsfile, ["stats", url.path], rounds: rounds, reference: reference)
+}
+
+/// Any program beside a reference command, timed as `clsfile stats` is (see above).
+func sideBySide(
+    _ program: String, _ programArguments: [String], rounds: Int,
+    reference: () throws -> (output: String, seconds: Double)
+) throws -> (
+    ours: (output: String, seconds: Double), reference: (output: String, seconds: Double),
+    medianRatio: Double
+) {
     var ratios: [Double] = []
-    var oursBest: (output: String, seconds: Double, peakKiB: Int)? = nil
-    var referenceBest: (output: String, seconds: Double, peakKiB: Int)? = nil
+    var oursBest: (output: String, seconds: Double)? = nil
+    var referenceBest: (output: String, seconds: Double)? = nil
     for _ in 0..<rounds {
-        let ours = try best(3, warmup: 2) { try run(clsfile, ["stats", url.path]) }
+        let ours = try best(3, warmup: 2) { try run(program, programArguments) }
         let other = try best(3, warmup: 1, reference)
         ratios.append(other.seconds / ours.seconds)
         if oursBest == nil || ours.seconds < oursBest!.seconds { oursBest = ours }
@@ -231,7 +251,7 @@ func compareWithWC(_ name: String, _ url: URL, locale: String, goal: Double) thr
     return (
         name, "\(wordsColumn(ours.output)) words", ours.seconds, "wc -w (LC_ALL=\(locale)) \(wcWords) words", wc.seconds,
         String(format: "%.1fx median of rounds, %.1fx best to best (goal %.0fx)", medianRatio, wc.seconds / ours.seconds, goal),
-        String(format: "%.1f MB", Double(ours.peakKiB) / 1024)
+        try peakMemory(of: url)
     )
 }
 
@@ -262,6 +282,7 @@ if FileManager.default.fileExists(atPath: "/usr/bin/pandoc") {
     let md = dir.appendingPathComponent("essay.md")
     try markdown.write(to: md, atomically: true, encoding: .utf8)
     // Issue 38's goals: DOCX 50 times as fast as pandoc, ODT 30 times (pandoc reads ODT faster).
+    let floors = try FloorProgram.buildAll(in: dir)
     for (format, goal) in [("docx", 50), ("odt", 30)] {
         let doc = dir.appendingPathComponent("essay.\(format)")
         _ = try run("/usr/bin/pandoc", [md.path, "-o", doc.path])
@@ -269,30 +290,45 @@ if FileManager.default.fileExists(atPath: "/usr/bin/pandoc") {
             try run("/bin/sh", ["-c", "pandoc -t plain '\(doc.path)' | wc -w"])
         }
         // What `clsfile stats`' table reads: the body alone.
-        let inProcess = try best(20) { () -> (output: String, seconds: Double, peakKiB: Int) in
+        let inProcess = try best(20) { () -> (output: String, seconds: Double) in
             let start = DispatchTime.now().uptimeNanoseconds
             let r = try DocumentAnalyzer().analyze(doc, options: AnalysisOptions(measuresBodyOnly: true))
-            return ("\(r.statistics.words)", Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, 0)
+            return ("\(r.statistics.words)", Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         rows.append(
             (
                 "10k-word \(format.uppercased()) (process)", "\(wordsColumn(ours.output)) words", ours.seconds,
                 "pandoc -t plain | wc -w: \(pandoc.output) words", pandoc.seconds,
                 String(format: "%.1fx median of rounds, %.1fx best to best (goal %dx)", medianRatio, pandoc.seconds / ours.seconds, goal),
-                String(format: "%.1f MB", Double(ours.peakKiB) / 1024)
+                try peakMemory(of: doc)
             ))
         rows.append(
             (
                 "10k-word \(format.uppercased()) (in-process)", "\(inProcess.output) words", inProcess.seconds,
                 "same pandoc run", pandoc.seconds, String(format: "%.1fx (analysis only)", pandoc.seconds / inProcess.seconds), "-"
             ))
+        // What no `clsfile` can beat: a Swift program that only starts, with and without the part
+        // of Foundation every Swift program that reads a URL or a date links, timed beside the
+        // same pandoc run.
+        for floor in floors {
+            let (start, reference, ratio) = try sideBySide(floor.path, [doc.path], rounds: 5) {
+                try run("/bin/sh", ["-c", "pandoc -t plain '\(doc.path)' | wc -w"])
+            }
+            rows.append(
+                (
+                    "  floor: \(floor.name)", "(starts, reads nothing)", start.seconds,
+                    "pandoc, as above", reference.seconds,
+                    String(format: "%.1fx median of rounds: the most any such program reaches", ratio),
+                    try peakMemory(floor.path, [doc.path])
+                ))
+        }
     }
 } else {
     print("pandoc not found: DOCX/ODT rows skipped (apt-get install -y pandoc)")
 }
 
 func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
-print(pad("input", 34), pad("clsfile stats", 28), pad("reference", 48), pad("ratio", 56), "peak RSS (ours)")
+print(pad("input", 40), pad("clsfile stats", 28), pad("reference", 48), pad("ratio", 56), "peak RSS (ours)")
 for r in rows {
-    print(pad(r.0, 34), pad(String(format: "%.3f s, ", r.2) + r.1, 28), pad(String(format: "%.3f s, ", r.4) + r.3, 48), pad(r.5, 56), r.6)
+    print(pad(r.0, 40), pad(String(format: "%.3f s, ", r.2) + r.1, 28), pad(String(format: "%.3f s, ", r.4) + r.3, 48), pad(r.5, 56), r.6)
 }
