@@ -30,8 +30,9 @@ public struct HookRequest: Decodable, Sendable, Equatable {
     public var targetWords: Int?
     /// True when the file is being read.
     public var reading: Bool?
-    /// With `close`: characters the session typed and pasted, and its largest paste, as the
-    /// plugin counted them.
+    /// With `edit`, `save` or `close`: characters typed and pasted, and the largest paste, as the
+    /// plugin counted them since the figures it last sent for the file (since its open, for the
+    /// first), so that an editor that dies loses only what came after them.
     public var typed: Int?
     public var pasted: Int?
     public var largestPaste: Int?
@@ -67,9 +68,10 @@ public struct HookRequest: Decodable, Sendable, Equatable {
             input: try Self.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event))
     }
 
-    /// Checks the input figures a plugin sends with a close (see ``SessionEvent/InputFigures``).
+    /// Checks the input figures a plugin sends with an edit, a save or a close (see
+    /// ``SessionEvent/InputFigures``).
     /// - Throws: ``RecorderError/Code/invalidRequest`` for a negative count, a paste larger than
-    ///   the pasted characters, or figures sent with another event.
+    ///   the pasted characters, or figures sent with an open or a view.
     public static func input(
         typed: Int?, pasted: Int?, largestPaste: Int?,
         event: SessionEvent.Kind
@@ -77,10 +79,11 @@ public struct HookRequest: Decodable, Sendable, Equatable {
         guard let figures = try SessionEvent.InputFigures.checked(typed: typed, pasted: pasted, largestPaste: largestPaste) else {
             return nil
         }
-        guard event == .close else {
+        guard [.edit, .save, .close].contains(event) else {
             throw RecorderError(
                 .invalidRequest,
-                "typed, pasted and largest-paste figures are a session's totals: send them with close, not \(event.rawValue).")
+                "typed, pasted and largest-paste figures count input since the figures last sent: send them with edit, save or close, not \(event.rawValue)."
+            )
         }
         return figures
     }

@@ -47,7 +47,9 @@ public struct SessionEvent: Codable, Sendable, Equatable {
     /// True for an event that waited for its file to be first written (an editor's new file):
     /// an open then begins from no text.
     public var fileWasMissing: Bool?
-    /// For `close`: what reached the text during the session, as a plugin or a terminal relay counted it.
+    /// For `edit`, `save` and `close`: what reached the text since the figures last sent for the
+    /// file's open (for a close from a terminal relay: during the session), as a plugin or the relay
+    /// counted it. Added to the file's figures.
     public var input: InputFigures?
     /// For `close`: what the session's pulses came from, recorded as the "Timing Source" item.
     public var timing: TimingSource?

@@ -117,11 +117,12 @@ public struct SessionRecorder: Sendable {
         for (var event, activity, fileExists) in ready {
             // An accepted handout's target or reading applies to plugins' events as to `clsfile open`.
             let assignment = event.kind == .edit || event.kind == .view || !fileExists ? nil : try await store.assignment(for: event.file)
-            if event.kind == .open || event.kind == .close {
+            if event.kind == .open || event.kind == .close || event.input != nil {
                 let given = event.isDictated ?? configuration.isDictated
                 if given == nil, isDictating == nil { isDictating = try await store.isDictating() }
                 if given ?? isDictating ?? false {
-                    // Marked in the save that writes the session's span; its input is typed.
+                    // Marked in the save that writes the session's span; its input is typed, that
+                    // of a close and that which an edit or a save brings before it.
                     activity.markSessionDictated()
                     event.input = event.input?.countedAsTyped
                 }
@@ -189,6 +190,9 @@ public struct SessionRecorder: Sendable {
             return try measure(event.file, into: activity)
         case .edit:
             keepRunning(activity, at: event.workDate, editorRun: event.editorRun)
+            // A plugin's figures since those it last sent: kept now, not at a close that a crash
+            // of the editor would never send.
+            if let input = event.input { record(input, on: activity) }
             return nil
         case .view:
             // A view goes on with a session but starts none: an editor run by `clsfile open` sends
@@ -201,6 +205,7 @@ public struct SessionRecorder: Sendable {
             return nil
         case .save:
             keepRunning(activity, at: event.workDate, editorRun: event.editorRun)
+            if let input = event.input { record(input, on: activity) }
             // The history keeps each saved text, so that a replay between a save and the close
             // shows what was saved.
             activity.recordHistoryAtNextSave()

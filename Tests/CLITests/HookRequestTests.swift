@@ -75,9 +75,12 @@ struct HookRequestTests {
         }
     }
 
-    @Test func aClosesFiguresMeanTheSameInAllThreeReadings() throws {
-        let arguments = ["hook", "close", Self.file, "--typed", "12", "--pasted", "30", "--largest-paste", "20"]
-        let json = #"{"event":"close","file":"\#(Self.file)","typed":12,"pasted":30,"largestPaste":20}"#
+    /// An edit and a save carry the figures since those last sent, a close the rest: the same in
+    /// every reading.
+    @Test(arguments: ["edit", "save", "close"])
+    func figuresMeanTheSameInAllThreeReadings(event: String) throws {
+        let arguments = ["hook", event, Self.file, "--typed", "12", "--pasted", "30", "--largest-paste", "20"]
+        let json = #"{"event":"\#(event)","file":"\#(Self.file)","typed":12,"pasted":30,"largestPaste":20}"#
         let (plain, parsed, line) = try readings(arguments, json: json)
         #expect(plain != nil && plain == parsed && line == parsed, "\(arguments)")
         #expect(parsed?.input == SessionEvent.InputFigures(typed: 12, pasted: 30, largestPaste: 20))
@@ -92,8 +95,12 @@ struct HookRequestTests {
             "the largest paste (11 characters) cannot exceed the characters pasted (10)."
         ),
         (
-            #"{"event":"edit","file":"/tmp/essay.txt","typed":5}"#,
-            "typed, pasted and largest-paste figures are a session's totals: send them with close, not edit."
+            #"{"event":"view","file":"/tmp/essay.txt","typed":5}"#,
+            "typed, pasted and largest-paste figures count input since the figures last sent: send them with edit, save or close, not view."
+        ),
+        (
+            #"{"event":"open","file":"/tmp/essay.txt","pasted":5}"#,
+            "typed, pasted and largest-paste figures count input since the figures last sent: send them with edit, save or close, not open."
         )
     ])
     func refusedFiguresSayWhyAndWhatIsAllowed(json: String, message: String) throws {
@@ -121,7 +128,8 @@ struct HookRequestTests {
                 ["hook", "close", Self.file, "--pasted", "10", "--largest-paste", "11"],
                 #"{"event":"close","file":"/tmp/essay.txt","pasted":10,"largestPaste":11}"#
             ),
-            (["hook", "edit", Self.file, "--typed", "5"], #"{"event":"edit","file":"/tmp/essay.txt","typed":5}"#)
+            (["hook", "view", Self.file, "--typed", "5"], #"{"event":"view","file":"/tmp/essay.txt","typed":5}"#),
+            (["hook", "open", Self.file, "--pasted", "5"], #"{"event":"open","file":"/tmp/essay.txt","pasted":5}"#)
         ]
         for (arguments, json) in cases {
             #expect(HookCall(arguments: arguments) == nil, "left to ArgumentParser, which reports it: \(arguments)")

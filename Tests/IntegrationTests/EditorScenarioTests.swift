@@ -304,19 +304,39 @@ struct EditorInTmux {
     }
 
     private func poll(_ file: URL, until done: ([String: Any]) -> Bool) async throws -> [String: Any] {
-        let clsfile = try builtExecutable("clsfile")
         var last: [String: Any] = [:]
         for _ in 0..<60 {
-            let result = try run(clsfile, ["show", "--json", file.path], environment: ["CLSFILE_STORE": scratch.storeURL.path])
-            if result.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
-                object["recorded"] as? Bool == true
-            {
+            let object = try await show(file)
+            if !object.isEmpty {
                 last = object
                 if done(object) { return object }
             }
             try await Task.sleep(for: .milliseconds(250))
         }
         return last
+    }
+
+    /// `clsfile show --json` of the file from this store; empty while it has no record of it.
+    func show(_ file: URL) async throws -> [String: Any] {
+        let result = try run(
+            try builtExecutable("clsfile"), ["show", "--json", file.path], environment: ["CLSFILE_STORE": scratch.storeURL.path])
+        guard result.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
+            object["recorded"] as? Bool == true
+        else { return [:] }
+        return object
+    }
+
+    /// Kills the editor, the process named `program` under the pane, as a crash or `kill -9`
+    /// would: nothing of it runs after, and the pane's shell and the editor's children are left.
+    /// - Throws: When no such process runs.
+    func killEditor(_ program: String) throws {
+        let pane = try run(URL(fileURLWithPath: Tool.tmux.path), ["-L", socket, "display-message", "-p", "-t", "editor", "#{pane_pid}"])
+        guard let root = pid_t(pane.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw CLSTestError("tmux named no pane process: \(pane.output)")
+        }
+        let editors = RunningProcess.tree(of: root).filter { $0.name == program }.map(\.pid)
+        guard !editors.isEmpty else { throw CLSTestError("no \(program) runs under the pane's process \(root)") }
+        for pid in editors { Glibc.kill(pid, SIGKILL) }
     }
 
     func kill() {

@@ -33,8 +33,10 @@ struct PluginInputTests {
         return pasted.unicodeScalars.count + (editor == .emacs ? 2 * line : 2 * (line + 1))
     }
 
+    /// Edits and saves carry the figures since those sent before, the close the rest: over the
+    /// calls of the open they add up to what was typed and pasted, and the close always has them.
     @Test(arguments: Editor.allCases)
-    func typedAndPastedCharactersGoWithTheClose(_ editor: Editor) async throws {
+    func typedAndPastedCharactersAddUpOverTheCallsOfTheOpen(_ editor: Editor) async throws {
         try Tool.require(editor.tool, .tmux)
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "")
@@ -46,13 +48,45 @@ struct PluginInputTests {
         try await putTheLastLine(in: session, editor)
         session.keys(editor.writeAndQuit)
         let close = try await call("close", in: log)
+        #expect(figures(close) != nil, "\(close)")
+        let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(calls.filter { figures($0) != nil }.count > 1, "the figures went with the edits as the typing went on: \(calls)")
         #expect(
-            figures(close)
+            try sentFigures(in: log)
                 == Figures(
                     typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
-                    largestPaste: Self.pasted.unicodeScalars.count), "\(close)")
+                    largestPaste: Self.pasted.unicodeScalars.count), "\(calls)")
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.hasPrefix(Self.words.joined(separator: " ") + Self.pasted), "\(text)")
+    }
+
+    /// An editor killed (`kill -9`: no close) keeps what its last events carried: the figures of
+    /// the input before the edit sent a pause after it. (The hook agent ends the session, at its
+    /// last input, once it sees the editor gone.)
+    @Test(arguments: Editor.allCases)
+    func theFiguresOfAnEditorKilledBeforeItsCloseAreKept(_ editor: Editor) async throws {
+        try Tool.require(editor.tool, .tmux)
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let session = try EditorInTmux(try editor.command([file]), scratch: scratch)
+        defer { session.kill() }
+        try await session.waitForOpen(of: file)
+        try await typeAndPaste(in: session, editor)
+        try await putTheLastLine(in: session, editor)
+        // The trailing edit goes a pause (3 s) after the input stops.
+        try await Task.sleep(for: .seconds(5))
+        try session.killEditor(editor.rawValue)
+        var activity: [String: Any] = [:]
+        for _ in 0..<40 {
+            activity = try await session.show(file)
+            if recorded(in: activity) != nil { break }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        #expect(
+            recorded(in: activity)
+                == Figures(
+                    typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
+                    largestPaste: Self.pasted.unicodeScalars.count), "\(activity)")
     }
 
     @Test(arguments: Editor.allCases)
@@ -103,7 +137,8 @@ struct PluginInputTests {
             ["--paste", "PASTED TEXT", "--insert", "completion", "--paste", "two\r\nlines", "--undo"])
         #expect(result.status == 0, "\(result.errorOutput)")
         let close = try await call("close", in: log)
-        #expect(figures(close) == Figures(typed: Self.typed, pasted: 11 + 9, largestPaste: 11), "\(close)")
+        #expect(figures(close) != nil, "\(close)")
+        #expect(try sentFigures(in: log) == Figures(typed: Self.typed, pasted: 11 + 9, largestPaste: 11))
     }
 
     @Test func vscodeExtensionWritesTheFiguresOfTheFileOfClsfileOpen() async throws {
@@ -152,14 +187,17 @@ struct PluginInputTests {
                     largestPaste: Self.pasted.unicodeScalars.count), "\(activity)")
     }
 
-    @Test func clsfileRecordsTheFiguresOfTheVSCodeExtension() async throws {
+    /// What the VS Code extension sends is what clsfile records; an extension host that dies
+    /// after the save (`crashing`) keeps the figures that went with the edits and the save.
+    @Test(arguments: [false, true])
+    func clsfileRecordsTheFiguresOfTheVSCodeExtension(crashing: Bool) async throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "")
         let result = try runEvents(
-            file, running: try builtExecutable("clsfile"), in: scratch, ["--paste", "PASTED TEXT"],
+            file, running: try builtExecutable("clsfile"), in: scratch, ["--paste", "PASTED TEXT"] + (crashing ? ["--crash"] : []),
             environment: ["CLSFILE_STORE": scratch.storeURL.path])
         #expect(result.status == 0, "\(result.errorOutput)")
-        // deactivate() waits for the close to be recorded.
+        // deactivate() waits for the close to be recorded; a crash, for the calls already made.
         let shown = try run(
             try builtExecutable("clsfile"), ["show", "--json", file.path],
             environment: ["CLSFILE_STORE": scratch.storeURL.path])
@@ -174,6 +212,15 @@ struct PluginInputTests {
     struct Figures: Equatable, CustomStringConvertible {
         var typed: Int, pasted: Int, largestPaste: Int
         var description: String { "typed \(typed), pasted \(pasted), largest paste \(largestPaste)" }
+
+        static let none = Figures(typed: 0, pasted: 0, largestPaste: 0)
+
+        /// The figures of two calls together, as clsfile adds them.
+        static func + (left: Figures, right: Figures) -> Figures {
+            Figures(
+                typed: left.typed + right.typed, pasted: left.pasted + right.pasted,
+                largestPaste: max(left.largestPaste, right.largestPaste))
+        }
     }
 
     /// The editor on files, with the plugin running a stand-in clsfile that appends each call's
@@ -225,7 +272,18 @@ struct PluginInputTests {
         throw CLSTestError("no \(event) call in \(log.path): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 
-    /// The figures of a close call's arguments; nil when one is missing.
+    /// The figures of all the calls in the log together, as clsfile adds them; only edits, saves
+    /// and closes may carry them.
+    private func sentFigures(in log: URL) throws -> Figures {
+        let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        let carrying = calls.filter { figures($0) != nil }
+        #expect(
+            carrying.allSatisfy { ["hook edit ", "hook save ", "hook close "].contains(where: $0.hasPrefix) },
+            "only edits, saves and closes carry figures: \(calls)")
+        return carrying.compactMap(figures).reduce(Figures.none, +)
+    }
+
+    /// The figures of a call's arguments; nil when one is missing.
     private func figures(_ call: String) -> Figures? {
         let words = call.split(separator: " ").map(String.init)
         func value(_ option: String) -> Int? {

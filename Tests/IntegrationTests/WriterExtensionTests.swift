@@ -44,21 +44,48 @@ struct WriterExtensionTests {
             "active from the open to the close (\(typing) s typing, \(open) s from Writer's start to its end): \(duration) s")
 
         let close = try #require(try writer.events().last { $0["event"] as? String == "close" }, "no close event")
-        let typed = (typedWords + ending).joined().count
-        let typedCount = try #require(close["typed"] as? Int, "\(close)")
-        #expect(abs(typedCount - typed) <= 2, "about the \(typed) characters typed: \(close)")
-        #expect((close["pasted"] as? Int ?? 0) >= pasted.count, "\(close)")
-        #expect((close["pasted"] as? Int ?? 0) <= pasted.count + 2, "\(close)")
-        #expect((close["largestPaste"] as? Int ?? 0) >= pasted.count, "\(close)")
+        #expect(close["typed"] is Int, "a close always carries the rest of the figures: \(close)")
         #expect(close["openedAt"] is Double && close["inputAt"] is Double, "\(close)")
+        try Self.expectFigures(of: writer, in: session, typed: (typedWords + ending).joined().count, pasted: pasted.count)
+    }
+
+    /// Writer killed after the input (a crash): what the edits carried is kept.
+    @Test func theFiguresSentBeforeACrashAreKept() async throws {
+        let writer = try await Writer(environment: [:])
+        let typedWords = ["alpha ", "beta ", "gamma "]
+        let pasted = "pasted words from the clipboard"
+        for word in typedWords { try await writer.type(word) }
+        try await writer.paste(pasted)
+        try await writer.type(" delta")
+        // The trailing edit goes 3 s after the input stops.
+        try await Task.sleep(for: .seconds(5))
+        try await writer.crash()
+        let session = try await writer.session { ($0["additionalItems"] as? [Any])?.isEmpty == false }
+        #expect(try writer.events().allSatisfy { $0["event"] as? String != "close" }, "no close came")
+        try Self.expectFigures(of: writer, in: session, typed: (typedWords + [" delta"]).joined().count, pasted: pasted.count)
+    }
+
+    /// The figures of all the events the extension sent add up to what was typed and pasted, and
+    /// to what the store keeps.
+    private static func expectFigures(of writer: Writer, in session: [String: Any], typed: Int, pasted: Int) throws {
+        let carrying = try writer.events().filter { $0["typed"] != nil }
+        #expect(
+            carrying.allSatisfy { ["edit", "save", "close"].contains($0["event"] as? String ?? "") },
+            "only edits, saves and closes carry figures: \(carrying)")
+        let typedCount = carrying.reduce(0) { $0 + ($1["typed"] as? Int ?? 0) }
+        let pastedCount = carrying.reduce(0) { $0 + ($1["pasted"] as? Int ?? 0) }
+        let largest = carrying.map { $0["largestPaste"] as? Int ?? 0 }.max() ?? 0
+        #expect(abs(typedCount - typed) <= 2, "about the \(typed) characters typed: \(carrying)")
+        #expect(pastedCount >= pasted && pastedCount <= pasted + 2, "\(carrying)")
+        #expect(largest >= pasted, "\(carrying)")
         // What the extension sent is what the store keeps.
         let items = session["additionalItems"] as? [[String: Any]] ?? []
         func quantity(_ identifier: String) -> Int? {
             (items.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double).map { Int($0) }
         }
         #expect(quantity("typed_characters") == typedCount, "\(items)")
-        #expect(quantity("pasted_characters") == close["pasted"] as? Int, "\(items)")
-        #expect(quantity("largest_paste") == close["largestPaste"] as? Int, "\(items)")
+        #expect(quantity("pasted_characters") == pastedCount, "\(items)")
+        #expect(quantity("largest_paste") == largest, "\(items)")
     }
 
     @Test func aPauseLongerThanTheIdleTimeoutIsNotCounted() async throws {
@@ -188,20 +215,37 @@ private final class Writer {
         }
     }
 
-    /// `clsfile show --json` of the file once its session is closed (at most 20 s after Writer quit).
-    func closedSession() async throws -> [String: Any] {
+    /// Kills Writer's processes at once (`kill -9`), as a crash ends them: nothing of the extension
+    /// runs after, and its `clsfile hook --stdio` reads what was written to it, then the end.
+    func crash() async throws {
+        // oosplash and soffice.bin, whose command lines name this test's profile.
+        let profile = scratch.url.appendingPathComponent("profile").path
+        let writer = RunningProcess.all().filter { $0.arguments.contains { $0.contains(profile) } }
+        #expect(!writer.isEmpty, "no Writer process to kill")
+        for process in writer { kill(process.pid, SIGKILL) }
+        _ = await soffice?.wait(timeout: 20)
+    }
+
+    /// `clsfile show --json` of the file once `done` says so of it (at most 20 s).
+    func session(until done: ([String: Any]) -> Bool) async throws -> [String: Any] {
         let clsfile = try builtExecutable("clsfile")
         var last: [String: Any] = [:]
         for _ in 0..<80 {
             let shown = try run(clsfile, ["show", "--json", file.path, "--store", scratch.storeURL.path])
             if shown.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any] {
                 last = object
-                if object["isStarted"] as? Bool == false { return object }
+                if done(object) { return object }
             }
             try await Task.sleep(for: .milliseconds(250))
         }
-        Issue.record("the session was not closed: \(last)")
         return last
+    }
+
+    /// `clsfile show --json` of the file once its session is closed (at most 20 s after Writer quit).
+    func closedSession() async throws -> [String: Any] {
+        let closed = try await session { $0["isStarted"] as? Bool == false }
+        if closed["isStarted"] as? Bool != false { Issue.record("the session was not closed: \(closed)") }
+        return closed
     }
 
 }

@@ -150,6 +150,46 @@ struct SessionRecorderTests {
         #expect(try spool.drain().events.isEmpty)
     }
 
+    /// A plugin sends its figures with edits and saves, each time those since it last sent them,
+    /// and the rest with the close: they add up, and an editor killed before its close keeps what
+    /// its last event carried.
+    @Test func figuresSentWithEditsAndSavesAddUpAndOutliveALostClose() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "four words in here\n")
+        let store = scratch.store()
+        let recorder = SessionRecorder(store: store)
+        try await recorder.record(SessionEvent(kind: .open, file: file))
+        try await recorder.record(SessionEvent(kind: .edit, file: file, input: .init(typed: 10, pasted: 0, largestPaste: 0)))
+        try await recorder.record(SessionEvent(kind: .save, file: file, input: .init(typed: 5, pasted: 20, largestPaste: 20)))
+        // The editor is killed here: no close comes.
+        var activity = try await store.fetchActivity(for: file)
+        #expect(quantity(ItemIdentifier.typedCharacters, in: activity) == 15)
+        #expect(quantity(ItemIdentifier.pastedCharacters, in: activity) == 20)
+        #expect(quantity(ItemIdentifier.largestPaste, in: activity) == 20)
+        // Another run of the editor, which closes: its close brings the rest of its own.
+        try await recorder.record(SessionEvent(kind: .open, file: file))
+        try await recorder.record(SessionEvent(kind: .edit, file: file, input: .init(typed: 4, pasted: 8, largestPaste: 8)))
+        try await recorder.record(SessionEvent(kind: .close, file: file, input: .init(typed: 3, pasted: 0, largestPaste: 0)))
+        activity = try await store.fetchActivity(for: file)
+        #expect(quantity(ItemIdentifier.typedCharacters, in: activity) == 22)
+        #expect(quantity(ItemIdentifier.pastedCharacters, in: activity) == 28)
+        #expect(quantity(ItemIdentifier.largestPaste, in: activity) == 20, "the largest of all pastes")
+    }
+
+    /// Written by dictation (the store's setting), what an edit brings counts as typed, as a close's does.
+    @Test func figuresOfAnEditOfADictatedSessionCountAsTyped() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "four words in here\n")
+        let store = scratch.store()
+        try await store.setDictating(true)
+        let recorder = SessionRecorder(store: store)
+        try await recorder.record(SessionEvent(kind: .open, file: file))
+        try await recorder.record(SessionEvent(kind: .edit, file: file, input: .init(typed: 6, pasted: 40, largestPaste: 40)))
+        let activity = try await store.fetchActivity(for: file)
+        #expect(quantity(ItemIdentifier.typedCharacters, in: activity) == 46)
+        #expect(quantity(ItemIdentifier.pastedCharacters, in: activity) == 0)
+    }
+
     /// A long-lived recorder (`hook --stdio`) whose close went to the spool while another process
     /// held the store records it once: the first try, applied in memory before the store said
     /// busy, is not written by the replay's save beside the replayed close.

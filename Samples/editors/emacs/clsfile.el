@@ -26,8 +26,10 @@
 ;;
 ;; Every event but open carries --input-at, the time of the latest text change,
 ;; cursor movement or scroll in the file's buffer, so clsfile counts the work at
-;; the time it was done; close carries --opened-at and the characters typed and
-;; pasted in the file since its open (--typed, --pasted, --largest-paste):
+;; the time it was done; close carries --opened-at. Edit, save and close carry the
+;; characters typed and pasted in the file since the figures last sent for its
+;; open (--typed, --pasted, --largest-paste; see `clsfile--figures'), so an Emacs
+;; that is killed loses only those since its last event:
 ;;
 ;;   typed   what `self-insert-command' inserts (`post-self-insert-hook'): keys,
 ;;           RET, input methods
@@ -89,7 +91,9 @@ A buffer-local value (e.g. a file-local variable) overrides the global one."
 ;;;###autoload
 (put 'clsfile-reading 'safe-local-variable #'booleanp)
 
-(defvar clsfile--queue nil "Argument lists waiting for a process, oldest first.")
+(defvar clsfile--queue nil
+  "Events waiting for a process, oldest first: (ARGS COUNTS SENT).
+See `clsfile--figures'.")
 (defvar clsfile--process nil "The running clsfile process, if any.")
 (defvar clsfile--opened (make-hash-table :test 'equal) "File with a session -> time of its open.")
 (defvar clsfile--last-edit (make-hash-table :test 'equal) "File -> time of the last edit event.")
@@ -110,8 +114,12 @@ A buffer-local value (e.g. a file-local variable) overrides the global one."
   "(WINDOW BUFFER POINT START) of the selected window after the last command.")
 (defvar-local clsfile--session-path nil "The file whose session this buffer has, if any.")
 (defvar clsfile--counts (make-hash-table :test 'equal)
-  "File with a session -> its input since its open, [TYPED PASTED LARGEST-PASTE].")
-(defvar clsfile--session-counts (vector 0 0 0)
+  "File with a session -> its input since its open.
+A vector [TYPED PASTED LARGEST-PASTE UNSENT], UNSENT being the largest paste
+not sent yet.")
+(defvar clsfile--sent (make-hash-table :test 'equal)
+  "File with a session -> the figures sent since its open, [TYPED PASTED].")
+(defvar clsfile--session-counts (vector 0 0 0 0)
   "The input in $CLSFILE_SESSION_FILE over the whole run of Emacs, through visits.")
 (defvar clsfile--session-opened nil
   "Non-nil once $CLSFILE_SESSION_FILE was visited, so its input is ours to tell.")
@@ -214,18 +222,48 @@ A pending edit or view of PATH is replaced by the newer one, with the newer
     (setq extra (clsfile--with-input event path extra))
     (when (member event '("edit" "view"))
       (setq clsfile--queue
-            (cl-remove-if (lambda (args) (and (equal (nth 2 args) event) (equal (nth 3 args) path)))
+            (cl-remove-if (lambda (entry) (and (equal (nth 2 (car entry)) event) (equal (nth 3 (car entry)) path)))
                           clsfile--queue)))
     (setq clsfile--queue
-          (append clsfile--queue (list (apply #'clsfile--arguments event path extra))))
+          (append clsfile--queue (list (clsfile--entry event path extra))))
     (clsfile--next)))
+
+(defun clsfile--entry (event path extra)
+  "EVENT on PATH with EXTRA, to run, with the counts its figures come from."
+  (let ((counted (not (equal event "view"))))
+    (list (apply #'clsfile--arguments event path extra)
+          (and counted (gethash path clsfile--counts))
+          (and counted (gethash path clsfile--sent)))))
+
+(defun clsfile--figures (entry)
+  "The arguments of ENTRY with the figures it carries, taken when it starts.
+They are the characters typed and pasted since the figures last sent for the
+file's open, and the largest of those pastes.  An edit or a save with nothing
+new carries none; a close always does (the rest, zeros included).  A queued
+edit replaced by a newer one loses nothing: the figures are counted when one
+starts."
+  (let ((args (nth 0 entry)) (counts (nth 1 entry)) (sent (nth 2 entry)))
+    (if (not (and counts sent))
+        args
+      (let ((typed (max 0 (- (aref counts 0) (aref sent 0))))
+            (pasted (max 0 (- (aref counts 1) (aref sent 1)))))
+        (if (and (= typed 0) (= pasted 0) (not (equal (nth 2 args) "close")))
+            args
+          (let ((largest (min (aref counts 3) pasted)))
+            (aset sent 0 (+ (aref sent 0) typed))
+            (aset sent 1 (+ (aref sent 1) pasted))
+            (aset counts 3 0)
+            (append args (list "--typed" (number-to-string typed)
+                               "--pasted" (number-to-string pasted)
+                               "--largest-paste" (number-to-string largest)))))))))
 
 (defun clsfile--next ()
   "Start the oldest queued call unless one runs."
   (unless (or clsfile--leaving
               (and clsfile--process (process-live-p clsfile--process)))
     (setq clsfile--process nil)
-    (let ((args (pop clsfile--queue)))
+    (let* ((entry (pop clsfile--queue))
+           (args (and entry (clsfile--figures entry))))
       (when args
         (condition-case err
             (let ((process-connection-type nil)
@@ -259,7 +297,8 @@ A buffer now visiting another file (`write-file') closes the old one's session."
       (setq clsfile--session-path path)
       (let ((quiet (clsfile--quiet-p path)))
         (setq clsfile--session-opened (or clsfile--session-opened quiet))
-        (puthash path (if quiet clsfile--session-counts (vector 0 0 0)) clsfile--counts)
+        (puthash path (if quiet clsfile--session-counts (vector 0 0 0 0)) clsfile--counts)
+        (puthash path (vector 0 0) clsfile--sent)
         (setq clsfile--buffer-counts (gethash path clsfile--counts)))
       (apply #'clsfile--send "open" path (clsfile--settings)))))
 
@@ -331,6 +370,7 @@ argument several characters."
   (when (and clsfile--buffer-counts (> chars 0))
     (cl-incf (aref clsfile--buffer-counts 1) chars)
     (aset clsfile--buffer-counts 2 (max chars (aref clsfile--buffer-counts 2)))
+    (aset clsfile--buffer-counts 3 (max chars (aref clsfile--buffer-counts 3)))
     (clsfile--input-changed)))
 
 (defun clsfile--yank (insert &rest args)
@@ -422,7 +462,8 @@ not input."
 (defun clsfile--forget (path)
   "Drop what is known of PATH."
   (dolist (table (list clsfile--opened clsfile--last-edit clsfile--last-view clsfile--sent-view
-                       clsfile--last-sent clsfile--last-input clsfile--quiet clsfile--counts))
+                       clsfile--last-sent clsfile--last-input clsfile--quiet clsfile--counts
+                       clsfile--sent))
     (remhash path table))
   (dolist (timers (list clsfile--view-timers clsfile--edit-timers))
     (let ((timer (gethash path timers)))
@@ -441,16 +482,12 @@ not input."
 Its --input-at and --opened-at let clsfile leave out the idle time before it."
   (let ((opened (and path (gethash path clsfile--opened))))
     (when opened
-      (let* ((counts (gethash path clsfile--counts))
-             (extra (append (list "--opened-at" (clsfile--time opened)) (clsfile--settings)
-                            (list "--typed" (number-to-string (aref counts 0))
-                                  "--pasted" (number-to-string (aref counts 1))
-                                  "--largest-paste" (number-to-string (aref counts 2))))))
+      (let ((extra (append (list "--opened-at" (clsfile--time opened)) (clsfile--settings))))
         (when (clsfile--quiet-p path)
           (clsfile--write-input))
         (if (and clsfile--leaving (not (clsfile--quiet-p path)))
-            (clsfile--run-now (apply #'clsfile--arguments "close" path
-                                     (clsfile--with-input "close" path extra)))
+            (clsfile--run-now (clsfile--figures
+                               (clsfile--entry "close" path (clsfile--with-input "close" path extra))))
           (apply #'clsfile--send "close" path extra)))
       (clsfile--forget path))))
 
@@ -476,7 +513,7 @@ Let the running call end (up to 2 s), then run what waits and the closes."
   (let ((waiting clsfile--queue))
     (setq clsfile--queue nil)
     (when (clsfile--usable)
-      (mapc #'clsfile--run-now waiting)
+      (dolist (entry waiting) (clsfile--run-now (clsfile--figures entry)))
       (let (paths)
         (maphash (lambda (path _) (push path paths)) clsfile--opened)
         (dolist (path paths)

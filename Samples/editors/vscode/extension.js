@@ -1,5 +1,5 @@
 // clsfile for VS Code: records editing sessions of real files with `clsfile hook`
-// (plugin protocol version 2).
+// (plugin protocol version 3).
 //
 // Events: open (onDidOpenTextDocument, and documents open at activation), edit
 // (onDidChangeTextDocument, at most every min(clsfile.editInterval, idle / 2) seconds
@@ -9,9 +9,11 @@
 //
 // Every event after the open carries --input-at, the time of the latest input in the
 // file (a text change, a cursor movement, a scroll, a manual save), so clsfile counts
-// the work when it happened, not when the call ran. A close carries the characters
-// typed and pasted in the file since its open (--typed, --pasted, --largest-paste; see
-// countInput). Only views are sent for the file of `clsfile open` ($CLSFILE_SESSION_FILE),
+// the work when it happened, not when the call ran. Edits, saves and the close carry the
+// characters typed and pasted in the file since the figures last sent for its open
+// (--typed, --pasted, --largest-paste; see countInput and figures), so an editor that
+// is killed loses only those since its last event. Only views are sent for the file of
+// `clsfile open` ($CLSFILE_SESSION_FILE),
 // which times that session itself; its typed and pasted totals are written as JSON to
 // $CLSFILE_SESSION_INPUT instead.
 //
@@ -24,14 +26,15 @@ const { spawn } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 
-let queue = [];             // { event, file, inputAt, extra } waiting for a process
+let queue = [];             // { event, file, inputAt, extra, counts, sent } waiting for a process
 let running = null;         // the running child process
 let idleWaiters = [];       // resolvers called when the queue is empty
 const sessions = new Map(); // absolute path -> state of its session (see open)
 const quietFiles = new Map(); // absolute path -> whether it is $CLSFILE_SESSION_FILE
 const errors = [];          // what clsfile wrote on standard error
 // The input in $CLSFILE_SESSION_FILE over the whole run, through closes and reopens.
-const sessionCounts = { typed: 0, pasted: 0, largestPaste: 0 };
+// unsent: the largest paste not sent yet (see figures).
+const sessionCounts = { typed: 0, pasted: 0, largestPaste: 0, unsent: 0 };
 let sessionOpened = false;  // whether $CLSFILE_SESSION_FILE was opened: its input is ours to tell
 let inputTimer = null;      // the pending write of $CLSFILE_SESSION_INPUT
 let warned = false;
@@ -162,8 +165,26 @@ function send(event, file, state, extra = []) {
     }
   }
   state.lastSent = Date.now();
-  queue.push({ event, file, inputAt, extra });
+  const counted = event === 'view' ? {} : { counts: state.counts, sent: state.sent };
+  queue.push({ event, file, inputAt, extra, ...counted });
   next();
+}
+
+// The figures an event carries, taken when it starts: the characters typed and pasted
+// since the figures last sent for the file's open, and the largest of those pastes. An
+// edit or a save with nothing new carries none; a close always does (the rest, zeros
+// included). A waiting edit replaced by a newer one loses nothing: the figures are
+// counted when one starts, a paste's too once its clipboard read is done.
+function figures({ event, counts, sent }) {
+  if (!counts || !sent) return [];
+  const typed = Math.max(0, counts.typed - sent.typed);
+  const pastedNow = Math.max(0, counts.pasted - sent.pasted);
+  if (typed === 0 && pastedNow === 0 && event !== 'close') return [];
+  const largest = Math.min(counts.unsent, pastedNow);
+  sent.typed += typed;
+  sent.pasted += pastedNow;
+  counts.unsent = 0;
+  return ['--typed', String(typed), '--pasted', String(pastedNow), '--largest-paste', String(largest)];
 }
 
 function next() {
@@ -178,7 +199,7 @@ function next() {
   const command = setting('command', 'clsfile');
   let child;
   try {
-    child = spawn(command, argumentsFor(entry), { stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
+    child = spawn(command, [...argumentsFor(entry), ...figures(entry)], { stdio: ['ignore', 'ignore', 'pipe'], windowsHide: true });
   } catch (error) {
     failed(command, error);
     return;
@@ -237,7 +258,8 @@ function open(document) {
     viewTimer: null,
     trailing: null,       // the trailing edit's debounce timer
     closing: null,
-    counts: quiet(file) ? sessionCounts : { typed: 0, pasted: 0, largestPaste: 0 },
+    counts: quiet(file) ? sessionCounts : { typed: 0, pasted: 0, largestPaste: 0, unsent: 0 },
+    sent: { typed: 0, pasted: 0 }, // the figures sent since the open (see figures)
     counting: Promise.resolve(), // the clipboard reads still to finish (see countInput)
   };
   sessionOpened = sessionOpened || quiet(file);
@@ -283,6 +305,7 @@ function isTyped(change) {
 function pasted(counts, chars) {
   counts.pasted += chars;
   counts.largestPaste = Math.max(counts.largestPaste, chars);
+  counts.unsent = Math.max(counts.unsent, chars);
 }
 
 function countInput(event, state) {
@@ -407,9 +430,7 @@ function end(file) {
   clearTimeout(state.viewTimer);
   clearTimeout(state.trailing);
   clearTimeout(state.closing);
-  const { typed, pasted: pastedChars, largestPaste } = state.counts;
-  send('close', file, state, ['--opened-at', seconds(state.openedAt), ...progressOptions(state),
-    '--typed', String(typed), '--pasted', String(pastedChars), '--largest-paste', String(largestPaste)]);
+  send('close', file, state, ['--opened-at', seconds(state.openedAt), ...progressOptions(state)]);
   if (quiet(file)) writeInput(true);
 }
 

@@ -18,8 +18,10 @@ struct HookCommand: AsyncParsableCommand {
               {"event": "view", "file": "/path/essay.txt", "view": [1, 40], "totalLines": 200}
             (the other keys: line, editor, inputAt, openedAt, targetWords, reading, typed, pasted, \
             largestPaste). Plugins send --input-at with every event, so that work counts up to the \
-            last input and not to the moment the hook runs, and --opened-at with close, and with \
-            close the characters the session typed and pasted (--typed, --pasted, --largest-paste). An event for a file \
+            last input and not to the moment the hook runs, and --opened-at with close. The characters \
+            typed and pasted (--typed, --pasted, --largest-paste) go with edit, save and close, each \
+            time those since the figures last sent for the file (since its open, for the first): \
+            an editor that crashes loses only those since its last event. An event for a file \
             that does not exist yet (a new file before its first save) waits in the spool until \
             the file appears. Progress is measured toward a target word count (--target-words), \
             else as the share of lines viewed when reading (--reading), else by the document's \
@@ -71,13 +73,14 @@ struct HookCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "With close: characters the session typed (input methods and dictation included).", valueName: "n"))
+            "With edit, save or close: characters typed since the figures last sent for the file (input methods and dictation included).",
+            valueName: "n"))
     var typed: Int?
 
-    @Option(name: .long, help: ArgumentHelp("With close: characters the session pasted.", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("With edit, save or close: characters pasted since the figures last sent.", valueName: "n"))
     var pasted: Int?
 
-    @Option(name: .long, help: ArgumentHelp("With close: the most characters one paste brought.", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("With --pasted: the most characters one of those pastes brought.", valueName: "n"))
     var largestPaste: Int?
 
     @OptionGroup var progressOptions: ProgressOptions

@@ -7,9 +7,10 @@ answers and what clsfile writes on standard error are read by two more threads a
 `Tracker` keeps one `Session` per file, from its `open` to its `close`, and applies the same
 throttles as the Vim plugin (Samples/editors/vim/plugin/clsfile.vim): an `edit` at most every
 min(120, idle / 2) seconds per file and one trailing `edit` min(3, idle / 4) seconds after the
-input stops; a `view` at most every 10 seconds. It also counts the typed and pasted characters that
-`close` carries (or, for the file `clsfile open` runs LibreOffice on, writes them to the file named
-by CLSFILE_SESSION_INPUT).
+input stops; a `view` at most every 10 seconds. It also counts the typed and pasted characters, which
+`edit`, `save` and `close` carry, each time those since the figures last sent for the file's open, so
+that a LibreOffice that crashes loses only those since its last event (for the file `clsfile open`
+runs LibreOffice on, it writes the totals to the file named by CLSFILE_SESSION_INPUT instead).
 """
 
 import collections
@@ -83,13 +84,19 @@ class Channel:
     # -- called on LibreOffice's thread ------------------------------------------------------
 
     def send(self, event):
-        """Queues an event; a waiting edit or view of the same file is replaced by this newer one."""
+        """Queues an event; a waiting edit or view of the same file is replaced by this newer one,
+        which takes over the figures the older one carried."""
         with self._lock:
             if self._stopping:
                 return
             if event["event"] in ("edit", "view"):
-                self._queue = [queued for queued in self._queue
-                               if not (queued["event"] == event["event"] and queued["file"] == event["file"])]
+                kept = []
+                for queued in self._queue:
+                    if queued["event"] == event["event"] and queued["file"] == event["file"]:
+                        _carry_figures(queued, event)
+                    else:
+                        kept.append(queued)
+                self._queue = kept
             self._queue.append(event)
             self._start_thread()
             self._lock.notify()
@@ -236,6 +243,15 @@ class Channel:
             self.remember(raw.decode("utf-8", "replace"))
 
 
+def _carry_figures(older, newer):
+    """Adds the typed and pasted characters of an event that `newer` replaces to those of `newer`."""
+    if "typed" not in older:
+        return
+    for key in ("typed", "pasted"):
+        newer[key] = newer.get(key, 0) + older[key]
+    newer["largestPaste"] = max(newer.get("largestPaste", 0), older["largestPaste"])
+
+
 class Session:
     """One file from its open to its close, with its throttles and its input figures."""
 
@@ -250,6 +266,7 @@ class Session:
         self.last_view = -1e18
         self.sent_view = None     # (first, last, total) of the last view sent
         self.figures = figures
+        self.sent = Figures()     # the figures sent since the open (see Tracker._send)
 
 
 class Figures:
@@ -259,15 +276,26 @@ class Figures:
         self.typed = 0
         self.pasted = 0
         self.largest_paste = 0
+        self.unsent = 0           # the largest paste not sent yet
 
     def add_paste(self, count):
         self.pasted += count
         self.largest_paste = max(self.largest_paste, count)
+        self.unsent = max(self.unsent, count)
 
     def add(self, other):
         self.typed += other.typed
         self.pasted += other.pasted
         self.largest_paste = max(self.largest_paste, other.largest_paste)
+        self.unsent = max(self.unsent, other.unsent)
+
+    def since(self, sent):
+        """The figures counted since `sent` (which they become), for an event: the characters typed
+        and pasted and the largest of those pastes."""
+        typed, pasted = max(0, self.typed - sent.typed), max(0, self.pasted - sent.pasted)
+        sent.typed, sent.pasted = sent.typed + typed, sent.pasted + pasted
+        largest, self.unsent = min(self.unsent, pasted), 0
+        return {"typed": typed, "pasted": pasted, "largestPaste": largest}
 
     def as_json(self):
         return {"typed": self.typed, "pasted": self.pasted, "largestPaste": self.largest_paste}
@@ -364,7 +392,6 @@ class Tracker:
             else:
                 extra = {"openedAt": round(session.opened_at, 3)}
                 extra.update(self.settings.goal())
-                extra.update(session.figures.as_json())
                 self._send("close", session, extra)
             return session
 
@@ -383,6 +410,11 @@ class Tracker:
             message["inputAt"] = round(session.input_at, 3)
         if extra:
             message.update(extra)
+        # The input since the figures last sent: with an edit or a save when there is some, with a
+        # close always (the rest).
+        if event == "close" or event in ("edit", "save") and (
+                session.figures.typed > session.sent.typed or session.figures.pasted > session.sent.pasted):
+            message.update(session.figures.since(session.sent))
         session.last_sent = self.clock()
         self.channel.send(message)
 

@@ -10,10 +10,12 @@
 " Every event but open carries --input-at, the time of the latest input in
 " the buffer (a write too, unless it quits or closes the buffer), so clsfile
 " counts the work when it happened, not when the hook ran; close carries
-" --opened-at, when the open was sent, and the characters typed and pasted
-" in the file since its open (--typed, --pasted, --largest-paste; see
-" s:Typed and s:Count). For $CLSFILE_SESSION_FILE those totals are written
-" as JSON to $CLSFILE_SESSION_INPUT instead, for `clsfile open`.
+" --opened-at, when the open was sent. Edit, save and close carry the
+" characters typed and pasted in the file since the figures last sent for
+" its open (--typed, --pasted, --largest-paste; see s:Typed, s:Count and
+" s:Figures), so a Vim that is killed loses only those since its last event.
+" For $CLSFILE_SESSION_FILE the totals are written as JSON to
+" $CLSFILE_SESSION_INPUT instead, for `clsfile open`.
 "
 " Calls run as asynchronous jobs, one at a time in order, so Vim never waits;
 " only the final closes on exit are synchronous so that they are not lost.
@@ -40,7 +42,7 @@ let g:loaded_clsfile = 1
 let s:cpo_save = &cpo
 set cpo&vim
 
-let s:queue = []        " argument lists waiting for a job
+let s:queue = []        " events waiting for a job: {args, counts, sent} (see s:Figures)
 let s:job = v:null      " the running job, if any
 let s:opened = {}       " absolute path -> time its open was sent
 let s:bufs = {}         " absolute path -> its buffer, for settings at exit
@@ -53,8 +55,10 @@ let s:sent_view = {}    " absolute path -> the last view sent, 'first-last/total
 let s:view_timer = {}   " absolute path -> timer id of a pending view
 let s:saving = []       " [path, buffer, time] of writes whose save waits
 let s:errors = []       " the last lines clsfile wrote on standard error
-let s:counts = {}       " absolute path -> its input since its open: typed, pasted, largestPaste
-let s:session_counts = {'typed': 0, 'pasted': 0, 'largestPaste': 0}
+let s:counts = {}       " absolute path -> its input since its open: typed, pasted,
+                        " largestPaste, and unsent, the largest paste not sent yet
+let s:sent = {}         " absolute path -> the figures sent since its open: typed, pasted
+let s:session_counts = {'typed': 0, 'pasted': 0, 'largestPaste': 0, 'unsent': 0}
                         " the input in $CLSFILE_SESSION_FILE over the whole run of Vim
 let s:session_opened = 0 " whether $CLSFILE_SESSION_FILE was opened, so its totals are Vim's to tell
 let s:input_timer = -1  " timer of the pending write of $CLSFILE_SESSION_INPUT
@@ -189,10 +193,37 @@ function! s:Send(event, path, extra) abort
   let s:last_sent[a:path] = s:Now()
   let args = s:Arguments(a:event, a:path, a:extra)
   if a:event ==# 'edit' || a:event ==# 'view'
-    call filter(s:queue, {_, queued -> !(queued[2] ==# a:event && queued[3] ==# a:path)})
+    call filter(s:queue, {_, queued -> !(queued.args[2] ==# a:event && queued.args[3] ==# a:path)})
   endif
-  call add(s:queue, args)
-  call s:Next()
+  call add(s:queue, s:Entry(args, a:event ==# 'view' ? '' : a:path))
+  " Started once the autocommands of this change are done, so that its
+  " figures are settled (s:Count may move typed characters to pasted).
+  call timer_start(0, {-> s:Next()})
+endfunction
+
+" An event to run, with the counts its figures come from (path '': none).
+function! s:Entry(args, path) abort
+  return {'args': a:args, 'counts': get(s:counts, a:path, {}), 'sent': get(s:sent, a:path, {})}
+endfunction
+
+" The figures an event carries, taken when it starts: the characters typed
+" and pasted since the figures last sent for the file's open, and the
+" largest of those pastes. An edit or a save with nothing new carries none;
+" a close always does (the rest, zeros included). A queued edit replaced by
+" a newer one loses nothing: the figures are counted when one starts.
+function! s:Figures(entry) abort
+  let [c, sent] = [a:entry.counts, a:entry.sent]
+  if empty(c) || empty(sent)
+    return []
+  endif
+  let typed = max([0, c.typed - sent.typed])
+  let pasted = max([0, c.pasted - sent.pasted])
+  if typed == 0 && pasted == 0 && a:entry.args[2] !=# 'close'
+    return []
+  endif
+  let largest = min([c.unsent, pasted])
+  let [sent.typed, sent.pasted, c.unsent] = [sent.typed + typed, sent.pasted + pasted, 0]
+  return ['--typed', string(typed), '--pasted', string(pasted), '--largest-paste', string(largest)]
 endfunction
 
 function! s:Next() abort
@@ -203,7 +234,8 @@ function! s:Next() abort
   if empty(s:queue) || s:leaving
     return
   endif
-  let args = remove(s:queue, 0)
+  let entry = remove(s:queue, 0)
+  let args = entry.args + s:Figures(entry)
   try
     let s:job = job_start(args, {
           \ 'in_io': 'null', 'out_io': 'null', 'err_io': 'pipe',
@@ -252,7 +284,8 @@ function! s:Open(buf) abort
   " through buffer reloads; any other file's from this open to its close.
   let session = s:IsSessionFile(path)
   let s:session_opened = s:session_opened || session
-  let s:counts[path] = session ? s:session_counts : {'typed': 0, 'pasted': 0, 'largestPaste': 0}
+  let s:counts[path] = session ? s:session_counts : {'typed': 0, 'pasted': 0, 'largestPaste': 0, 'unsent': 0}
+  let s:sent[path] = {'typed': 0, 'pasted': 0}
   call setbufvar(a:buf, 'clsfile_state', {'counts': s:counts[path],
         \ 'session': session, 'size': -1, 'change': 0, 'typed': ''})
   if a:buf == bufnr('%')
@@ -378,6 +411,7 @@ endfunction
 function! s:Pasted(counts, chars) abort
   let a:counts.pasted += a:chars
   let a:counts.largestPaste = max([a:counts.largestPaste, a:chars])
+  let a:counts.unsent = max([a:counts.unsent, a:chars])
 endfunction
 
 " True when text is a register's content without its line breaks (Insert
@@ -567,7 +601,7 @@ function! s:ViewLater(buf, path) abort
 endfunction
 
 function! s:Forget(path) abort
-  for table in [s:opened, s:bufs, s:input, s:last_sent, s:last_edit, s:last_view, s:sent_view, s:counts]
+  for table in [s:opened, s:bufs, s:input, s:last_sent, s:last_edit, s:last_view, s:sent_view, s:counts, s:sent]
     silent! call remove(table, a:path)
   endfor
   for timers in [s:view_timer, s:trail_timer]
@@ -583,18 +617,18 @@ function! s:Close(buf, path) abort
   endif
   call s:Flush(a:path, 0)
   let buf = a:buf > 0 ? a:buf : get(s:bufs, a:path, -1)
-  let c = s:counts[a:path]
   let extra = s:InputAt(a:path) + ['--opened-at', s:Stamp(s:opened[a:path])] + s:Goal(buf)
-        \ + ['--typed', string(c.typed), '--pasted', string(c.pasted),
-        \    '--largest-paste', string(c.largestPaste)]
+  let entry = s:Entry(s:Arguments('close', a:path, extra), a:path)
   call s:Forget(a:path)
   if s:IsSessionFile(a:path)
     call s:WriteInput()
     return
   elseif s:leaving
-    call s:RunNow(s:Arguments('close', a:path, extra))
-  else
-    call s:Send('close', a:path, extra)
+    call s:RunNow(entry.args + s:Figures(entry))
+  elseif s:Usable()
+    " Queued with the counts of this open: a new open of the file counts anew.
+    call add(s:queue, entry)
+    call timer_start(0, {-> s:Next()})
   endif
 endfunction
 
@@ -617,8 +651,8 @@ function! s:Leave() abort
   if !s:Usable()
     return
   endif
-  for args in waiting
-    call s:RunNow(args)
+  for entry in waiting
+    call s:RunNow(entry.args + s:Figures(entry))
   endfor
   for path in keys(s:opened)
     call s:Close(-1, path)

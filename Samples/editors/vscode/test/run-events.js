@@ -23,6 +23,8 @@
 //                                 completion does (repeatable)
 //   --undo                        then undo the last of those and redo it (changes with
 //                                 the reasons Undo and Redo)
+//   --crash                       after the save, wait for the calls to end, then exit as
+//                                 a killed editor would: no close, no deactivate
 //
 // The environment passes through to the extension and clsfile: CLSFILE_IDLE_TIMEOUT,
 // CLSFILE_SESSION_FILE, CLSFILE_STORE. Warnings the extension shows go to standard error.
@@ -41,7 +43,7 @@ Module._resolveFilename = function (request, ...rest) {
 
 const usage = 'usage: node run-events.js FILE CLSFILE-COMMAND [--pause-after-typing SECONDS] [--idle SECONDS]\n'
   + '  [--edit-interval SECONDS] [--view-interval SECONDS] [--target-words N] [--reading]\n'
-  + '  [--paste TEXT]... [--insert TEXT]... [--undo] [--] WORDS...';
+  + '  [--paste TEXT]... [--insert TEXT]... [--undo] [--crash] [--] WORDS...';
 
 function fail(message) {
   console.error(`${message}\n${usage}`);
@@ -50,7 +52,7 @@ function fail(message) {
 
 const [file, command, ...rest] = process.argv.slice(2);
 if (!file || !command) fail('run-events.js: FILE and CLSFILE-COMMAND are needed');
-const options = { pauseAfterTyping: 0.4, idle: 0, insertions: [], undo: false };
+const options = { pauseAfterTyping: 0.4, idle: 0, insertions: [], undo: false, crash: false };
 const numberOptions = {
   '--pause-after-typing': (value) => { options.pauseAfterTyping = value; },
   '--idle': (value) => { options.idle = value; },
@@ -66,6 +68,8 @@ while (words.length && words[0].startsWith('--')) {
     stub.configuration['clsfile.reading'] = true;
   } else if (option === '--undo') {
     options.undo = true;
+  } else if (option === '--crash') {
+    options.crash = true;
   } else if (option === '--paste' || option === '--insert') {
     if (!words.length) fail(`run-events.js: ${option} needs a text`);
     options.insertions.push({ text: words.shift(), paste: option === '--paste' });
@@ -139,6 +143,10 @@ async function main() {
   stub.workspace.onWillSaveTextDocument.fire({ document, reason, waitUntil() {} });
   fs.writeFileSync(absolute, text + '\n');
   stub.workspace.onDidSaveTextDocument.fire(document);
+  if (options.crash) {
+    await extension.whenIdle(4000);
+    process.exit(0);
+  }
   await sleep(0.4);
   stub.workspace.onDidCloseTextDocument.fire(document);
   await extension.deactivate();

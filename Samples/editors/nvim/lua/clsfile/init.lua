@@ -1,4 +1,4 @@
--- clsfile: record editing sessions of real files with `clsfile hook` (plugin protocol 2).
+-- clsfile: record editing sessions of real files with `clsfile hook` (plugin protocol 3).
 --
 -- Events: open (a file buffer is entered the first time, also a new file whose
 -- folder exists), edit (typing, at most every min(edit_interval, idle / 2)
@@ -7,10 +7,12 @@
 -- file), close (buffer unloaded or deleted, and every open file when Neovim exits).
 -- Each event but open carries --input-at, the time of the latest input (typing,
 -- cursor movement, scrolling, a write) in the buffer, so clsfile records the
--- work when it happened, not when the hook ran; close carries --opened-at and the
--- characters typed and pasted in the file since its open (--typed, --pasted,
--- --largest-paste; see "Typed and pasted characters" below). For
--- $CLSFILE_SESSION_FILE those totals are written as JSON to $CLSFILE_SESSION_INPUT.
+-- work when it happened, not when the hook ran; close carries --opened-at. Edit,
+-- save and close carry the characters typed and pasted in the file since the
+-- figures last sent for its open (--typed, --pasted, --largest-paste; see "Typed
+-- and pasted characters" below and `figures`), so a Neovim that is killed loses
+-- only those since its last event. For $CLSFILE_SESSION_FILE the totals are
+-- written as JSON to $CLSFILE_SESSION_INPUT.
 -- Only views are sent for $CLSFILE_SESSION_FILE, the file `clsfile open` runs
 -- Neovim on: clsfile times that session itself.
 --
@@ -30,7 +32,7 @@ local defaults = {
 }
 
 local options = {}
-local queue = {}        -- argument lists waiting for a job
+local queue = {}        -- events waiting for a job: { args, counts, sent } (see figures)
 local job = nil         -- the running job id
 local opened = {}       -- absolute path -> { at = Unix time of its open, buf = buffer }
 local input_at = {}     -- path -> Unix time of the latest input since its open
@@ -45,8 +47,10 @@ local saving = {}       -- writes whose save waits for the end of the command
 local seen = {}         -- buffer -> its window, cursor and top line when last seen
 local entering = {}     -- buffer -> true until the command that entered it is done
 local ticks = {}        -- buffer -> b:changedtick when last seen
-local counts = {}       -- path -> its input since its open: { typed, pasted, largestPaste }
-local session_counts = { typed = 0, pasted = 0, largestPaste = 0 } -- $CLSFILE_SESSION_FILE's, over the run
+local counts = {}       -- path -> its input since its open: { typed, pasted, largestPaste,
+                        -- unsent = the largest paste not sent yet }
+local sent = {}         -- path -> the figures sent since its open: { typed, pasted }
+local session_counts = { typed = 0, pasted = 0, largestPaste = 0, unsent = 0 } -- $CLSFILE_SESSION_FILE's, over the run
 local session_opened = false -- whether $CLSFILE_SESSION_FILE was opened, so its totals are ours to tell
 local input_timer = nil -- the pending write of $CLSFILE_SESSION_INPUT
 local buffers = {}      -- buffer -> how its changes are counted (see track)
@@ -197,11 +201,37 @@ local function running()
   return job ~= nil and vim.fn.jobwait({ job }, 0)[1] == -1
 end
 
+-- An event to run, with the counts its figures come from (none for a view).
+local function entry(event, path, extra)
+  local from = event ~= 'view' and path or nil
+  return { args = arguments(event, path, extra), counts = counts[from], sent = sent[from] }
+end
+
+-- The figures an event carries, taken when it starts: the characters typed and
+-- pasted since the figures last sent for the file's open, and the largest of
+-- those pastes. An edit or a save with nothing new carries none; a close always
+-- does (the rest, zeros included). A queued edit replaced by a newer one loses
+-- nothing: the figures are counted when one starts.
+local function figures(e)
+  local c, done = e.counts, e.sent
+  if not c or not done then return e.args end
+  local typed_now = math.max(0, c.typed - done.typed)
+  local pasted_now = math.max(0, c.pasted - done.pasted)
+  if typed_now == 0 and pasted_now == 0 and e.args[3] ~= 'close' then return e.args end
+  local largest = math.min(c.unsent, pasted_now)
+  done.typed, done.pasted, c.unsent = done.typed + typed_now, done.pasted + pasted_now, 0
+  local args = vim.list_extend({}, e.args)
+  vim.list_extend(args, { '--typed', tostring(typed_now), '--pasted', tostring(pasted_now),
+    '--largest-paste', tostring(largest) })
+  return args
+end
+
 next_job = function()
   if running() or leaving then return end
   job = nil
-  local args = table.remove(queue, 1)
-  if not args then return end
+  local e = table.remove(queue, 1)
+  if not e then return end
+  local args = figures(e)
   local ok, id = pcall(vim.fn.jobstart, args, {
     stdin = 'null',
     on_stderr = function(_, lines)
@@ -232,14 +262,16 @@ local function send(event, path, extra)
   -- about the file `clsfile open` times.
   if not usable() or (event ~= 'view' and is_session_file(path)) then return end
   if event == 'edit' or event == 'save' then covered[path] = clock() end
-  if leaving then return run_now(arguments(event, path, extra)) end
+  if leaving then return run_now(figures(entry(event, path, extra))) end
   if event == 'edit' or event == 'view' then
     for i = #queue, 1, -1 do
-      if queue[i][3] == event and queue[i][4] == path then table.remove(queue, i) end
+      if queue[i].args[3] == event and queue[i].args[4] == path then table.remove(queue, i) end
     end
   end
-  table.insert(queue, arguments(event, path, extra))
-  next_job()
+  table.insert(queue, entry(event, path, extra))
+  -- Started once the autocommands of this change are done, so that its figures
+  -- are settled (count may move typed characters to pasted).
+  vim.schedule(next_job)
 end
 
 local view
@@ -316,6 +348,7 @@ end
 local function pasted(state, chars)
   state.counts.pasted = state.counts.pasted + chars
   state.counts.largestPaste = math.max(state.counts.largestPaste, chars)
+  state.counts.unsent = math.max(state.counts.unsent, chars)
 end
 
 -- InsertCharPre: a character typed (or fed as if typed) in Insert mode.
@@ -342,6 +375,7 @@ local function paste(lines, phase)
     state.paste = state.paste + chars
     state.counts.pasted = state.counts.pasted + chars
     state.counts.largestPaste = math.max(state.counts.largestPaste, state.paste)
+    state.counts.unsent = math.max(state.counts.unsent, state.paste)
     resync(buf) -- counted here, not again when its TextChanged comes
     if state.session then write_input_later() end
   end
@@ -432,7 +466,8 @@ local function track(buf, path)
   local session = is_session_file(path)
   session_opened = session_opened or session
   -- `clsfile open` counts its file's input over the whole run, through buffer reloads.
-  counts[path] = session and session_counts or { typed = 0, pasted = 0, largestPaste = 0 }
+  counts[path] = session and session_counts or { typed = 0, pasted = 0, largestPaste = 0, unsent = 0 }
+  sent[path] = { typed = 0, pasted = 0 }
   buffers[buf] = { counts = counts[path], session = session, size = 0, change = 0, typed = '', paste = 0 }
   resync(buf)
 end
@@ -549,6 +584,7 @@ end
 
 local function forget(path)
   opened[path], last_edit[path], last_view[path], sent_view[path], counts[path] = nil, nil, nil, nil, nil
+  sent[path] = nil
   input_at[path], changed_at[path], covered[path] = nil, nil, nil
   for _, timers in ipairs({ view_timer, trail_timer }) do
     local timer = timers[path]
@@ -572,10 +608,8 @@ local function close(path)
       send('save', path, work(w.buf))
     end
   end
-  local c = counts[path]
   local extra = work(session.buf)
-  vim.list_extend(extra, { '--opened-at', seconds(session.at), '--typed', tostring(c.typed),
-    '--pasted', tostring(c.pasted), '--largest-paste', tostring(c.largestPaste) })
+  vim.list_extend(extra, { '--opened-at', seconds(session.at) })
   send('close', path, extra)
   forget(path)
   if is_session_file(path) then write_input() end
@@ -591,7 +625,7 @@ local function leave()
   queue = {}
   write_input()
   if not usable() then return end
-  for _, args in ipairs(waiting) do run_now(args) end
+  for _, e in ipairs(waiting) do run_now(figures(e)) end
   for path in pairs(vim.deepcopy(opened)) do close(path) end
 end
 
