@@ -243,7 +243,8 @@ new carries none; a close always does (the rest, zeros included).  A queued
 edit replaced by a newer one loses nothing: the figures are counted when one
 starts."
   (let ((args (nth 0 entry)) (counts (nth 1 entry)) (sent (nth 2 entry)))
-    (if (not (and counts sent))
+    ;; An open (or a view) carries none: clsfile refuses figures with it.
+    (if (not (and counts sent (member (nth 2 args) '("edit" "save" "close"))))
         args
       (let ((typed (max 0 (- (aref counts 0) (aref sent 0))))
             (pasted (max 0 (- (aref counts 1) (aref sent 1)))))

@@ -176,7 +176,8 @@ function send(event, file, state, extra = []) {
 // included). A waiting edit replaced by a newer one loses nothing: the figures are
 // counted when one starts, a paste's too once its clipboard read is done.
 function figures({ event, counts, sent }) {
-  if (!counts || !sent) return [];
+  // An open (or a view) carries none: clsfile refuses figures with it.
+  if (!counts || !sent || !['edit', 'save', 'close'].includes(event)) return [];
   const typed = Math.max(0, counts.typed - sent.typed);
   const pastedNow = Math.max(0, counts.pasted - sent.pasted);
   if (typed === 0 && pastedNow === 0 && event !== 'close') return [];

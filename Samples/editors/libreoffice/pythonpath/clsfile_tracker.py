@@ -350,14 +350,17 @@ class Tracker:
                 self._send("edit", session)
 
     def typed(self, session, count):
-        session.figures.typed += count
-        self._figures_changed(session)
+        # Under the lock: the writer thread's trailing edit reads and marks the figures sent.
+        with self._lock:
+            session.figures.typed += count
+            self._figures_changed(session)
 
     def pasted(self, session, count):
         if count <= 0:
             return
-        session.figures.add_paste(count)
-        self._figures_changed(session)
+        with self._lock:
+            session.figures.add_paste(count)
+            self._figures_changed(session)
 
     def save(self, session):
         with self._lock:

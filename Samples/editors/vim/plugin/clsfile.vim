@@ -213,7 +213,8 @@ endfunction
 " a newer one loses nothing: the figures are counted when one starts.
 function! s:Figures(entry) abort
   let [c, sent] = [a:entry.counts, a:entry.sent]
-  if empty(c) || empty(sent)
+  " An open (or a view) carries none: clsfile refuses figures with it.
+  if empty(c) || empty(sent) || index(['edit', 'save', 'close'], a:entry.args[2]) < 0
     return []
   endif
   let typed = max([0, c.typed - sent.typed])

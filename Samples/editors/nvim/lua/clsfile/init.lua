@@ -214,10 +214,12 @@ end
 -- nothing: the figures are counted when one starts.
 local function figures(e)
   local c, done = e.counts, e.sent
-  if not c or not done then return e.args end
+  -- An open (or a view) carries none: clsfile refuses figures with it.
+  local event = e.args[3]
+  if not c or not done or (event ~= 'edit' and event ~= 'save' and event ~= 'close') then return e.args end
   local typed_now = math.max(0, c.typed - done.typed)
   local pasted_now = math.max(0, c.pasted - done.pasted)
-  if typed_now == 0 and pasted_now == 0 and e.args[3] ~= 'close' then return e.args end
+  if typed_now == 0 and pasted_now == 0 and event ~= 'close' then return e.args end
   local largest = math.min(c.unsent, pasted_now)
   done.typed, done.pasted, c.unsent = done.typed + typed_now, done.pasted + pasted_now, 0
   local args = vim.list_extend({}, e.args)
@@ -371,13 +373,15 @@ local function paste(lines, phase)
   -- A paste into the command line or a terminal is not the file's.
   if state and not mode:find('^[ct]') then
     if phase == -1 or phase == 1 then state.paste = 0 end
-    local chars = vim.fn.strchars(table.concat(lines, '\n'))
-    state.paste = state.paste + chars
-    state.counts.pasted = state.counts.pasted + chars
-    state.counts.largestPaste = math.max(state.counts.largestPaste, state.paste)
-    state.counts.unsent = math.max(state.counts.unsent, state.paste)
+    state.paste = state.paste + vim.fn.strchars(table.concat(lines, '\n'))
     resync(buf) -- counted here, not again when its TextChanged comes
-    if state.session then write_input_later() end
+    -- Counted whole at its end (or when it is cancelled), so that an event sent between its
+    -- chunks does not split one paste into two smaller ones.
+    if phase == -1 or phase == 3 or result == false then
+      pasted(state, state.paste)
+      state.paste = 0
+      if state.session then write_input_later() end
+    end
   end
   return result
 end
