@@ -171,30 +171,36 @@ func sideBySide(_ url: URL, rounds: Int, reference: () throws -> (output: String
         medianRatio: Double
     )
 {
-    try sideBySide(clsfile, ["stats", url.path], rounds: rounds, reference: reference)
+    let timed = try sideBySide([(clsfile, ["stats", url.path])], rounds: rounds, reference: reference)
+    return (timed.programs[0].best, timed.reference, timed.programs[0].medianRatio)
 }
 
-/// Any program beside a reference command, timed as `clsfile stats` is (see above).
+/// Programs beside a reference command, timed in the same rounds as `clsfile stats` is (see
+/// above), each program in turn and then the reference: each program's best run and median
+/// ratio (reference ÷ program), and the reference's best run.
 func sideBySide(
-    _ program: String, _ programArguments: [String], rounds: Int,
+    _ programs: [(path: String, arguments: [String])], rounds: Int,
     reference: () throws -> (output: String, seconds: Double)
 ) throws -> (
-    ours: (output: String, seconds: Double), reference: (output: String, seconds: Double),
-    medianRatio: Double
+    programs: [(best: (output: String, seconds: Double), medianRatio: Double)], reference: (output: String, seconds: Double)
 ) {
-    var ratios: [Double] = []
-    var oursBest: (output: String, seconds: Double)? = nil
+    var ratios = Array(repeating: [Double](), count: programs.count)
+    var bests: [(output: String, seconds: Double)?] = Array(repeating: nil, count: programs.count)
     var referenceBest: (output: String, seconds: Double)? = nil
     for _ in 0..<rounds {
-        let ours = try best(3, warmup: 2) { try run(program, programArguments) }
+        let runs = try programs.map { program in try best(3, warmup: 2) { try run(program.path, program.arguments) } }
         let other = try best(3, warmup: 1, reference)
-        ratios.append(other.seconds / ours.seconds)
-        if oursBest == nil || ours.seconds < oursBest!.seconds { oursBest = ours }
+        for (index, timed) in runs.enumerated() {
+            ratios[index].append(other.seconds / timed.seconds)
+            if bests[index] == nil || timed.seconds < bests[index]!.seconds { bests[index] = timed }
+        }
         if referenceBest == nil || other.seconds < referenceBest!.seconds { referenceBest = other }
     }
-    ratios.sort()
-    let median = rounds % 2 == 1 ? ratios[rounds / 2] : (ratios[rounds / 2 - 1] + ratios[rounds / 2]) / 2
-    return (oursBest!, referenceBest!, median)
+    let medians = ratios.map { ratios in
+        let sorted = ratios.sorted()
+        return rounds % 2 == 1 ? sorted[rounds / 2] : (sorted[rounds / 2 - 1] + sorted[rounds / 2]) / 2
+    }
+    return (zip(bests, medians).map { ($0!, $1) }, referenceBest!)
 }
 
 /// The words column of a `clsfile stats` table.
@@ -286,9 +292,11 @@ if FileManager.default.fileExists(atPath: "/usr/bin/pandoc") {
     for (format, goal) in [("docx", 50), ("odt", 30)] {
         let doc = dir.appendingPathComponent("essay.\(format)")
         _ = try run("/usr/bin/pandoc", [md.path, "-o", doc.path])
-        let (ours, pandoc, medianRatio) = try sideBySide(doc, rounds: 10) {
+        // With the floors (see FloorProgram) in the same rounds, beside the same pandoc runs.
+        let timed = try sideBySide([(clsfile, ["stats", doc.path])] + floors.map { ($0.path, [doc.path]) }, rounds: 10) {
             try run("/bin/sh", ["-c", "pandoc -t plain '\(doc.path)' | wc -w"])
         }
+        let (ours, medianRatio, pandoc) = (timed.programs[0].best, timed.programs[0].medianRatio, timed.reference)
         // What `clsfile stats`' table reads: the body alone.
         let inProcess = try best(20) { () -> (output: String, seconds: Double) in
             let start = DispatchTime.now().uptimeNanoseconds
@@ -308,17 +316,13 @@ if FileManager.default.fileExists(atPath: "/usr/bin/pandoc") {
                 "same pandoc run", pandoc.seconds, String(format: "%.1fx (analysis only)", pandoc.seconds / inProcess.seconds), "-"
             ))
         // What no `clsfile` can beat: a Swift program that only starts, with and without the part
-        // of Foundation every Swift program that reads a URL or a date links, timed beside the
-        // same pandoc run.
-        for floor in floors {
-            let (start, reference, ratio) = try sideBySide(floor.path, [doc.path], rounds: 5) {
-                try run("/bin/sh", ["-c", "pandoc -t plain '\(doc.path)' | wc -w"])
-            }
+        // of Foundation every Swift program that reads a URL or a date links.
+        for (floor, start) in zip(floors, timed.programs.dropFirst()) {
             rows.append(
                 (
-                    "  floor: \(floor.name)", "(starts, reads nothing)", start.seconds,
-                    "pandoc, as above", reference.seconds,
-                    String(format: "%.1fx median of rounds: the most any such program reaches", ratio),
+                    "  floor: \(floor.name)", "(starts, reads nothing)", start.best.seconds,
+                    "same pandoc runs", pandoc.seconds,
+                    String(format: "%.1fx median of rounds: the most any such program reaches", start.medianRatio),
                     try peakMemory(floor.path, [doc.path])
                 ))
         }
@@ -328,7 +332,9 @@ if FileManager.default.fileExists(atPath: "/usr/bin/pandoc") {
 }
 
 func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
-print(pad("input", 40), pad("clsfile stats", 28), pad("reference", 48), pad("ratio", 56), "peak RSS (ours)")
+print(pad("input", 40), pad("clsfile stats", 32), pad("reference", 52), pad("ratio", 60), "peak RSS (ours)")
 for r in rows {
-    print(pad(r.0, 40), pad(String(format: "%.3f s, ", r.2) + r.1, 28), pad(String(format: "%.3f s, ", r.4) + r.3, 48), pad(r.5, 56), r.6)
+    print(
+        pad(r.0, 40), pad(String(format: "%.2f ms, ", r.2 * 1000) + r.1, 32), pad(String(format: "%.2f ms, ", r.4 * 1000) + r.3, 52),
+        pad(r.5, 60), r.6)
 }
