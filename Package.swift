@@ -81,6 +81,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
@@ -115,7 +116,11 @@ let package = Package(
         .target(name: "CTextScan"),
         .target(
             name: "ContentDetectors",
-            dependencies: ["CMagic", "CTextScan", "CInflate"]
+            // Foundation-free, so that a program that only counts documents starts without it.
+            dependencies: [
+                "CMagic", "CTextScan", "CInflate", .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+            ]
         ),
         .target(name: "CTerminal"),
         .target(name: "CArguments"),
@@ -127,7 +132,7 @@ let package = Package(
             name: "SessionRecorder",
             dependencies: [
                 "OpenClassKit", "ContentDetectors", "CTerminal",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "SystemPackage", package: "swift-system")
             ]
         ),
         .target(
@@ -256,7 +261,7 @@ let package = Package(
                 "HistoryPictures",
                 "SessionRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "SystemPackage", package: "swift-system")
             ],
             // Editor plugins start clsfile on every event: statically linked, the standard library and
             // Foundation need no loading and symbol binding at start-up, which halves it. Only the
@@ -279,7 +284,9 @@ let package = Package(
         ),
         .target(
             name: "FuzzTargets",
-            dependencies: ["ContentDetectors", "Classroom", "OpenClassKit", "SessionRecorder"]
+            dependencies: [
+                "ContentDetectors", "Classroom", "OpenClassKit", "SessionRecorder", .product(name: "SystemPackage", package: "swift-system")
+            ]
         ),
         .executableTarget(
             name: "ContextSample",
@@ -299,7 +306,7 @@ let package = Package(
         .executableTarget(
             name: "DetectorBenchmark",
             // clsfile: built first, so that `swift run DetectorBenchmark` times the real command.
-            dependencies: ["ContentDetectors", "TestSupport", "clsfile"],
+            dependencies: ["ContentDetectors", "TestSupport", "clsfile", .product(name: "SystemPackage", package: "swift-system")],
             path: "Benchmarks/DetectorBenchmark"
         ),
         .executableTarget(
@@ -387,7 +394,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ContentDetectorsTests",
-            dependencies: ["ContentDetectors", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "ContentDetectors", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "SystemPackage", package: "swift-system")
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import ContentDetectors
 import Foundation
+import SystemPackage
 import TestSupport
 
 // DetectorBenchmark: compares `clsfile stats` with wc and pandoc on generated inputs.
@@ -18,7 +19,7 @@ if arguments.count >= 3 && arguments[1] == "--stats" {
     // Statistics mode: for each file, the analyzer's full statistics and those of a single
     // sequential counter fed in 1 MiB and in odd-sized (4093-byte) chunks; all three must agree.
     for path in arguments.dropFirst(2) {
-        let report = try DocumentAnalyzer().analyze(URL(fileURLWithPath: path))
+        let report = try DocumentAnalyzer().analyze(FilePath(path))
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         var results = [TextStatistics]()
         for chunkSize in [1 << 20, 4093] {
@@ -300,7 +301,7 @@ if FileManager.default.fileExists(atPath: "/usr/bin/pandoc") {
         // What `clsfile stats`' table reads: the body alone.
         let inProcess = try best(20) { () -> (output: String, seconds: Double) in
             let start = DispatchTime.now().uptimeNanoseconds
-            let r = try DocumentAnalyzer().analyze(doc, options: AnalysisOptions(measuresBodyOnly: true))
+            let r = try DocumentAnalyzer().analyze(FilePath(doc.path), options: AnalysisOptions(measuresBodyOnly: true))
             return ("\(r.statistics.words)", Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         rows.append(

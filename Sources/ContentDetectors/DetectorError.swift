@@ -1,10 +1,12 @@
-import Foundation
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// The one error type thrown by this module.
 ///
 /// Every error carries a ``code`` to switch on and a one-line ``message`` that names the
 /// file and says what to do about it.
-public struct DetectorError: Error, LocalizedError, Sendable, Equatable {
+public struct DetectorError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, independent of the file.
     public struct Code: Hashable, Sendable, CustomStringConvertible, CaseIterable {
         private enum Kind: String, Sendable, CaseIterable {
@@ -52,7 +54,8 @@ public struct DetectorError: Error, LocalizedError, Sendable, Equatable {
         self.message = message
     }
 
-    public var errorDescription: String? { message }
+    /// The ``message``.
+    public var description: String { message }
 
     static func notARegularFile(_ path: String, _ what: String) -> DetectorError {
         DetectorError(.notARegularFile, "\(path) is a \(what), not a regular file; pass a regular file instead.")

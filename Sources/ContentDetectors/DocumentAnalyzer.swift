@@ -1,21 +1,21 @@
-import Foundation
+import SystemPackage
 
 /// Detects a file's kind, extracts its prose with the matching streaming extractor and counts it.
 ///
 /// ```swift
-/// let report = try DocumentAnalyzer().analyze(URL(fileURLWithPath: "essay.docx"))
+/// let report = try DocumentAnalyzer().analyze("essay.docx")
 /// print(report.statistics.words, report.footnotes.words)
 /// ```
 public struct DocumentAnalyzer: Sendable {
     /// Creates an analyzer.
     public init() {}
 
-    /// Analyzes the file at `url`.
+    /// Analyzes the file at `path`.
     ///
     /// Throws ``DetectorError`` when the path is not a regular file, is too large, cannot be read,
     /// is of an unsupported MIME type, or is a damaged, encrypted or over-expanding container.
-    public func analyze(_ url: URL, options: AnalysisOptions = AnalysisOptions()) throws -> DocumentReport {
-        let file = try SafeFile(url: url, maximumSize: options.maximumFileSize)
+    public func analyze(_ path: FilePath, options: AnalysisOptions = AnalysisOptions()) throws -> DocumentReport {
+        let file = try SafeFile(path: path, maximumSize: options.maximumFileSize)
         let (kind, zipItems) = try KindDetector(maximumFileSize: options.maximumFileSize).detect(file)
         let extractor: TextExtractor
         switch kind.format {

@@ -1,5 +1,4 @@
 #if canImport(Glibc)
-import Foundation
 internal import Glibc
 #endif
 
@@ -92,7 +91,7 @@ enum HTMLCharset {
     /// `charset=…` in a Content-Type value (`text/html; charset=Shift_JIS`), quoted or not.
     private static func charsetParameter(_ content: String) -> String? {
         let lower = content.lowercased()
-        guard let range = lower.range(of: "charset") else { return nil }
+        guard let range = lower.firstRange(of: "charset") else { return nil }
         var rest = lower[range.upperBound...].drop { $0 == " " || $0 == "\t" }
         guard rest.first == "=" else { return nil }
         rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }

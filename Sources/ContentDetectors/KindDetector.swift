@@ -1,4 +1,4 @@
-import Foundation
+import SystemPackage
 
 /// Works out what a file is from its bytes, its name and libmagic.
 ///
@@ -17,10 +17,10 @@ public struct KindDetector: Sendable {
         self.maximumFileSize = maximumFileSize
     }
 
-    /// The kind of the file at `url`. Throws ``DetectorError`` for directories, FIFOs, devices,
+    /// The kind of the file at `path`. Throws ``DetectorError`` for directories, FIFOs, devices,
     /// unreadable or oversized files, and damaged ZIP containers.
-    public func kind(of url: URL) throws -> FileKind {
-        try detect(SafeFile(url: url, maximumSize: maximumFileSize)).kind
+    public func kind(of path: FilePath) throws -> FileKind {
+        try detect(SafeFile(path: path, maximumSize: maximumFileSize)).kind
     }
 
     /// The kind of an opened file, and for a ZIP container the central directory that told it.

@@ -1,6 +1,5 @@
 internal import CMagic
-import Foundation
-
+internal import NIOConcurrencyHelpers
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -13,7 +12,8 @@ internal import Glibc
 /// the liblzma and libbz2 it brings, costs every `clsfile` process about half a millisecond to load.
 final class Magic: @unchecked Sendable {
     static let shared = Magic()
-    private let lock = NSLock()
+    // pthread's mutex, which ThreadSanitizer sees.
+    private let lock = NIOLock()
     /// Guarded by `lock`: nil until first use, then the open cookie or why there is none.
     private var cookie: Result<Cookie, DetectorError>?
 

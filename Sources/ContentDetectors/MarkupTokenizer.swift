@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// Receives events from ``MarkupTokenizer``. Buffers passed in are valid only during the call.
 protocol MarkupHandler {

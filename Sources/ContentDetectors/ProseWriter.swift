@@ -1,4 +1,3 @@
-import Foundation
 internal import CTextScan
 
 /// Where extracted prose goes.
@@ -135,5 +134,3 @@ struct DocumentSource {
         try transcoder.finish(body)
     }
 }
-
-import Foundation

@@ -1,4 +1,5 @@
-import Foundation
+import SystemPackage
+
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -15,8 +16,8 @@ final class SafeFile: @unchecked Sendable {
     let size: Int64
     private let descriptor: Int32
 
-    init(url: URL, maximumSize: Int64) throws {
-        let fileSystemPath = SafeFile.fileSystemPath(of: url)
+    init(path filePath: FilePath, maximumSize: Int64) throws {
+        let fileSystemPath = filePath.withPlatformString { Array(UnsafeBufferPointer(start: $0, count: strlen($0) + 1)) }
         path = String(decoding: fileSystemPath.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var info = stat()
         if stat(fileSystemPath, &info) != 0 { throw DetectorError.unreadable(path, errno: errno) }
@@ -42,36 +43,6 @@ final class SafeFile: @unchecked Sendable {
     }
 
     deinit { close(descriptor) }
-
-    /// The bytes of a file URL's path with its `%XX` escapes decoded, NUL-terminated, as `open`
-    /// takes them. Foundation gives no path for a name that is not UTF-8 (`url.path` is empty), so
-    /// the escapes are decoded here, and such a name keeps its bytes.
-    static func fileSystemPath(of url: URL) -> [CChar] {
-        let encoded = Array(url.absoluteURL.path(percentEncoded: true).utf8)
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        var bytes: [CChar] = []
-        bytes.reserveCapacity(encoded.count + 1)
-        var index = 0
-        while index < encoded.count {
-            if encoded[index] == UInt8(ascii: "%"), index + 2 < encoded.count,
-                let high = hex(encoded[index + 1]), let low = hex(encoded[index + 2])
-            {
-                bytes.append(CChar(bitPattern: high << 4 | low))
-                index += 3
-            } else {
-                bytes.append(CChar(bitPattern: encoded[index]))
-                index += 1
-            }
-        }
-        return bytes + [0]
-    }
 
     /// The extension of the file's name ("docx" for "essay.docx"), or "" when it has none. As for
     /// `URL.pathExtension`, a leading dot (".notes") starts a name, not an extension.

@@ -1,6 +1,7 @@
 import Classroom
 import ContentDetectors
 import Foundation
+import SystemPackage
 import OpenClassKit
 import SessionRecorder
 
@@ -61,7 +62,7 @@ public struct FuzzTarget: Sendable {
             "kind", "kind detection (libmagic and content checks) of any bytes", extension: "bin",
             seeds: ["txt", "md", "html", "tex", "rtf", "docx", "odt", "fodt", "ipynb"]
         ) { url in
-            _ = try KindDetector().kind(of: url)
+            _ = try KindDetector().kind(of: FilePath(url.path))
         },
         document("plain-text", "plain text in every supported encoding", extension: "txt", seeds: ["txt"]),
         document("markdown", "Markdown", extension: "md", seeds: ["md"]),
@@ -137,7 +138,7 @@ public struct FuzzTarget: Sendable {
     /// A target that analyzes a document as `clsfile stats` does.
     private static func document(_ name: String, _ summary: String, extension fileExtension: String, seeds: [String]) -> FuzzTarget {
         FuzzTarget(name, summary, extension: fileExtension, seeds: seeds) { url in
-            _ = try DocumentAnalyzer().analyze(url)
+            _ = try DocumentAnalyzer().analyze(FilePath(url.path))
         }
     }
 }

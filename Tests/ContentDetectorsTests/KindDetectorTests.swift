@@ -59,7 +59,7 @@ struct KindDetectorTests {
         let error = detectorError { _ = try DocumentAnalyzer().analyze(url) }
         #expect(error?.code == .unsupportedFormat)
         #expect(error?.message.contains("image/png") == true)
-        #expect(error?.errorDescription == error?.message)
+        #expect(error?.description == error?.message)
     }
 
     @Test func magicIsThreadSafeUnderConcurrency() async throws {

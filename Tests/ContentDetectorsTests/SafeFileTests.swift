@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import ContentDetectors
+import SystemPackage
 import TestSupport
 
 @Suite("Opened files")
 struct SafeFileTests {
     @Test func aNameThatIsNotUTF8IsOpenedByItsBytes() throws {
-        // "café.txt" in Latin-1: Foundation gives such a URL no path; its bytes are what open takes.
+        // "café.txt" in Latin-1: its bytes are what open takes, and what the path keeps.
         let dir = try Scratch()
         let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)
         let bytes = Array(dir.url.path.utf8) + [UInt8(ascii: "/")] + name
@@ -14,17 +15,16 @@ struct SafeFileTests {
         try #require(fd >= 0)
         _ = "two words\n".withCString { write(fd, $0, strlen($0)) }
         close(fd)
-        let url = try #require(URL(string: "file://" + dir.url.path + "/caf%E9.txt"))
-        #expect(try DocumentAnalyzer().analyze(url).statistics.words == 2)
+        #expect(try DocumentAnalyzer().analyze(FilePath(fileSystemBytes: bytes)).statistics.words == 2)
 
-        let missing = try #require(URL(string: "file://" + dir.url.path + "/gon%E9.txt"))
-        let error = detectorError { _ = try DocumentAnalyzer().analyze(missing) }
+        let missing = Array(dir.url.path.utf8) + Array("/gon".utf8) + [0xE9] + Array(".txt".utf8)
+        let error = detectorError { _ = try DocumentAnalyzer().analyze(FilePath(fileSystemBytes: missing)) }
         #expect(error?.code == .unreadable)
         #expect(error?.message.contains(dir.url.path + "/gon\u{FFFD}.txt") == true, "\(error?.message ?? "")")
     }
 
     @Test(arguments: ["two words.txt", "100% done.txt", "naïve #1?.md", "%E9.txt"])
-    func namesThatURLsEscapeAreOpened(name: String) throws {
+    func namesWithSpacesAndSignsAreOpened(name: String) throws {
         let dir = try Scratch()
         let url = try dir.file(name, "three little words")
         #expect(try DocumentAnalyzer().analyze(url).statistics.words == 3)
@@ -32,7 +32,7 @@ struct SafeFileTests {
     }
 
     @Test(arguments: ["essay.docx", "archive.tar.gz", ".notes", "plain", "file.", "two words.TXT", "dir.d/inside"])
-    func theExtensionIsURLs(name: String) throws {
+    func theExtensionIsFoundations(name: String) throws {
         let dir = try Scratch()
         try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("dir.d"), withIntermediateDirectories: true)
         let url = dir.url.appendingPathComponent(name)

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Office Open XML documents: body from `word/document.xml`; footnotes, endnotes, comments and
 /// headers and footers (`word/header*.xml`, `word/footer*.xml`) from their parts, reported apart,
 /// as Word's own count leaves them out of the body. Deleted and moved-from revisions and fallback

@@ -1,5 +1,3 @@
-import Foundation
-
 /// EPUB: the package document named by `META-INF/container.xml` gives the spine; each spine item
 /// is read in order as XHTML into the body.
 struct EPUBExtractor: TextExtractor {
@@ -16,11 +14,13 @@ struct EPUBExtractor: TextExtractor {
         try parse(zip, opfPath, &spine, path: source.path)
         var hrefs: [String: String] = [:]
         for item in manifest.found { if let id = item["id"], let href = item["href"] { hrefs[id] = href } }
-        let base = (opfPath as NSString).deletingLastPathComponent
+        // The folder of the package document, against which its hrefs are resolved.
+        let base = opfPath.lastIndex(of: "/").map { String(opfPath[..<$0]) } ?? ""
         var handler = HTMLHandler()
         for ref in spine.found {
             guard let id = ref["idref"], let href = hrefs[id] else { continue }
-            let decoded = (href.components(separatedBy: "#").first ?? href).removingPercentEncoding ?? href
+            let withoutFragment = String(href.prefix { $0 != "#" })
+            let decoded = Self.percentDecoded(withoutFragment) ?? withoutFragment
             let full = EPUBExtractor.normalize(base.isEmpty ? decoded : base + "/" + decoded)
             guard zip.contains(full) else { continue }
             var tokenizer = MarkupTokenizer(html: true, path: source.path)
@@ -37,6 +37,36 @@ struct EPUBExtractor: TextExtractor {
         var tokenizer = MarkupTokenizer(html: false, path: path)
         try zip.read(name) { chunk in try tokenizer.feed(chunk, &handler) }
         try tokenizer.finish(&handler)
+    }
+
+    /// A URL reference with its `%XX` escapes decoded; nil when an escape is malformed or the
+    /// bytes it gives are not UTF-8 (the reference is then looked up as written).
+    static func percentDecoded(_ reference: String) -> String? {
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        let encoded = Array(reference.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(encoded.count)
+        var index = 0
+        while index < encoded.count {
+            guard encoded[index] == UInt8(ascii: "%") else {
+                bytes.append(encoded[index])
+                index += 1
+                continue
+            }
+            guard index + 2 < encoded.count, let high = hex(encoded[index + 1]), let low = hex(encoded[index + 2]) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+            index += 3
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     static func normalize(_ path: String) -> String {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// HTML and XHTML: `head`, `title`, `script`, `style` and `template` are excluded, entities are
 /// decoded, whitespace collapses as a browser shows it, and block elements end paragraphs.
 struct HTMLExtractor: TextExtractor {

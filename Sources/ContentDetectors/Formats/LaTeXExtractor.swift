@@ -1,5 +1,3 @@
-import Foundation
-
 /// LaTeX, following texcount's default rules: the preamble (before `\begin{document}`, when there
 /// is a `\documentclass`), comments, math (`$…$`, `$$…$$`, `\(…\)`, `\[…\]` and math environments),
 /// command names, options and the arguments of non-text commands are excluded; the arguments of

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Markdown: front matter, fenced and indented code, code spans, link targets, images, HTML
 /// comments and tags are not prose; code lines are counted as code lines; checklist items are tallied.
 struct MarkdownExtractor: TextExtractor {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Jupyter notebooks: markdown cells are prose (read with the Markdown rules), code cells count as
 /// code lines, and code cells with a non-null `execution_count` count as executed.
 ///

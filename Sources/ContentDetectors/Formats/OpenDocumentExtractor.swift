@@ -1,5 +1,3 @@
-import Foundation
-
 /// OpenDocument text, zipped (`content.xml` and `styles.xml` of an ODT) or flat (`.fodt`). The body
 /// is `office:body`; footnotes, endnotes and annotations are reported apart, and so are the page
 /// headers and footers of the master pages (`styles.xml`), each counted once, as for DOCX (with the

@@ -1,4 +1,8 @@
-import Foundation
+import Dispatch
+
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// Plain text in any supported charset: every byte goes to the counter; checklist items are tallied.
 ///

@@ -1,5 +1,7 @@
+import ContentDetectors
 import Foundation
 import OpenClassKit
+import SystemPackage
 
 /// Turns a file argument into a URL without losing bytes of names that are not UTF-8.
 ///
@@ -8,6 +10,11 @@ enum FileArgument {
     /// The URL of a file argument of this process.
     static func url(for argument: String) -> URL {
         URL(fileSystemPathBytes: rawBytes(for: argument) ?? Array(argument.utf8))
+    }
+
+    /// The path of a file argument of this process, as given (relative or not), its bytes kept.
+    static func path(for argument: String) -> FilePath {
+        FilePath(fileSystemBytes: rawBytes(for: argument) ?? Array(argument.utf8))
     }
 
     /// A file argument as messages name it: its bytes as given, those that are not UTF-8 as `\xNN`

@@ -53,7 +53,7 @@ struct StatsCommand: AsyncParsableCommand {
         for (index, file) in files.enumerated() {
             progress.show("counting \(index + 1) of \(files.count): \(file)")
             do {
-                let report = try analyzer.analyze(FileArgument.url(for: file), options: options)
+                let report = try analyzer.analyze(FileArgument.path(for: file), options: options)
                 rows.append(DocumentSummary(path: file, report: report, targetWords: targetWords))
                 for warning in report.warnings {
                     progress.clear()
