@@ -58,6 +58,14 @@ let startUpLinkerFlags: [String] = {
     return flags
 }()
 
+/// The modules of the `clsfile` front (`clsfile-front`) and of all it depends on, by build folder
+/// name: the objects its release link keeps (see Scripts/link-static-deps). One left out is an
+/// undefined symbol at that link.
+let frontModules = [
+    "clsfile_front", "PlainCalls", "ContentDetectors", "ProgramBasics", "CArguments", "CFront", "CTextScan", "SystemPackage", "CSystem",
+    "NIOConcurrencyHelpers", "CNIOAtomics"
+]
+
 let package = Package(
     name: "clsfile",
     platforms: [.macOS(.v15)],
@@ -70,7 +78,8 @@ let package = Package(
         .library(name: "ClassServer", targets: ["ClassServer"]),
         .library(name: "ClassSync", targets: ["ClassSync"]),
         .library(name: "ClassWire", targets: ["ClassWire"]),
-        .executable(name: "clsfile", targets: ["clsfile"]),
+        .executable(name: "clsfile", targets: ["clsfile-front"]),
+        .executable(name: "clsfile-main", targets: ["clsfile"]),
         .executable(name: "clsfile-sync", targets: ["clsfile-sync"]),
         .executable(name: "clsfile-server", targets: ["clsfile-server"])
     ],
@@ -95,7 +104,7 @@ let package = Package(
         .target(
             name: "OpenClassKit",
             dependencies: [
-                "CSQLite", "CInflate", "CPNG", "CTurboJPEG", .product(name: "GRDB", package: "GRDB.swift"),
+                "ProgramBasics", "CSQLite", "CInflate", "CPNG", "CTurboJPEG", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // Its lock is pthread's, which ThreadSanitizer sees; Synchronization's
@@ -103,6 +112,9 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]
         ),
+        // What every program and the library read of the process and the user, and how a program
+        // writes a message, without Foundation: the `clsfile` front links no more.
+        .target(name: "ProgramBasics"),
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
         .systemLibrary(name: "CInflate", path: "Sources/CInflate"),
@@ -122,8 +134,16 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]
         ),
+        // The calls the `clsfile` front answers without Foundation, the store or ArgumentParser:
+        // `stats`, and a hook call handed to the hook agent; clsfile-main answers them the same way.
+        .target(
+            name: "PlainCalls",
+            dependencies: ["ContentDetectors", "ProgramBasics", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(name: "CTerminal"),
         .target(name: "CArguments"),
+        // The `clsfile` front's early hand-over of the commands it does not answer (see its source).
+        .target(name: "CFront"),
         .target(
             name: "HistoryPictures",
             dependencies: ["OpenClassKit"]
@@ -205,7 +225,7 @@ let package = Package(
         .executableTarget(
             name: "clsfile-server",
             dependencies: [
-                "ClassDashboard", "ClassServer", "ClassWire", "CommandSupport",
+                "ClassDashboard", "ClassServer", "ClassWire", "CommandSupport", "ProgramBasics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -219,7 +239,7 @@ let package = Package(
             // the errors only clsfile meets are in clsfile, so that clsfile-server, clsfile-serve
             // and clsfile-sync link neither SessionRecorder nor ContentDetectors.
             dependencies: [
-                "OpenClassKit", "Classroom",
+                "OpenClassKit", "Classroom", "ProgramBasics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
@@ -244,7 +264,7 @@ let package = Package(
         .executableTarget(
             name: "clsfile-sync",
             dependencies: [
-                "ClassSync", "ClassWire", "CommandSupport", "Classroom", "ForwardedCommands", "OpenClassKit",
+                "ClassSync", "ClassWire", "CommandSupport", "Classroom", "ForwardedCommands", "OpenClassKit", "ProgramBasics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto")
             ]
@@ -254,6 +274,8 @@ let package = Package(
             dependencies: [
                 "OpenClassKit",
                 "CArguments",
+                "PlainCalls",
+                "ProgramBasics",
                 "CommandSupport",
                 "Classroom",
                 "ContentDetectors",
@@ -274,6 +296,20 @@ let package = Package(
                         "-static-stdlib", "-lFoundationEssentials", "-lCoreFoundation", "-l_FoundationICU",
                         "-l_FoundationCShims", "-l_FoundationCollections"
                     ] + startUpLinkerFlags,
+                    .when(configuration: .release))
+            ]
+        ),
+        // `clsfile`: the front that editors and tools start on every event and file (see
+        // Sources/clsfile-front). It depends on clsfile so that building it builds clsfile-main,
+        // which it runs for every other call; an executable's code is not linked into another.
+        .executableTarget(
+            name: "clsfile-front",
+            dependencies: ["PlainCalls", "CArguments", "CFront", "clsfile"],
+            // As clsfile's (below), with nothing of Foundation to name, and only the objects of the
+            // modules it uses: clsfile-main's libraries are left out (see Scripts/link-static-deps).
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-stdlib", "-Xlinker", "--package-objects-of=" + frontModules.joined(separator: ",")] + startUpLinkerFlags,
                     .when(configuration: .release))
             ]
         ),
@@ -306,7 +342,9 @@ let package = Package(
         .executableTarget(
             name: "DetectorBenchmark",
             // clsfile: built first, so that `swift run DetectorBenchmark` times the real command.
-            dependencies: ["ContentDetectors", "TestSupport", "clsfile", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: [
+                "ContentDetectors", "TestSupport", "clsfile", "clsfile-front", .product(name: "SystemPackage", package: "swift-system")
+            ],
             path: "Benchmarks/DetectorBenchmark"
         ),
         .executableTarget(
@@ -334,7 +372,8 @@ let package = Package(
             name: "CatalogBenchmark",
             // clsfile-server, clsfile and clsfile-sync: built first, so that the benchmark times the real programs.
             dependencies: [
-                "ClassServer", "ClassSync", "ClassWire", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile", "clsfile-sync",
+                "ClassServer", "ClassSync", "ClassWire", "OpenClassKit", "TestSupport", "clsfile-server", "clsfile", "clsfile-front",
+                "clsfile-sync",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log")
             ],
             path: "Benchmarks/CatalogBenchmark"
@@ -352,7 +391,7 @@ let package = Package(
         .executableTarget(
             name: "HistoryBenchmark",
             // clsfile: built first, so that `--evidence` times the real command.
-            dependencies: ["OpenClassKit", "TestSupport", "clsfile"],
+            dependencies: ["OpenClassKit", "TestSupport", "clsfile", "clsfile-front"],
             path: "Benchmarks/HistoryBenchmark"
         ),
         .executableTarget(
@@ -362,7 +401,7 @@ let package = Package(
         .executableTarget(
             name: "ReportBenchmark",
             // clsfile: built first, so that `swift run ReportBenchmark` times the real command.
-            dependencies: ["OpenClassKit", "TestSupport", "clsfile"],
+            dependencies: ["OpenClassKit", "TestSupport", "clsfile", "clsfile-front"],
             path: "Benchmarks/ReportBenchmark"
         ),
         .executableTarget(
@@ -407,7 +446,7 @@ let package = Package(
         .testTarget(
             name: "ClassDashboardTests",
             dependencies: [
-                "ClassDashboard", "Classroom", "OpenClassKit", "TestSupport", "clsfile", "clsfile-serve",
+                "ClassDashboard", "Classroom", "OpenClassKit", "TestSupport", "clsfile", "clsfile-front", "clsfile-serve",
                 .product(name: "Logging", package: "swift-log")
             ]
         ),
@@ -415,7 +454,7 @@ let package = Package(
             name: "ClassServerTests",
             dependencies: [
                 "ClassServer", "ClassSync", "ClassWire", "Classroom", "CommandSupport", "OpenClassKit", "TestSupport", "clsfile-server",
-                "clsfile-sync", "clsfile",
+                "clsfile-sync", "clsfile", "clsfile-front",
                 "ContextSample",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -441,7 +480,8 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "CArguments", "ClassDashboard", "ClassSync", "ClassWire", "Classroom", "CommandSupport", "ContentDetectors",
-                "ForwardedCommands", "OpenClassKit", "SessionRecorder", "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync",
+                "ForwardedCommands", "OpenClassKit", "PlainCalls", "SessionRecorder", "TestSupport", "clsfile", "clsfile-front",
+                "clsfile-serve", "clsfile-sync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
@@ -449,8 +489,10 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "HistoryPictures", "SessionRecorder",
-                "StoreTestSupport", "TestSupport", "clsfile", "clsfile-serve", "clsfile-sync", "SeedSample", "ContextSample", "FuzzTargets",
+                "OpenClassKit", "Classroom", "ClassDashboard", "CommandSupport", "ContentDetectors", "HistoryPictures", "ProgramBasics",
+                "SessionRecorder",
+                "StoreTestSupport", "TestSupport", "clsfile", "clsfile-front", "clsfile-serve", "clsfile-sync", "SeedSample",
+                "ContextSample", "FuzzTargets",
                 .product(name: "Crypto", package: "swift-crypto")
             ],
             // Read from the source tree by GoldenOutputTests, which can also rewrite them.

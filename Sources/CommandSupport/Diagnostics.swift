@@ -1,12 +1,10 @@
-import Foundation
+import ProgramBasics
 import Synchronization
 
 /// What clsfile's programs tell people on standard error: one line each, after `clsfile: `, so
-/// that a message reads the same from every command, and an editor plugin can show it as is.
+/// that a message reads the same from every command, and an editor plugin can show it as is
+/// (``StandardError`` writes the lines; this adds `--verbose` and the hook agent's collector).
 public enum Diagnostics {
-    /// What every line starts with.
-    public static let prefix = "clsfile: "
-
     private static let verbosity = Atomic<Bool>(false)
 
     /// Whether the command line asked for `--verbose` (``VerboseOption``): a failure then
@@ -20,8 +18,8 @@ public enum Diagnostics {
     /// name) are shown escaped, so the message stays one line and the terminal is not driven.
     /// - Parameter text: What happened, on which path, and what to do.
     public static func warn(_ text: String) {
-        let line = prefix + TerminalText.escaped(text) + "\n"
-        if let collector { collector.append(line) } else { FileHandle.standardError.write(Data(line.utf8)) }
+        let line = StandardError.line(text)
+        if let collector { collector.append(line) } else { StandardError.write(line.utf8) }
     }
 
     /// Where the lines go instead of standard error within a task: a process that does the work

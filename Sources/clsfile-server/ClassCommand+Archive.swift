@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClassServer
 import CommandSupport
+import ProgramBasics
 import Foundation
 
 extension ClassCommand {

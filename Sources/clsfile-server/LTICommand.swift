@@ -2,6 +2,7 @@ import ArgumentParser
 import ClassServer
 import ClassWire
 import CommandSupport
+import ProgramBasics
 import Foundation
 
 /// `clsfile-server lti register|list|rotate-key`: the LMSes the server is an LTI 1.3 tool of.

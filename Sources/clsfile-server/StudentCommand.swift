@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClassServer
 import CommandSupport
+import ProgramBasics
 import Foundation
 
 /// `clsfile-server student list|remove|forget`: who is in a class, and what the administrator does to one student.

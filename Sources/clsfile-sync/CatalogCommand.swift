@@ -3,6 +3,7 @@ import ClassSync
 import ClassWire
 import Classroom
 import CommandSupport
+import ProgramBasics
 import Crypto
 import ForwardedCommands
 import Foundation

@@ -1,5 +1,6 @@
 import ClassSync
 import CommandSupport
+import ProgramBasics
 import Foundation
 import OpenClassKit
 

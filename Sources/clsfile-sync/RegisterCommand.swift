@@ -3,6 +3,7 @@ import ClassWire
 import Classroom
 import ClassSync
 import CommandSupport
+import ProgramBasics
 import ForwardedCommands
 import Foundation
 import OpenClassKit

@@ -2,6 +2,7 @@ import ArgumentParser
 import ClassSync
 import Classroom
 import CommandSupport
+import ProgramBasics
 import ForwardedCommands
 import Foundation
 import OpenClassKit

@@ -1,20 +1,16 @@
 import CommandSupport
 import ContentDetectors
+import PlainCalls
 import SessionRecorder
 
 // The exit codes of the errors only `clsfile` meets (``CommandFailure``): the document counters'
 // and the session recorder's. They live here, not in CommandSupport, so that the other programs
 // do not link either module.
 
+// Its exit codes are those `stats` exits with, in PlainCalls.
 extension DetectorError: CommandFailure {
     /// None: a detector's message names the file and what is wrong with it.
     public var cause: (any Error)? { nil }
-
-    public static let exitCodes: [Code: Int32] = [
-        .notARegularFile: 66, .unreadable: 66,
-        .fileTooLarge: 65, .unsupportedFormat: 65, .corruptArchive: 65, .encryptedEntry: 65, .decompressionLimit: 65,
-        .malformedDocument: 65, .libraryUnavailable: 65
-    ]
 }
 
 extension RecorderError: CommandFailure {

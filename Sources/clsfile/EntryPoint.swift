@@ -2,13 +2,20 @@ import ArgumentParser
 import CommandSupport
 import Dispatch
 import OpenClassKit
+import PlainCalls
 import SessionRecorder
 
-/// Where `clsfile` starts.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where `clsfile-main` starts: the program that runs every command of `clsfile`, which runs it
+/// for all but the calls it answers itself (see `MainProgram`, in PlainCalls).
 ///
-/// A plain `clsfile stats FILE…` (see ``StatsCall``) is counted at once, before anything else is
-/// set up: it reads no store. A plain `clsfile hook EVENT FILE` call (see ``HookCall``) is handed
-/// to the store's hook agent when one runs (see ``HookAgent``, which is also started from here),
+/// Run itself, it answers those calls the same way: a plain `clsfile stats FILE…` (see
+/// `StatsCall`) is counted at once, before anything else is set up: it reads no store. A plain
+/// `clsfile hook EVENT FILE` call (see ``HookCall``) is handed to the store's hook agent when one
+/// runs (see `HookAgentCall`, and ``HookAgent``, which is also started from here),
 /// else recorded on the main thread (see ``MainThreadExecutor``), a command another program runs (see
 /// ``HelperProgram``) handed to it, and every other call goes through ArgumentParser on the main
 /// actor, as an asynchronous `main` would run it.
@@ -16,20 +23,13 @@ import SessionRecorder
 enum EntryPoint {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let call = StatsCall(arguments: arguments) {
-            do {
-                try StatsCommand.count(call.files, json: call.json, targetWords: call.targetWords)
-                Clsfile.exit()
-            } catch {
-                Clsfile.exit(withError: error)
-            }
-        }
+        if let call = StatsCall(arguments: arguments) { exit(call.run()) }
         // A `hook --stdio` serves an editor for hours: its threads share one heap, which must be
         // said before any of them starts (see AllocatorArenas).
         if arguments.first == "hook", arguments.contains("--stdio") { AllocatorArenas.useOne() }
         var agentToStart: HookAgentAddress?
         if arguments.first == "hook" {
-            switch HookAgent.ask(arguments) {
+            switch HookAgentCall.ask(arguments) {
             case .answered(let answer): answer.end()
             case .noAgent(let address): agentToStart = address
             case .notTaken, .notServed: break

@@ -10,6 +10,7 @@ import Foundation
 import OpenClassKit
 import SessionRecorder
 import TestSupport
+import PlainCalls
 import Testing
 
 /// The one table of exit codes (`CommandFailure`'s conformances), row by row, against what

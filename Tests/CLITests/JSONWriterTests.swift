@@ -1,5 +1,6 @@
 @testable import clsfile
 import Foundation
+import PlainCalls
 import Testing
 
 /// The hand-written JSON of `list --json` and `report --json` must be byte for byte what

@@ -1,5 +1,6 @@
 @testable import clsfile
 import Foundation
+import PlainCalls
 import Testing
 
 /// What the entry point reads without ArgumentParser, and what it leaves to it.

@@ -1,5 +1,6 @@
 import Classroom
 import CommandSupport
+import ProgramBasics
 import Crypto
 import Foundation
 import OpenClassKit

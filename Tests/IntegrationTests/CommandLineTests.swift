@@ -207,6 +207,7 @@ struct CommandLineTests {
         let scratch = try Scratch()
         let lone = scratch.url.appendingPathComponent("clsfile")
         try FileManager.default.copyItem(at: try builtExecutable("clsfile"), to: lone)
+        try FileManager.default.copyItem(at: try builtExecutable("clsfile-main"), to: scratch.url.appendingPathComponent("clsfile-main"))
         let result = try run(lone, ["serve", "--port", "0"])
         #expect(result.status == 69)
         #expect(result.errorOutput.contains("cannot run \(scratch.url.path)/clsfile-serve"))

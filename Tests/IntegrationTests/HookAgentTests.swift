@@ -67,7 +67,8 @@ struct HookAgentTests {
         return entries.compactMap { entry -> pid_t? in
             guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
             let arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-            guard arguments.count > 1, arguments[0].hasSuffix("clsfile") else { return nil }
+            // The agent is clsfile-main (the front, clsfile, runs it for a call no agent takes).
+            guard arguments.count > 1, arguments[0].hasSuffix("clsfile") || arguments[0].hasSuffix("clsfile-main") else { return nil }
             return matches(Array(arguments.dropFirst())) ? pid : nil
         }
     }
@@ -215,15 +216,18 @@ struct HookAgentTests {
         let folder = setting.scratch.url.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         let installed = folder.appendingPathComponent("clsfile")
+        let installedMain = folder.appendingPathComponent("clsfile-main")
         try FileManager.default.copyItem(at: setting.clsfile, to: installed)
+        try FileManager.default.copyItem(at: try builtExecutable("clsfile-main"), to: installedMain)
         let open = try run(
             installed, ["hook", "open", file.path, "--editor", "vim", "--store", setting.store], environment: setting.environment)
         #expect(open.status == 0, "\(open.errorOutput)")
         let old = try await setting.agent()
-        #expect(try String(contentsOfFile: "/proc/\(old)/cmdline", encoding: .utf8).hasPrefix(installed.path))
-        // The update: a new program in the old one's place.
-        try FileManager.default.removeItem(at: installed)
-        try FileManager.default.copyItem(at: setting.clsfile, to: installed)
+        // The agent is clsfile-main, which the front ran for the first call.
+        #expect(try String(contentsOfFile: "/proc/\(old)/cmdline", encoding: .utf8).hasPrefix(installedMain.path))
+        // The update: a new clsfile-main in the old one's place.
+        try FileManager.default.removeItem(at: installedMain)
+        try FileManager.default.copyItem(at: try builtExecutable("clsfile-main"), to: installedMain)
         for _ in 0..<100 where setting.agents().contains(old) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(!setting.agents().contains(old), "the agent of the replaced program ended")
         let edit = try run(

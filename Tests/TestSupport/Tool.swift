@@ -39,6 +39,8 @@ public struct Tool: Sendable, CustomStringConvertible {
     public static let tmux = Tool("tmux", package: "tmux")
     public static let node = Tool("node", "nodejs", package: "nodejs")
     public static let sqlite3 = Tool("sqlite3", package: "sqlite3")
+    /// Which programs a process starts (`strace -f -e trace=execve`).
+    public static let strace = Tool("strace", package: "strace")
     public static let openssl = Tool("openssl", package: "openssl")
     public static let chromium = Tool("chromium", "chromium-browser", "google-chrome", package: "chromium")
     /// The WebDriver of Debian's Chromium, through which the accessibility check drives it.

@@ -1,4 +1,5 @@
 import Foundation
+import ProgramBasics
 
 extension CLSDataStore {
     /// The editor run this process belongs to, for a program an editor starts on each event (a

@@ -1,4 +1,5 @@
 import Foundation
+import ProgramBasics
 internal import GRDB
 
 /// The SQL of the context tree, run inside a transaction that ``SQLiteStorage`` opens: contexts

@@ -1,4 +1,5 @@
 import Foundation
+import ProgramBasics
 internal import GRDB
 
 /// The context tree's side of the store: each call is one transaction around ``ContextTable``.

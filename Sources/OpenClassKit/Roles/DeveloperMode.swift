@@ -1,4 +1,5 @@
 import Foundation
+import ProgramBasics
 
 /// Who the person at this machine is acting as, the way ClassKit's development mode lets one person
 /// try both sides of an assignment on one machine.
@@ -42,25 +43,12 @@ public struct DeveloperMode: Sendable, Equatable, Codable {
     /// The path of ``settingsURL``, worked out without making a URL (a hook's agent looks at the
     /// file on every call).
     public static var settingsPath: String {
-        var configHome = environment("XDG_CONFIG_HOME") ?? home + "/.config"
-        while configHome.count > 1, configHome.hasSuffix("/") { configHome.removeLast() }
-        return (configHome == "/" ? "" : configHome) + "/clsfile/developer-mode.json"
-    }
-
-    /// `$HOME`, as the XDG base directories define it; the account's home only when it is unset
-    /// (Foundation's home directory ignores `$HOME` for root).
-    private static var home: String {
-        environment("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path
-    }
-
-    private static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        UserFolders.developerModeSettings
     }
 
     /// The folder that holds every role's data: `$XDG_DATA_HOME/clsfile`, else `~/.local/share/clsfile`.
     public static var dataHome: URL {
-        let dataHome = environment("XDG_DATA_HOME") ?? home + "/.local/share"
-        return URL(fileURLWithPath: dataHome).appendingPathComponent("clsfile")
+        URL(fileURLWithPath: UserFolders.dataHome).appendingPathComponent("clsfile")
     }
 
     /// Reads the settings; with no settings file, development mode is off.

@@ -1,4 +1,5 @@
 import Foundation
+import ProgramBasics
 internal import GRDB
 
 /// The `activity` table and the tables that hang off it (`time_span`, `progress_range`,

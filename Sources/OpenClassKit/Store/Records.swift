@@ -1,4 +1,5 @@
 import Foundation
+import ProgramBasics
 
 /// Which slot of an activity an item fills.
 enum ItemRole: String, Sendable {

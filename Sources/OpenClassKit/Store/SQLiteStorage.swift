@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+import ProgramBasics
 internal import GRDB
 
 #if canImport(Glibc)

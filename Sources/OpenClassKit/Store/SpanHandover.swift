@@ -1,4 +1,5 @@
 import Foundation
+import ProgramBasics
 internal import GRDB
 internal import NIOConcurrencyHelpers
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandSupport
 import Foundation
 import OpenClassKit
+import PlainCalls
 
 /// `clsfile contexts [list|import]`: the app's context tree, as ClassKit's 2018–2020 API builds it.
 struct ContextsCommand: AsyncParsableCommand {

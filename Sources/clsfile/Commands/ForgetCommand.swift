@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandSupport
+import ProgramBasics
 import Foundation
 import OpenClassKit
 

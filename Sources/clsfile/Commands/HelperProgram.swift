@@ -1,6 +1,7 @@
 import ArgumentParser
 import Classroom
 import CommandSupport
+import PlainCalls
 import Foundation
 
 #if canImport(Glibc)
@@ -57,7 +58,7 @@ struct HelperProgram: Sendable, Equatable {
 
     /// The program's path: beside the running `clsfile`.
     var path: String {
-        (Self.ownExecutable() as NSString).deletingLastPathComponent + "/" + name
+        (MainProgram.ownPath as NSString).deletingLastPathComponent + "/" + name
     }
 
     /// Runs the program in this process's place, with the given arguments.
@@ -152,14 +153,5 @@ struct HelperProgram: Sendable, Equatable {
                 "cannot run \(path): \(error.localizedDescription); \(use) needs \(name) installed beside clsfile (swift build makes it)")
         }
         return process
-    }
-
-    /// The path of the running clsfile, symbolic links resolved.
-    static func ownExecutable() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return count > 0
-            ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : CommandLine.arguments[0]
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OpenClassKit
+import PlainCalls
 import SessionRecorder
 
 /// One hook request, read in three ways that must agree: by the entry point itself from the
@@ -52,18 +53,10 @@ struct HookCall: Sendable, Equatable {
     /// The editor that started this process: a hook's parent, or the plugin that keeps `--stdio` running.
     private static let editorRun = CLSDataStore.parentEditorRun
 
-    /// The plain form of `hook EVENT FILE [options]` (the arguments after the program name), its
-    /// values not yet read; nil for any other form.
+    /// The plain form of `hook EVENT FILE [options]` (the arguments after the program name) with
+    /// an EVENT that is one, its values not yet read; nil for any other form.
     static func plainArguments(_ arguments: [String]) -> PlainArguments? {
-        guard
-            let call = PlainArguments(
-                arguments, command: "hook",
-                valued: [
-                    "--store", "--idle-timeout", "--line", "--view", "--total-lines", "--editor", "--input-at", "--opened-at",
-                    "--target-words", "--typed", "--pasted", "--largest-paste"
-                ], flags: ["--reading"]), call.positionals.count == 2,
-            SessionEvent.Kind(rawValue: call.positionals[0]) != nil
-        else { return nil }
+        guard let call = PlainArguments.hook(arguments), SessionEvent.Kind(rawValue: call.positionals[0]) != nil else { return nil }
         return call
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandSupport
 import Foundation
 import OpenClassKit
+import PlainCalls
 
 /// `clsfile list`: one line per file in the store.
 struct ListCommand: AsyncParsableCommand {

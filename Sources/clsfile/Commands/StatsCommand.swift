@@ -1,7 +1,5 @@
 import ArgumentParser
-import CommandSupport
-import ContentDetectors
-import Foundation
+import PlainCalls
 
 /// `clsfile stats FILE…`: counts words and more, like `wc`, for every document format.
 struct StatsCommand: AsyncParsableCommand {
@@ -36,63 +34,7 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try Self.count(files, json: json, targetWords: targetWords)
-    }
-
-    /// Counts the files and prints their table or JSON; files that cannot be counted are reported
-    /// on standard error and the others are still counted.
-    /// - Throws: `ExitCode` 66 when a file is missing, unreadable or not a regular file, else 65
-    ///   when one cannot be counted.
-    static func count(_ files: [String], json: Bool, targetWords: Int?) throws {
-        let analyzer = DocumentAnalyzer()
-        // The table shows the body alone: the parts of notes, comments, headers and footers go unread.
-        let options = AnalysisOptions(measuresBodyOnly: !json)
-        var rows: [DocumentSummary] = []
-        var exitCode: Int32 = 0
-        let progress = ProgressLine()
-        for (index, file) in files.enumerated() {
-            progress.show("counting \(index + 1) of \(files.count): \(file)")
-            do {
-                let report = try analyzer.analyze(FileArgument.path(for: file), options: options)
-                rows.append(DocumentSummary(path: file, report: report, targetWords: targetWords))
-                for warning in report.warnings {
-                    progress.clear()
-                    Diagnostics.warn("\(file): \(warning)")
-                }
-            } catch let error as DetectorError {
-                progress.clear()
-                Diagnostics.warn(error.message)
-                exitCode = exitCode == 66 ? 66 : error.exitCode
-            }
-        }
-        progress.clear()
-        if json {
-            print(try DocumentSummary.json(rows))
-        } else if !rows.isEmpty {
-            print(DocumentSummary.table(rows))
-        }
-        if exitCode != 0 { throw ExitCode(exitCode) }
-    }
-}
-
-/// One `clsfile stats FILE…` call in its plainest form, which the entry point runs without
-/// ArgumentParser (see ``PlainArguments``).
-struct StatsCall {
-    var files: [String]
-    var json: Bool
-    var targetWords: Int?
-
-    /// Reads `stats FILE… [--json] [--target-words N]`; nil for anything that ArgumentParser should
-    /// parse and report.
-    init?(arguments: [String]) {
-        guard let call = PlainArguments(arguments, command: "stats", valued: ["--target-words"], flags: ["--json"]),
-            !call.positionals.isEmpty
-        else { return nil }
-        if let text = call.value(of: "--target-words") {
-            guard let target = Int(text), target > 0 else { return nil }
-            targetWords = target
-        }
-        files = call.positionals
-        json = call.has("--json")
+        let status = StatsCall(files: files, json: json, targetWords: targetWords).run()
+        if status != 0 { throw ExitCode(status) }
     }
 }

@@ -1,4 +1,6 @@
 import CommandSupport
+import PlainCalls
+import ProgramBasics
 import Foundation
 import OpenClassKit
 import SessionRecorder

@@ -1,5 +1,6 @@
 import Classroom
 import CommandSupport
+import ProgramBasics
 import Foundation
 import OpenClassKit
 

@@ -1,5 +1,6 @@
 import Foundation
 import OpenClassKit
+import PlainCalls
 
 #if canImport(Glibc)
 import Glibc
@@ -12,11 +13,9 @@ enum Formatting {
         DurationText.text(seconds)
     }
 
-    /// `80%`, `12.5%`.
+    /// `80%`, `12.5%` (``NumberText/percent(_:)``).
     static func percent(_ share: Double) -> String {
-        guard share.isFinite else { return "-" }
-        let value = share * 100
-        return value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))%" : decimal(value, places: 1) + "%"
+        NumberText.percent(share)
     }
 
     /// `558`, `7.25`.
@@ -25,20 +24,9 @@ enum Formatting {
         return value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))" : String(format: "%g", value)
     }
 
-    /// `26.1`: a value with a fixed number of decimal places, without Foundation's `String(format:)`
-    /// (which costs `clsfile stats` a third of a millisecond). The value is scaled, then rounded
-    /// half to even, so on a tie it can differ from `%.1f` in the last place (0.35 gives 0.4, where
-    /// `%.1f` rounds the binary value just below 0.35 down), and no `-0.0` is printed.
+    /// `26.1` (``NumberText/decimal(_:places:)``).
     static func decimal(_ value: Double, places: Int) -> String {
-        var scale = 1
-        for _ in 0..<places { scale *= 10 }
-        let scaled = (value * Double(scale)).rounded(.toNearestOrEven)
-        guard scaled.isFinite, abs(scaled) < 1e15 else { return String(format: "%.\(places)f", value) }
-        let units = Int(abs(scaled))
-        let sign = scaled < 0 ? "-" : ""
-        guard places > 0 else { return sign + "\(units)" }
-        let fraction = String(units % scale)
-        return sign + "\(units / scale)." + String(repeating: "0", count: places - fraction.count) + fraction
+        NumberText.decimal(value, places: places)
     }
 
     /// Lines of cells as aligned columns (see ``Table``).

@@ -1,5 +1,6 @@
 import Foundation
 import OpenClassKit
+import PlainCalls
 
 /// One line of `clsfile list`: its cells as printed and what sorts it, and no more, so a list of
 /// 100,000 files stays small.

@@ -1,4 +1,5 @@
 import CommandSupport
+import ProgramBasics
 import Foundation
 import OpenClassKit
 

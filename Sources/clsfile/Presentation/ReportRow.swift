@@ -1,5 +1,6 @@
 import Foundation
 import OpenClassKit
+import PlainCalls
 import SessionRecorder
 
 /// One file's line in `clsfile report`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Classroom
 import CommandSupport
+import ProgramBasics
 import Foundation
 import OpenClassKit
 

@@ -1,26 +1,27 @@
-import CommandSupport
+import ProgramBasics
+import ProgramBasics
 
 /// Rows of cells as aligned columns, two spaces apart: the first `rightAligned` columns (numbers)
 /// are aligned right, the others left; the last column is not padded.
 ///
 /// Widths are kept as rows come, and ``write()`` prints line by line, so a table of 100,000 files
 /// is never held as one string.
-struct Table: Sendable {
-    private(set) var rows: [[String]] = []
+public struct Table: Sendable {
+    public private(set) var rows: [[String]] = []
     private var widths: [Int] = []
     private let rightAligned: Int
 
-    init(rightAligned: Int = 0) {
+    public init(rightAligned: Int = 0) {
         self.rightAligned = rightAligned
     }
 
-    init(_ rows: [[String]], rightAligned: Int = 0) {
+    public init(_ rows: [[String]], rightAligned: Int = 0) {
         self.init(rightAligned: rightAligned)
         rows.forEach { append($0) }
     }
 
     /// Adds a row; control characters in its cells are shown escaped (``TerminalText``).
-    mutating func append(_ cells: [String]) {
+    public mutating func append(_ cells: [String]) {
         // Copied only when a cell changes: the caller often holds the same rows.
         var cells = cells
         if let first = cells.firstIndex(where: TerminalText.needsEscaping) {
@@ -34,10 +35,10 @@ struct Table: Sendable {
     }
 
     /// The lines, for tables small enough to hold.
-    var lines: [String] { rows.map(line) }
+    public var lines: [String] { rows.map(line) }
 
     /// Prints every line to standard output, a buffer at a time.
-    func write() {
+    public func write() {
         var buffer = ""
         for row in rows {
             buffer += line(row)

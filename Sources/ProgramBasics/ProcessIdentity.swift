@@ -1,5 +1,3 @@
-import Foundation
-
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -8,14 +6,21 @@ internal import Glibc
 ///
 /// A pid alone is not enough, since pids are reused; the pair (pid, start time in clock ticks since
 /// boot) is unique within one boot, and the boot id tells boots apart.
-struct ProcessIdentity: Sendable, Hashable {
-    var host: String
-    var bootID: String
-    var pid: Int64
-    var startTicks: Int64
+package struct ProcessIdentity: Sendable, Hashable {
+    package var host: String
+    package var bootID: String
+    package var pid: Int64
+    package var startTicks: Int64
+
+    package init(host: String, bootID: String, pid: Int64, startTicks: Int64) {
+        self.host = host
+        self.bootID = bootID
+        self.pid = pid
+        self.startTicks = startTicks
+    }
 
     /// The identity of this process, read once.
-    static let current: ProcessIdentity = {
+    package static let current: ProcessIdentity = {
         let pid = Int64(getpid())
         return ProcessIdentity(
             host: hostName(),
@@ -29,7 +34,7 @@ struct ProcessIdentity: Sendable, Hashable {
 
     /// Whether this owner is known to be gone: same host, and either another boot or no live
     /// process with that pid and start time. An owner on another host is never judged gone.
-    var isKnownDead: Bool {
+    package var isKnownDead: Bool {
         let me = ProcessIdentity.current
         guard host == me.host else { return false }
         guard bootID == me.bootID else { return true }
@@ -54,7 +59,7 @@ struct ProcessIdentity: Sendable, Hashable {
     /// other process shares; nil when it cannot be read. A shell between the editor and this
     /// process (Vim's `:!` and `system()`, `sh -c` in a plugin) ends with this process, so the
     /// run is the first process above that is not a shell.
-    static var parentRun: String? {
+    package static var parentRun: String? {
         var pid = Int64(getppid())
         for _ in 0..<8 {
             guard pid > 1, let parent = status(of: pid) else { return nil }
@@ -71,19 +76,19 @@ struct ProcessIdentity: Sendable, Hashable {
     private static let shells = ["sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "tcsh", "csh"]
 
     /// This process as an editor run, for a program that runs the editor itself (`clsfile open`).
-    static var currentRun: String {
+    package static var currentRun: String {
         "\(current.bootID)/\(current.pid)/\(current.startTicks)"
     }
 
     /// Whether the process an editor run names (``parentRun``, ``currentRun``) still runs on this
     /// boot; a name that is not one is taken for a run that ended.
-    static func isRunning(_ run: String) -> Bool {
+    package static func isRunning(_ run: String) -> Bool {
         editorRun(run).map { !$0.isKnownDead } ?? false
     }
 
     /// Whether the process an editor run names ran on this boot of this host and is gone. A run
     /// of another boot may be another host's that shares the store, so it is never judged here.
-    static func hasEndedOnThisBoot(_ run: String) -> Bool {
+    package static func hasEndedOnThisBoot(_ run: String) -> Bool {
         guard let process = editorRun(run) else { return false }
         return process.bootID == current.bootID && process.isKnownDead
     }
@@ -96,7 +101,7 @@ struct ProcessIdentity: Sendable, Hashable {
     }
 
     /// The start time of a process in clock ticks after boot; nil when it is gone.
-    static func startTicks(of pid: Int64) -> Int64? {
+    package static func startTicks(of pid: Int64) -> Int64? {
         status(of: pid)?.startTicks
     }
 

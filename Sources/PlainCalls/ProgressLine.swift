@@ -1,4 +1,4 @@
-import Foundation
+import ProgramBasics
 
 #if canImport(Glibc)
 import Glibc
@@ -6,22 +6,25 @@ import Glibc
 
 /// One line of progress on standard error, drawn only in a terminal and only once work has taken
 /// longer than half a second, so quick runs and pipes stay quiet.
-final class ProgressLine {
+public final class ProgressLine {
     private let isTerminal = isatty(STDERR_FILENO) == 1
     private let started = ContinuousClock.now
     private var isShown = false
 
+    public init() {}
+
     /// Replaces the line with `text`.
-    func show(_ text: String) {
+    public func show(_ text: String) {
         guard isTerminal, ContinuousClock.now - started > .milliseconds(500) else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        // The text names files, whose control characters must not drive the terminal.
+        StandardError.write(("\r\u{1B}[K" + TerminalText.escaped(text)).utf8)
         isShown = true
     }
 
     /// Removes the line.
-    func clear() {
+    public func clear() {
         guard isShown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.write("\r\u{1B}[K".utf8)
         isShown = false
     }
 }

@@ -9,9 +9,9 @@
 ///
 /// Plain arrays, not sets or dictionaries: in a static binary each generic type met for the first
 /// time costs a scan of every protocol conformance.
-struct PlainArguments {
+public struct PlainArguments {
     /// The arguments that are not options, in order.
-    private(set) var positionals: [String] = []
+    public private(set) var positionals: [String] = []
     private var options: [(name: String, value: String)] = []
     private var flags: [String] = []
 
@@ -19,7 +19,7 @@ struct PlainArguments {
     /// - Parameters:
     ///   - valued: The options that take a value, each given at most once.
     ///   - flags: The options that take none, each given at most once.
-    init?(_ arguments: [String], command: String, valued: [String], flags allowedFlags: [String] = []) {
+    public init?(_ arguments: [String], command: String, valued: [String], flags allowedFlags: [String] = []) {
         guard arguments.first == command else { return nil }
         var index = arguments.startIndex + 1
         while index < arguments.endIndex {
@@ -49,12 +49,12 @@ struct PlainArguments {
     }
 
     /// The value given to an option, or nil.
-    func value(of name: String) -> String? {
+    public func value(of name: String) -> String? {
         options.first { $0.name == name }?.value
     }
 
     /// Whether a flag was given.
-    func has(_ flag: String) -> Bool {
+    public func has(_ flag: String) -> Bool {
         flags.contains(flag)
     }
 }

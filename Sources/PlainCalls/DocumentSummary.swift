@@ -1,9 +1,9 @@
 import ContentDetectors
-import Foundation
 
 /// What `stats` prints about one document, as a table row or JSON.
-struct DocumentSummary: Encodable {
-    struct Figures: Encodable {
+public struct DocumentSummary: Sendable {
+    /// A part's figures, rounded as they are shown.
+    public struct Figures: Sendable {
         var words: Int
         var characters: Int
         var charactersExcludingSpaces: Int
@@ -32,6 +32,22 @@ struct DocumentSummary: Encodable {
         private static func rounded(_ value: Double) -> Double {
             value.isFinite ? (value * 100).rounded() / 100 : 0
         }
+
+        /// The figures as a JSON object, their keys sorted.
+        func write(to json: inout JSONWriter) {
+            json.beginObject()
+            json.member("characters", characters)
+            json.member("charactersExcludingSpaces", charactersExcludingSpaces)
+            json.member("cjkCharacters", cjkCharacters)
+            json.member("fleschKincaidGrade", fleschKincaidGrade)
+            json.member("fleschReadingEase", fleschReadingEase)
+            json.member("paragraphs", paragraphs)
+            json.member("readingTimeMinutes", readingTimeMinutes)
+            json.member("sentences", sentences)
+            json.member("syllables", syllables)
+            json.member("words", words)
+            json.endObject()
+        }
     }
 
     var path: String
@@ -48,7 +64,8 @@ struct DocumentSummary: Encodable {
     var notebookCells: NotebookCells?
     var progress: [ProgressEstimate]
 
-    init(path: String, report: DocumentReport, targetWords: Int?) {
+    /// The summary of one document's report, with progress toward `targetWords` when given.
+    public init(path: String, report: DocumentReport, targetWords: Int?) {
         self.path = path
         format = report.kind.format.rawValue
         mimeType = report.kind.mimeType
@@ -68,13 +85,14 @@ struct DocumentSummary: Encodable {
         progress = estimators.map { $0.estimate(report) }
     }
 
-    static func table(_ rows: [DocumentSummary]) -> String {
+    /// The rows as an aligned table, with a total row when there are several.
+    public static func table(_ rows: [DocumentSummary]) -> String {
         var lines = [["WORDS", "CHARS", "SENTENCES", "GRADE", "PROGRESS", "FORMAT", "FILE"]]
         for row in rows {
             lines.append([
                 "\(row.body.words)", "\(row.body.characters)", "\(row.body.sentences)",
-                Formatting.decimal(row.body.fleschKincaidGrade, places: 1),
-                row.progress.first.map { Formatting.percent($0.value) } ?? "-",
+                NumberText.decimal(row.body.fleschKincaidGrade, places: 1),
+                row.progress.first.map { NumberText.percent($0.value) } ?? "-",
                 DocumentFormat(rawValue: row.format)?.name ?? row.format, row.path
             ])
         }
@@ -84,11 +102,62 @@ struct DocumentSummary: Encodable {
                 "\(rows.reduce(0) { $0 + $1.body.sentences })", "", "", "", "total"
             ])
         }
-        let columns = Formatting.columns(lines, rightAligned: 5)
+        let columns = Table(lines, rightAligned: 5).lines
         return columns.dropFirst().reduce(into: columns[0]) { $0 += "\n" + $1 }
     }
 
-    static func json(_ rows: [DocumentSummary]) throws -> String {
-        try Formatting.json(rows)
+    /// The rows as pretty JSON, keys sorted, laid out as `JSONEncoder` lays it out; a part with
+    /// no words, and figures that do not apply, are left out.
+    public static func json(_ rows: [DocumentSummary]) -> String {
+        var json = JSONWriter()
+        json.beginArray()
+        for row in rows { row.write(to: &json) }
+        json.endArray()
+        return json.text
+    }
+
+    private func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("body")
+        body.write(to: &json)
+        json.member("charset", charset)
+        if let checklist {
+            json.key("checklist")
+            json.beginObject()
+            json.member("done", checklist.done)
+            json.member("total", checklist.total)
+            json.endObject()
+        }
+        json.member("codeLines", codeLines)
+        for (name, figures) in [("comments", comments), ("endnotes", endnotes), ("footnotes", footnotes)] {
+            guard let figures else { continue }
+            json.key(name)
+            figures.write(to: &json)
+        }
+        json.member("format", format)
+        if let headersAndFooters {
+            json.key("headersAndFooters")
+            headersAndFooters.write(to: &json)
+        }
+        json.member("mimeType", mimeType)
+        if let notebookCells {
+            json.key("notebookCells")
+            json.beginObject()
+            json.member("code", notebookCells.code)
+            json.member("executed", notebookCells.executed)
+            json.member("markdown", notebookCells.markdown)
+            json.endObject()
+        }
+        json.member("path", path)
+        json.key("progress")
+        json.beginArray()
+        for estimate in progress {
+            json.beginObject()
+            json.member("basis", estimate.basis)
+            json.member("value", estimate.value)
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 ///
 /// Every descriptor is close-on-exec, and nothing sent raises SIGPIPE: a peer that went away is
 /// a failed send, never a killed process.
-struct LocalSocket: ~Copyable {
+public struct LocalSocket: ~Copyable {
     private let descriptor: Int32
 
     private init(descriptor: Int32) {
@@ -19,7 +19,7 @@ struct LocalSocket: ~Copyable {
     /// Connects to the socket at `path`; nil when nothing listens there, or when its queue of
     /// waiting connections is full (the caller does the work itself rather than wait).
     /// - Parameter timeout: The longest each later send or receive may wait, in seconds.
-    static func connect(to path: String, timeout: Double) -> LocalSocket? {
+    public static func connect(to path: String, timeout: Double) -> LocalSocket? {
         guard var address = address(path) else { return nil }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { return nil }
@@ -38,7 +38,7 @@ struct LocalSocket: ~Copyable {
     /// Listens at `path`, replacing a socket file left there by a listener that is gone; nil when
     /// the socket cannot be made, bound or listened on. The caller makes sure no other listener
     /// uses the path (the agent holds a lock).
-    static func listen(at path: String) -> LocalSocket? {
+    public static func listen(at path: String) -> LocalSocket? {
         guard var address = address(path) else { return nil }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
@@ -55,7 +55,7 @@ struct LocalSocket: ~Copyable {
 
     /// Waits at most `timeout` seconds for a connection; nil when none came (or it failed).
     /// - Parameter timeout: Also the longest each send or receive on the connection may wait.
-    func accept(waiting timeout: Double) -> LocalSocket? {
+    public func accept(waiting timeout: Double) -> LocalSocket? {
         var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&request, 1, Int32(timeout * 1000)) == 1 else { return nil }
         let connection = Glibc.accept(descriptor, nil, nil)
@@ -67,7 +67,7 @@ struct LocalSocket: ~Copyable {
 
     /// Sends `bytes`, then (unless `ending` is false) tells the peer nothing more comes; false
     /// when the peer went away or the time ran out.
-    func sendAll(_ bytes: [UInt8], ending: Bool = true) -> Bool {
+    public func sendAll(_ bytes: [UInt8], ending: Bool = true) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -80,7 +80,7 @@ struct LocalSocket: ~Copyable {
 
     /// Receives everything until the peer has sent all; nil when the time ran out, the
     /// connection failed, or it would be more than `limit` bytes.
-    func receiveAll(limit: Int) -> [UInt8]? {
+    public func receiveAll(limit: Int) -> [UInt8]? {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -94,7 +94,7 @@ struct LocalSocket: ~Copyable {
     }
 
     /// Receives one byte; nil when the peer closed, the time ran out or the connection failed.
-    func receiveByte() -> UInt8? {
+    public func receiveByte() -> UInt8? {
         var byte: UInt8 = 0
         while true {
             let count = recv(descriptor, &byte, 1, 0)
@@ -104,7 +104,7 @@ struct LocalSocket: ~Copyable {
     }
 
     /// Sets the longest each later send or receive may wait, in seconds; false when it cannot be set.
-    func limitWaits(to seconds: Double) -> Bool {
+    public func limitWaits(to seconds: Double) -> Bool {
         var limit = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
         let size = socklen_t(MemoryLayout<timeval>.size)
         return setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, size) == 0

@@ -1,4 +1,4 @@
-import OpenClassKit
+import ProgramBasics
 
 #if canImport(Glibc)
 import Glibc
@@ -9,8 +9,9 @@ import Glibc
 /// An agent serves the calls that would record alike: the same store, idle timeout, clsfile
 /// executable and settings. Its name is a hash of what decides them, as the call gives it, so
 /// that a call finds its agent without working anything out: the `--store` and `--idle-timeout`
-/// options, the executable's device, inode, size and time of change (a rebuilt or updated clsfile
-/// starts an agent of its own), the development-mode settings file's (a new role is a new store),
+/// options, `clsfile-main`'s device, inode, size and time of change (a rebuilt or updated clsfile
+/// starts an agent of its own; the `clsfile` front and `clsfile-main` both name it, so that a call
+/// either makes finds the same agent), the development-mode settings file's (a new role is a new store),
 /// and the environment variables that change what is recorded or where (`CLSFILE_*`, `HOME`,
 /// `TMPDIR` and the XDG folders): a student who turns snapshots off with `CLSFILE_SNAPSHOTS=off` is
 /// never served by an agent started before.
@@ -18,18 +19,18 @@ import Glibc
 /// The folder is `$XDG_RUNTIME_DIR/clsfile`, else `/tmp/clsfile-UID`, made private to the user, and
 /// used only when it is a directory, not a link, owned by this user, that nobody else may enter:
 /// only this user's processes can reach the socket.
-struct HookAgentAddress: Sendable {
+public struct HookAgentAddress: Sendable {
     /// The calls' `--store`, made absolute; nil for the default store.
-    let store: String?
+    public let store: String?
     /// The calls' `--idle-timeout`, as given; nil for the default.
-    let idleTimeout: String?
+    public let idleTimeout: String?
     /// The socket's path.
-    let socket: String
+    public let socket: String
     /// The lock file's path.
-    let lock: String
+    public let lock: String
 
     /// The variable that turns the agent off: `CLSFILE_HOOK_AGENT=off`.
-    static let switchVariable = "CLSFILE_HOOK_AGENT"
+    public static let switchVariable = "CLSFILE_HOOK_AGENT"
 
     /// The address for hook calls with these options, from this executable in this environment;
     /// nil when the agent is turned off, or the folder is missing and cannot be made, or is not
@@ -37,9 +38,9 @@ struct HookAgentAddress: Sendable {
     /// - Parameters:
     ///   - store: The `--store` option; a relative path is made absolute here.
     ///   - idleTimeout: The `--idle-timeout` option.
-    init?(store: String?, idleTimeout: String?) {
+    public init?(store: String?, idleTimeout: String?) {
         if let value = getenv(Self.switchVariable), String(cString: value) == "off" { return nil }
-        guard let folder = Self.folder(), let executable = Self.identity(of: "/proc/self/exe") else { return nil }
+        guard let folder = Self.folder(), let executable = Self.identity(of: MainProgram.path) else { return nil }
         let environment = Self.relevantEnvironment()
         // A folder named relative to the call's own is not the agent's (which works in /).
         guard !environment.contains(where: Self.namesARelativeFolder) else { return nil }
@@ -53,7 +54,7 @@ struct HookAgentAddress: Sendable {
         hash.add(absoluteStore ?? "")
         hash.add(idleTimeout ?? "")
         hash.add(executable)
-        hash.add(Self.identity(of: DeveloperMode.settingsPath) ?? "")
+        hash.add(Self.identity(of: UserFolders.developerModeSettings) ?? "")
         for entry in environment { hash.add(entry) }
         let name = folder + "/hook-" + hash.hexadecimal
         // A socket's path has room for 107 bytes.
@@ -65,7 +66,7 @@ struct HookAgentAddress: Sendable {
     }
 
     /// Takes the lock for as long as this process runs; false when another agent holds it.
-    func takeLock() -> Bool {
+    public func takeLock() -> Bool {
         let descriptor = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return false }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {

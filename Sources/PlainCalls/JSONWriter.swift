@@ -5,21 +5,23 @@
 /// Reports of 100,000 files are written with it: `JSONEncoder` holds the whole document twice
 /// and spends seconds on it. Callers give an object's keys in sorted order; a nil value leaves
 /// its key out, as a synthesized `Encodable` does.
-struct JSONWriter: Sendable {
+public struct JSONWriter: Sendable {
     /// What was written and not yet flushed, as UTF-8: appending bytes costs a fraction of
     /// appending to a `String`.
     private var bytes: [UInt8] = []
     /// What was written and not yet flushed.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
     /// For each open container, whether it has an element yet.
     private var filled: [Bool] = []
     /// True between a key and its value.
     private var afterKey = false
 
+    public init() {}
+
     /// Puts in, as the next value, the ``text`` of another writer: a value written apart (on
     /// another thread, say) at no depth, indented here to where it lands. Held apart, values
     /// carry no indentation, which in a report of 100,000 files is megabytes.
-    mutating func insert(_ written: String) {
+    public mutating func insert(_ written: String) {
         startValue()
         for byte in written.utf8 {
             bytes.append(byte)
@@ -28,24 +30,24 @@ struct JSONWriter: Sendable {
     }
 
     /// Starts an object, as a value or as an array's element.
-    mutating func beginObject() { open("{") }
+    public mutating func beginObject() { open("{") }
 
-    mutating func endObject() { close("}") }
+    public mutating func endObject() { close("}") }
 
     /// Starts an array, as a value or as an array's element.
-    mutating func beginArray() { open("[") }
+    public mutating func beginArray() { open("[") }
 
-    mutating func endArray() { close("]") }
+    public mutating func endArray() { close("]") }
 
     /// Starts an object member; its value follows.
-    mutating func key(_ name: String) {
+    public mutating func key(_ name: String) {
         startElement()
         writeString(name)
         append(" : ")
         afterKey = true
     }
 
-    mutating func value(_ string: String) {
+    public mutating func value(_ string: String) {
         startValue()
         writeString(string)
     }
@@ -53,50 +55,50 @@ struct JSONWriter: Sendable {
     /// A number as `JSONEncoder` writes it: the shortest form that reads back the same, without
     /// a trailing `.0`. A value JSON cannot hold (NaN, ±infinity), which only a damaged store
     /// gives, is written as `null` rather than failing the whole report.
-    mutating func value(_ number: Double) {
+    public mutating func value(_ number: Double) {
         startValue()
         guard number.isFinite else { return append("null") }
         let written = number.description
         bytes += written.utf8.dropLast(written.hasSuffix(".0") ? 2 : 0)
     }
 
-    mutating func value(_ number: Int) {
+    public mutating func value(_ number: Int) {
         startValue()
         append(String(number))
     }
 
-    mutating func value(_ flag: Bool) {
+    public mutating func value(_ flag: Bool) {
         startValue()
         append(flag ? "true" : "false")
     }
 
     /// A member whose value is a string; left out when nil.
-    mutating func member(_ name: String, _ string: String?) {
+    public mutating func member(_ name: String, _ string: String?) {
         guard let string else { return }
         key(name)
         value(string)
     }
 
     /// A member whose value is a number; left out when nil.
-    mutating func member(_ name: String, _ number: Double?) {
+    public mutating func member(_ name: String, _ number: Double?) {
         guard let number else { return }
         key(name)
         value(number)
     }
 
-    mutating func member(_ name: String, _ number: Int) {
+    public mutating func member(_ name: String, _ number: Int) {
         key(name)
         value(number)
     }
 
-    mutating func member(_ name: String, _ flag: Bool?) {
+    public mutating func member(_ name: String, _ flag: Bool?) {
         guard let flag else { return }
         key(name)
         value(flag)
     }
 
     /// A member whose value is an array of strings; left out when nil.
-    mutating func member(_ name: String, _ strings: [String]?) {
+    public mutating func member(_ name: String, _ strings: [String]?) {
         guard let strings else { return }
         key(name)
         beginArray()
@@ -105,7 +107,7 @@ struct JSONWriter: Sendable {
     }
 
     /// Writes what was made so far to standard output, once it is large enough to be worth a write.
-    mutating func flush(atLeast bytes: Int = 0) {
+    public mutating func flush(atLeast bytes: Int = 0) {
         guard self.bytes.count >= max(bytes, 1) else { return }
         print(text, terminator: "")
         self.bytes.removeAll(keepingCapacity: true)
