@@ -5,8 +5,9 @@ import PackageDescription
 import Glibc
 #endif
 
-/// What the release `clsfile` is linked with, for a short start-up: editor plugins start it on
-/// every event, and `clsfile stats` is compared with other tools process to process.
+/// What the release `clsfile` (the front) and `clsfile-main` are linked with, for a short start-up:
+/// editor plugins start `clsfile` on every event, and `clsfile stats` is compared with other tools
+/// process to process.
 ///
 /// - SQLite, zlib, the C++ runtime, libpng and TurboJPEG come from their static archives, through
 ///   `Scripts/link-static-deps` (it says why and how); this saves about a millisecond a process.
@@ -283,12 +284,13 @@ let package = Package(
                 "HistoryPictures",
                 "SessionRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "SystemPackage", package: "swift-system")
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ],
-            // Editor plugins start clsfile on every event: statically linked, the standard library and
-            // Foundation need no loading and symbol binding at start-up, which halves it. Only the
-            // module's own dependencies are named, so CoreFoundation and Foundation's other parts are
-            // listed. Release only: the debug test bundle links clsfile's code against the shared
+            // clsfile-main: the front runs it for every call but a plain `stats` and a hook call the
+            // agent takes, and the first hook call of a store records itself here. Statically
+            // linked, the standard library and Foundation need no loading and symbol binding at
+            // start-up, which halves it. Only the module's own dependencies are named, so
+            // CoreFoundation and Foundation's other parts are listed. Release only: the debug test bundle links clsfile's code against the shared
             // libraries that swift-testing uses. See `startUpLinkerFlags` for the rest.
             linkerSettings: [
                 .unsafeFlags(

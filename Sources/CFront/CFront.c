@@ -1,5 +1,5 @@
-// The `clsfile` front hands every call but `stats` and `hook` to clsfile-main before anything of
-// its own starts.
+// The `clsfile` front hands every call but `stats` and `hook` (with the hook agent on) to
+// clsfile-main before anything of its own starts.
 //
 // The front answers two commands itself (a plain `stats`, and a `hook` call its agent takes) and
 // runs clsfile-main in its place for all others; its Swift code does that too, but only after the
@@ -18,7 +18,16 @@
 
 #if defined(__linux__) && defined(__GLIBC__)
 static void handOverEarly(int argc, char **argv, char **environment) {
-    if (argc > 1 && (strcmp(argv[1], "stats") == 0 || strcmp(argv[1], "hook") == 0)) return;
+    if (argc > 1 && strcmp(argv[1], "stats") == 0) return;
+    // A hook call is the front's unless the agent is turned off (HookAgentAddress.switchVariable).
+    // The environment is read from the argument: getenv does not work this early.
+    if (argc > 1 && strcmp(argv[1], "hook") == 0) {
+        int agentOff = 0;
+        for (char **entry = environment; entry != NULL && *entry != NULL; entry++) {
+            if (strcmp(*entry, "CLSFILE_HOOK_AGENT=off") == 0) agentOff = 1;
+        }
+        if (!agentOff) return;
+    }
     static const char main_name[] = "clsfile-main";
     char path[PATH_MAX + sizeof main_name];
     ssize_t length = readlink("/proc/self/exe", path, PATH_MAX);

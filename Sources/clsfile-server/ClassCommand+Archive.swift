@@ -1,8 +1,8 @@
 import ArgumentParser
 import ClassServer
 import CommandSupport
-import ProgramBasics
 import Foundation
+import ProgramBasics
 
 extension ClassCommand {
     /// `clsfile-server class archive CLASS --output FILE`.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import ClassServer
 import CommandSupport
-import ProgramBasics
 import Foundation
+import ProgramBasics
 
 /// `clsfile-server class create|list|code|archive`.
 struct ClassCommand: AsyncParsableCommand {

@@ -2,8 +2,8 @@ import ArgumentParser
 import ClassServer
 import ClassWire
 import CommandSupport
-import ProgramBasics
 import Foundation
+import ProgramBasics
 
 /// `clsfile-server lti register|list|rotate-key`: the LMSes the server is an LTI 1.3 tool of.
 struct LTICommand: AsyncParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import ClassServer
 import CommandSupport
-import ProgramBasics
 import Foundation
+import ProgramBasics
 
 extension StudentCommand {
     /// `clsfile-server student forget ACCOUNT`.

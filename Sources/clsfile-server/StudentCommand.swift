@@ -1,8 +1,8 @@
 import ArgumentParser
 import ClassServer
 import CommandSupport
-import ProgramBasics
 import Foundation
+import ProgramBasics
 
 /// `clsfile-server student list|remove|forget`: who is in a class, and what the administrator does to one student.
 struct StudentCommand: AsyncParsableCommand {

@@ -1,9 +1,9 @@
 import ArgumentParser
 import ClassServer
 import CommandSupport
-import ProgramBasics
 import Crypto
 import Foundation
+import ProgramBasics
 
 /// `clsfile-server teacher add|list`.
 struct TeacherCommand: AsyncParsableCommand {

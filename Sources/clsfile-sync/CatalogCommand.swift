@@ -3,11 +3,11 @@ import ClassSync
 import ClassWire
 import Classroom
 import CommandSupport
-import ProgramBasics
 import Crypto
 import ForwardedCommands
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,8 @@
 import ClassSync
 import CommandSupport
-import ProgramBasics
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 extension SyncClient.Received {
     /// Tells what was received: a line per assignment accepted, a warning per one not taken.

@@ -3,10 +3,10 @@ import ClassWire
 import Classroom
 import ClassSync
 import CommandSupport
-import ProgramBasics
 import ForwardedCommands
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 /// `clsfile register --server URL`: a teacher's handouts registered with a class on the server.
 struct RegisterCommand: AsyncParsableCommand {

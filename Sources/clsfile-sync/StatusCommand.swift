@@ -2,10 +2,10 @@ import ArgumentParser
 import ClassSync
 import Classroom
 import CommandSupport
-import ProgramBasics
 import ForwardedCommands
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 /// `clsfile status`.
 struct StatusCommand: AsyncParsableCommand {

@@ -1,9 +1,9 @@
 import Classroom
 import CommandSupport
-import ProgramBasics
 import Crypto
 import Foundation
 import OpenClassKit
+import ProgramBasics
 import Testing
 import TestSupport
 

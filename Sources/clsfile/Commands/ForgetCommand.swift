@@ -1,8 +1,8 @@
 import ArgumentParser
 import CommandSupport
-import ProgramBasics
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 /// `clsfile forget FILE`: deletes a file's writing history, or only the snapshots of its text.
 struct ForgetCommand: AsyncParsableCommand {

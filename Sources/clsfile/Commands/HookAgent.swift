@@ -1,6 +1,5 @@
 import ArgumentParser
 import CommandSupport
-import ProgramBasics
 import Foundation
 import OpenClassKit
 import PlainCalls

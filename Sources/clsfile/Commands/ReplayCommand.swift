@@ -1,8 +1,8 @@
 import ArgumentParser
 import CommandSupport
-import ProgramBasics
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 #if canImport(Glibc)
 import Glibc

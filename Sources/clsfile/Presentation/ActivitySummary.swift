@@ -1,8 +1,8 @@
 import CommandSupport
 import PlainCalls
-import ProgramBasics
 import Foundation
 import OpenClassKit
+import ProgramBasics
 import SessionRecorder
 
 /// What `show` and `list` print about one file's activity, as text or JSON.

@@ -1,8 +1,8 @@
 import Classroom
 import CommandSupport
-import ProgramBasics
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 /// The teacher's view in the terminal: per assignment the averages and a row per student; for one
 /// student, every item and every session.

@@ -1,8 +1,8 @@
 import Classroom
 import CommandSupport
-import ProgramBasics
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 /// What `clsfile evidence` prints of one assignment's work: what a submission carries, as the
 /// student reads it before it leaves, with their notes beside what they explain.

@@ -1,7 +1,7 @@
 import CommandSupport
-import ProgramBasics
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 /// One step of `clsfile replay`: a header with the snapshot's figures, then the lines it changed,
 /// with what it added marked.

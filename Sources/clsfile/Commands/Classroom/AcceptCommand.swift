@@ -1,9 +1,9 @@
 import ArgumentParser
 import Classroom
 import CommandSupport
-import ProgramBasics
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 /// `clsfile accept HANDOUT`: a student takes on an assignment.
 struct AcceptCommand: AsyncParsableCommand {

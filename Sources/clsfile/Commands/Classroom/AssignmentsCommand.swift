@@ -1,9 +1,9 @@
 import ArgumentParser
 import Classroom
 import CommandSupport
-import ProgramBasics
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 /// `clsfile assignments [list|remove]`: the assignments of the role in force.
 struct AssignmentsCommand: AsyncParsableCommand {

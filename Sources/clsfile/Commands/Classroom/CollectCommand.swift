@@ -1,9 +1,9 @@
 import ArgumentParser
 import Classroom
 import CommandSupport
-import ProgramBasics
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 /// `clsfile collect DIR`: a teacher imports students' submission files.
 struct CollectCommand: AsyncParsableCommand {

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Classroom
 import CommandSupport
-import ProgramBasics
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 /// `clsfile done FILE`: a student marks an assigned document done.
 struct DoneCommand: AsyncParsableCommand {

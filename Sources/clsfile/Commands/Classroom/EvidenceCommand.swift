@@ -1,10 +1,10 @@
 import ArgumentParser
 import Classroom
 import CommandSupport
-import ProgramBasics
 import Foundation
 import HistoryPictures
 import OpenClassKit
+import ProgramBasics
 
 #if canImport(Glibc)
 import Glibc

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Classroom
 import CommandSupport
-import ProgramBasics
 import Foundation
 import OpenClassKit
+import ProgramBasics
 
 /// `clsfile expire`: a teacher's store deletes the process evidence kept past its handout's days.
 struct ExpireCommand: AsyncParsableCommand {
