@@ -139,7 +139,7 @@ let package = Package(
         // `stats`, and a hook call handed to the hook agent; clsfile-main answers them the same way.
         .target(
             name: "PlainCalls",
-            dependencies: ["ContentDetectors", "ProgramBasics", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["ContentDetectors", "ProgramBasics"]
         ),
         .target(name: "CTerminal"),
         .target(name: "CArguments"),
@@ -153,7 +153,7 @@ let package = Package(
             name: "SessionRecorder",
             dependencies: [
                 "OpenClassKit", "ContentDetectors", "CTerminal",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "SystemPackage", package: "swift-system")
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
             ]
         ),
         .target(
@@ -514,7 +514,7 @@ let package = Package(
 // Only when this package is built itself: SwiftPM refuses a product with unsafe flags to a package
 // that depends on it from a repository (checked out under a `checkouts` folder).
 let tunesRelease = !Context.packageDirectory.split(separator: "/").contains("checkouts")
-let cTargets: Set<String> = ["CSQLite", "CTextScan", "CTerminal", "CArguments"]
+let cTargets: Set<String> = ["CSQLite", "CTextScan", "CTerminal", "CArguments", "CFront"]
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [

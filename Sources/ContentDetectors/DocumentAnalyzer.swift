@@ -15,7 +15,19 @@ public struct DocumentAnalyzer: Sendable {
     /// Throws ``DetectorError`` when the path is not a regular file, is too large, cannot be read,
     /// is of an unsupported MIME type, or is a damaged, encrypted or over-expanding container.
     public func analyze(_ path: FilePath, options: AnalysisOptions = AnalysisOptions()) throws -> DocumentReport {
-        let file = try SafeFile(path: path, maximumSize: options.maximumFileSize)
+        try analyze(SafeFile(path: path, maximumSize: options.maximumFileSize), options: options)
+    }
+
+    /// Analyzes the file a path's bytes name, as given (see ``analyze(_:options:)``): for the
+    /// package's programs, whose names come from `argv` and the store, need not be UTF-8, and keep
+    /// what a `FilePath` would tidy (a trailing slash, a double one).
+    package func analyze(fileSystemPath bytes: some Collection<UInt8>, options: AnalysisOptions = AnalysisOptions()) throws
+        -> DocumentReport
+    {
+        try analyze(SafeFile(fileSystemPath: bytes, maximumSize: options.maximumFileSize), options: options)
+    }
+
+    private func analyze(_ file: SafeFile, options: AnalysisOptions) throws -> DocumentReport {
         let (kind, zipItems) = try KindDetector(maximumFileSize: options.maximumFileSize).detect(file)
         let extractor: TextExtractor
         switch kind.format {

@@ -16,9 +16,17 @@ final class SafeFile: @unchecked Sendable {
     let size: Int64
     private let descriptor: Int32
 
-    init(path filePath: FilePath, maximumSize: Int64) throws {
-        let fileSystemPath = filePath.withPlatformString { Array(UnsafeBufferPointer(start: $0, count: strlen($0) + 1)) }
-        path = String(decoding: fileSystemPath.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    convenience init(path filePath: FilePath, maximumSize: Int64) throws {
+        try self.init(
+            fileSystemPath: filePath.withPlatformString { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) },
+            maximumSize: maximumSize)
+    }
+
+    /// Opens the file a path's bytes name, as given: a `FilePath` would drop a trailing slash
+    /// (`essay.txt/`, which is no file) and merge double ones.
+    init(fileSystemPath bytes: some Collection<UInt8>, maximumSize: Int64) throws {
+        let fileSystemPath = bytes.map { CChar(bitPattern: $0) } + [0]
+        path = String(decoding: bytes, as: UTF8.self)
         var info = stat()
         if stat(fileSystemPath, &info) != 0 { throw DetectorError.unreadable(path, errno: errno) }
         if let what = SafeFile.describeNonRegular(info.st_mode) { throw DetectorError.notARegularFile(path, what) }

@@ -1,9 +1,9 @@
 import Classroom
 import ContentDetectors
 import Foundation
-import SystemPackage
 import OpenClassKit
 import SessionRecorder
+import SystemPackage
 
 /// One parser of what others make, run on one input at a time under a coverage-guided fuzzer
 /// (`Scripts/fuzz`) and by the regression tests that replay what the fuzzer found.

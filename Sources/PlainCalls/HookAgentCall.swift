@@ -106,8 +106,12 @@ public enum HookAgentCall {
 }
 
 extension PlainArguments {
+    /// The events a hook call names: `SessionEvent.Kind`'s, in SessionRecorder, which the front
+    /// does not link (a test checks that they agree).
+    public static let hookEvents = ["open", "edit", "save", "view", "close"]
+
     /// The plain form of `hook EVENT FILE [options]` (the arguments after the program name), its
-    /// values not yet read; nil for any other form. Whether EVENT is one is left to the reader.
+    /// values not yet read; nil for any other form, or an EVENT that is not one.
     public static func hook(_ arguments: [String]) -> PlainArguments? {
         guard
             let call = PlainArguments(
@@ -115,7 +119,7 @@ extension PlainArguments {
                 valued: [
                     "--store", "--idle-timeout", "--line", "--view", "--total-lines", "--editor", "--input-at", "--opened-at",
                     "--target-words", "--typed", "--pasted", "--largest-paste"
-                ], flags: ["--reading"]), call.positionals.count == 2
+                ], flags: ["--reading"]), call.positionals.count == 2, hookEvents.contains(call.positionals[0])
         else { return nil }
         return call
     }

@@ -22,14 +22,17 @@ public enum MainProgram {
     }
 
     /// Its path: the running program's when that is `clsfile-main`, else the file of that name
-    /// beside the running program. When there is none there, the program is not running from its
-    /// own file (under a tool such as Valgrind, `/proc/self/exe` is the tool's), and the path it
-    /// was started as, when it has a folder, decides the same way.
+    /// beside the running program. Under a tool such as Valgrind, `/proc/self/exe` names the tool's
+    /// file: when the running file is not named `clsfile` and has no `clsfile-main` beside it, the
+    /// path the program was started as, when it has a folder, decides the same way.
     public static var path: String {
         let own = ownPath
-        if fileName(of: own) == name { return own }
+        let ownName = fileName(of: own)
+        if ownName == name { return own }
         let beside = folder(of: own) + "/" + name
-        guard access(beside, X_OK) != 0, let started = CommandLine.arguments.first, started.contains("/") else { return beside }
+        guard ownName != "clsfile", access(beside, X_OK) != 0, let started = CommandLine.arguments.first, started.contains("/") else {
+            return beside
+        }
         return fileName(of: started) == name ? started : folder(of: started) + "/" + name
     }
 

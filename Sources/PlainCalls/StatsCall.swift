@@ -1,6 +1,5 @@
 import ContentDetectors
 import ProgramBasics
-import SystemPackage
 
 /// One `clsfile stats FILE…` call in its plainest form, which the `clsfile` front runs itself,
 /// without ArgumentParser, Foundation or the store (see ``PlainArguments``); `clsfile-main`'s
@@ -47,8 +46,7 @@ public struct StatsCall: Sendable {
         for (index, file) in files.enumerated() {
             progress.show("counting \(index + 1) of \(files.count): \(file)")
             do {
-                let path = FilePath(fileSystemBytes: ProcessArguments.bytes(of: file) ?? Array(file.utf8))
-                let report = try analyzer.analyze(path, options: options)
+                let report = try analyzer.analyze(fileSystemPath: ProcessArguments.bytes(of: file) ?? Array(file.utf8), options: options)
                 rows.append(DocumentSummary(path: file, report: report, targetWords: targetWords))
                 for warning in report.warnings {
                     progress.clear()

@@ -1,5 +1,4 @@
 import ProgramBasics
-import ProgramBasics
 
 /// Rows of cells as aligned columns, two spaces apart: the first `rightAligned` columns (numbers)
 /// are aligned right, the others left; the last column is not padded.

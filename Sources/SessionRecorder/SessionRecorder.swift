@@ -1,7 +1,6 @@
 import ContentDetectors
 import Foundation
 import OpenClassKit
-import SystemPackage
 
 /// Records editing sessions: turns editor events into activity time, progress and items.
 ///
@@ -297,7 +296,7 @@ public struct SessionRecorder: Sendable {
     /// Counts the file and records the figures and the progress they show.
     /// - Throws: `DetectorError` when the file cannot be measured; its time is kept.
     private func measure(_ file: URL, into activity: CLSActivity) throws -> DocumentReport {
-        let report = try DocumentAnalyzer().analyze(FilePath(fileSystemBytes: file.fileSystemPathBytes))
+        let report = try DocumentAnalyzer().analyze(fileSystemPath: file.fileSystemPathBytes)
         let statistics = report.statistics
         let words =
             activity.primaryActivityItem as? CLSQuantityItem
@@ -374,7 +373,7 @@ extension SessionRecorder {
     /// measured keeps the figures it had.
     public static func measureFilesOfAbandonedSessions() {
         CLSDataStore.measureFilesOfAbandonedSessions { file in
-            guard let statistics = try? DocumentAnalyzer().analyze(FilePath(fileSystemBytes: file.fileSystemPathBytes)).statistics else {
+            guard let statistics = try? DocumentAnalyzer().analyze(fileSystemPath: file.fileSystemPathBytes).statistics else {
                 return nil
             }
             return CLSDataStore.FileFigures(words: statistics.words, characters: statistics.characters)

@@ -1,12 +1,20 @@
 @testable import clsfile
 import Foundation
 import PlainCalls
+import SessionRecorder
 import Testing
 
 /// What the entry point reads without ArgumentParser, and what it leaves to it.
 struct PlainArgumentsTests {
     private func read(_ arguments: [String]) -> PlainArguments? {
         PlainArguments(arguments, command: "stats", valued: ["--target-words"], flags: ["--json"])
+    }
+
+    @Test func theFrontKnowsTheHookEventsTheRecorderDoes() {
+        // The front reads a hook call without SessionRecorder: its list of events must be the recorder's.
+        #expect(PlainArguments.hookEvents == SessionEvent.Kind.allCases.map(\.rawValue))
+        #expect(PlainArguments.hook(["hook", "edit", "a.txt"]) != nil)
+        #expect(PlainArguments.hook(["hook", "typo", "a.txt"]) == nil, "a call of no event goes to ArgumentParser at once")
     }
 
     @Test func optionsAreReadInEitherSpellingAndAnyOrder() throws {

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 @testable import ContentDetectors
-import SystemPackage
 import TestSupport
 
 @Suite("Opened files")
@@ -15,12 +14,23 @@ struct SafeFileTests {
         try #require(fd >= 0)
         _ = "two words\n".withCString { write(fd, $0, strlen($0)) }
         close(fd)
-        #expect(try DocumentAnalyzer().analyze(FilePath(fileSystemBytes: bytes)).statistics.words == 2)
+        #expect(try DocumentAnalyzer().analyze(fileSystemPath: bytes).statistics.words == 2)
 
         let missing = Array(dir.url.path.utf8) + Array("/gon".utf8) + [0xE9] + Array(".txt".utf8)
-        let error = detectorError { _ = try DocumentAnalyzer().analyze(FilePath(fileSystemBytes: missing)) }
+        let error = detectorError { _ = try DocumentAnalyzer().analyze(fileSystemPath: missing) }
         #expect(error?.code == .unreadable)
         #expect(error?.message.contains(dir.url.path + "/gon\u{FFFD}.txt") == true, "\(error?.message ?? "")")
+    }
+
+    @Test func aPathIsOpenedAsGivenNotTidied() throws {
+        // `essay.txt/` names no file (ENOTDIR), though a FilePath would drop the slash.
+        let dir = try Scratch()
+        let file = try dir.file("essay.txt", "three little words")
+        let error = detectorError { _ = try DocumentAnalyzer().analyze(fileSystemPath: Array((file.path + "/").utf8)) }
+        #expect(error?.code == .unreadable)
+        #expect(error?.message.contains(file.path + "/ cannot be read") == true, "\(error?.message ?? "")")
+        let doubled = Array(dir.url.path.utf8) + Array("//essay.txt".utf8)
+        #expect(try DocumentAnalyzer().analyze(fileSystemPath: doubled).statistics.words == 3)
     }
 
     @Test(arguments: ["two words.txt", "100% done.txt", "naïve #1?.md", "%E9.txt"])

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Classroom
 import CommandSupport
-import PlainCalls
 import Foundation
+import PlainCalls
 
 #if canImport(Glibc)
 import Glibc

@@ -43,7 +43,7 @@ enum HookAgent {
         var arguments = ["hook", "--agent"]
         if let store = address.store { arguments += ["--store", store] }
         if let idleTimeout = address.idleTimeout { arguments += ["--idle-timeout", idleTimeout] }
-        _ = HelperProgram.spawnInBackground(MainProgram.ownPath, arguments)
+        _ = HelperProgram.spawnInBackground(MainProgram.path, arguments)
     }
 
     // MARK: Serving

@@ -53,19 +53,12 @@ struct HookCall: Sendable, Equatable {
     /// The editor that started this process: a hook's parent, or the plugin that keeps `--stdio` running.
     private static let editorRun = CLSDataStore.parentEditorRun
 
-    /// The plain form of `hook EVENT FILE [options]` (the arguments after the program name) with
-    /// an EVENT that is one, its values not yet read; nil for any other form.
-    static func plainArguments(_ arguments: [String]) -> PlainArguments? {
-        guard let call = PlainArguments.hook(arguments), SessionEvent.Kind(rawValue: call.positionals[0]) != nil else { return nil }
-        return call
-    }
-
     /// Reads `hook EVENT FILE [options]` (the arguments after the program name); nil for anything
     /// that ArgumentParser should parse and report.
     /// - Parameter rawArguments: The arguments as bytes, where the file's name is looked up (names
     ///   need not be UTF-8); the default is this process's.
     init?(arguments: [String], rawArguments: [[UInt8]]? = nil) {
-        guard let call = Self.plainArguments(arguments), let event = SessionEvent.Kind(rawValue: call.positionals[0]) else {
+        guard let call = PlainArguments.hook(arguments), let event = SessionEvent.Kind(rawValue: call.positionals[0]) else {
             return nil
         }
         // A value that does not convert is left to ArgumentParser, which reports it.

@@ -26,7 +26,7 @@ struct HookCommand: AsyncParsableCommand {
             the file appears. Progress is measured toward a target word count (--target-words), \
             else as the share of lines viewed when reading (--reading), else by the document's \
             checklist or notebook cells; a document written with no target shows none. The first \
-            call of a store starts its hook agent (clsfile hook --agent, in the background), which \
+            call of a store starts its hook agent (clsfile-main hook --agent, in the background), which \
             keeps the store open and records the calls after it for them (a call it has not \
             taken within 5 s records its event itself); it ends after 10 minutes without one. \
             CLSFILE_HOOK_AGENT=off turns it off.

@@ -1,7 +1,7 @@
 import CommandSupport
-import PlainCalls
 import Foundation
 import OpenClassKit
+import PlainCalls
 import ProgramBasics
 import SessionRecorder
 
