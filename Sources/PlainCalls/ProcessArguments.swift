@@ -20,6 +20,22 @@ public enum ProcessArguments {
         return nil
     }
 
+    /// The bytes of each of `arguments`, looked up in `argv` in one pass, in order, as a command's
+    /// positional arguments come (a lookup per argument scanned `argv` each time: `stats` of 20,000
+    /// files took 6.4 s). One not found there is its UTF-8.
+    public static func bytes(ofEach arguments: [String]) -> [[UInt8]] {
+        var given = all[...]
+        return arguments.map { argument in
+            var rest = given
+            while let next = rest.popFirst() {
+                guard String(decoding: next, as: UTF8.self) == argument else { continue }
+                given = rest
+                return next
+            }
+            return Array(argument.utf8)
+        }
+    }
+
     private static func bytes(of pointer: UnsafeMutablePointer<CChar>) -> [UInt8] {
         Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
     }

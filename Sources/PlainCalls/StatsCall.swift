@@ -43,10 +43,11 @@ public struct StatsCall: Sendable {
         var rows: [DocumentSummary] = []
         var status: Int32 = 0
         let progress = ProgressLine()
+        let paths = ProcessArguments.bytes(ofEach: files)
         for (index, file) in files.enumerated() {
             progress.show("counting \(index + 1) of \(files.count): \(file)")
             do {
-                let report = try analyzer.analyze(fileSystemPath: ProcessArguments.bytes(of: file) ?? Array(file.utf8), options: options)
+                let report = try analyzer.analyze(fileSystemPath: paths[index], options: options)
                 rows.append(DocumentSummary(path: file, report: report, targetWords: targetWords))
                 for warning in report.warnings {
                     progress.clear()

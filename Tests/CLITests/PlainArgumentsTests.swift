@@ -10,6 +10,15 @@ struct PlainArgumentsTests {
         PlainArguments(arguments, command: "stats", valued: ["--target-words"], flags: ["--json"])
     }
 
+    @Test func eachArgumentsBytesAreFoundInOnePassInOrder() throws {
+        // This test process's own arguments: each found where it stands, one after another, and a
+        // name that is not among them given as its UTF-8.
+        let given = Array(CommandLine.arguments.dropFirst())
+        try #require(given.count >= 2)
+        let found = ProcessArguments.bytes(ofEach: [given[0], given[given.count - 1], "not-an-argument-\u{E9}"])
+        #expect(found == [Array(given[0].utf8), Array(given[given.count - 1].utf8), Array("not-an-argument-\u{E9}".utf8)])
+    }
+
     @Test func theFrontKnowsTheHookEventsTheRecorderDoes() {
         // The front reads a hook call without SessionRecorder: its list of events must be the recorder's.
         #expect(PlainArguments.hookEvents == SessionEvent.Kind.allCases.map(\.rawValue))
