@@ -9,7 +9,7 @@ enum Stylesheet {
         header { background: #fff; border-bottom: 1px solid var(--line); padding: 14px 32px; }
         header .app { font-weight: 600; color: var(--muted); font-size: 13px; letter-spacing: .04em; text-transform: uppercase; }
         nav.trail { font-size: 14px; margin-top: 4px; }
-        nav.trail a { color: var(--tint); text-decoration: none; }
+        nav.trail a { color: var(--tint); text-decoration: underline; text-underline-offset: 2px; }
         nav.trail span.sep { color: var(--muted); margin: 0 6px; }
         main { max-width: 1120px; margin: 0 auto; padding: 24px 32px 48px; }
         h1 { font-size: 26px; margin: 0 0 4px; }

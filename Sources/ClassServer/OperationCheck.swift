@@ -221,7 +221,10 @@ enum OperationCheck {
             try date(entry.sessionEnd?.timeIntervalSince1970, "a history row's session end")
             let figures =
                 [entry.activeTime, entry.openTime ?? 0, entry.progress ?? 0]
-                + [entry.words, entry.characters, entry.typedCharacters, entry.pastedCharacters, entry.largestPaste, entry.snapshotSize]
+                + [
+                    entry.words, entry.characters, entry.typedCharacters, entry.pastedCharacters, entry.movedCharacters,
+                    entry.largestPaste, entry.snapshotSize
+                ]
                 .map { Double($0 ?? 0) }
             guard figures.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1e12 }), (entry.progress ?? 0) <= 1 else {
                 throw refuse("a history row of \(entry.date) whose figures are out of range", .invalidValue)

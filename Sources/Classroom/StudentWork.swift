@@ -76,11 +76,16 @@ public struct StudentWork: Sendable, Equatable, Codable {
         /// What a primary item is compared by: items of different keys are never averaged together.
         public var comparisonKey: String { "\(kind):\(identifier)" }
 
-        /// The value for people: `412`, `3/4`, `yes`.
+        /// The value for people: `412`, `3/4`, `yes`; a time as a duration (`2m 05s`), what
+        /// timed a session in words.
         public var formattedValue: String {
             switch kind {
             case ItemKind.score.rawValue: "\(Self.number(value))/\(Self.number(maxScore ?? 0))"
             case ItemKind.binary.rawValue: value != 0 ? "yes" : "no"
+            case ItemKind.quantity.rawValue where ItemIdentifier.durations.contains(identifier):
+                value.isFinite ? DurationText.text(max(0, value)) : "-"
+            case ItemKind.quantity.rawValue where identifier == ItemIdentifier.timingSource:
+                TimingSource(code: value)?.name ?? Self.number(value)
             default: Self.number(value)
             }
         }
@@ -346,7 +351,10 @@ public struct StudentWork: Sendable, Equatable, Codable {
         for row in rows {
             let figures =
                 [row.activeTime, row.openTime ?? 0, row.progress ?? 0]
-                + [row.words, row.characters, row.typedCharacters, row.pastedCharacters, row.largestPaste, row.snapshotSize].map {
+                + [
+                    row.words, row.characters, row.typedCharacters, row.pastedCharacters, row.movedCharacters, row.largestPaste,
+                    row.snapshotSize
+                ].map {
                     Double($0 ?? 0)
                 }
             guard isValidDate(row.date), isValidDate(row.sessionStart), row.sessionEnd.map(isValidDate) ?? true,

@@ -129,6 +129,7 @@ public struct Submitter: Sendable {
                     title: assignment.title, student: name,
                     account: student.accountIdentifier))
             try file.write(to: url)
+            try await store.recordSubmission(ofAssignment: assignment.identifier, at: date)
             written.append(url)
         }
         return written

@@ -53,6 +53,12 @@ public struct XAPIStatementBuilder: Sendable {
     public static let progressExtension = "https://w3id.org/xapi/cmi5/result/extensions/progress"
     /// The result extension for the word count of the assigned document.
     public static let wordCountExtension = "https://clsfile.invalid/xapi/result/extensions/word-count"
+    /// The result extensions of the characters typed, pasted from outside the document, and pasted
+    /// from the document itself (the student's own text moved or copied), on the progressed
+    /// statement, when the work counts them.
+    public static let typedCharactersExtension = "https://clsfile.invalid/xapi/result/extensions/typed-characters"
+    public static let pastedCharactersExtension = "https://clsfile.invalid/xapi/result/extensions/pasted-characters"
+    public static let movedCharactersExtension = "https://clsfile.invalid/xapi/result/extensions/moved-characters"
     /// The context extension of the student's statement of AI use, on the statements that sum
     /// the work up (`progressed`, `completed`): the kind they chose, `none`, `ideas`,
     /// `feedback`, `editing` or `drafting`. The student's words, never a verdict.
@@ -133,6 +139,17 @@ public struct XAPIStatementBuilder: Sendable {
                 let words = Int(exactly: item.value.rounded())
             {
                 extensions[Self.wordCountExtension] = words
+            }
+            for (identifier, iri) in [
+                (ItemIdentifier.typedCharacters, Self.typedCharactersExtension),
+                (ItemIdentifier.pastedCharacters, Self.pastedCharactersExtension),
+                (ItemIdentifier.movedCharacters, Self.movedCharactersExtension)
+            ] {
+                if let item = work.additionalItems.first(where: { $0.identifier == identifier && $0.kind == ItemKind.quantity.rawValue }),
+                    let count = Int(exactly: item.value.rounded())
+                {
+                    extensions[iri] = count
+                }
             }
             drafts.append((measured, .progressed, .init(extensions: extensions), nil))
         }

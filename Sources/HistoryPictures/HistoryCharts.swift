@@ -98,12 +98,14 @@ public struct HistoryCharts: Sendable {
             description: description, content: content)
     }
 
-    /// Each session's typed (solid) and pasted (hatched) characters, stacked; nil when no session
-    /// had a terminal relay to count them.
+    /// Each session's typed (solid), pasted from outside the document (hatched) and own text moved
+    /// (white) characters, stacked; nil when nothing counted them.
     public func typedAgainstPasted(id: String = "typed-pasted") -> String? {
-        let counted = sessions.map { (typed: Double($0.typedCharacters ?? 0), pasted: Double($0.pastedCharacters ?? 0)) }
+        let counted = sessions.map {
+            (typed: Double($0.typedCharacters ?? 0), pasted: Double($0.pastedCharacters ?? 0), moved: Double($0.movedCharacters ?? 0))
+        }
         guard sessions.contains(where: { $0.typedCharacters != nil || $0.pastedCharacters != nil }) else { return nil }
-        let top = SVG.niceMaximum(counted.map { $0.typed + $0.pasted }.max() ?? 0)
+        let top = SVG.niceMaximum(counted.map { $0.typed + $0.pasted + $0.moved }.max() ?? 0)
         let plot = Self.plot
         let slot = plot.width / Double(sessions.count)
         let barWidth = max(2, min(28, slot * 0.7))
@@ -114,12 +116,21 @@ public struct HistoryCharts: Sendable {
             content += bar(x: left, width: barWidth, value: value.typed, top: top, fill: "black", stroke: "black")
             content += bar(
                 x: left, width: barWidth, value: value.pasted, base: value.typed, top: top, fill: "url(#\(pattern))", stroke: "black")
+            content += bar(
+                x: left, width: barWidth, value: value.moved, base: value.typed + value.pasted, top: top, fill: "white", stroke: "black")
         }
-        content += legend([("black", "black", "typed"), ("url(#\(pattern))", "black", "pasted")])
+        let moves = counted.contains { $0.moved > 0 }
+        content += legend(
+            [("black", "black", "typed"), ("url(#\(pattern))", "black", "pasted")] + (moves ? [("white", "black", "moved (own text)")] : [])
+        )
         content += firstAndLastSession()
         let typed = counted.reduce(0) { $0 + $1.typed }, pasted = counted.reduce(0) { $0 + $1.pasted }
-        let share = typed + pasted > 0 ? Int((pasted / (typed + pasted) * 100).rounded()) : 0
-        let description = "\(Int(typed)) characters typed and \(Int(pasted)) pasted over \(sessions.count) sessions (\(share)% pasted)."
+        let moved = counted.reduce(0) { $0 + $1.moved }
+        let share = typed + pasted + moved > 0 ? Int((pasted / (typed + pasted + moved) * 100).rounded()) : 0
+        let description =
+            "\(Int(typed)) characters typed and \(Int(pasted)) pasted from outside the document"
+            + (moves ? ", \(Int(moved)) of the writer's own text moved or copied," : "")
+            + " over \(sessions.count) sessions (\(share)% pasted)."
         return SVG.frame(
             id: id, width: Self.width, height: Self.height, title: "Typed and pasted characters per session",
             description: description, content: content)
@@ -169,7 +180,7 @@ public struct HistoryCharts: Sendable {
         let activeTimes = DurationParts(all.map(\.activeTime))
         var rows =
             all.count > Self.tabledSessions
-            ? "<tr><td colspan=\"8\">… \(all.count - Self.tabledSessions) earlier sessions not listed</td></tr>" : ""
+            ? "<tr><td colspan=\"9\">… \(all.count - Self.tabledSessions) earlier sessions not listed</td></tr>" : ""
         for (index, session) in all.enumerated().suffix(Self.tabledSessions) {
             func cell(_ value: Int?) -> String { value.map { "<td class=\"num\">\($0)</td>" } ?? "<td class=\"num\">–</td>" }
             rows +=
@@ -177,13 +188,15 @@ public struct HistoryCharts: Sendable {
                 + "<td class=\"num\">\(SVG.escape(activeTimes.parts[index]))</td>"
                 + "<td class=\"num\">\(SVG.escape(session.openTime.map { activeTimes.text($0, notLessThanPart: index) } ?? "–"))</td>"
                 + cell(session.words) + cell(session.addedWords) + cell(session.typedCharacters) + cell(session.pastedCharacters)
+                + cell(session.movedCharacters)
                 + (showsProgress ? "<td class=\"num\">\(session.progress.map { "\(Int(($0 * 100).rounded()))%" } ?? "–")</td>" : "")
                 + "</tr>"
         }
         return """
-            <table id="\(SVG.escape(id))"><caption>Every session's figures</caption><thead><tr><th scope="col">Session</th>\
+            <table id="\(SVG.escape(id))"><caption>Every session's figures (pasted: text from outside the document; \
+            moved: the writer's own text of this document, cut or copied and pasted in it)</caption><thead><tr><th scope="col">Session</th>\
             <th scope="col">Active</th><th scope="col">Open</th><th scope="col">Words</th><th scope="col">Added</th>\
-            <th scope="col">Typed</th><th scope="col">Pasted</th>\(showsProgress ? "<th scope=\"col\">Progress</th>" : "")</tr></thead><tbody>\(rows)</tbody></table>
+            <th scope="col">Typed</th><th scope="col">Pasted</th><th scope="col">Moved</th>\(showsProgress ? "<th scope=\"col\">Progress</th>" : "")</tr></thead><tbody>\(rows)</tbody></table>
             """
     }
 

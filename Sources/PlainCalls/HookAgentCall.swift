@@ -118,7 +118,7 @@ extension PlainArguments {
                 arguments, command: "hook",
                 valued: [
                     "--store", "--idle-timeout", "--line", "--view", "--total-lines", "--editor", "--input-at", "--opened-at",
-                    "--target-words", "--typed", "--pasted", "--largest-paste"
+                    "--target-words", "--typed", "--pasted", "--moved", "--largest-paste"
                 ], flags: ["--reading"]), call.positionals.count == 2, hookEvents.contains(call.positionals[0])
         else { return nil }
         return call

@@ -71,7 +71,7 @@ public struct EditorSession: Sendable {
     /// - Throws: ``RecorderError`` when the file cannot be created or the editor cannot start (no
     ///   session is then recorded), `CLSError` when the store fails.
     public func run(file: URL, editor: EditorCommand, usePTY: Bool) async throws -> Outcome {
-        let pathBytes = try Self.prepare(file)
+        let (pathBytes, created) = try Self.prepare(file)
         let url = URL(fileSystemPathBytes: pathBytes)
         let path = URL(fileSystemPathBytes: pathBytes).displayPath
         let before = try await recorder.store.fetchActivity(for: url).duration
@@ -90,9 +90,14 @@ public struct EditorSession: Sendable {
                 url, pathBytes: pathBytes, path: path, opened: opened, before: before,
                 editor: editor, usePTY: usePTY, isDictated: isDictated)
         } catch let error as RecorderError where error.code == .editorUnavailable {
-            // No editor ran: the session opened for it is taken back.
+            // No editor ran: the session opened for it is taken back, and the file made for it,
+            // still empty, is removed.
             try await recorder.store.fetchActivity(for: url).discardStart()
             try await recorder.store.save()
+            var info = stat()
+            if created, FileSystemPath.withCString(pathBytes, { stat($0, &info) }) == 0, info.st_size == 0 {
+                _ = FileSystemPath.withCString(pathBytes) { unlink($0) }
+            }
             throw error
         }
     }
@@ -134,7 +139,8 @@ public struct EditorSession: Sendable {
             process = try EditorProcess(command: editor, file: pathBytes, terminal: nil)
         }
 
-        let pulses = PulseLog(file: FileStamp(pathBytes), isDictated: isDictated)
+        let saved = SavedText(path: pathBytes)
+        let pulses = PulseLog(file: FileStamp(pathBytes), isDictated: isDictated, isOwn: saved.holds)
         // The relay sees every keystroke of a terminal editor; a GUI editor's typing shows on the
         // desktop, and its saves on disk, also when it was started from a terminal, whose relay
         // then sees nothing: every source that runs is watched.
@@ -142,11 +148,24 @@ public struct EditorSession: Sendable {
             editor: process, master: master, watchedFile: pathBytes,
             pulses: pulses, signals: signals,
             desktop: DesktopActivity.start(editor: process.pid))
+        // What reached the text so far: the plugin's count when it keeps one, else the relay's.
+        let counted = { @Sendable () -> SessionEvent.InputFigures in
+            if let figures = pluginInput?.figures() { return figures }
+            let evidence = pulses.evidence
+            return relayTerminal
+                ? SessionEvent.InputFigures(
+                    pasted: evidence.pasted, moved: evidence.tally.moved, largestPaste: evidence.tally.largestPaste,
+                    keysPressed: evidence.typed)
+                : SessionEvent.InputFigures()
+        }
         let flusher = Task {
+            // The figures the events saved so far carried: each event carries those since, so that
+            // a save's row of the history holds what was typed and pasted before that save.
+            var sent = SessionEvent.InputFigures()
             while true {
                 try? await Task.sleep(for: Self.flushInterval)
                 // Cancelled (the sleep ends at once): the session's last pulse is saved below.
-                guard !Task.isCancelled else { return }
+                guard !Task.isCancelled else { return sent }
                 // A pulse that fails to save (busy store) is superseded by the next one; the final
                 // pulse and the close below are saved or reported.
                 if let pulse = pulses.takePulse(file: FileStamp(pathBytes)) {
@@ -154,12 +173,17 @@ public struct EditorSession: Sendable {
                     // past the idle timeout, the work starts again there, not at the flush.
                     // A file written since then was saved by the editor: its text is measured and
                     // kept in the history, as a plugin's save event does.
+                    let now = counted()
+                    var last = SessionEvent(kind: pulse.fileChanged ? .save : .edit, file: url, date: pulse.date, inputAt: pulse.date)
+                    last.input = now.since(sent)
+                    last.isDictated = isDictated
                     let events =
                         (pulse.first < pulse.date ? [SessionEvent(kind: .edit, file: url, date: pulse.first, inputAt: pulse.first)] : [])
-                        + [SessionEvent(kind: pulse.fileChanged ? .save : .edit, file: url, date: pulse.date, inputAt: pulse.date)]
+                        + [last]
                     // In a task of its own, which the flusher's cancellation does not reach: a
                     // save cut short would lose a pulse that was already taken.
-                    _ = await Task { try? await recorder.record(events) }.value
+                    let saved = await Task { (try? await recorder.record(events)) != nil }.value
+                    if saved { sent = now }
                 }
             }
         }
@@ -171,28 +195,33 @@ public struct EditorSession: Sendable {
         // A pulse the flusher is saving must land before the close: saved after it, it would
         // start a new span of a session that has ended.
         flusher.cancel()
-        await flusher.value
+        let sent = await flusher.value
 
         // The close carries the session's own figures, so each item has one writer: the recorder.
-        let lastInput = pulses.takePulse(file: FileStamp(pathBytes))?.date
+        // The input no flush saved yet: its first moment too, so that a session shorter than the
+        // flush interval still counts from its first input to its last.
+        let unsaved = pulses.takePulse(file: FileStamp(pathBytes))
+        let lastInput = unsaved?.date
         let evidence = pulses.evidence
         let timing: TimingSource =
-            relayTerminal && evidence.tally.typed + evidence.tally.pasted > 0
+            relayTerminal && evidence.tally.typed + evidence.tally.pasted + evidence.tally.moved > 0
             ? .terminal
             : loop.desktop?.sawEditorWindow == true ? .desktop : .fileChanges
         let closed = Date()
         // Delivered, not just recorded: events that waited in the spool for a busy store (views the
         // editor's plugin sent, say) go in first, and a store that stays busy keeps the close.
         let spool = EventSpool(storeURL: recorder.store.storeURL)
-        var input = SessionEvent.InputFigures(largestGrowth: evidence.largestGrowth)
-        if let counted = pluginInput?.figures() {
-            (input.typed, input.pasted, input.largestPaste) = (counted.typed, counted.pasted, counted.largestPaste)
-        } else if relayTerminal {
-            (input.keysPressed, input.pasted, input.largestPaste) = (evidence.typed, evidence.pasted, evidence.tally.largestPaste)
-        }
-        var close = SessionEvent(kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened, input: input, timing: timing)
+        var input = counted()
+        input.largestGrowth = evidence.largestGrowth
+        // The close carries what the events before it did not.
+        var rest = input.since(sent)
+        rest.largestGrowth = evidence.largestGrowth
+        var close = SessionEvent(kind: .close, file: url, date: closed, inputAt: lastInput, openedAt: opened, input: rest, timing: timing)
         close.isDictated = isDictated
-        let delivery = try await recorder.deliver(close, spool: spool)
+        let firstInput = unsaved.flatMap {
+            $0.first < $0.date ? SessionEvent(kind: .edit, file: url, date: $0.first, inputAt: $0.first) : nil
+        }
+        let delivery = try await recorder.deliver((firstInput.map { [$0] } ?? []) + [close], spool: spool)
         if let failure = delivery.failures.first(where: { $0.event.file == url }) { throw failure.error }
         if delivery.isSpooled {
             throw RecorderError(
@@ -210,14 +239,14 @@ public struct EditorSession: Sendable {
             isDictated: isDictated)
     }
 
-    /// Creates the file when missing and returns its canonical path.
     /// Makes a missing file (its folder must exist) and returns the file's canonical path, as the
-    /// file system spells it: a name that is not UTF-8 keeps its bytes.
-    private static func prepare(_ file: URL) throws -> [UInt8] {
+    /// file system spells it (a name that is not UTF-8 keeps its bytes), and whether it was made.
+    private static func prepare(_ file: URL) throws -> (path: [UInt8], created: Bool) {
         let bytes = file.fileSystemPathBytes
         let shown = file.displayPath
         var info = stat()
-        if FileSystemPath.withCString(bytes, { stat($0, &info) }) != 0 {
+        let created = FileSystemPath.withCString(bytes, { stat($0, &info) }) != 0
+        if created {
             let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0
             let folder = slash == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<slash])
             var folderInfo = stat()
@@ -237,7 +266,10 @@ public struct EditorSession: Sendable {
             throw RecorderError(.fileAccess, "cannot resolve \(shown): \(String(cString: strerror(errno)))")
         }
         defer { free(resolved) }
-        return Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
+        return (
+            Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))),
+            created
+        )
     }
 
 }
@@ -257,8 +289,9 @@ final class PulseLog: Sendable {
 
     private let state: NIOLockedValueBox<Evidence>
 
-    init(file: FileStamp, isDictated: Bool = false) {
-        state = NIOLockedValueBox(Evidence(tally: InputTally(isDictated: isDictated), lastFile: file))
+    /// - Parameter isOwn: Whether pasted bytes are the document's own text (see ``InputTally``).
+    init(file: FileStamp, isDictated: Bool = false, isOwn: (@Sendable ([UInt8]) -> Bool)? = nil) {
+        state = NIOLockedValueBox(Evidence(tally: InputTally(isDictated: isDictated, isOwn: isOwn), lastFile: file))
     }
 
     func pulse(input: ArraySlice<UInt8>? = nil) {

@@ -35,6 +35,9 @@ public struct HookRequest: Decodable, Sendable, Equatable {
     /// first), so that an editor that dies loses only what came after them.
     public var typed: Int?
     public var pasted: Int?
+    /// With `edit`, `save` or `close`: characters pasted from the same document (see
+    /// ``SessionEvent/InputFigures/moved``) since the figures last sent.
+    public var moved: Int?
     public var largestPaste: Int?
 
     /// Reads one line.
@@ -65,7 +68,7 @@ public struct HookRequest: Decodable, Sendable, Equatable {
             openedAt: try Self.date(openedAt, option: "openedAt"),
             targetWords: try Self.targetWords(targetWords, reading: isReading),
             isReading: isReading ? true : nil,
-            input: try Self.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event))
+            input: try Self.input(typed: typed, pasted: pasted, moved: moved, largestPaste: largestPaste, event: event))
     }
 
     /// Checks the input figures a plugin sends with an edit, a save or a close (see
@@ -73,16 +76,17 @@ public struct HookRequest: Decodable, Sendable, Equatable {
     /// - Throws: ``RecorderError/Code/invalidRequest`` for a negative count, a paste larger than
     ///   the pasted characters, or figures sent with an open or a view.
     public static func input(
-        typed: Int?, pasted: Int?, largestPaste: Int?,
+        typed: Int?, pasted: Int?, moved: Int? = nil, largestPaste: Int?,
         event: SessionEvent.Kind
     ) throws(RecorderError) -> SessionEvent.InputFigures? {
-        guard let figures = try SessionEvent.InputFigures.checked(typed: typed, pasted: pasted, largestPaste: largestPaste) else {
+        guard let figures = try SessionEvent.InputFigures.checked(typed: typed, pasted: pasted, moved: moved, largestPaste: largestPaste)
+        else {
             return nil
         }
         guard [.edit, .save, .close].contains(event) else {
             throw RecorderError(
                 .invalidRequest,
-                "typed, pasted and largest-paste figures count input since the figures last sent: send them with edit, save or close, not \(event.rawValue)."
+                "typed, pasted, moved and largest-paste figures count input since the figures last sent: send them with edit, save or close, not \(event.rawValue)."
             )
         }
         return figures

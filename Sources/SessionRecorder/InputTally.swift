@@ -5,6 +5,9 @@
 /// between two reads; smaller reads are typing. Escape sequences (arrows, function keys) count as
 /// neither. Characters are Unicode scalars: UTF-8 continuation bytes are not counted.
 ///
+/// A paste of text the document already holds (``isOwn`` says so of its bytes: the file as last
+/// saved holds them) is the writer's own text moved or copied, counted as moved, never as pasted.
+///
 /// In a session written by dictation or an input method, which deliver text in bursts, everything
 /// counts as typed: nothing is pasted.
 struct InputTally: Sendable {
@@ -13,52 +16,78 @@ struct InputTally: Sendable {
 
     /// True in a session written by dictation or an input method.
     let isDictated: Bool
+    /// Whether pasted bytes are the document's own text; nil: none is.
+    let isOwn: (@Sendable ([UInt8]) -> Bool)?
 
-    init(isDictated: Bool = false) {
+    init(isDictated: Bool = false, isOwn: (@Sendable ([UInt8]) -> Bool)? = nil) {
         self.isDictated = isDictated
+        self.isOwn = isOwn
     }
 
     private(set) var typed = 0
-    private(set) var pasted = 0
+    /// Characters pasted from outside the document, those of a bracketed paste still arriving
+    /// included.
+    var pasted: Int { finishedPastes + (inPaste && !isDictated ? pasteCharacters : 0) }
+    /// Characters of the document's own text pasted.
+    private(set) var moved = 0
     /// The most characters pasted at once: a bracketed paste, or bursts with no typing between.
     private(set) var largestPaste = 0
+    private var finishedPastes = 0
     private var inPaste = false
+    /// The characters and bytes of the bracketed paste arriving.
+    private var pasteCharacters = 0
+    private var pasteBytes: [UInt8] = []
     /// The characters of the paste going on, until typing ends it.
     private var currentPaste = 0
 
     mutating func add(_ bytes: some Collection<UInt8>) {
         let input = Array(bytes)
-        var index = 0, characters = 0, pasteCharacters = 0
+        var index = 0, characters = 0
+        var readBytes: [UInt8] = []
         while index < input.count {
             let byte = input[index]
             if byte == 0x1B {
                 let end = Self.endOfEscape(in: input, from: index)
                 let sequence = input[index..<end]
-                if sequence.elementsEqual([0x1B, 0x5B, 0x32, 0x30, 0x30, 0x7E]) { inPaste = true }
-                if sequence.elementsEqual([0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]) { inPaste = false }
+                if sequence.elementsEqual([0x1B, 0x5B, 0x32, 0x30, 0x30, 0x7E]) {
+                    (inPaste, pasteCharacters, pasteBytes) = (true, 0, [])
+                }
+                if sequence.elementsEqual([0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]), inPaste {
+                    inPaste = false
+                    count(paste: pasteCharacters, of: pasteBytes)
+                }
                 index = end
                 continue
             }
-            if Self.isCharacter(byte) {
-                if inPaste { pasteCharacters += 1 } else { characters += 1 }
+            if inPaste {
+                pasteBytes.append(byte)
+                if Self.isCharacter(byte) { pasteCharacters += 1 }
+            } else {
+                readBytes.append(byte)
+                if Self.isCharacter(byte) { characters += 1 }
             }
             index += 1
         }
-        if isDictated {
-            typed += characters + pasteCharacters
-            return
-        }
-        pasted += pasteCharacters
-        currentPaste += pasteCharacters
         if characters > Self.burstLimit {
-            pasted += characters
-            currentPaste += characters
-        }
-        // Before typing ends it: a read may hold a paste's end and a key (Enter) after it.
-        largestPaste = max(largestPaste, currentPaste)
-        if characters > 0, characters <= Self.burstLimit {
+            count(paste: characters, of: readBytes)
+        } else if characters > 0 {
+            // Before typing ends it: a read may hold a paste's end and a key (Enter) after it.
+            largestPaste = max(largestPaste, currentPaste)
             typed += characters
             if !inPaste { currentPaste = 0 }
+        }
+    }
+
+    /// Counts a paste: typed in a dictated session, moved when it is the document's own text, else pasted.
+    private mutating func count(paste characters: Int, of bytes: [UInt8]) {
+        if isDictated {
+            typed += characters
+        } else if isOwn?(bytes) == true {
+            moved += characters
+        } else {
+            finishedPastes += characters
+            currentPaste += characters
+            largestPaste = max(largestPaste, currentPaste)
         }
     }
 

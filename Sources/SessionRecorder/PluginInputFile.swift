@@ -30,7 +30,7 @@ struct PluginInputFile: Sendable {
             let counted = try? JSONDecoder().decode(Counted.self, from: data)
         else { return nil }
         return try? SessionEvent.InputFigures.checked(
-            typed: counted.typed ?? 0, pasted: counted.pasted ?? 0,
+            typed: counted.typed ?? 0, pasted: counted.pasted ?? 0, moved: counted.moved,
             largestPaste: counted.largestPaste)
     }
 
@@ -41,6 +41,7 @@ struct PluginInputFile: Sendable {
     private struct Counted: Decodable {
         var typed: Int?
         var pasted: Int?
+        var moved: Int?
         var largestPaste: Int?
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OpenClassKit
 
 /// Something an editor did to a file: the unit that hooks send and the spool keeps.
 public struct SessionEvent: Codable, Sendable, Equatable {
@@ -64,9 +65,14 @@ public struct SessionEvent: Codable, Sendable, Equatable {
         /// Characters that reached the text by typing (input methods and dictation included); nil
         /// when no plugin counted them.
         public var typed: Int?
-        /// Characters that arrived as pastes; nil when nothing told pastes apart.
+        /// Characters that arrived as pastes of text from outside the document (another document,
+        /// another program); nil when nothing told pastes apart.
         public var pasted: Int?
-        /// The most characters pasted at once; nil when not counted.
+        /// Characters pasted that the person took from the same document: a yank, delete, kill,
+        /// cut or copy in it during the editor's run, or text the document already held. Their own
+        /// text moved or copied, never counted as pasted; nil when nothing told them apart.
+        public var moved: Int?
+        /// The most characters pasted at once from outside the document; nil when not counted.
         public var largestPaste: Int?
         /// Keys pressed in a terminal relay that no plugin's figures replaced: editing commands
         /// included, so not characters typed; nil otherwise.
@@ -76,11 +82,12 @@ public struct SessionEvent: Codable, Sendable, Equatable {
 
         /// Creates the figures.
         public init(
-            typed: Int? = nil, pasted: Int? = nil, largestPaste: Int? = nil, keysPressed: Int? = nil,
+            typed: Int? = nil, pasted: Int? = nil, moved: Int? = nil, largestPaste: Int? = nil, keysPressed: Int? = nil,
             largestGrowth: Int64? = nil
         ) {
             self.typed = typed
             self.pasted = pasted
+            self.moved = moved
             self.largestPaste = largestPaste
             self.keysPressed = keysPressed
             self.largestGrowth = largestGrowth
@@ -89,9 +96,11 @@ public struct SessionEvent: Codable, Sendable, Equatable {
         /// Checks figures a plugin sent: counts are never negative, and no paste is larger than
         /// all of them together.
         /// - Throws: ``RecorderError/Code/invalidRequest`` naming the value.
-        public static func checked(typed: Int?, pasted: Int?, largestPaste: Int?) throws(RecorderError) -> InputFigures? {
-            guard typed != nil || pasted != nil || largestPaste != nil else { return nil }
-            for (name, value) in [("typed", typed), ("pasted", pasted), ("largest paste", largestPaste)] {
+        public static func checked(typed: Int?, pasted: Int?, moved: Int? = nil, largestPaste: Int?) throws(RecorderError)
+            -> InputFigures?
+        {
+            guard typed != nil || pasted != nil || moved != nil || largestPaste != nil else { return nil }
+            for (name, value) in [("typed", typed), ("pasted", pasted), ("moved", moved), ("largest paste", largestPaste)] {
                 if let value, value < 0 {
                     throw RecorderError(.invalidRequest, "the \(name) count must be 0 or more characters, not \(value).")
                 }
@@ -100,7 +109,18 @@ public struct SessionEvent: Codable, Sendable, Equatable {
                 throw RecorderError(
                     .invalidRequest, "the largest paste (\(largestPaste) characters) cannot exceed the characters pasted (\(pasted ?? 0)).")
             }
-            return InputFigures(typed: typed, pasted: pasted, largestPaste: largestPaste)
+            return InputFigures(typed: typed, pasted: pasted, moved: moved, largestPaste: largestPaste)
+        }
+
+        /// What was counted since `earlier`, both being a session's totals: the counts' growth
+        /// (nil where these have none), and the largest paste so far, which the recorder keeps
+        /// as the larger of those it is given.
+        func since(_ earlier: InputFigures) -> InputFigures {
+            func growth(_ now: Int?, _ before: Int?) -> Int? { now.map { max(0, $0 - (before ?? 0)) } }
+            return InputFigures(
+                typed: growth(typed, earlier.typed), pasted: growth(pasted, earlier.pasted), moved: growth(moved, earlier.moved),
+                largestPaste: largestPaste,
+                keysPressed: growth(keysPressed, earlier.keysPressed), largestGrowth: largestGrowth)
         }
 
         /// The figures of a session written by dictation or an input method, which deliver text in

@@ -4,9 +4,13 @@ import OpenClassKit
 
 /// Records editing sessions: turns editor events into activity time, progress and items.
 ///
-/// A session is what an editor does to a file between open and close. Every event is a pulse, a
-/// sign that the person works; a gap between pulses longer than the idle timeout is not counted.
-/// On save and close the file's content is measured: its word count becomes the primary item,
+/// A session is what an editor does to a file between open and close. Its active time comes from
+/// input only: edits and saves, an event's `inputAt` (the last input the editor saw), and the views
+/// of a file being read. It begins at the session's first input and ends at its last; a pause
+/// between two inputs counts when it is no longer than the idle timeout (thinking is work). An
+/// open, a close and a view of a file being written are not input: the time before the first
+/// input (the editor starting) and after the last is open time, and a session without input has
+/// no active time. On save and close the file's content is measured: its word count becomes the primary item,
 /// readability and other figures additional items, and the progress the detectors estimate is
 /// added. Every event is idempotent and tolerates order faults (an edit without an open, two
 /// closes).
@@ -174,7 +178,10 @@ public struct SessionRecorder: Sendable {
             {
                 activity.stop(at: event.date, idleTimeout: 0)
             }
-            keepRunning(activity, at: event.date, editorRun: event.editorRun)
+            // An open is not input: the session's time starts at its first input.
+            if !activity.isStarted, !happenedInEndedSession(event.date, of: activity) {
+                activity.open(at: event.date, inEditorRun: event.editorRun)
+            }
             if let inputAt = event.inputAt { keepRunning(activity, at: inputAt, editorRun: event.editorRun) }
             guard activity.primaryActivityItem == nil, !isReading(activity) else { return nil }
             if event.fileWasMissing == true {
@@ -197,7 +204,11 @@ public struct SessionRecorder: Sendable {
         case .view:
             // A view goes on with a session but starts none: an editor run by `clsfile open` sends
             // views of its file, which that command times, and a view can come in after a close.
-            if activity.isStarted { keepRunning(activity, at: event.workDate, editorRun: event.editorRun) }
+            // It is input at the input it carries, and in a file being read (what is shown
+            // changed: a page turned) at its own date too; an editor's first view is no input.
+            if activity.isStarted, let inputAt = event.inputAt ?? (isReading(activity) ? event.date : nil) {
+                keepRunning(activity, at: inputAt, editorRun: event.editorRun)
+            }
             if let range = event.viewedRange, isReading(activity), targetWords(of: activity) == nil {
                 activity.progressBasis = .viewedShare
                 activity.addProgressRange(fromStart: range.start, toEnd: range.end)
@@ -211,16 +222,18 @@ public struct SessionRecorder: Sendable {
             activity.recordHistoryAtNextSave()
             return try measure(event.file, into: activity)
         case .close:
-            // The last input is the session's last sign of work: a close after a break ends the
-            // span there. Stop first: a file that cannot be measured still closes its session.
+            // The last input is the session's last sign of work: the close is none, and the span
+            // ends at that input (a session without input has no time). Stop first: a file that
+            // cannot be measured still closes its session.
             if let inputAt = event.inputAt, activity.isStarted {
                 activity.recordPulse(at: inputAt, idleTimeout: configuration.idleTimeout)
             }
-            // A plugin's own open time, unless it claims a time after the close.
+            // A plugin's own open time, unless it claims a time after the close; else the
+            // running session's start (its open).
             let opened =
                 event.openedAt.flatMap { $0 <= event.date ? $0 : nil }
-                ?? activity.timeSpans.filter(\.isRunning).map(\.start).min()
-            activity.stop(at: event.date, idleTimeout: configuration.idleTimeout)
+                ?? activity.workSessions.last(where: \.isRunning)?.start
+            activity.stop(at: event.date, idleTimeout: 0)
             if let opened { addOpenTime(event.date.timeIntervalSince(opened), to: activity) }
             if let input = event.input { record(input, on: activity) }
             if let timing = event.timing {
@@ -236,13 +249,15 @@ public struct SessionRecorder: Sendable {
     private func keepRunning(_ activity: CLSActivity, at date: Date, editorRun: String?) {
         if activity.isStarted {
             activity.recordPulse(at: date, idleTimeout: configuration.idleTimeout)
-        } else if let lastEnd = activity.timeSpans.compactMap(\.end).max(), date <= lastEnd {
-            // An event that comes in after its session closed (a late hook, a spooled event)
-            // happened in time already counted: it starts nothing.
-            return
-        } else {
+        } else if !happenedInEndedSession(date, of: activity) {
             activity.start(at: date, inEditorRun: editorRun)
         }
+    }
+
+    /// Whether an event that comes in after its session closed (a late hook, a spooled event)
+    /// happened in time already recorded: it then starts nothing.
+    private func happenedInEndedSession(_ date: Date, of activity: CLSActivity) -> Bool {
+        activity.timeSpans.compactMap(\.end).max().map { date <= $0 } ?? false
     }
 
     /// Keeps a target word count or the reading flag on the file, for later sessions; the newest
@@ -278,6 +293,9 @@ public struct SessionRecorder: Sendable {
         if let pasted = input.pasted {
             activity.addToQuantity(Double(pasted), identifier: ItemIdentifier.pastedCharacters, title: "Pasted Characters")
         }
+        if let moved = input.moved {
+            activity.addToQuantity(Double(moved), identifier: ItemIdentifier.movedCharacters, title: "Moved Characters (own text)")
+        }
         if let keys = input.keysPressed {
             activity.addToQuantity(Double(keys), identifier: ItemIdentifier.keysPressed, title: "Keys Pressed (commands included)")
         }
@@ -289,7 +307,7 @@ public struct SessionRecorder: Sendable {
         if let growth = input.largestGrowth {
             activity.setQuantity(
                 max(activity.quantity(of: ItemIdentifier.largestGrowth) ?? 0, Double(growth)),
-                identifier: ItemIdentifier.largestGrowth, title: "Largest Jump in File Size (bytes)")
+                identifier: ItemIdentifier.largestGrowth, title: "Largest Growth of the File between Saves (bytes)")
         }
     }
 

@@ -96,11 +96,11 @@ struct HookRequestTests {
         ),
         (
             #"{"event":"view","file":"/tmp/essay.txt","typed":5}"#,
-            "typed, pasted and largest-paste figures count input since the figures last sent: send them with edit, save or close, not view."
+            "typed, pasted, moved and largest-paste figures count input since the figures last sent: send them with edit, save or close, not view."
         ),
         (
             #"{"event":"open","file":"/tmp/essay.txt","pasted":5}"#,
-            "typed, pasted and largest-paste figures count input since the figures last sent: send them with edit, save or close, not open."
+            "typed, pasted, moved and largest-paste figures count input since the figures last sent: send them with edit, save or close, not open."
         )
     ])
     func refusedFiguresSayWhyAndWhatIsAllowed(json: String, message: String) throws {

@@ -36,13 +36,19 @@ struct AIStatementPageTests {
 
         let adaPage = StudentPage(assignment: summary, student: ada, links: links).render().rendered
         #expect(adaPage.contains(#"<h2>AI use</h2>"#) && adaPage.contains(#"id="ai-use" data-ai-use="ideas""#))
-        #expect(adaPage.contains("In the student's words: <strong>AI for ideas</strong>"), "\(adaPage)")
+        // The use is chosen from a list: only the note is said to be the student's own words.
+        #expect(adaPage.contains("The student chose: <strong>AI for ideas</strong>"), "\(adaPage)")
         #expect(
             adaPage.contains(
-                #"<blockquote id="ai-note"><p>Asked a chatbot for &quot;three openings&quot; &lt;b&gt;&amp; chose none&lt;/b&gt;</p></blockquote>"#
+                #"<p>In the student's own words:</p><blockquote id="ai-note"><p>Asked a chatbot for &quot;three openings&quot; &lt;b&gt;&amp; chose none&lt;/b&gt;</p></blockquote>"#
             ))
         let bobPage = StudentPage(assignment: summary, student: bob, links: links).render().rendered
         #expect(bobPage.contains("has not said how they used AI tools") && !bobPage.contains("ai-note"))
+        let carl = Self.row("Carl", try AIStatement(use: .ideas, note: nil, statedAt: Self.stated))
+        let carlPage = StudentPage(assignment: summary, student: carl, links: links).render().rendered
+        #expect(
+            carlPage.contains("The student chose: <strong>AI for ideas</strong>") && !carlPage.contains("own words"),
+            "no words are put in the mouth of a student who wrote none: \(carlPage)")
 
         // Not asked and not said: no column, no section, as before statements.
         let plain = ClassReport.summary(of: AssignmentFixture.make(title: "Essay", className: "7B"), rows: [bob])

@@ -194,7 +194,7 @@ struct EditorPluginTests {
             $0["isStarted"] as? Bool == false
                 && ($0["primaryItem"] as? [String: Any])?["quantity"] as? Double == expected
         }
-        #expect((object["spans"] as? [Any])?.count == 1, "\(object)")
+        #expect((object["sessions"] as? [Any])?.count == 1, "\(object)")
         #expect(object["isStarted"] as? Bool == false, "\(object)")
         let primary = try #require(object["primaryItem"] as? [String: Any], "\(object)")
         #expect(primary["identifier"] as? String == "total_word_count")

@@ -58,7 +58,9 @@ struct HistoryPageTests {
             #expect(dom.contains("aria-labelledby=\"\(id)-title \(id)-desc\""), "\(id) named for screen readers")
         }
         #expect(dom.contains("from 12 to 60 words"), "the words chart's description gives its numbers")
-        #expect(dom.contains("300 characters typed and 400 pasted over 5 sessions (57% pasted)"), "typed and pasted per session")
+        #expect(
+            dom.contains("300 characters typed and 400 pasted from outside the document over 5 sessions (57% pasted)"),
+            "typed and pasted per session")
         #expect(dom.matches(of: /<tr><td><time/).count == 5, "a table row per session")
         // The session bars: an open-time and an active-time bar per session.
         let bars = dom.components(separatedBy: "id=\"session-bars\"")[1].components(separatedBy: "</svg>")[0]

@@ -405,8 +405,11 @@ struct HookCommandTests {
         let clsfile = try builtExecutable("clsfile")
         let store = scratch.storeURL.path
         #expect(try run(clsfile, ["hook", "open", file.path, "--store", store]).status == 0)
-        // A session of about 1.7 s: rounded, it would read 2 s in one form and 1 s in another.
+        // A session of about 1.7 s of input, from an edit to a save: rounded, it would read 2 s
+        // in one form and 1 s in another.
+        #expect(try run(clsfile, ["hook", "edit", file.path, "--store", store]).status == 0)
         try await Task.sleep(for: .milliseconds(1700))
+        #expect(try run(clsfile, ["hook", "save", file.path, "--store", store]).status == 0)
         #expect(try run(clsfile, ["hook", "close", file.path, "--store", store]).status == 0)
         let table = try run(clsfile, ["report", "--store", store]).output
         let row = try #require(table.split(separator: "\n").dropFirst().first)
@@ -439,7 +442,7 @@ struct HookCommandTests {
         // The name's bytes come from the shell's printf: `caf\351.txt` is Latin-1 for "café.txt".
         let script = """
             f="$(printf '%s/caf\\351.txt' "$1")"; printf 'three words here\\n' > "$f"
-            "$0" hook open "$f" && sleep 1.2 && printf 'and two more\\n' >> "$f" && "$0" hook save "$f" && "$0" hook close "$f" || exit $?
+            "$0" hook open "$f" && "$0" hook edit "$f" && sleep 1.2 && printf 'and two more\\n' >> "$f" && "$0" hook save "$f" && "$0" hook close "$f" || exit $?
             "$0" show --json "$f"
             """
         let result = try run(

@@ -98,9 +98,12 @@ struct OpenCommandTests {
 
         let activity = try show(file, store: scratch.storeURL)
         #expect(activity["isStarted"] as? Bool == false)
-        #expect((activity["spans"] as? [Any])?.count == 1)
+        #expect((activity["sessions"] as? [Any])?.count == 1, "\(activity)")
+        // From the first write (the editor's first input) to the last, 0.4 s apart: not from the
+        // editor's start, nor to its exit.
         let duration = try #require(activity["durationSeconds"] as? Double)
-        #expect(duration >= 0.7 && duration <= Date().timeIntervalSince(started))
+        #expect(duration >= 0.3 && duration <= 0.75, "\(activity)")
+        #expect(duration <= Date().timeIntervalSince(started))
         #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == 8)
         #expect(activity["progress"] as? Double == 0.5)
         #expect(try #require(item("open_time", in: activity)) >= 0.7)
@@ -189,6 +192,40 @@ struct OpenCommandTests {
         #expect((activity["spans"] as? [Any])?.isEmpty == true, "\(activity)")
     }
 
+    /// A file `open` made for an editor that could not start is removed again (empty), a file
+    /// that was there stays; and `show --json` of it then has no date of change.
+    @Test func anEditorThatCannotStartLeavesNoFileItMade() throws {
+        let scratch = try Scratch()
+        let file = scratch.url.appendingPathComponent("new.txt")
+        let result = try run(
+            try builtExecutable("clsfile"),
+            ["open", "--no-pty", "--editor", "nosucheditor", "--store", scratch.storeURL.path, file.path])
+        #expect(result.status == 69, "\(result.errorOutput)")
+        #expect(!FileManager.default.fileExists(atPath: file.path), "the empty file made for the editor is gone")
+        let other = try scratch.file("kept.txt", "")
+        _ = try run(
+            try builtExecutable("clsfile"),
+            ["open", "--no-pty", "--editor", "nosucheditor", "--store", scratch.storeURL.path, other.path])
+        #expect(FileManager.default.fileExists(atPath: other.path), "a file that was there stays")
+        let never = try scratch.file("never.txt", "three words here\n")
+        let shown = try show(never, store: scratch.storeURL)
+        #expect(shown["recorded"] as? Bool == false && shown["modified"] == nil, "\(shown)")
+        let forgot = try run(try builtExecutable("clsfile"), ["forget", "--store", scratch.storeURL.path, never.path])
+        #expect(forgot.status == 0 && forgot.output.contains("nothing is recorded for"), "\(forgot.output)")
+        #expect(!forgot.output.contains("are kept"), "\(forgot.output)")
+    }
+
+    /// A file no detector reads (binary) has no progress figure: not measured, never "0%".
+    @Test func aFileThatCannotBeMeasuredShowsNoProgressFigure() throws {
+        let scratch = try Scratch()
+        let file = scratch.url.appendingPathComponent("data.bin")
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 197 &+ 13) }).write(to: file)
+        let result = try run(
+            try builtExecutable("clsfile"), ["open", "--no-pty", "--editor", "true", "--store", scratch.storeURL.path, file.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.errorOutput.contains("progress not measured") && !result.errorOutput.contains("0%"), "\(result.errorOutput)")
+    }
+
     @Test func aMissingFolderIsAClearError() throws {
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("no-such-folder/essay.txt")
@@ -256,7 +293,7 @@ struct OpenCommandInTerminalTests {
             ["show", "--json", "--store", scratch.storeURL.path, file.path])
         let activity = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect((activity["primaryItem"] as? [String: Any])?["quantity"] as? Double == 9)
-        #expect((activity["spans"] as? [Any])?.count == 1)
+        #expect((activity["sessions"] as? [Any])?.count == 1, "\(activity)")
         #expect(activity["isStarted"] as? Bool == false)
         let items = activity["additionalItems"] as? [[String: Any]] ?? []
         // No plugin counted what reached the text: the relay's count is of keys (i, Esc, :wq
@@ -385,7 +422,8 @@ struct OpenCommandInTerminalTests {
             ["show", "--json", "--store", scratch.storeURL.path, file.path])
         let activity = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(activity["isStarted"] as? Bool == false, "the dead session's span is ended")
-        let span = try #require((activity["spans"] as? [[String: Any]])?.first)
+        // The span of the input (the one before it, of no length, is the open's).
+        let span = try #require((activity["spans"] as? [[String: Any]])?.last)
         #expect(span["end"] as? String == span["lastPulse"] as? String)
         // The span ends at the last keystroke, not at the kill 7 s later (a second of slack for
         // the keys tmux had yet to deliver).

@@ -24,26 +24,23 @@ struct PluginInputTests {
     private static let pasted = " pasted café\nsecond line"
     private static let lastLine = "second line"
 
-    /// Characters counted as pasted after the bracketed paste: Vim and Neovim then yank the last
-    /// line and put it (`yy p`; an undo and a redo of the put count for nothing), then insert it
-    /// with CTRL-R 0 (each the line and its newline); Emacs kills it and yanks it twice (the line
-    /// alone).
-    private static func pastedAfterPuts(_ editor: Editor) -> Int {
+    /// The figures after the bracketed paste (pasted: text from outside the document) and the
+    /// puts of the document's own text (moved, never pasted): Vim and Neovim yank the last line
+    /// and put it (`yy p`; an undo and a redo of the put count for nothing), then insert it with
+    /// CTRL-R 0 (each the line and its newline); Emacs kills it and yanks it twice (the line alone).
+    private static func afterPuts(_ editor: Editor) -> Figures {
         let line = lastLine.unicodeScalars.count
-        return pasted.unicodeScalars.count + (editor == .emacs ? 2 * line : 2 * (line + 1))
+        return Figures(
+            typed: typed, pasted: pasted.unicodeScalars.count, largestPaste: pasted.unicodeScalars.count,
+            moved: editor == .emacs ? 2 * line : 2 * (line + 1))
     }
 
     /// Edits and saves carry the figures since those sent before, the close the rest: over the
     /// calls of the open they add up to what was typed and pasted, and the close always has them.
     @Test(arguments: Editor.allCases)
     func typedAndPastedCharactersAddUpOverTheCallsOfTheOpen(_ editor: Editor) async throws {
-        try Tool.require(editor.tool, .tmux)
-        let scratch = try Scratch()
-        let file = try scratch.file("essay.txt", "")
-        let log = scratch.url.appendingPathComponent("calls.log")
-        let session = try EditorInTmux(try command(editor, [file], logging: log, in: scratch), scratch: scratch)
-        defer { session.kill() }
-        _ = try await call("open", in: log)
+        let (scratch, file, log, session) = try await editorLogging(editor)
+        defer { withExtendedLifetime(scratch) { session.kill() } }
         try await typeAndPaste(in: session, editor)
         try await putTheLastLine(in: session, editor)
         session.keys(editor.writeAndQuit)
@@ -51,13 +48,43 @@ struct PluginInputTests {
         #expect(figures(close) != nil, "\(close)")
         let calls = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(calls.filter { figures($0) != nil }.count > 1, "the figures went with the edits as the typing went on: \(calls)")
-        #expect(
-            try sentFigures(in: log)
-                == Figures(
-                    typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
-                    largestPaste: Self.pasted.unicodeScalars.count), "\(calls)")
+        #expect(try sentFigures(in: log) == Self.afterPuts(editor), "\(calls)")
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.hasPrefix(Self.words.joined(separator: " ") + Self.pasted), "\(text)")
+    }
+
+    /// Moving and copying the document's own text with the editor's commands is moved, never
+    /// pasted (the moves): Vim and Neovim `dd p` (the line and its newline), `x p` (a
+    /// character), `dw P` (a word and its space); Emacs `C-k C-y` (the line), a copy with `M-w`
+    /// then `C-y` (the line again), `M-d C-y` (a word).
+    @Test(arguments: Editor.allCases)
+    func movingOrCopyingOwnTextIsMovedNotPasted(_ editor: Editor) async throws {
+        // The scratch folder, which the editor and its log are in, lives as long as the test.
+        let (scratch, _, log, session) = try await editorLogging(editor)
+        defer { withExtendedLifetime(scratch) { session.kill() } }
+        try await Task.sleep(for: .milliseconds(500))
+        session.keys(editor.insert)
+        _ = try await session.typeSlowly(["rivers", "carry", "water"], pause: 0.3)
+        let moved: Int
+        if editor == .emacs {
+            for keys in [["C-a", "C-k", "C-y"], ["C-a", "C-Space", "C-e", "M-w", "C-e", "C-y"], ["C-a", "M-d", "C-y"]] {
+                session.keys(keys)
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            moved = 18 + 18 + 6
+        } else {
+            session.keys(["Escape"])
+            try await Task.sleep(for: .seconds(1))
+            for keys in [["dd"], ["p"], ["0", "x"], ["p"], ["0", "dw"], ["P"]] {
+                session.keys(keys)
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            moved = 19 + 1 + 7
+        }
+        session.keys(editor.writeAndQuit)
+        _ = try await call("close", in: log)
+        let calls = try String(contentsOf: log, encoding: .utf8)
+        #expect(try sentFigures(in: log) == Figures(typed: 18, pasted: 0, largestPaste: 0, moved: moved), "\(calls)")
     }
 
     /// An editor killed (`kill -9`: no close) keeps what its last events carried: the figures of
@@ -82,11 +109,7 @@ struct PluginInputTests {
             if recorded(in: activity) != nil { break }
             try await Task.sleep(for: .milliseconds(250))
         }
-        #expect(
-            recorded(in: activity)
-                == Figures(
-                    typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
-                    largestPaste: Self.pasted.unicodeScalars.count), "\(activity)")
+        #expect(recorded(in: activity) == Self.afterPuts(editor), "\(activity)")
     }
 
     @Test(arguments: Editor.allCases)
@@ -117,11 +140,7 @@ struct PluginInputTests {
         for _ in 0..<100 where session.tmux(["has-session", "-t", "editor"]) == 0 {
             try await Task.sleep(for: .milliseconds(200))
         }
-        #expect(
-            try figures(in: input)
-                == Figures(
-                    typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
-                    largestPaste: Self.pasted.unicodeScalars.count))
+        #expect(try figures(in: input) == Self.afterPuts(editor))
         let events = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ")[1] }
         #expect(Set(events) == ["view"], "clsfile open times the file, the plugin sends its views only: \(events)")
     }
@@ -139,6 +158,20 @@ struct PluginInputTests {
         let close = try await call("close", in: log)
         #expect(figures(close) != nil, "\(close)")
         #expect(try sentFigures(in: log) == Figures(typed: Self.typed, pasted: 11 + 9, largestPaste: 11))
+    }
+
+    /// A copy of the document's own words pasted again, and a word cut and pasted elsewhere, are
+    /// the writer's own text moved, beside a paste from outside.
+    @Test func vscodeExtensionCountsOwnTextMovedApartFromPastes() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let log = scratch.url.appendingPathComponent("calls.log")
+        let result = try runEvents(
+            file, running: try standIn(logging: log, in: scratch), in: scratch,
+            ["--paste", "PASTED TEXT", "--copy", "carry water", "--move", "rivers"])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        _ = try await call("close", in: log)
+        #expect(try sentFigures(in: log) == Figures(typed: Self.typed, pasted: 11, largestPaste: 11, moved: 11 + 6))
     }
 
     @Test func vscodeExtensionWritesTheFiguresOfTheFileOfClsfileOpen() async throws {
@@ -180,11 +213,7 @@ struct PluginInputTests {
         try await putTheLastLine(in: session, editor)
         session.keys(editor.writeAndQuit)
         let activity = try await session.waitForClose(of: file)
-        #expect(
-            recorded(in: activity)
-                == Figures(
-                    typed: Self.typed, pasted: Self.pastedAfterPuts(editor),
-                    largestPaste: Self.pasted.unicodeScalars.count), "\(activity)")
+        #expect(recorded(in: activity) == Self.afterPuts(editor), "\(activity)")
     }
 
     /// What the VS Code extension sends is what clsfile records; an extension host that dies
@@ -211,7 +240,9 @@ struct PluginInputTests {
 
     struct Figures: Equatable, CustomStringConvertible {
         var typed: Int, pasted: Int, largestPaste: Int
-        var description: String { "typed \(typed), pasted \(pasted), largest paste \(largestPaste)" }
+        /// Characters of the document's own text pasted again.
+        var moved = 0
+        var description: String { "typed \(typed), pasted \(pasted), largest paste \(largestPaste), moved \(moved)" }
 
         static let none = Figures(typed: 0, pasted: 0, largestPaste: 0)
 
@@ -219,8 +250,25 @@ struct PluginInputTests {
         static func + (left: Figures, right: Figures) -> Figures {
             Figures(
                 typed: left.typed + right.typed, pasted: left.pasted + right.pasted,
-                largestPaste: max(left.largestPaste, right.largestPaste))
+                largestPaste: max(left.largestPaste, right.largestPaste), moved: left.moved + right.moved)
         }
+    }
+
+    /// The editor on a new, empty essay.txt, its plugin running a stand-in clsfile that logs each
+    /// call (see ``command(_:_:logging:in:)``), once its open is logged.
+    private func editorLogging(_ editor: Editor) async throws -> (scratch: Scratch, file: URL, log: URL, session: EditorInTmux) {
+        try Tool.require(editor.tool, .tmux)
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "")
+        let log = scratch.url.appendingPathComponent("calls.log")
+        let session = try EditorInTmux(try command(editor, [file], logging: log, in: scratch), scratch: scratch)
+        do {
+            _ = try await call("open", in: log)
+        } catch {
+            session.kill()
+            throw error
+        }
+        return (scratch, file, log, session)
     }
 
     /// The editor on files, with the plugin running a stand-in clsfile that appends each call's
@@ -249,7 +297,7 @@ struct PluginInputTests {
         try await Task.sleep(for: .milliseconds(500))
     }
 
-    /// Puts the last line again with the editor's own commands (see `pastedAfterPuts`).
+    /// Puts the last line again with the editor's own commands (see `afterPuts`).
     private func putTheLastLine(in session: EditorInTmux, _ editor: Editor) async throws {
         if editor == .emacs {
             session.keys(["C-a", "C-k", "C-y", "C-y"])
@@ -289,10 +337,12 @@ struct PluginInputTests {
         func value(_ option: String) -> Int? {
             words.firstIndex(of: option).flatMap { $0 + 1 < words.count ? Int(words[$0 + 1]) : nil }
         }
-        guard let typed = value("--typed"), let pasted = value("--pasted"), let largest = value("--largest-paste") else {
+        guard let typed = value("--typed"), let pasted = value("--pasted"), let largest = value("--largest-paste"),
+            let moved = value("--moved")
+        else {
             return nil
         }
-        return Figures(typed: typed, pasted: pasted, largestPaste: largest)
+        return Figures(typed: typed, pasted: pasted, largestPaste: largest, moved: moved)
     }
 
     /// The figures `clsfile show --json` has for the file; nil when one is missing.
@@ -304,17 +354,19 @@ struct PluginInputTests {
         guard let typed = quantity("typed_characters"), let pasted = quantity("pasted_characters"),
             let largest = quantity("largest_paste")
         else { return nil }
-        return Figures(typed: typed, pasted: pasted, largestPaste: largest)
+        return Figures(typed: typed, pasted: pasted, largestPaste: largest, moved: quantity("moved_characters") ?? 0)
     }
 
     /// The figures of a `$CLSFILE_SESSION_INPUT` file.
     private func figures(in input: URL) throws -> Figures? {
         guard let data = try? Data(contentsOf: input) else { return nil }
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Int])
-        guard let typed = object["typed"], let pasted = object["pasted"], let largest = object["largestPaste"] else {
+        guard let typed = object["typed"], let pasted = object["pasted"], let largest = object["largestPaste"],
+            let moved = object["moved"]
+        else {
             return nil
         }
-        return Figures(typed: typed, pasted: pasted, largestPaste: largest)
+        return Figures(typed: typed, pasted: pasted, largestPaste: largest, moved: moved)
     }
 
     /// Runs the VS Code stand-in on the words with the options, the extension running `clsfile`.

@@ -112,6 +112,8 @@ import TestSupport
             [
                 scratch.storeURL.path,
                 """
+                ALTER TABLE time_span DROP COLUMN awaits_input; ALTER TABLE writing_history DROP COLUMN moved;
+                ALTER TABLE assignment DROP COLUMN submitted_at;
                 DROP TABLE evidence_note; DROP TABLE dictated_session; DROP TABLE student_setting;
                 DROP INDEX time_span_by_session; ALTER TABLE time_span DROP COLUMN session_id; ALTER TABLE time_span DROP COLUMN editor_run;
                 DROP TABLE writing_history; ALTER TABLE assignment DROP COLUMN process_evidence;

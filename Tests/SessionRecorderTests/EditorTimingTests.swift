@@ -30,6 +30,82 @@ struct EditorTimingTests {
         return try await scratch.store().fetchActivity(for: file)
     }
 
+    /// The case: `hook open`, 20 s, `hook close`, nothing typed. The session is there, open
+    /// for 20 s, with no active time: the close is not input.
+    @Test func aSessionWithoutInputHasNoActiveTime() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "one two three")
+        let activity = try await replay(
+            [(.open, at: 0, inputAt: nil), (.view, at: 0.4, inputAt: nil), (.close, at: 20, inputAt: nil)],
+            file: file, scratch: scratch)
+        #expect(activity.duration == 0, "\(activity.timeSpans)")
+        #expect(activity.workSessions.count == 1 && activity.workSessions.first?.activeTime == 0)
+        let openTime = try #require(activity.additionalActivityItems.first { $0.identifier == "open_time" } as? CLSQuantityItem)
+        #expect(abs(openTime.quantity - 20) < 0.01)
+        let history = try await scratch.store().writingHistory(for: file)
+        #expect(history.sessions.count == 1, "\(history.entries)")
+        #expect(history.sessions.first?.activeTime == 0 && history.sessions.first.flatMap(\.openTime).map { abs($0 - 20) < 0.01 } == true)
+    }
+
+    /// An editor's start-up and the minute read before the first key, and the minute after the
+    /// last key before the quit, are open time: active time runs from the first input to the last.
+    @Test func timeBeforeTheFirstInputAndAfterTheLastIsOpenTimeOnly() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "one two three")
+        let activity = try await replay(
+            [
+                (.open, at: 0, inputAt: nil), (.view, at: 1, inputAt: nil), (.edit, at: 60, inputAt: 60),
+                (.edit, at: 73, inputAt: 70), (.save, at: 75, inputAt: 75), (.close, at: 140, inputAt: 75)
+            ],
+            file: file, scratch: scratch)
+        #expect(abs(activity.duration - 15) < 0.01, "60–75: \(activity.timeSpans)")
+        let session = try #require(activity.workSessions.first)
+        #expect(activity.workSessions.count == 1 && abs(session.start.timeIntervalSince(activity.timeSpans[0].start)) < 0.01)
+        let openTime = try #require(activity.additionalActivityItems.first { $0.identifier == "open_time" } as? CLSQuantityItem)
+        #expect(abs(openTime.quantity - 140) < 0.01)
+    }
+
+    /// A view of a file being written is the editor drawing its window, no input; one that carries
+    /// the input it follows counts that input; in a file being read, a view is the person reading.
+    @Test func aViewIsInputOnlyWhenItCarriesInputOrTheFileIsRead() async throws {
+        let scratch = try Scratch()
+        let essay = try scratch.file("essay.txt", "one two three")
+        let written = try await replay(
+            [
+                (.open, at: 0, inputAt: nil), (.view, at: 5, inputAt: nil), (.view, at: 9, inputAt: nil),
+                (.view, at: 12, inputAt: 11), (.view, at: 16, inputAt: 15), (.close, at: 30, inputAt: 15)
+            ],
+            file: essay, scratch: scratch)
+        #expect(abs(written.duration - 4) < 0.01, "11–15: \(written.timeSpans)")
+
+        let book = try scratch.file("book.txt", String(repeating: "line\n", count: 100))
+        let recorder = SessionRecorder(store: scratch.store(), configuration: .init(isReading: true))
+        let opened = Date().addingTimeInterval(-100)
+        try await recorder.record(SessionEvent(kind: .open, file: book, date: opened))
+        for (at, lines) in [(3.0, 1...40), (33, 41...80), (63, 61...100)] {
+            try await recorder.record(
+                SessionEvent(kind: .view, file: book, date: opened.addingTimeInterval(at), visibleLines: lines, totalLines: 100))
+        }
+        try await recorder.record(SessionEvent(kind: .close, file: book, date: opened.addingTimeInterval(90), openedAt: opened))
+        let read = try await scratch.store().fetchActivity(for: book)
+        #expect(abs(read.duration - 60) < 0.01, "from the first page to the last: \(read.timeSpans)")
+        #expect(read.progress == 1)
+    }
+
+    /// Input an editor saw before the open (a late open, a clock a little off) is not the
+    /// session's: it neither starts its time early nor ends the wait for the first input.
+    @Test func inputBeforeTheOpenIsNotTheSessions() async throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "one two three")
+        let activity = try await replay(
+            [
+                (.open, at: 10, inputAt: nil), (.view, at: 11, inputAt: 4), (.edit, at: 20, inputAt: 20),
+                (.edit, at: 26, inputAt: 26), (.close, at: 30, inputAt: 26)
+            ],
+            file: file, scratch: scratch)
+        #expect(abs(activity.duration - 6) < 0.01, "20–26: \(activity.timeSpans)")
+    }
+
     @Test func typingBeforeABreakCountsAndTheBreakDoesNot() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("essay.txt", "one two three")
@@ -43,7 +119,7 @@ struct EditorTimingTests {
             ],
             file: file, scratch: scratch)
         #expect(!activity.isStarted)
-        #expect(abs(activity.duration - 61) < 0.01, "\(activity.timeSpans)")
+        #expect(abs(activity.duration - 60) < 0.01, "from the first keystroke to the last: \(activity.timeSpans)")
         #expect(activity.workSessions.count == 1)
         let openTime = try #require(activity.additionalActivityItems.first { $0.identifier == "open_time" } as? CLSQuantityItem)
         #expect(abs(openTime.quantity - 381.5) < 0.01, "open time runs from open to close, idle minutes included")
@@ -61,7 +137,7 @@ struct EditorTimingTests {
                 (.edit, at: 27.5, inputAt: 25), (.close, at: 40, inputAt: 25)
             ],
             file: file, scratch: scratch, idleTimeout: 10)
-        #expect(abs(activity.duration - 25) < 0.01, "\(activity.timeSpans)")
+        #expect(abs(activity.duration - 24.5) < 0.01, "from the first input to the last: \(activity.timeSpans)")
     }
 
     @Test func aBufferLeftAndEnteredAgainInOneEditorRunIsOneSessionWithoutTheGap() async throws {
@@ -71,13 +147,13 @@ struct EditorTimingTests {
         let activity = try await replay(
             [
                 (.open, at: 0, inputAt: nil), (.edit, at: 20, inputAt: 20),
-                (.close, at: 30, inputAt: 20), (.open, at: 40, inputAt: nil),
-                (.edit, at: 50, inputAt: 50), (.close, at: 60, inputAt: 50),
-                (.open, at: 400, inputAt: nil), (.close, at: 410, inputAt: 405)
+                (.close, at: 30, inputAt: 28), (.open, at: 40, inputAt: nil),
+                (.edit, at: 45, inputAt: 45), (.close, at: 60, inputAt: 55),
+                (.open, at: 400, inputAt: nil), (.edit, at: 402, inputAt: 402), (.close, at: 410, inputAt: 405)
             ],
             file: file, scratch: scratch, idleTimeout: 60)
         #expect(activity.workSessions.count == 1, "one editor run, however long away: \(activity.timeSpans)")
-        #expect(abs(activity.duration - 60) < 0.01, "0–30, 40–60, 400–410, the gaps not counted: \(activity.timeSpans)")
+        #expect(abs(activity.duration - 21) < 0.01, "20–28, 45–55, 402–405: input to input, the gaps not counted: \(activity.timeSpans)")
         let session = try #require(activity.workSessions.first)
         #expect(abs(session.activeTime - activity.duration) < 0.01)
     }
@@ -85,11 +161,12 @@ struct EditorTimingTests {
     @Test func twoEditorRunsAreTwoSessionsHoweverClose() async throws {
         let scratch = try Scratch()
         let file = try scratch.file("gap.txt", "one two")
-        // The case: a run of 5 s, 30 s away, another of 5 s, within a 5-minute idle timeout.
+        // The case: a run of 5 s, 30 s away, another of 5 s, within a 5-minute idle timeout;
+        // in each, input from the first second to the third.
         let recorder = SessionRecorder(store: scratch.store(), configuration: .init(idleTimeout: 300))
         let start = Date().addingTimeInterval(-100)
         for (run, offset) in [("vim 1", 0.0), ("vim 2", 35.0)] {
-            for (kind, at) in [(SessionEvent.Kind.open, 0.0), (.edit, 3), (.close, 5)] {
+            for (kind, at) in [(SessionEvent.Kind.open, 0.0), (.edit, 1), (.close, 5)] {
                 var event = SessionEvent(
                     kind: kind, file: file, date: start.addingTimeInterval(offset + at),
                     inputAt: kind == .open ? nil : start.addingTimeInterval(offset + min(at, 3)),
@@ -100,7 +177,7 @@ struct EditorTimingTests {
         }
         let activity = try await scratch.store().fetchActivity(for: file)
         #expect(activity.workSessions.count == 2, "\(activity.timeSpans)")
-        #expect(abs(activity.duration - 10) < 0.01, "5 s of each run, the 30 s between not counted: \(activity.timeSpans)")
+        #expect(abs(activity.duration - 4) < 0.01, "2 s of input in each run, the 30 s between not counted: \(activity.timeSpans)")
         let openTime = try #require(activity.additionalActivityItems.first { $0.identifier == "open_time" } as? CLSQuantityItem)
         #expect(abs(openTime.quantity - 10) < 0.01)
         #expect(activity.duration <= openTime.quantity)
@@ -124,7 +201,8 @@ struct EditorTimingTests {
         }
         let activity = try await scratch.store().fetchActivity(for: file)
         #expect(
-            activity.isStarted && activity.timeSpans.allSatisfy(\.isRunning), "the running editor's session goes on: \(activity.timeSpans)")
+            activity.isStarted && activity.workSessions.count == 1 && activity.workSessions.allSatisfy(\.isRunning),
+            "the running editor's session goes on: \(activity.timeSpans)")
     }
 
     @Test func anOpenAfterAnEditorDiedEndsItsSessionAtItsLastInput() async throws {
@@ -134,8 +212,8 @@ struct EditorTimingTests {
         let recorder = SessionRecorder(store: scratch.store(), configuration: .init(idleTimeout: 300))
         let start = Date().addingTimeInterval(-100)
         for (kind, at, run) in [
-            (SessionEvent.Kind.open, 0.0, "vim 1"), (.edit, 10, "vim 1"), (.open, 50, "vim 2"),
-            (.edit, 55, "vim 2"), (.close, 60, "vim 2")
+            (SessionEvent.Kind.open, 0.0, "vim 1"), (.edit, 2, "vim 1"), (.edit, 10, "vim 1"), (.open, 50, "vim 2"),
+            (.edit, 52, "vim 2"), (.close, 60, "vim 2")
         ] {
             var event = SessionEvent(
                 kind: kind, file: file, date: start.addingTimeInterval(at),
@@ -146,7 +224,7 @@ struct EditorTimingTests {
         }
         let activity = try await scratch.store().fetchActivity(for: file)
         #expect(activity.workSessions.count == 2, "\(activity.timeSpans)")
-        #expect(abs(activity.duration - 20) < 0.01, "0–10, then 50–60; the 40 s after the lost editor not counted: \(activity.timeSpans)")
+        #expect(abs(activity.duration - 16) < 0.01, "2–10, then 52–60; the 40 s after the lost editor not counted: \(activity.timeSpans)")
     }
 
     @Test func aRunningSessionCountsToItsLastPulse() async throws {
@@ -154,14 +232,14 @@ struct EditorTimingTests {
         let file = try scratch.file("essay.txt", "one two three")
         let opened = Date().addingTimeInterval(-600)
         let activity = try await replay(
-            [(.open, at: 0, inputAt: nil), (.edit, at: 30, inputAt: 30)],
+            [(.open, at: 0, inputAt: nil), (.edit, at: 5, inputAt: 5), (.edit, at: 30, inputAt: 30)],
             file: file, scratch: scratch, opened: opened)
         #expect(activity.isStarted)
-        #expect(abs(activity.recordedDuration() - 30) < 0.01, "ten idle minutes are not shown")
-        #expect(activity.duration >= 600, "ClassKit's duration still counts a running span to now")
+        #expect(abs(activity.recordedDuration() - 25) < 0.01, "ten idle minutes are not shown")
+        #expect(activity.duration >= 595, "ClassKit's duration still counts a running span to now")
     }
 
-    @Test func anOpenBeforeTheFileExistsCountsFromTheOpen() async throws {
+    @Test func anOpenBeforeTheFileExistsCountsFromItsFirstInput() async throws {
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("new essay.txt")
         let spool = EventSpool(storeURL: scratch.storeURL)
@@ -184,7 +262,7 @@ struct EditorTimingTests {
         let activity = try await scratch.store().fetchActivity(for: file)
         let span = try #require(activity.timeSpans.first)
         #expect(abs(span.start.timeIntervalSince(opened)) < 0.01, "the session starts at the open, not the first save")
-        #expect(abs(activity.recordedDuration() - 25) < 0.01)
+        #expect(abs(activity.recordedDuration() - 15) < 0.01, "its time from the first input (10 s) to the last (25 s)")
         #expect((activity.primaryActivityItem as? CLSQuantityItem)?.quantity == 3)
 
         // The file did not exist when its session began: its history begins from nothing, and
@@ -395,7 +473,7 @@ struct EditorTimingTests {
         let file = try scratch.file("essay.txt", "one two three")
         let opened = Date().addingTimeInterval(-60)
         _ = try await replay(
-            [(.open, at: 0, inputAt: nil), (.edit, at: 10, inputAt: 10), (.close, at: 20, inputAt: 10)],
+            [(.open, at: 0, inputAt: nil), (.edit, at: 2, inputAt: 2), (.edit, at: 10, inputAt: 10), (.close, at: 20, inputAt: 10)],
             file: file, scratch: scratch, opened: opened)
         // A view a plugin sent just before the editor quit, recorded after the close.
         let recorder = SessionRecorder(store: scratch.store())
@@ -406,7 +484,7 @@ struct EditorTimingTests {
         let activity = try await scratch.store().fetchActivity(for: file)
         #expect(!activity.isStarted, "no session left running forever: \(activity.timeSpans)")
         #expect(activity.workSessions.count == 1)
-        #expect(abs(activity.recordedDuration() - 20) < 0.01, "open to close, as before the late view")
+        #expect(abs(activity.recordedDuration() - 8) < 0.01, "first input to last, as before the late view")
     }
 
     @Test func aPluginsOpenTimeAfterTheCloseIsNotBelieved() async throws {
@@ -431,10 +509,12 @@ struct EditorTimingTests {
         let recorder = SessionRecorder(store: scratch.store())
         let opened = Date().addingTimeInterval(-30)
         _ = try await recorder.deliver(SessionEvent(kind: .open, file: file, date: opened), spool: spool)
-        _ = try await recorder.deliver(
-            SessionEvent(
-                kind: .edit, file: file, date: opened.addingTimeInterval(12),
-                inputAt: opened.addingTimeInterval(12)), spool: spool)
+        for at in [3.0, 12] {
+            _ = try await recorder.deliver(
+                SessionEvent(
+                    kind: .edit, file: file, date: opened.addingTimeInterval(at),
+                    inputAt: opened.addingTimeInterval(at)), spool: spool)
+        }
         try FileManager.default.removeItem(at: file)
         let close = try await recorder.deliver(
             SessionEvent(kind: .close, file: file, inputAt: opened.addingTimeInterval(12)),
@@ -443,7 +523,7 @@ struct EditorTimingTests {
         #expect(close.measurement.problems.count == 1, "the content is gone and says so")
         let activity = try #require(try await scratch.store().allActivities().first)
         #expect(!activity.isStarted, "\(activity.timeSpans)")
-        #expect(abs(activity.recordedDuration() - 30) < 1, "open to close")
+        #expect(abs(activity.recordedDuration() - 9) < 0.01, "first input to last")
     }
 
     @Test func eventsWaitInTheSpoolWhileTheStoreCannotBeWritten() async throws {
@@ -459,7 +539,7 @@ struct EditorTimingTests {
         }
         await #expect(throws: CLSError.self) {
             try await SessionRecorder(store: scratch.store()).deliver(
-                SessionEvent(kind: .edit, file: file, date: opened.addingTimeInterval(9), inputAt: opened.addingTimeInterval(9)),
+                SessionEvent(kind: .edit, file: file, date: opened.addingTimeInterval(2), inputAt: opened.addingTimeInterval(2)),
                 spool: spool)
         }
         // The person moves the broken store aside; the next event records all three.
@@ -469,7 +549,7 @@ struct EditorTimingTests {
             spool: spool)
         let activity = try await scratch.store().fetchActivity(for: file)
         #expect(abs((activity.timeSpans.first?.start ?? .distantFuture).timeIntervalSince(opened)) < 0.01, "\(activity.timeSpans)")
-        #expect(abs(activity.recordedDuration() - 20) < 0.01)
+        #expect(abs(activity.recordedDuration() - 7) < 0.01, "from the first input (2 s) to the last (9 s)")
         #expect(try spool.drain().events.isEmpty)
     }
 }

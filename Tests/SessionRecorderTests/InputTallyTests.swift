@@ -1,5 +1,8 @@
+import Foundation
 @testable import SessionRecorder
+import StoreTestSupport
 import Testing
+import TestSupport
 
 struct InputTallyTests {
     @Test func typingIsTypedAndBurstsAndBracketedPastesArePasted() {
@@ -37,6 +40,24 @@ struct InputTallyTests {
         tally.add(Array("\u{1B}[200~漢字を変換した文\u{1B}[201~".utf8))
         #expect(tally.typed == 6 + 37 + 8)
         #expect(tally.pasted == 0 && tally.largestPaste == 0)
+    }
+
+    /// A paste of text the document holds (its own text, copied or moved) is moved, never pasted,
+    /// bracketed or a burst, whole or arriving in several reads; the largest paste is of outside text.
+    @Test func aPasteOfTheDocumentsOwnTextIsMovedNotPasted() throws {
+        let scratch = try Scratch()
+        let file = try scratch.file("essay.txt", "The river runs north.\nIt carries the light.\n")
+        var tally = InputTally(isOwn: SavedText(path: Array(file.path.utf8)).holds)
+        for key in "Typed." { tally.add(Array(String(key).utf8)) }
+        // A terminal sends a pasted line break as CR.
+        tally.add(Array("\u{1B}[200~The river runs north.\rIt carries".utf8))
+        tally.add(Array(" the light.\r\u{1B}[201~".utf8))
+        tally.add(Array("x".utf8))
+        tally.add(Array("runs north.".utf8))
+        tally.add(Array("\u{1B}[200~a line from another program\u{1B}[201~".utf8))
+        #expect(tally.typed == 6 + 1)
+        #expect(tally.moved == 44 + 11)
+        #expect(tally.pasted == 27 && tally.largestPaste == 27)
     }
 
     @Test func aPasteEndingInTheSameReadAsAKeyStillCounts() {

@@ -27,20 +27,23 @@
 ;; Every event but open carries --input-at, the time of the latest text change,
 ;; cursor movement or scroll in the file's buffer, so clsfile counts the work at
 ;; the time it was done; close carries --opened-at. Edit, save and close carry the
-;; characters typed and pasted in the file since the figures last sent for its
-;; open (--typed, --pasted, --largest-paste; see `clsfile--figures'), so an Emacs
-;; that is killed loses only those since its last event:
+;; characters typed, pasted and moved in the file since the figures last sent for
+;; its open (--typed, --pasted, --moved, --largest-paste; see `clsfile--figures'),
+;; so an Emacs that is killed loses only those since its last event:
 ;;
 ;;   typed   what `self-insert-command' inserts (`post-self-insert-hook'): keys,
 ;;           RET, input methods
-;;   pasted  what `insert-for-yank' inserts: `yank', `yank-pop', `clipboard-yank',
+;;   moved   a paste of the file's own text: killed or copied in it in this run
+;;           of Emacs, or held by it before the paste (see `clsfile--own-p')
+;;   pasted  any other text `insert-for-yank' inserts: `yank', `yank-pop', `clipboard-yank',
 ;;           `mouse-yank-primary', `insert-register', a terminal's bracketed paste
 ;;           (`xterm-paste'); and text dropped on a window (`dnd-insert-text')
 ;;
 ;; For the file that `clsfile open' runs Emacs on ($CLSFILE_SESSION_FILE) only
 ;; views are sent: clsfile times that session itself, and the totals of typed and
-;; pasted characters are written as JSON to $CLSFILE_SESSION_INPUT, at most every
-;; 2 s while input goes on and when the file is closed or Emacs exits.
+;; pasted characters are written as JSON to $CLSFILE_SESSION_INPUT when the file
+;; opens, at most every 2 s while input goes on, before each save, and when the
+;; file is closed or Emacs exits.
 ;;
 ;; Calls run as asynchronous processes, one at a time and in order, so Emacs
 ;; never waits; the final closes on exit use `call-process' so they are not lost.
@@ -115,11 +118,14 @@ See `clsfile--figures'.")
 (defvar-local clsfile--session-path nil "The file whose session this buffer has, if any.")
 (defvar clsfile--counts (make-hash-table :test 'equal)
   "File with a session -> its input since its open.
-A vector [TYPED PASTED LARGEST-PASTE UNSENT], UNSENT being the largest paste
-not sent yet.")
+A vector [TYPED PASTED LARGEST-PASTE UNSENT MOVED], UNSENT being the largest
+paste not sent yet, MOVED the characters of the file's own text pasted.")
 (defvar clsfile--sent (make-hash-table :test 'equal)
-  "File with a session -> the figures sent since its open, [TYPED PASTED].")
-(defvar clsfile--session-counts (vector 0 0 0 0)
+  "File with a session -> the figures sent since its open, [TYPED PASTED MOVED].")
+(defvar clsfile--own nil
+  "(FILE . TEXT) of the last kills and copies, newest first.
+A paste of such a text into FILE is its own text moved, not pasted.")
+(defvar clsfile--session-counts (vector 0 0 0 0 0)
   "The input in $CLSFILE_SESSION_FILE over the whole run of Emacs, through visits.")
 (defvar clsfile--session-opened nil
   "Non-nil once $CLSFILE_SESSION_FILE was visited, so its input is ours to tell.")
@@ -247,15 +253,18 @@ starts."
     (if (not (and counts sent (member (nth 2 args) '("edit" "save" "close"))))
         args
       (let ((typed (max 0 (- (aref counts 0) (aref sent 0))))
-            (pasted (max 0 (- (aref counts 1) (aref sent 1)))))
-        (if (and (= typed 0) (= pasted 0) (not (equal (nth 2 args) "close")))
+            (pasted (max 0 (- (aref counts 1) (aref sent 1))))
+            (moved (max 0 (- (aref counts 4) (aref sent 2)))))
+        (if (and (= typed 0) (= pasted 0) (= moved 0) (not (equal (nth 2 args) "close")))
             args
           (let ((largest (min (aref counts 3) pasted)))
             (aset sent 0 (+ (aref sent 0) typed))
             (aset sent 1 (+ (aref sent 1) pasted))
+            (aset sent 2 (+ (aref sent 2) moved))
             (aset counts 3 0)
             (append args (list "--typed" (number-to-string typed)
                                "--pasted" (number-to-string pasted)
+                               "--moved" (number-to-string moved)
                                "--largest-paste" (number-to-string largest)))))))))
 
 (defun clsfile--next ()
@@ -298,10 +307,19 @@ A buffer now visiting another file (`write-file') closes the old one's session."
       (setq clsfile--session-path path)
       (let ((quiet (clsfile--quiet-p path)))
         (setq clsfile--session-opened (or clsfile--session-opened quiet))
-        (puthash path (if quiet clsfile--session-counts (vector 0 0 0 0)) clsfile--counts)
-        (puthash path (vector 0 0) clsfile--sent)
-        (setq clsfile--buffer-counts (gethash path clsfile--counts)))
+        (puthash path (if quiet clsfile--session-counts (vector 0 0 0 0 0)) clsfile--counts)
+        (puthash path (vector 0 0 0) clsfile--sent)
+        (setq clsfile--buffer-counts (gethash path clsfile--counts))
+        ;; Written at once: `clsfile open' then knows from the start that Emacs counts.
+        (when quiet (clsfile--write-input)))
       (apply #'clsfile--send "open" path (clsfile--settings)))))
+
+(defun clsfile--before-save ()
+  "Write the session file's totals before it is saved (`before-save-hook').
+`clsfile open' reads them when it sees the write, for the history's row of
+that save."
+  (when (and clsfile--buffer-counts (eq clsfile--buffer-counts clsfile--session-counts))
+    (clsfile--write-input)))
 
 (defun clsfile--input (path)
   "Note input in PATH's buffer now: send edit, at most every `clsfile--edit-wait'.
@@ -352,9 +370,9 @@ Changes a save makes (a final newline, `before-save-hook') are not input."
           (let ((coding-system-for-write 'utf-8-unix)
                 (create-lockfiles nil)
                 (write-region-inhibit-fsync t))
-            (write-region (format "{\"typed\":%d,\"pasted\":%d,\"largestPaste\":%d}\n"
+            (write-region (format "{\"typed\":%d,\"pasted\":%d,\"moved\":%d,\"largestPaste\":%d}\n"
                                   (aref clsfile--session-counts 0) (aref clsfile--session-counts 1)
-                                  (aref clsfile--session-counts 2))
+                                  (aref clsfile--session-counts 4) (aref clsfile--session-counts 2))
                           nil file nil 'silent))
         (error (clsfile--remember (format "CLSFILE_SESSION_INPUT: %s" (error-message-string err))))))))
 
@@ -366,13 +384,43 @@ argument several characters."
     (cl-incf (aref clsfile--buffer-counts 0) clsfile--inserted)
     (clsfile--input-changed)))
 
-(defun clsfile--pasted (chars)
-  "Count CHARS characters pasted into the current buffer at once."
-  (when (and clsfile--buffer-counts (> chars 0))
-    (cl-incf (aref clsfile--buffer-counts 1) chars)
-    (aset clsfile--buffer-counts 2 (max chars (aref clsfile--buffer-counts 2)))
-    (aset clsfile--buffer-counts 3 (max chars (aref clsfile--buffer-counts 3)))
-    (clsfile--input-changed)))
+(defun clsfile--trimmed (text)
+  "TEXT without the line breaks at its ends."
+  (replace-regexp-in-string "\\`\n+\\|\n+\\'" "" text))
+
+(defun clsfile--own-p (text)
+  "Non-nil when TEXT, just pasted into the current buffer, is its file's own.
+That is: killed or copied in it in this run of Emacs, or held by it before the
+paste (it now holds it twice)."
+  (let ((text (clsfile--trimmed text)) (path (clsfile--path)))
+    (and (not (string= text ""))
+         (or (member (cons path text) clsfile--own)
+             (save-excursion
+               (save-restriction
+                 (widen)
+                 (goto-char (point-min))
+                 (and (search-forward text nil t) (search-forward text nil t))))))))
+
+(defun clsfile--killed (&rest _)
+  "Keep the newest kill as the current buffer's file's own text.
+After `kill-region' and `copy-region-as-kill', through which `kill-line',
+`kill-word' and `kill-ring-save' kill and copy."
+  (let ((path (clsfile--path)) (text (and kill-ring (clsfile--trimmed (substring-no-properties (car kill-ring))))))
+    (when (and path text (not (string= text "")))
+      (push (cons path text) clsfile--own)
+      (when (> (length clsfile--own) 20) (setcdr (nthcdr 19 clsfile--own) nil)))))
+
+(defun clsfile--pasted (text)
+  "Count TEXT, pasted into the current buffer at once.
+It is moved when it is the file's own text (`clsfile--own-p'), else pasted."
+  (let ((chars (length text)))
+    (when (and clsfile--buffer-counts (> chars 0))
+      (if (clsfile--own-p text)
+          (cl-incf (aref clsfile--buffer-counts 4) chars)
+        (cl-incf (aref clsfile--buffer-counts 1) chars)
+        (aset clsfile--buffer-counts 2 (max chars (aref clsfile--buffer-counts 2)))
+        (aset clsfile--buffer-counts 3 (max chars (aref clsfile--buffer-counts 3))))
+      (clsfile--input-changed))))
 
 (defun clsfile--yank (insert &rest args)
   "Call INSERT with ARGS, and count what it inserted as one paste.
@@ -381,13 +429,15 @@ Around `insert-for-yank', which `yank', `yank-pop', `clipboard-yank',
 bracketed paste) insert with."
   (let ((size (buffer-size)))
     (prog1 (apply insert args)
-      (clsfile--pasted (- (buffer-size) size)))))
+      (let ((grown (- (buffer-size) size)))
+        (when (> grown 0)
+          (clsfile--pasted (buffer-substring-no-properties (max (point-min) (- (point) grown)) (point))))))))
 
 (defun clsfile--drop (window _action text)
   "Count TEXT, dropped on WINDOW, as a paste (before `dnd-insert-text')."
   (when (and (window-live-p window) (stringp text))
     (with-current-buffer (window-buffer window)
-      (clsfile--pasted (length text)))))
+      (clsfile--pasted text))))
 
 (defun clsfile--while-saving (save &rest args)
   "Call SAVE with ARGS, noting that a save runs.
@@ -546,7 +596,10 @@ Let the running call end (up to 2 s), then run what waits and the closes."
         (add-hook 'after-change-functions #'clsfile--after-change)
         (add-hook 'post-self-insert-hook #'clsfile--self-insert)
         (advice-add 'insert-for-yank :around #'clsfile--yank)
+        (advice-add 'kill-region :after #'clsfile--killed)
+        (advice-add 'copy-region-as-kill :after #'clsfile--killed)
         (advice-add 'dnd-insert-text :before #'clsfile--drop)
+        (add-hook 'before-save-hook #'clsfile--before-save)
         (add-hook 'after-save-hook #'clsfile--after-save)
         (add-hook 'window-scroll-functions #'clsfile--window-scroll)
         (add-hook 'post-command-hook #'clsfile--post-command)
@@ -560,7 +613,10 @@ Let the running call end (up to 2 s), then run what waits and the closes."
     (remove-hook 'after-change-functions #'clsfile--after-change)
     (remove-hook 'post-self-insert-hook #'clsfile--self-insert)
     (advice-remove 'insert-for-yank #'clsfile--yank)
+    (advice-remove 'kill-region #'clsfile--killed)
+    (advice-remove 'copy-region-as-kill #'clsfile--killed)
     (advice-remove 'dnd-insert-text #'clsfile--drop)
+    (remove-hook 'before-save-hook #'clsfile--before-save)
     (remove-hook 'after-save-hook #'clsfile--after-save)
     (remove-hook 'window-scroll-functions #'clsfile--window-scroll)
     (remove-hook 'post-command-hook #'clsfile--post-command)

@@ -38,6 +38,15 @@ DOCUMENT_SERVICES = (
 # The dispatch commands that paste (".uno:NAME", arguments after "?"); ClipboardFormatItems is
 # the format list of the toolbar's Paste button.
 PASTE_COMMANDS = frozenset(("Paste", "PasteSpecial", "PasteUnformatted", "ClipboardFormatItems"))
+# The commands that put the document's own text on the clipboard: a paste of it is moved, not pasted.
+OWN_TEXT_COMMANDS = frozenset(("Cut", "Copy"))
+# How many of the texts last cut or copied a document keeps as its own.
+OWN_TEXTS_KEPT = 20
+
+
+def trimmed(text):
+    """Text with one kind of line break and none at its ends, for comparing pastes."""
+    return (text or "").replace("\r\n", "\n").replace("\r", "\n").strip("\n")
 
 # Writer's page layout, in twips: the gap above the first page and between pages (the
 # document border of its layout, 0.5 cm). Page sizes come from the page style.
@@ -145,6 +154,8 @@ class Document:
         self.session = None
         # Input before the document has a file (a new document before its first save).
         self.figures = clsfile_tracker.Figures()
+        # The texts last cut or copied in the document, newest last: its own text, if pasted.
+        self.own = []
         self.views = []          # (controller, frame, interceptor) of each view followed
         self.poller = None
 
@@ -216,13 +227,45 @@ class Document:
         else:
             self.figures.typed += count
 
-    def pasted(self, count):
+    def pasted(self, count, text=None, before=None):
+        """`count` characters pasted, the clipboard's `text`: moved when it is the document's own
+        text (cut or copied in it, or in `before`, the text it held before the paste), else pasted."""
         if count <= 0:
             return
-        if self.session is not None:
+        own = trimmed(text)
+        if own and (own in self.own or (before is not None and own in trimmed(before))):
+            if self.session is not None:
+                self.tracker.moved(self.session, count)
+            else:
+                self.figures.moved += count
+        elif self.session is not None:
             self.tracker.pasted(self.session, count)
         else:
             self.figures.add_paste(count)
+
+    def remember_own(self, controller):
+        """Keeps the selected text, about to be cut or copied, as the document's own."""
+        own = trimmed(self.selected_text(controller))
+        if own:
+            self.own.append(own)
+            del self.own[:-OWN_TEXTS_KEPT]
+
+    def selected_text(self, controller):
+        """The text of the selection (its ranges one after another); empty for a picture or frame."""
+        selection = controller.getSelection()
+        parts = []
+        if selection is not None and hasattr(selection, "getCount") and hasattr(selection, "getByIndex"):
+            for index in range(selection.getCount()):
+                text_range = selection.getByIndex(index)
+                if hasattr(text_range, "getString"):
+                    parts.append(text_range.getString())
+        elif selection is not None and hasattr(selection, "getString"):
+            parts.append(selection.getString())  # a cell or a shape's text
+        return "\n".join(parts)
+
+    def body_text(self):
+        """Writer's body text, for a paste to look for itself in; None for other documents."""
+        return self.model.getText().getString() if self.is_writer else None
 
     def text_length(self, controller):
         """For a paste in Writer: the body text's characters (a paragraph break is one) and those
@@ -239,18 +282,18 @@ class Document:
                     selected += len(text_range.getString())
         return len(self.model.getText().getString()), selected
 
-    def clipboard_length(self):
-        """The characters of the clipboard's plain text, for a paste outside Writer's body text."""
+    def clipboard_text(self):
+        """The clipboard's plain text ("" when it has none)."""
         try:
             clipboard = self.extension.context.ServiceManager.createInstanceWithContext(
                 "com.sun.star.datatransfer.clipboard.SystemClipboard", self.extension.context)
             contents = clipboard.getContents()
             for flavor in contents.getTransferDataFlavors():
                 if flavor.MimeType.startswith("text/plain;charset=utf-16"):
-                    return len(contents.getTransferData(flavor))
+                    return contents.getTransferData(flavor)
         except Exception:
             pass
-        return 0
+        return ""
 
     # -- views --------------------------------------------------------------------------------
 
@@ -358,9 +401,11 @@ class PasteInterceptor(unohelper.Base, XDispatchProviderInterceptor):
     def queryDispatch(self, url, target, flags):
         dispatch = self.slave.queryDispatch(url, target, flags) if self.slave is not None else None
         complete = url.Complete
-        if dispatch is not None and complete.startswith(".uno:") \
-                and complete[5:].split("?", 1)[0] in PASTE_COMMANDS:
+        command = complete[5:].split("?", 1)[0] if complete.startswith(".uno:") else None
+        if dispatch is not None and command in PASTE_COMMANDS:
             return PasteDispatch(self.document, self.controller, dispatch)
+        if dispatch is not None and command in OWN_TEXT_COMMANDS:
+            return OwnTextDispatch(self.document, self.controller, dispatch)
         return dispatch
 
     def queryDispatches(self, requests):
@@ -368,9 +413,32 @@ class PasteInterceptor(unohelper.Base, XDispatchProviderInterceptor):
                      for request in requests)
 
 
+class OwnTextDispatch(unohelper.Base, XDispatch):
+    """Runs a cut or copy command, keeping the selection's text first as the document's own."""
+
+    def __init__(self, document, controller, dispatch):
+        self.document = document
+        self.controller = controller
+        self.dispatch_ = dispatch
+
+    def dispatch(self, url, arguments):
+        try:
+            self.document.remember_own(self.controller)
+        except Exception as error:
+            self.document.extension.channel.remember("could not read the selection cut or copied: %r" % (error,))
+        self.dispatch_.dispatch(url, arguments)
+
+    def addStatusListener(self, listener, url):
+        self.dispatch_.addStatusListener(listener, url)
+
+    def removeStatusListener(self, listener, url):
+        self.dispatch_.removeStatusListener(listener, url)
+
+
 class PasteDispatch(unohelper.Base, XDispatch):
     """Runs a paste command and counts the characters it inserted: the growth of Writer's text
-    plus the selection it replaced, or elsewhere the clipboard's plain text."""
+    plus the selection it replaced, or elsewhere the clipboard's plain text. A paste of the
+    document's own text (cut or copied in it, or held by it before) is moved, not pasted."""
 
     def __init__(self, document, controller, dispatch):
         self.document = document
@@ -379,9 +447,11 @@ class PasteDispatch(unohelper.Base, XDispatch):
 
     def dispatch(self, url, arguments):
         document = self.document
-        before = None
+        before, held, clipboard = None, None, ""
         try:
             before = document.text_length(self.controller)
+            held = document.body_text()
+            clipboard = document.clipboard_text()
         except Exception as error:
             document.extension.channel.remember("could not measure a paste: %r" % (error,))
         # The paste runs to its end here (a Paste Special dialog included) before dispatch returns.
@@ -392,10 +462,10 @@ class PasteDispatch(unohelper.Base, XDispatch):
                 count = document.text_length(self.controller)[0] - length + selected
                 if count <= 0:
                     # Into a table, frame or header, which are not the body text.
-                    count = document.clipboard_length()
+                    count = len(clipboard)
             else:
-                count = document.clipboard_length()
-            document.pasted(count)
+                count = len(clipboard)
+            document.pasted(count, clipboard, held)
             document.input()
         except Exception as error:
             document.extension.channel.remember("could not measure a paste: %r" % (error,))

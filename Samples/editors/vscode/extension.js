@@ -10,8 +10,8 @@
 // Every event after the open carries --input-at, the time of the latest input in the
 // file (a text change, a cursor movement, a scroll, a manual save), so clsfile counts
 // the work when it happened, not when the call ran. Edits, saves and the close carry the
-// characters typed and pasted in the file since the figures last sent for its open
-// (--typed, --pasted, --largest-paste; see countInput and figures), so an editor that
+// characters typed, pasted and moved in the file since the figures last sent for its open
+// (--typed, --pasted, --moved, --largest-paste; see countInput and figures), so an editor that
 // is killed loses only those since its last event. Only views are sent for the file of
 // `clsfile open` ($CLSFILE_SESSION_FILE),
 // which times that session itself; its typed and pasted totals are written as JSON to
@@ -34,7 +34,7 @@ const quietFiles = new Map(); // absolute path -> whether it is $CLSFILE_SESSION
 const errors = [];          // what clsfile wrote on standard error
 // The input in $CLSFILE_SESSION_FILE over the whole run, through closes and reopens.
 // unsent: the largest paste not sent yet (see figures).
-const sessionCounts = { typed: 0, pasted: 0, largestPaste: 0, unsent: 0 };
+const sessionCounts = { typed: 0, pasted: 0, moved: 0, largestPaste: 0, unsent: 0 };
 let sessionOpened = false;  // whether $CLSFILE_SESSION_FILE was opened: its input is ours to tell
 let inputTimer = null;      // the pending write of $CLSFILE_SESSION_INPUT
 let warned = false;
@@ -180,12 +180,14 @@ function figures({ event, counts, sent }) {
   if (!counts || !sent || !['edit', 'save', 'close'].includes(event)) return [];
   const typed = Math.max(0, counts.typed - sent.typed);
   const pastedNow = Math.max(0, counts.pasted - sent.pasted);
-  if (typed === 0 && pastedNow === 0 && event !== 'close') return [];
+  const moved = Math.max(0, counts.moved - sent.moved);
+  if (typed === 0 && pastedNow === 0 && moved === 0 && event !== 'close') return [];
   const largest = Math.min(counts.unsent, pastedNow);
   sent.typed += typed;
   sent.pasted += pastedNow;
+  sent.moved += moved;
   counts.unsent = 0;
-  return ['--typed', String(typed), '--pasted', String(pastedNow), '--largest-paste', String(largest)];
+  return ['--typed', String(typed), '--pasted', String(pastedNow), '--moved', String(moved), '--largest-paste', String(largest)];
 }
 
 function next() {
@@ -259,9 +261,11 @@ function open(document) {
     viewTimer: null,
     trailing: null,       // the trailing edit's debounce timer
     closing: null,
-    counts: quiet(file) ? sessionCounts : { typed: 0, pasted: 0, largestPaste: 0, unsent: 0 },
-    sent: { typed: 0, pasted: 0 }, // the figures sent since the open (see figures)
+    counts: quiet(file) ? sessionCounts : { typed: 0, pasted: 0, moved: 0, largestPaste: 0, unsent: 0 },
+    sent: { typed: 0, pasted: 0, moved: 0 }, // the figures sent since the open (see figures)
     counting: Promise.resolve(), // the clipboard reads still to finish (see countInput)
+    text: textOf(document), // the text after the last change: what a change removed, what a paste finds
+    own: [],                // what was cut or deleted in the file, newest last (see isOwn)
   };
   sessionOpened = sessionOpened || quiet(file);
   sessions.set(file, state);
@@ -290,6 +294,8 @@ function input(file, state) {
 // - pasted: a longer text that is the clipboard's (paste, paste from the context menu
 //   or the Edit menu, of any extension), or one line of it at each of several cursors;
 //   the clipboard is read asynchronously, and only for such changes;
+// - moved, not pasted: such a paste of the file's own text, cut or deleted in it in this
+//   run of the editor, or held by it before the paste (a copy of its own text);
 // - any other longer text is neither: completions, snippets, formatting, refactoring,
 //   other extensions' edits, and longer input-method commits look the same.
 const PAIRS = new Set(['()', '[]', '{}', '""', "''", '``', '<>']);
@@ -303,30 +309,62 @@ function isTyped(change) {
     || (change.rangeLength === 0 && PAIRS.has(change.text));
 }
 
-function pasted(counts, chars) {
+// The text of a document, when it tells it.
+function textOf(document) {
+  return typeof document.getText === 'function' ? document.getText().replace(/\r\n/g, '\n') : undefined;
+}
+
+// Text without the line breaks at its ends.
+function trimmed(text) {
+  return text.replace(/^\n+|\n+$/g, '');
+}
+
+// True when text pasted into the file is its own: cut or deleted in it, or in the text it held before.
+function isOwn(state, before, text) {
+  const own = trimmed(text);
+  return own !== '' && (state.own.includes(own) || (before !== undefined && before.includes(own)));
+}
+
+function pasted(state, before, text) {
+  const { counts } = state;
+  const chars = characters(text);
+  if (isOwn(state, before, text)) {
+    counts.moved += chars;
+    return;
+  }
   counts.pasted += chars;
   counts.largestPaste = Math.max(counts.largestPaste, chars);
   counts.unsent = Math.max(counts.unsent, chars);
 }
 
 function countInput(event, state) {
+  const before = state.text;
+  state.text = textOf(event.document);
   if (event.reason) return;
   const longer = [];
   for (const change of event.contentChanges) {
-    if (change.text === '') continue;
+    if (change.text === '') {
+      // A cut or a deletion of more than a character: the file's own text, if pasted again.
+      const offset = change.rangeOffset;
+      if (before !== undefined && offset !== undefined && change.rangeLength > 1) {
+        const removed = trimmed(before.slice(offset, offset + change.rangeLength));
+        if (removed !== '') state.own.push(removed);
+        if (state.own.length > 20) state.own.shift();
+      }
+      continue;
+    }
     if (isTyped(change)) state.counts.typed += characters(change.text);
     else longer.push(change.text.replace(/\r\n/g, '\n'));
   }
   if (longer.length > 0 && vscode.env && vscode.env.clipboard) {
-    const { counts } = state;
     state.counting = state.counting
       .then(() => vscode.env.clipboard.readText())
       .then((text) => {
         const clipboard = text.replace(/\r\n/g, '\n');
         if (longer.every((inserted) => inserted === clipboard)) {
-          longer.forEach((inserted) => pasted(counts, characters(inserted)));
+          longer.forEach((inserted) => pasted(state, before, inserted));
         } else if (longer.length > 1 && [longer, [...longer].reverse()].some((lines) => lines.join('\n') === clipboard)) {
-          pasted(counts, characters(clipboard) - (longer.length - 1));
+          pasted(state, before, longer.join(''));
         }
         inputChanged(state);
       }, (error) => remember(`could not read the clipboard: ${error.message}`));

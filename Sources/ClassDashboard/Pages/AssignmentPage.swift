@@ -43,7 +43,7 @@ struct AssignmentPage {
             : """
             \(navigation)\
             <table id="students">
-            <thead><tr><th>Student</th><th>Key</th><th class="number">Time</th><th>Primary item</th><th>Progress</th><th>Done</th>\
+            <thead><tr><th>Student</th><th>Key</th><th>Received</th><th class="number">Time</th><th>Primary item</th><th>Progress</th><th>Done</th>\
             \(assignment.showsAIStatements ? "<th>AI use</th>" as HTML : "")</tr></thead>
             <tbody>
             \(assignment.students[paging.shown].map { row($0, sharing: shared) })
@@ -107,12 +107,21 @@ struct AssignmentPage {
             " <span class=\"badge warning same-name\" title=\"Another student has this name: tell them apart by key\(joined)\">same name\(joined)</span>"
     }
 
+    /// A mark beside a student who wrote notes on their work, which their page shows.
+    private func noteMark(_ student: ClassReport.StudentRow) -> HTML {
+        let count = student.work.notes?.count ?? 0
+        guard count > 0 else { return "" }
+        return
+            " <span class=\"badge note-mark\" title=\"The student wrote \(count == 1 ? "a note" : "\(count) notes") on this work: see their page\">\(count == 1 ? "note" : "\(count) notes")</span>"
+    }
+
     private func row(_ student: ClassReport.StudentRow, sharing shared: Set<String>) -> HTML {
         """
         <tr data-student="\(student.studentIdentifier)">
         <td><a class="student-name" href="\(links.student(student.studentIdentifier, of: assignment.identifier))">\(student.studentName)</a>\
-        \(sharedName(student, shared))</td>
+        \(sharedName(student, shared))\(noteMark(student))</td>
         <td class="key">\(student.keyFingerprint.map { String($0.prefix(9)) } ?? "–")</td>
+        <td class="received"><time datetime="\(DisplayFormat.machine(student.submittedAt))">\(DisplayFormat.timestamp(student.submittedAt))</time></td>
         <td class="number time">\(Fragments.duration(student.work.activeSeconds))</td>
         <td class="primary">\(Fragments.primaryItem(student.work.primaryItem))</td>
         <td class="progress" data-progress="\(String(student.work.progress))">\(Fragments.progress(student.work.progress))\

@@ -44,7 +44,7 @@ struct ClassPage {
                 <p class="meta">\(report.assignments.count) \(report.assignments.count == 1 ? "assignment" : "assignments"), \
                 \(students) \(students == 1 ? "student" : "students") · <a href="\(links.classReportJSON)">JSON</a>\(catalog)</p>
                 <table id="assignments">
-                <thead><tr><th>Assignment</th><th>Class</th><th>Due</th><th class="number">Done</th>\
+                <thead><tr><th>Assignment</th><th>Class</th><th>Due</th><th>Last received</th><th class="number">Done</th>\
                 <th class="number">Average time</th><th>Average primary item</th><th>Average progress</th>\
                 <th>Progress over time</th></tr></thead>
                 <tbody>
@@ -77,6 +77,7 @@ struct ClassPage {
         <div class="meta">\(assignment.documentName)</div></td>
         <td>\(assignment.className ?? "–")</td>
         <td class="nowrap">\(assignment.dueDate.map(DisplayFormat.day) ?? "–")</td>
+        <td class="last-received">\(lastReceived(assignment))</td>
         <td class="number done-count" data-done="\(assignment.doneCount)" data-students="\(assignment.studentCount)">\
         \(assignment.doneCount) of \(assignment.studentCount)</td>
         <td class="number average-time">\(Fragments.duration(assignment.averageActiveSeconds))</td>
@@ -86,6 +87,16 @@ struct ClassPage {
         <td class="progress-lines">\(progressLines(assignment))</td>
         </tr>
         """
+    }
+
+    /// When the newest work of an assignment came, and how many of its students wrote notes.
+    private func lastReceived(_ assignment: ClassReport.AssignmentSummary) -> HTML {
+        guard let last = assignment.students.map(\.submittedAt).max() else { return "–" }
+        let noting = assignment.students.filter { ($0.work.notes?.isEmpty == false) }.count
+        let notes: HTML =
+            noting == 0
+            ? "" : " <span class=\"badge note-mark\">\(noting) with notes</span>"
+        return "<time datetime=\"\(DisplayFormat.machine(last))\">\(DisplayFormat.timestamp(last))</time>\(notes)"
     }
 
     /// The most progress lines an assignment's row draws; its page has every student.

@@ -3,12 +3,12 @@ import OpenClassKit
 
 /// How an activity item's value reads on a page.
 enum ItemValue {
-    /// `412`, `3/4`, `yes`, `12m 30s` for a time.
+    /// `412`, `3/4`, `yes`, `12m 30s` for a time, what timed a session in words.
     static func text(of item: StudentWork.Item) -> String {
-        if item.kind == ItemKind.quantity.rawValue && ItemIdentifier.durations.contains(item.identifier) {
-            return DisplayFormat.duration(item.value)
-        }
-        return item.kind == ItemKind.quantity.rawValue ? DisplayFormat.number(item.value) : item.formattedValue
+        let isPlainNumber =
+            item.kind == ItemKind.quantity.rawValue && !ItemIdentifier.durations.contains(item.identifier)
+            && item.identifier != ItemIdentifier.timingSource
+        return isPlainNumber ? DisplayFormat.number(item.value) : item.formattedValue
     }
 
     /// `quantity` → `Quantity`.

@@ -46,7 +46,10 @@ struct ReplayPage {
             figures.append("\(words) words" + (previous?.words.map { " (\(words - $0 >= 0 ? "+" : "")\(words - $0))" } ?? ""))
         }
         if let pasted = entry.pastedCharacters, pasted > (previous?.pastedCharacters ?? 0) {
-            figures.append("pasted \(pasted - (previous?.pastedCharacters ?? 0)) characters")
+            figures.append("pasted \(pasted - (previous?.pastedCharacters ?? 0)) characters from outside the document")
+        }
+        if let moved = entry.movedCharacters, moved > (previous?.movedCharacters ?? 0) {
+            figures.append("moved \(moved - (previous?.movedCharacters ?? 0)) characters of the student's own text")
         }
         let part = self.part(of: snapshot)
         let content: HTML = """

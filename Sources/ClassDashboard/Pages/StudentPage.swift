@@ -96,10 +96,12 @@ struct StudentPage {
         guard let statement = student.work.aiStatement else {
             return "<h2>AI use</h2><p class=\"empty\" id=\"ai-use\" data-ai-use=\"\">The student has not said how they used AI tools.</p>"
         }
-        let note: HTML = statement.note.map { "<blockquote id=\"ai-note\"><p>\($0)</p></blockquote>" } ?? ""
+        // The use is a choice from a list; only the note is the student's own words.
+        let note: HTML =
+            statement.note.map { "<p>In the student's own words:</p><blockquote id=\"ai-note\"><p>\($0)</p></blockquote>" } ?? ""
         return """
             <h2>AI use</h2>
-            <p id="ai-use" data-ai-use="\(statement.use.rawValue)">In the student's words: <strong>\(statement.use.description)</strong> \
+            <p id="ai-use" data-ai-use="\(statement.use.rawValue)">The student chose: <strong>\(statement.use.description)</strong> \
             (said <time datetime="\(DisplayFormat.machine(statement.statedAt))">\(DisplayFormat.timestamp(statement.statedAt))</time>).</p>
             \(note)
 
@@ -121,11 +123,14 @@ struct StudentPage {
             let pasted = all.first(where: { $0.identifier == ItemIdentifier.pastedCharacters && $0.kind == ItemKind.quantity.rawValue })?
                 .value
         else { return "" }
-        let share = typed + pasted > 0 ? pasted / (typed + pasted) : 0
+        let moved = all.first(where: { $0.identifier == ItemIdentifier.movedCharacters && $0.kind == ItemKind.quantity.rawValue })?.value
+        let share = typed + pasted + (moved ?? 0) > 0 ? pasted / (typed + pasted + (moved ?? 0)) : 0
+        let movedNote: HTML = moved.map { " · \(DisplayFormat.number($0)) of the student's own text moved or copied within it" } ?? ""
         return """
-            <div class="card" id="typed-pasted" data-typed="\(String(typed))" data-pasted="\(String(pasted))">\
+            <div class="card" id="typed-pasted" data-typed="\(String(typed))" data-pasted="\(String(pasted))"\
+            \(moved.map { " data-moved=\"\(String($0))\"" as HTML } ?? "")>\
             <div class="label">Typed vs pasted</div><div class="value">\(DisplayFormat.number(typed)) / \(DisplayFormat.number(pasted))</div>\
-            <div class="note">\(DisplayFormat.percent(share)) of the characters pasted</div></div>
+            <div class="note">\(DisplayFormat.percent(share)) of the characters pasted from outside the document\(movedNote)</div></div>
             """
     }
 

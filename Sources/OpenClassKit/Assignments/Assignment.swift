@@ -71,6 +71,9 @@ public struct Assignment: Sendable, Hashable {
     /// their machine (a submission carries the figures only, and says it was withdrawn). Nil
     /// while they have not, and in the teacher's store.
     public internal(set) var evidenceWithdrawnAt: Date?
+    /// When the student last wrote a submission of the work (`clsfile submit`); nil while they
+    /// have not, and in the teacher's store.
+    public internal(set) var submittedAt: Date?
 
     /// Creates an assignment as a teacher's handout describes it.
     public init(

@@ -90,6 +90,13 @@ extension CLSDataStore {
         try await storage.recordAIStatement(statement, forAssignment: identifier)
     }
 
+    /// Keeps when the student wrote a submission of an accepted assignment
+    /// (``Assignment/submittedAt``), so that what they read of their evidence says what was sent.
+    /// - Throws: ``CLSError`` `.invalidArgument` when the store has no such accepted assignment.
+    package func recordSubmission(ofAssignment identifier: String, at date: Date) async throws {
+        try await storage.writing { db in try ClassroomTables.recordSubmission(ofAssignment: identifier, at: date, in: db) }
+    }
+
     /// Every assignment in this store, oldest first.
     package func assignments() async throws -> [Assignment] {
         try await storage.assignments()

@@ -247,6 +247,14 @@ enum ClassroomTables {
             LEFT JOIN evidence_keeping k ON k.assignment_id = s.id
         """
 
+    /// Keeps when the student wrote a submission of an accepted assignment.
+    /// - Throws: ``CLSError`` `.invalidArgument` when the store has no such accepted assignment.
+    static func recordSubmission(ofAssignment identifier: String, at date: Date, in db: Database) throws {
+        _ = try acceptedContext(ofAssignment: identifier, in: db)
+        try db.execute(
+            sql: "UPDATE assignment SET submitted_at = ? WHERE id = ?", arguments: [date.timeIntervalSince1970, identifier])
+    }
+
     static func assignment(identifier: String, in db: Database) throws -> Assignment? {
         try Row.fetchOne(db, sql: "\(selectAssignments) WHERE s.id = ?", arguments: [identifier]).map(assignment(from:))
     }
@@ -314,6 +322,7 @@ enum ClassroomTables {
         assignment.aiStatement = aiStatement(kind: row["ai_kind"], note: row["ai_note"], statedAt: row["ai_stated_at"])
         assignment.keptEvidenceDays = row["kept_days"]
         assignment.evidenceWithdrawnAt = (row["withdrawn_at"] as Double?).map(Date.init(timeIntervalSince1970:))
+        assignment.submittedAt = (row["submitted_at"] as Double?).map(Date.init(timeIntervalSince1970:))
         if let path = row["context_path"] as String? {
             guard let identifiers = try? JSONDecoder().decode([String].self, from: Data(path.utf8)) else {
                 throw CLSError(

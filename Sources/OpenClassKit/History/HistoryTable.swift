@@ -159,8 +159,8 @@ enum HistoryTable {
                 sql: """
                     INSERT INTO writing_history (activity_id, recorded_at, session_id, session_start, session_end, is_start, active_seconds,
                         open_seconds, words, characters, typed, pasted, largest_paste, progress, content_size, content_digest, content_delta,
-                        is_keyframe)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        is_keyframe, moved)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             ).execute(arguments: [
                 activityID, now, session.id, session.start, session.end, isStart,
@@ -168,7 +168,8 @@ enum HistoryTable {
                 figure(ItemIdentifier.openTime), words, characters,
                 figure(ItemIdentifier.typedCharacters), figure(ItemIdentifier.pastedCharacters),
                 figure(ItemIdentifier.largestPaste), fromNothing ? 0 : min(1, max(0, IntervalSet(ranges).measure)),
-                snapshot?.size, snapshot?.digest, snapshot?.delta, snapshot?.isKeyframe ?? false
+                snapshot?.size, snapshot?.digest, snapshot?.delta, snapshot?.isKeyframe ?? false,
+                figure(ItemIdentifier.movedCharacters)
             ])
             written.append(db.lastInsertedRowID)
         }
@@ -334,7 +335,7 @@ enum HistoryTable {
     /// The columns ``entry(from:)`` reads.
     static let entryColumns = """
         recorded_at, session_start, session_end, active_seconds, open_seconds, words, characters, typed, pasted,
-        largest_paste, progress, content_size, session_id, is_start
+        largest_paste, progress, content_size, session_id, is_start, moved
         """
 
     /// Reads ``entryColumns``, the first at `offset`.
@@ -348,7 +349,7 @@ enum HistoryTable {
             activeTime: row[offset + 3], openTime: row[offset + 4], words: count(5), characters: count(6),
             typedCharacters: count(7), pastedCharacters: count(8), largestPaste: count(9),
             progress: row[offset + 10], snapshotSize: row[offset + 11], sessionIdentifier: row[offset + 12],
-            isSessionStart: row[offset + 13])
+            isSessionStart: row[offset + 13], movedCharacters: count(14))
     }
 
     /// Every row of an activity, oldest first.

@@ -20,9 +20,13 @@ public struct WritingHistoryEntry: Sendable, Equatable, Codable {
     public var words: Int?
     /// Its characters, when measured.
     public var characters: Int?
-    /// Characters typed and pasted in `clsfile open`'s terminal, when it relayed them.
+    /// Characters typed, and pasted from outside the document, in every session so far, when an
+    /// editor plugin or `clsfile open`'s terminal counted them.
     public var typedCharacters: Int?
     public var pastedCharacters: Int?
+    /// Characters pasted from the document itself (the person's own text moved or copied) in
+    /// every session so far, when counted.
+    public var movedCharacters: Int?
     /// The most characters pasted at once in any session so far, when known.
     public var largestPaste: Int?
     /// The activity's progress, 0…1; nil in a row of a session whose end this store saw only
@@ -45,7 +49,7 @@ public struct WritingHistoryEntry: Sendable, Equatable, Codable {
         date: Date, sessionStart: Date, sessionEnd: Date? = nil, activeTime: TimeInterval, openTime: TimeInterval? = nil,
         words: Int? = nil, characters: Int? = nil, typedCharacters: Int? = nil, pastedCharacters: Int? = nil,
         largestPaste: Int? = nil, progress: Double? = nil, snapshotSize: Int? = nil, sessionIdentifier: String? = nil,
-        isSessionStart: Bool = false
+        isSessionStart: Bool = false, movedCharacters: Int? = nil
     ) {
         self.date = date
         self.sessionStart = sessionStart
@@ -61,6 +65,7 @@ public struct WritingHistoryEntry: Sendable, Equatable, Codable {
         self.snapshotSize = snapshotSize
         self.sessionIdentifier = sessionIdentifier
         self.isSessionStart = isSessionStart
+        self.movedCharacters = movedCharacters
     }
 }
 
@@ -100,9 +105,11 @@ public struct WritingHistory: Sendable, Equatable {
         /// measured, or for the first session of work recorded before the history began.
         public var words: Int?
         public var addedWords: Int?
-        /// Characters typed and pasted in it, when a terminal relay counted them.
+        /// Characters typed, and pasted from outside the document, in it, when counted.
         public var typedCharacters: Int?
         public var pastedCharacters: Int?
+        /// Characters of the document's own text moved or copied in it, when counted.
+        public var movedCharacters: Int?
         /// The progress at its end, when seen.
         public var progress: Double?
         /// The row that closes it.
@@ -154,6 +161,7 @@ public struct WritingHistory: Sendable, Equatable {
                 addedWords: entry.words.flatMap { now in known.words.map { now - $0 } },
                 typedCharacters: gain(entry.typedCharacters, over: known.typedCharacters),
                 pastedCharacters: gain(entry.pastedCharacters, over: known.pastedCharacters),
+                movedCharacters: gain(entry.movedCharacters, over: known.movedCharacters),
                 progress: entry.progress, entry: entry)
         }
     }
@@ -173,6 +181,7 @@ public struct WritingHistory: Sendable, Equatable {
         var words: Int?
         var typedCharacters: Int?
         var pastedCharacters: Int?
+        var movedCharacters: Int?
 
         mutating func note(_ entry: WritingHistoryEntry) {
             activeTime = entry.activeTime
@@ -180,6 +189,7 @@ public struct WritingHistory: Sendable, Equatable {
             words = entry.words ?? words
             typedCharacters = entry.typedCharacters ?? typedCharacters
             pastedCharacters = entry.pastedCharacters ?? pastedCharacters
+            movedCharacters = entry.movedCharacters ?? movedCharacters
         }
     }
 }

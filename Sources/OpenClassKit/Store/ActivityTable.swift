@@ -344,18 +344,19 @@ enum ActivityTable {
             try db.cachedStatement(
                 sql: """
                     INSERT INTO time_span (id, activity_id, started_at, ended_at, last_pulse_at,
-                                           owner_host, owner_boot, owner_pid, owner_start, session_id, editor_run)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           owner_host, owner_boot, owner_pid, owner_start, session_id, editor_run, awaits_input)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET ended_at = excluded.ended_at, last_pulse_at = excluded.last_pulse_at,
                         owner_host = excluded.owner_host, owner_boot = excluded.owner_boot,
                         owner_pid = excluded.owner_pid, owner_start = excluded.owner_start,
                         session_id = coalesce(time_span.session_id, excluded.session_id),
-                        editor_run = coalesce(time_span.editor_run, excluded.editor_run)
+                        editor_run = coalesce(time_span.editor_run, excluded.editor_run),
+                        awaits_input = time_span.awaits_input AND excluded.awaits_input
                     """
             ).execute(arguments: [
                 merged.id, activityID, merged.start, merged.end, merged.lastPulse,
                 merged.owner?.host, merged.owner?.bootID, merged.owner?.pid,
-                merged.owner?.startTicks, merged.session, merged.editorRun
+                merged.owner?.startTicks, merged.session, merged.editorRun, merged.awaitsInput
             ])
         }
         try writeProgress(of: change, in: db)
@@ -507,7 +508,7 @@ enum ActivityTable {
 
     /// The columns of `time_span` that ``spanRecord(from:)`` reads.
     private static let spanColumns =
-        "id, started_at, ended_at, last_pulse_at, owner_host, owner_boot, owner_pid, owner_start, session_id, editor_run"
+        "id, started_at, ended_at, last_pulse_at, owner_host, owner_boot, owner_pid, owner_start, session_id, editor_run, awaits_input"
 
     private static func spanRecord(from row: some ColumnReader) -> SpanRecord {
         let owner: ProcessIdentity? = row.optionalInt64(6).map { pid in
@@ -515,17 +516,17 @@ enum ActivityTable {
         }
         return SpanRecord(
             id: row.text(0) ?? "", start: row.double(1), end: row.optionalDouble(2), lastPulse: row.double(3),
-            owner: owner, session: row.text(8), editorRun: row.text(9))
+            owner: owner, session: row.text(8), editorRun: row.text(9), awaitsInput: row.int64(10) != 0)
     }
 
     /// The columns of `time_span` that ``viewedSpanRecord(from:)`` reads.
-    private static let viewedSpanColumns = "started_at, ended_at, last_pulse_at, session_id"
+    private static let viewedSpanColumns = "started_at, ended_at, last_pulse_at, session_id, awaits_input"
 
     /// A span to look at, never to save: without its identifier and owner.
     private static func viewedSpanRecord(from row: some ColumnReader) -> SpanRecord {
         SpanRecord(
             id: "", start: row.double(0), end: row.optionalDouble(1), lastPulse: row.double(2), owner: nil,
-            session: row.text(3))
+            session: row.text(3), awaitsInput: row.int64(4) != 0)
     }
 
     private static func ranges(of activityID: Int64, in db: Database) throws -> [ClosedRange<Double>] {

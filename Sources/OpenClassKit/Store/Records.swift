@@ -49,9 +49,13 @@ struct SpanRecord: Sendable, Equatable {
     /// The editor run that began the span (``CLSDataStore/parentEditorRun``), when one was named:
     /// a later open from the same run goes on with its session.
     var editorRun: String? = nil
+    /// True for the span an editor's open began, until the session's first input: a session's
+    /// time counts from its first input, so the span ends where it began when input comes (a
+    /// span from the input goes on with its session) or when the session closes without any.
+    var awaitsInput = false
 
     /// Combines two versions of one span the way concurrent saves must: a stop is never undone,
-    /// the later stop and the later pulse win.
+    /// the later stop and the later pulse win, and input once seen stays seen.
     func merged(with other: SpanRecord) -> SpanRecord {
         var result = self
         switch (end, other.end) {
@@ -63,15 +67,18 @@ struct SpanRecord: Sendable, Equatable {
         result.owner = result.end == nil ? (other.owner ?? owner) : nil
         result.session = session ?? other.session
         result.editorRun = editorRun ?? other.editorRun
+        result.awaitsInput = awaitsInput && other.awaitsInput
         return result
     }
 
     /// The measure of the union of some spans after `from` (seconds since 1970); running spans
-    /// end at `runningSpansEnd`, or at their last pulse when it is nil.
+    /// end at `runningSpansEnd`, or at their last pulse when it is nil, and one that awaits its
+    /// session's first input where it began.
     static func measure(of spans: some Sequence<SpanRecord>, since from: Double = -.infinity, runningSpansEnd: Double? = nil) -> Double {
         IntervalSet(
             spans.compactMap { span -> ClosedRange<Double>? in
-                let end = max(span.start, span.end ?? runningSpansEnd ?? span.lastPulse)
+                let runningEnd = span.awaitsInput ? span.start : runningSpansEnd ?? span.lastPulse
+                let end = max(span.start, span.end ?? runningEnd)
                 return end > from ? max(span.start, from)...end : nil
             }
         ).measure

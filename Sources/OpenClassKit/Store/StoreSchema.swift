@@ -462,6 +462,18 @@ enum StoreSchema {
                 BEGIN
                     DELETE FROM settled_time WHERE activity_id = OLD.activity_id;
                 END;
+                """),
+        // 17: a span an editor's open began waits for the session's first input (`awaits_input`):
+        // a session's time counts from its first input, never from the editor's start. A history
+        // row keeps the characters pasted from the document itself (`moved`: the person's own
+        // text moved or copied), apart from those pasted from elsewhere. An accepted assignment
+        // keeps when the student last wrote a submission of it (`submitted_at`).
+        Migration(
+            name: "spans that wait for input, moved text, and the last submission",
+            sql: """
+                ALTER TABLE time_span ADD COLUMN awaits_input INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE writing_history ADD COLUMN moved REAL;
+                ALTER TABLE assignment ADD COLUMN submitted_at REAL;
                 """)
     ]
 

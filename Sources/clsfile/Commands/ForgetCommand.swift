@@ -26,7 +26,12 @@ struct ForgetCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let url = FileArgument.url(for: file)
-            let rows = try await storeOptions.dataStore().forgetWritingHistory(for: url, keepingFigures: snapshotsOnly)
+            let store = storeOptions.dataStore()
+            guard try await store.existingActivity(for: url) != nil else {
+                print("nothing is recorded for \(TerminalText.escaped(url.displayPath)): there is no history to forget")
+                return
+            }
+            let rows = try await store.forgetWritingHistory(for: url, keepingFigures: snapshotsOnly)
             let what = snapshotsOnly ? "snapshots of the text" : "rows of writing history"
             print("forgot \(rows) \(what) of \(TerminalText.escaped(url.displayPath)); its time, progress and items are kept")
         }

@@ -71,7 +71,7 @@ struct HookCall: Sendable, Equatable {
             let openedAt = number("--opened-at", as: Double.self),
             let targetWords = number("--target-words", as: Int.self),
             let typed = number("--typed", as: Int.self), let pasted = number("--pasted", as: Int.self),
-            let largestPaste = number("--largest-paste", as: Int.self)
+            let moved = number("--moved", as: Int.self), let largestPaste = number("--largest-paste", as: Int.self)
         else { return nil }
         do {
             let isReading = call.has("--reading")
@@ -85,7 +85,7 @@ struct HookCall: Sendable, Equatable {
                 inputAt: try HookLine.date(inputAt, option: "--input-at"),
                 openedAt: try HookLine.date(openedAt, option: "--opened-at"),
                 targetWords: try ProgressOptions.targetWords(targetWords, reading: isReading), isReading: isReading ? true : nil,
-                input: try HookLine.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event))
+                input: try HookLine.input(typed: typed, pasted: pasted, moved: moved, largestPaste: largestPaste, event: event))
             self.init(event: sessionEvent, store: call.value(of: "--store"), idleTimeout: try SessionOptions.resolvedIdleTimeout(seconds))
         } catch {
             return nil

@@ -17,11 +17,15 @@ struct HookCommand: AsyncParsableCommand {
             answer line each, for plugins that keep one process running:
               {"event": "view", "file": "/path/essay.txt", "view": [1, 40], "totalLines": 200}
             (the other keys: line, editor, inputAt, openedAt, targetWords, reading, typed, pasted, \
-            largestPaste). Plugins send --input-at with every event, so that work counts up to the \
-            last input and not to the moment the hook runs, and --opened-at with close. The characters \
-            typed and pasted (--typed, --pasted, --largest-paste) go with edit, save and close, each \
-            time those since the figures last sent for the file (since its open, for the first): \
-            an editor that crashes loses only those since its last event. An event for a file \
+            moved, largestPaste). Active time comes from input only: a session's time runs from its \
+            first input to its last (a pause within the idle timeout counts); an open, a close and a \
+            view of a file being written are not input. Plugins send --input-at with every event, \
+            so that work counts up to the last input and not to the moment the hook runs, and \
+            --opened-at with close (the open time). The characters typed, pasted from outside \
+            the document, and pasted from the document itself (--typed, --pasted, --moved: the \
+            person's own text moved or copied, never counted as pasted; --largest-paste) go with \
+            edit, save and close, each time those since the figures last sent for the file (since \
+            its open, for the first): an editor that crashes loses only those since its last event. An event for a file \
             that does not exist yet (a new file before its first save) waits in the spool until \
             the file appears. Progress is measured toward a target word count (--target-words), \
             else as the share of lines viewed when reading (--reading), else by the document's \
@@ -77,8 +81,18 @@ struct HookCommand: AsyncParsableCommand {
             valueName: "n"))
     var typed: Int?
 
-    @Option(name: .long, help: ArgumentHelp("With edit, save or close: characters pasted since the figures last sent.", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With edit, save or close: characters pasted from outside the document since the figures last sent.", valueName: "n"))
     var pasted: Int?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With edit, save or close: characters pasted from the document itself (own text moved or copied) since the figures last sent.",
+            valueName: "n"))
+    var moved: Int?
 
     @Option(name: .long, help: ArgumentHelp("With --pasted: the most characters one of those pastes brought.", valueName: "n"))
     var largestPaste: Int?
@@ -94,7 +108,7 @@ struct HookCommand: AsyncParsableCommand {
         _ = try HookLine.visibleLines(view, totalLines: totalLines)
         _ = try HookLine.date(inputAt, option: "--input-at")
         _ = try HookLine.date(openedAt, option: "--opened-at")
-        if let event { _ = try HookLine.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event) }
+        if let event { _ = try HookLine.input(typed: typed, pasted: pasted, moved: moved, largestPaste: largestPaste, event: event) }
     }
 
     func run() async throws {
@@ -120,7 +134,7 @@ struct HookCommand: AsyncParsableCommand {
             inputAt: try HookLine.date(inputAt, option: "--input-at"),
             openedAt: try HookLine.date(openedAt, option: "--opened-at"),
             targetWords: progressOptions.targetWords, isReading: progressOptions.reading ? true : nil,
-            input: try HookLine.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event))
+            input: try HookLine.input(typed: typed, pasted: pasted, moved: moved, largestPaste: largestPaste, event: event))
         return HookCall(event: sessionEvent, store: storeOptions.store, idleTimeout: idleTimeout)
     }
 }

@@ -12,10 +12,13 @@ enum HookLine {
         try validated { () throws(RecorderError) in try HookRequest.date(seconds, option: option) }
     }
 
-    /// Checks `--typed`, `--pasted` and `--largest-paste` (see ``HookRequest/input(typed:pasted:largestPaste:event:)``).
-    static func input(typed: Int?, pasted: Int?, largestPaste: Int?, event: SessionEvent.Kind) throws -> SessionEvent.InputFigures? {
+    /// Checks `--typed`, `--pasted`, `--moved` and `--largest-paste` (see
+    /// ``HookRequest/input(typed:pasted:moved:largestPaste:event:)``).
+    static func input(typed: Int?, pasted: Int?, moved: Int?, largestPaste: Int?, event: SessionEvent.Kind) throws
+        -> SessionEvent.InputFigures?
+    {
         try validated { () throws(RecorderError) in
-            try HookRequest.input(typed: typed, pasted: pasted, largestPaste: largestPaste, event: event)
+            try HookRequest.input(typed: typed, pasted: pasted, moved: moved, largestPaste: largestPaste, event: event)
         }
     }
 

@@ -94,10 +94,11 @@ struct OpenCommand: AsyncParsableCommand {
             words, progress(outcome)
         ]
         let input = outcome.input
+        let moved = (input.moved ?? 0) > 0 ? ", \(input.moved ?? 0) moved (own text)" : ""
         if let typed = input.typed {
-            parts.append("\(typed) typed, \(input.pasted ?? 0) pasted characters")
-        } else if let keys = input.keysPressed, keys + (input.pasted ?? 0) > 0 {
-            parts.append("\(keys) keys pressed (commands included), \(input.pasted ?? 0) pasted characters")
+            parts.append("\(typed) typed, \(input.pasted ?? 0) pasted\(moved) characters")
+        } else if let keys = input.keysPressed, keys + (input.pasted ?? 0) + (input.moved ?? 0) > 0 {
+            parts.append("\(keys) keys pressed (commands included), \(input.pasted ?? 0) pasted\(moved) characters")
         }
         if let statement = outcome.timingSource.statement { parts.append(statement) }
         if outcome.isDictated { parts.append("marked as written by dictation, nothing counted as pasted") }
@@ -105,7 +106,8 @@ struct OpenCommand: AsyncParsableCommand {
     }
 
     private static func progress(_ outcome: EditorSession.Outcome) -> String {
-        guard let basis = outcome.progressBasis else { return "progress \(Formatting.percent(outcome.progress))" }
+        // Never measured (a file no detector reads): no figure, not 0%.
+        guard let basis = outcome.progressBasis else { return "progress not measured" }
         guard basis.measuresProgress else { return "no progress (no target word count: give --target-words)" }
         return "progress \(Formatting.percent(outcome.progress)) \(basis.name(targetWords: outcome.targetWords))"
     }

@@ -10,11 +10,17 @@ struct ShowCommand: AsyncParsableCommand {
         commandName: "show",
         abstract: "Show the time, progress, items, sessions and writing history recorded for a file.",
         discussion: """
-            The history has a row for each session (an editor run, its pauses not counted; rows \
-            at its saves, at most one a minute, and every 5 minutes keep its text too): its active \
-            and open time, the words it added, the characters typed and pasted (as the editor's \
-            plugin counted them), and the progress after it. `clsfile replay FILE` shows how the text itself grew; --html \
-            prints a page with pictures of it (`clsfile show --html essay.txt > essay.html`).
+            Active time comes from input only: a session's time runs from its first input (a key, \
+            a paste, a save, a view of a file being read) to its last, a pause between two inputs \
+            counting when it is no longer than the idle timeout; the editor's start before the \
+            first input and the time after the last are open time, and a session without input has \
+            none. The history has a line for each session (an editor run, its pauses not counted; \
+            rows at its saves, at most one a minute, and every 5 minutes keep its text too): its \
+            active and open time, the words it added, the characters typed, pasted (text from \
+            outside the document) and moved (the document's own text cut or copied and pasted in \
+            it), as the editor's plugin counted them, and the progress after it. `clsfile replay \
+            FILE` shows how the text itself grew; --html prints a page with pictures of it \
+            (`clsfile show --html essay.txt > essay.html`).
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -59,8 +65,19 @@ struct ShowCommand: AsyncParsableCommand {
                     ).render())
             } else {
                 print(json ? summary.json() : summary.text())
+                if activity == nil, !json, let note = try Self.roleNote(storeOptions) { print(note) }
             }
         }
+    }
+
+    /// Where else an unrecorded file's activity may be: with a development-mode role in force and
+    /// no store named, the store read is that role's, and the file may have been recorded in another.
+    static func roleNote(_ options: StoreOptions) throws -> String? {
+        guard options.store == nil, (ProcessInfo.processInfo.environment["CLSFILE_STORE"] ?? "").isEmpty else { return nil }
+        let role = try DeveloperMode.current().role
+        guard role != .off else { return nil }
+        return
+            "This is the \(role.rawValue) role's store: each development-mode role keeps its own. `clsfile role` says which is in force; `clsfile role off` reads your own."
     }
 
     /// The activity of a file, or, when no file is at the path any more, the one last recorded

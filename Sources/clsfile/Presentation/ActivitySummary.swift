@@ -191,6 +191,9 @@ struct ActivitySummary: Sendable {
                 }
             )
             .map { ("  " + $0).replacingOccurrences(of: " +$", with: "", options: .regularExpression) }
+            if history.sessions.contains(where: { $0.pastedCharacters != nil || $0.movedCharacters != nil }) {
+                lines.append("  \(Self.pasteMeaning)")
+            }
         }
         return lines.joined(separator: "\n")
     }
@@ -208,6 +211,7 @@ struct ActivitySummary: Sendable {
         if let typed = session.typedCharacters, let pasted = session.pastedCharacters {
             input = "typed \(typed), pasted \(pasted)"
             if pasted > 0, let largest = session.entry.largestPaste { input += " (largest paste so far \(largest))" }
+            if let moved = session.movedCharacters { input += ", moved \(moved)" }
         }
         if isDictated { input += input.isEmpty ? "dictation: input counted as typed" : " · dictation: input counted as typed" }
         let words =
@@ -220,6 +224,10 @@ struct ActivitySummary: Sendable {
             showsProgress ? session.progress.map { "progress \(Formatting.percent($0))" } ?? "" : "", input
         ]
     }
+
+    /// What "pasted" and "moved" count, said once under the figures that use them.
+    static let pasteMeaning =
+        "pasted: text from outside the document (another file or program); moved: the writer's own text of this document, cut or copied and pasted in it"
 
     /// The figures a history page shows above its pictures; its sessions are the history's, one
     /// per editor session, as the page's table lists them.
@@ -257,7 +265,8 @@ struct ActivitySummary: Sendable {
             json.endArray()
         }
         json.member("isStarted", isStarted)
-        json.member("modified", Self.date(modified))
+        // A file never recorded has no date of change: left out, not the year 0.
+        json.member("modified", recorded ? Self.date(modified) : nil)
         json.member("path", path)
         if let primaryItem {
             json.key("primaryItem")
@@ -328,6 +337,7 @@ extension WritingHistoryEntry {
         json.member("date", Formatting.iso8601(date, milliseconds: true))
         json.member("isSessionStart", isSessionStart)
         json.member("largestPaste", largestPaste.map(Double.init))
+        json.member("movedCharacters", movedCharacters.map(Double.init))
         json.member("openSeconds", openTime)
         json.member("pastedCharacters", pastedCharacters.map(Double.init))
         json.member("progress", progress)

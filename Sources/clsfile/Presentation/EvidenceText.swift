@@ -29,7 +29,7 @@ struct EvidenceText {
     func text() -> String {
         var lines = [
             "\(safe(assignment.title))  [\(safe(String(assignment.identifier.prefix(8))))]  \(safe(work.documentName))",
-            "Leaves:     what follows, sealed for your teacher, when you run `clsfile submit`; nothing has been sent",
+            "Leaves:     \(Self.leaving(assignment))",
             "Evidence:   \(ProcessEvidence.statement(for: assignment.processEvidence))"
         ]
         if assignment.processEvidence != nil {
@@ -48,6 +48,11 @@ struct EvidenceText {
         lines.append("Items:" + (work.additionalItems.isEmpty ? "      none" : ""))
         lines += Formatting.columns(work.additionalItems.map { ["  " + safe($0.title), $0.formattedValue] })
         if let note = work.note(.work) { lines.append("Your note:  \(quoted(note))") }
+        if let statement = work.aiStatement {
+            lines.append(
+                "AI use:     \(safe(statement.use.description))"
+                    + (statement.note.map { ", in your words: \u{201C}\(safe($0))\u{201D}" } ?? ""))
+        }
         lines.append(
             "Sessions:" + (work.sessions.isEmpty ? "   none" : "   (numbered as `--session N --note TEXT` takes them)"))
         lines += sessionLines()
@@ -60,6 +65,16 @@ struct EvidenceText {
         return lines.joined(separator: "\n")
     }
 
+    /// What leaves, and whether anything has: a submission written before carried the work as it
+    /// stood then.
+    static func leaving(_ assignment: Assignment) -> String {
+        guard let submitted = assignment.submittedAt else {
+            return "what follows, sealed for your teacher, when you run `clsfile submit`; nothing has been sent"
+        }
+        return
+            "a submission written \(Formatting.timestamp(submitted)) carried your work as it stood then; what follows is what the next `clsfile submit` seals for your teacher"
+    }
+
     /// The sessions as a table, each followed by its notes: with each one's figures from the
     /// history when the submission carries it, else its start, end and time.
     private func sessionLines() -> [String] {
@@ -68,7 +83,7 @@ struct EvidenceText {
         let history = historySessions
         let sessionTimes = times
         var table = [
-            ["#", "START", "END", "TIME"] + (figures ? ["WORDS", "TYPED", "PASTED", "LARGEST PASTE SO FAR"] : []) + [""]
+            ["#", "START", "END", "TIME"] + (figures ? ["WORDS", "TYPED", "PASTED", "MOVED", "LARGEST PASTE SO FAR"] : []) + [""]
         ]
         for (index, session) in work.sessions.enumerated() {
             var row = [
@@ -80,7 +95,8 @@ struct EvidenceText {
                 let pasted = shown?.pastedCharacters
                 row += [
                     shown?.addedWords.map { $0 >= 0 ? "+\($0)" : "\($0)" } ?? "-", shown?.typedCharacters.map(String.init) ?? "-",
-                    pasted.map(String.init) ?? "-", (pasted ?? 0) > 0 ? shown?.entry.largestPaste.map(String.init) ?? "-" : "-"
+                    pasted.map(String.init) ?? "-", shown?.movedCharacters.map(String.init) ?? "-",
+                    (pasted ?? 0) > 0 ? shown?.entry.largestPaste.map(String.init) ?? "-" : "-"
                 ]
             }
             row.append(session.isDictated == true ? "dictation" : "")

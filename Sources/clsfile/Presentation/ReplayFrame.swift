@@ -44,13 +44,12 @@ struct ReplayFrame {
             if text.count > Self.shownLines { lines.append("  … and \(text.count - Self.shownLines) more lines") }
             return lines.joined(separator: "\n")
         }
-        if let pasted = entry.pastedCharacters, pasted > (previous?.pastedCharacters ?? 0) {
+        if let pasted = gain(\.pastedCharacters) {
             let largest = entry.largestPaste.map { ", the largest paste so far \($0)" } ?? ""
-            let count =
-                previous == nil
-                ? "\(pasted) characters arrived as pastes by this step"
-                : "\(pasted - (previous?.pastedCharacters ?? 0)) characters arrived as pastes in this step"
-            lines.append("  pasted: \(count)\(largest)")
+            lines.append("  pasted: \(pasted) characters from outside the document arrived as pastes \(when)\(largest)")
+        }
+        if let moved = gain(\.movedCharacters) {
+            lines.append("  moved: \(moved) characters of the document's own text were cut or copied and pasted \(when)")
         }
         if snapshot.inserted.isEmpty && snapshot.removedBytes == 0 {
             lines.append("  (the text did not change)")
@@ -60,6 +59,15 @@ struct ReplayFrame {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// How much a figure grew in this step (by it, for the first step); nil when it did not.
+    private func gain(_ figure: KeyPath<WritingHistoryEntry, Int?>) -> Int? {
+        guard let now = snapshot.entry[keyPath: figure], now > (previous?[keyPath: figure] ?? 0) else { return nil }
+        return now - (previous?[keyPath: figure] ?? 0)
+    }
+
+    /// Where ``gain(_:)``'s figures happened, in words.
+    private var when: String { previous == nil ? "by this step" : "in this step" }
 
     /// The step's figures, counted from the snapshot before; the first step gives its own
     /// session's time and the figures as they stand, since what came before it is not known.

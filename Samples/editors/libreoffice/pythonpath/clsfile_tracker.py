@@ -270,11 +270,13 @@ class Session:
 
 
 class Figures:
-    """Typed and pasted characters, and the largest paste."""
+    """Typed characters, pasted ones (text from outside the document), moved ones (the
+    document's own text cut or copied and pasted in it), and the largest paste."""
 
     def __init__(self):
         self.typed = 0
         self.pasted = 0
+        self.moved = 0
         self.largest_paste = 0
         self.unsent = 0           # the largest paste not sent yet
 
@@ -286,19 +288,21 @@ class Figures:
     def add(self, other):
         self.typed += other.typed
         self.pasted += other.pasted
+        self.moved += other.moved
         self.largest_paste = max(self.largest_paste, other.largest_paste)
         self.unsent = max(self.unsent, other.unsent)
 
     def since(self, sent):
-        """The figures counted since `sent` (which they become), for an event: the characters typed
-        and pasted and the largest of those pastes."""
+        """The figures counted since `sent` (which they become), for an event: the characters typed,
+        pasted and moved, and the largest of those pastes."""
         typed, pasted = max(0, self.typed - sent.typed), max(0, self.pasted - sent.pasted)
-        sent.typed, sent.pasted = sent.typed + typed, sent.pasted + pasted
+        moved = max(0, self.moved - sent.moved)
+        sent.typed, sent.pasted, sent.moved = sent.typed + typed, sent.pasted + pasted, sent.moved + moved
         largest, self.unsent = min(self.unsent, pasted), 0
-        return {"typed": typed, "pasted": pasted, "largestPaste": largest}
+        return {"typed": typed, "pasted": pasted, "moved": moved, "largestPaste": largest}
 
     def as_json(self):
-        return {"typed": self.typed, "pasted": self.pasted, "largestPaste": self.largest_paste}
+        return {"typed": self.typed, "pasted": self.pasted, "moved": self.moved, "largestPaste": self.largest_paste}
 
 
 class Tracker:
@@ -362,6 +366,14 @@ class Tracker:
             session.figures.add_paste(count)
             self._figures_changed(session)
 
+    def moved(self, session, count):
+        """`count` characters of the document's own text pasted in it: moved, not pasted."""
+        if count <= 0:
+            return
+        with self._lock:
+            session.figures.moved += count
+            self._figures_changed(session)
+
     def save(self, session):
         with self._lock:
             self._send("save", session, self.settings.goal())
@@ -416,7 +428,8 @@ class Tracker:
         # The input since the figures last sent: with an edit or a save when there is some, with a
         # close always (the rest).
         if event == "close" or event in ("edit", "save") and (
-                session.figures.typed > session.sent.typed or session.figures.pasted > session.sent.pasted):
+                session.figures.typed > session.sent.typed or session.figures.pasted > session.sent.pasted
+                or session.figures.moved > session.sent.moved):
             message.update(session.figures.since(session.sent))
         session.last_sent = self.clock()
         self.channel.send(message)

@@ -56,9 +56,11 @@ let s:view_timer = {}   " absolute path -> timer id of a pending view
 let s:saving = []       " [path, buffer, time] of writes whose save waits
 let s:errors = []       " the last lines clsfile wrote on standard error
 let s:counts = {}       " absolute path -> its input since its open: typed, pasted,
-                        " largestPaste, and unsent, the largest paste not sent yet
-let s:sent = {}         " absolute path -> the figures sent since its open: typed, pasted
-let s:session_counts = {'typed': 0, 'pasted': 0, 'largestPaste': 0, 'unsent': 0}
+                        " moved, largestPaste, and unsent, the largest paste not sent yet
+let s:sent = {}         " absolute path -> the figures sent since its open: typed, pasted, moved
+let s:own = []          " [path, text] of the last yanks and deletes, newest last:
+                        " text a put of which is the file's own, moved, not pasted
+let s:session_counts = {'typed': 0, 'pasted': 0, 'moved': 0, 'largestPaste': 0, 'unsent': 0}
                         " the input in $CLSFILE_SESSION_FILE over the whole run of Vim
 let s:session_opened = 0 " whether $CLSFILE_SESSION_FILE was opened, so its totals are Vim's to tell
 let s:input_timer = -1  " timer of the pending write of $CLSFILE_SESSION_INPUT
@@ -219,12 +221,13 @@ function! s:Figures(entry) abort
   endif
   let typed = max([0, c.typed - sent.typed])
   let pasted = max([0, c.pasted - sent.pasted])
-  if typed == 0 && pasted == 0 && a:entry.args[2] !=# 'close'
+  let moved = max([0, c.moved - sent.moved])
+  if typed == 0 && pasted == 0 && moved == 0 && a:entry.args[2] !=# 'close'
     return []
   endif
   let largest = min([c.unsent, pasted])
-  let [sent.typed, sent.pasted, c.unsent] = [sent.typed + typed, sent.pasted + pasted, 0]
-  return ['--typed', string(typed), '--pasted', string(pasted), '--largest-paste', string(largest)]
+  let [sent.typed, sent.pasted, sent.moved, c.unsent] = [sent.typed + typed, sent.pasted + pasted, sent.moved + moved, 0]
+  return ['--typed', string(typed), '--pasted', string(pasted), '--moved', string(moved), '--largest-paste', string(largest)]
 endfunction
 
 function! s:Next() abort
@@ -285,8 +288,12 @@ function! s:Open(buf) abort
   " through buffer reloads; any other file's from this open to its close.
   let session = s:IsSessionFile(path)
   let s:session_opened = s:session_opened || session
-  let s:counts[path] = session ? s:session_counts : {'typed': 0, 'pasted': 0, 'largestPaste': 0, 'unsent': 0}
-  let s:sent[path] = {'typed': 0, 'pasted': 0}
+  let s:counts[path] = session ? s:session_counts : {'typed': 0, 'pasted': 0, 'moved': 0, 'largestPaste': 0, 'unsent': 0}
+  " Written at once: `clsfile open` then knows from the start that Vim counts.
+  if session
+    call s:WriteInput()
+  endif
+  let s:sent[path] = {'typed': 0, 'pasted': 0, 'moved': 0}
   call setbufvar(a:buf, 'clsfile_state', {'counts': s:counts[path],
         \ 'session': session, 'size': -1, 'change': 0, 'typed': ''})
   if a:buf == bufnr('%')
@@ -391,28 +398,66 @@ function! s:Count(event) abort
     if grown > 0 && new && typed ==# ''
       let text = s:Inserted(grown)
       if text !=# ''
-        call s:Pasted(counts, strchars(text))
+        call s:Pasted(counts, text)
       endif
     endif
   elseif strchars(typed) > 1 && s:InRegister(typed)
     let counts.typed -= strchars(typed)
-    call s:Pasted(counts, grown > len(typed) ? strchars(s:BeforeCursor(grown)) : strchars(typed))
+    call s:Pasted(counts, grown > len(typed) ? s:BeforeCursor(grown) : typed)
   elseif grown > len(typed)
     let text = s:BeforeCursor(grown)
     " Never below zero: clsfile refuses a negative count.
     let more = max([0, strchars(text) - strchars(typed)])
     if typed ==# '' && more > 1 && text =~# '[^ \t\n]' && a:event ==# 'TextChangedI' && mode(1) !~# '^i[cx]'
-      call s:Pasted(counts, more)
+      call s:Pasted(counts, text)
     else
       let counts.typed += more
     endif
   endif
 endfunction
 
-function! s:Pasted(counts, chars) abort
-  let a:counts.pasted += a:chars
-  let a:counts.largestPaste = max([a:counts.largestPaste, a:chars])
-  let a:counts.unsent = max([a:counts.unsent, a:chars])
+" A paste of text: moved when it is the file's own (s:IsOwn), else pasted.
+function! s:Pasted(counts, text) abort
+  let chars = strchars(a:text)
+  if s:IsOwn(a:text)
+    let a:counts.moved += chars
+    return
+  endif
+  let a:counts.pasted += chars
+  let a:counts.largestPaste = max([a:counts.largestPaste, chars])
+  let a:counts.unsent = max([a:counts.unsent, chars])
+endfunction
+
+" True when pasted text is the current file's own: yanked or deleted in it
+" in this run of Vim, or held by it before the paste (it now holds it twice).
+" Line breaks at the ends do not count: a put of lines ends with one.
+function! s:IsOwn(text) abort
+  let text = substitute(a:text, '^\n\+\|\n\+$', '', 'g')
+  if text ==# ''
+    return 0
+  endif
+  let path = s:Path(bufnr('%'))
+  for [from, own] in s:own
+    if from ==# path && own ==# text
+      return 1
+    endif
+  endfor
+  return count(join(getline(1, '$'), "\n"), text) >= 2
+endfunction
+
+" TextYankPost: a yank or delete in a file keeps its text as the file's own.
+function! s:Yanked() abort
+  let path = s:Path(bufnr('%'))
+  if path ==# '' || empty(v:event.regcontents)
+    return
+  endif
+  let text = substitute(join(v:event.regcontents, "\n"), '^\n\+\|\n\+$', '', 'g')
+  if text !=# ''
+    call add(s:own, [path, text])
+    if len(s:own) > 20
+      call remove(s:own, 0)
+    endif
+  endif
 endfunction
 
 " True when text is a register's content without its line breaks (Insert
@@ -473,8 +518,9 @@ function! s:Inserted(bytes) abort
   return len(text) == a:bytes ? text : ''
 endfunction
 
-" The totals for $CLSFILE_SESSION_INPUT: written at most every 2 s while
-" input goes on, and when the file is closed or Vim exits.
+" The totals for $CLSFILE_SESSION_INPUT: written when the file opens, at most
+" every 2 s while input goes on, before each write of the file, and when the
+" file is closed or Vim exits.
 function! s:WriteInputLater() abort
   if s:input_timer == -1 && $CLSFILE_SESSION_INPUT !=# ''
     let s:input_timer = timer_start(2000, {-> s:WriteInput()})
@@ -491,8 +537,8 @@ function! s:WriteInput() abort
   endif
   let c = s:session_counts
   try
-    call writefile([printf('{"typed":%d,"pasted":%d,"largestPaste":%d}',
-          \ c.typed, c.pasted, c.largestPaste)], $CLSFILE_SESSION_INPUT)
+    call writefile([printf('{"typed":%d,"pasted":%d,"moved":%d,"largestPaste":%d}',
+          \ c.typed, c.pasted, c.moved, c.largestPaste)], $CLSFILE_SESSION_INPUT)
   catch
     call s:Remember('CLSFILE_SESSION_INPUT: ' . v:exception)
   endtry
@@ -679,11 +725,17 @@ augroup clsfile
   autocmd TextChanged,TextChangedI * call s:Changed(str2nr(expand('<abuf>')))
   autocmd BufEnter,BufReadPost * call s:Resync()
   autocmd InsertCharPre * call s:Typed()
+  if exists('##TextYankPost')
+    autocmd TextYankPost * call s:Yanked()
+  endif
   autocmd TextChanged * call s:Count('TextChanged')
   autocmd TextChangedI * call s:Count('TextChangedI')
   if exists('##TextChangedP')
     autocmd TextChangedP * call s:Count('TextChangedP')
   endif
+  " Before the session file is written, its totals are: `clsfile open` reads
+  " them when it sees the write, for the history's row of that save.
+  autocmd BufWritePre * if s:IsSessionFile(expand('<afile>:p')) | call s:WriteInput() | endif
   autocmd BufWritePost * call s:Save(str2nr(expand('<abuf>')))
   autocmd CursorMoved,CursorMovedI * call s:Moved(bufnr('%'))
   autocmd BufWinEnter,VimResized * call s:View(bufnr('%'))

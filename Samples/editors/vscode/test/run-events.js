@@ -21,6 +21,10 @@
 //                                 document in one change (repeatable)
 //   --insert TEXT                 insert TEXT in one change that is no paste, as a
 //                                 completion does (repeatable)
+//   --copy TEXT                   copy TEXT, which the document holds, and paste it at
+//                                 the end (repeatable): the writer's own text, copied
+//   --move TEXT                   cut TEXT, which the document holds, in one change (a
+//                                 deletion), and paste it at the end (repeatable)
 //   --undo                        then undo the last of those and redo it (changes with
 //                                 the reasons Undo and Redo)
 //   --crash                       after the save, wait for the calls to end, then exit as
@@ -43,7 +47,7 @@ Module._resolveFilename = function (request, ...rest) {
 
 const usage = 'usage: node run-events.js FILE CLSFILE-COMMAND [--pause-after-typing SECONDS] [--idle SECONDS]\n'
   + '  [--edit-interval SECONDS] [--view-interval SECONDS] [--target-words N] [--reading]\n'
-  + '  [--paste TEXT]... [--insert TEXT]... [--undo] [--crash] [--] WORDS...';
+  + '  [--paste TEXT]... [--insert TEXT]... [--copy TEXT]... [--move TEXT]... [--undo] [--crash] [--] WORDS...';
 
 function fail(message) {
   console.error(`${message}\n${usage}`);
@@ -70,9 +74,9 @@ while (words.length && words[0].startsWith('--')) {
     options.undo = true;
   } else if (option === '--crash') {
     options.crash = true;
-  } else if (option === '--paste' || option === '--insert') {
+  } else if (['--paste', '--insert', '--copy', '--move'].includes(option)) {
     if (!words.length) fail(`run-events.js: ${option} needs a text`);
-    options.insertions.push({ text: words.shift(), paste: option === '--paste' });
+    options.insertions.push({ text: words.shift(), paste: option !== '--insert', cut: option === '--move' });
   } else if (option in numberOptions) {
     const value = Number(words.shift());
     if (!Number.isFinite(value) || value < 0) fail(`run-events.js: ${option} needs a number`);
@@ -117,8 +121,16 @@ async function main() {
       stub.workspace.onDidChangeTextDocument.fire({ document, contentChanges: [{ text: key, rangeLength: 0 }] });
     }
   }
-  for (const { text: inserted, paste } of options.insertions) {
+  for (const { text: inserted, paste, cut } of options.insertions) {
     await sleep(0.3);
+    if (cut) {
+      const at = text.indexOf(inserted);
+      if (at < 0) fail(`run-events.js: --move ${inserted}: the document does not hold it`);
+      text = text.slice(0, at) + text.slice(at + inserted.length);
+      stub.workspace.onDidChangeTextDocument.fire({
+        document, contentChanges: [{ text: '', rangeOffset: at, rangeLength: inserted.length }] });
+      await sleep(0.1);
+    }
     if (paste) await stub.env.clipboard.writeText(inserted);
     text += inserted;
     stub.workspace.onDidChangeTextDocument.fire({ document, contentChanges: [{ text: inserted, rangeLength: 0 }] });

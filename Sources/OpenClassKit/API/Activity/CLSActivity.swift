@@ -297,7 +297,23 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
         beginSpan(at: date, joiningWithin: idleTimeout, editorRun: nil, pulsesOnSave: false)
     }
 
-    private func beginSpan(at date: Date, joiningWithin idleTimeout: TimeInterval?, editorRun: String? = nil, pulsesOnSave: Bool) {
+    /// Opens a session at `date` whose time counts from its first input: as
+    /// ``start(at:inEditorRun:)``, but the span begun here counts nothing until a pulse (see
+    /// ``recordPulse(at:idleTimeout:)``) brings the first input, and the time from there on is
+    /// the session's. A session closed before any input has no time. What an editor's open is:
+    /// the editor starting, and the person reading the screen before the first key, are not work.
+    /// Not part of ClassKit.
+    /// - Parameters:
+    ///   - date: When the file was opened.
+    ///   - editorRun: Names the running editor process, as for ``start(at:inEditorRun:)``.
+    package func open(at date: Date, inEditorRun editorRun: String?) {
+        beginSpan(at: date, joiningWithin: nil, editorRun: editorRun, pulsesOnSave: false, awaitingInput: true)
+    }
+
+    private func beginSpan(
+        at date: Date, joiningWithin idleTimeout: TimeInterval?, editorRun: String? = nil, pulsesOnSave: Bool,
+        awaitingInput: Bool = false
+    ) {
         let time = date.timeIntervalSince1970
         let me = ProcessIdentity.current
         let started = state.withLockedValue { state -> Bool in
@@ -318,7 +334,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             }
             let span = SpanRecord(
                 id: UUID().uuidString, start: start, end: nil, lastPulse: time, owner: me, session: session,
-                editorRun: editorRun)
+                editorRun: editorRun, awaitsInput: awaitingInput)
             state.spans.append(span)
             state.pending.spans[span.id] = state.nextSequence()
             return true
@@ -346,7 +362,11 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             let targets = Self.spansToDrive(in: state)
             for index in targets {
                 var span = state.spans[index]
-                if let idleTimeout, now - span.lastPulse > idleTimeout {
+                if span.awaitsInput {
+                    // No input came: the session has no time.
+                    span.end = span.start
+                    span.awaitsInput = false
+                } else if let idleTimeout, now - span.lastPulse > idleTimeout {
                     span.end = span.lastPulse
                 } else {
                     span.end = max(now, span.start)
@@ -366,8 +386,11 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     /// exited. If the process dies, its spans end at their last pulse, not at the crash.
     ///
     /// With an idle timeout, a pulse that comes after a longer gap ends the span at its previous
-    /// pulse and starts a new one now: the idle time between is not counted. A pulse on an activity
-    /// that is not started does nothing. The pulse reaches the store with the next save.
+    /// pulse and starts a new one now: the idle time between is not counted. The first pulse of a
+    /// session opened with ``open(at:inEditorRun:)`` does the same whatever the gap: its time
+    /// starts at that input (a pulse dated before the open is not the session's, and does
+    /// nothing). A pulse on an activity that is not started does nothing. The pulse reaches the
+    /// store with the next save.
     /// - Parameters:
     ///   - date: When the work happened; now by default.
     ///   - idleTimeout: The longest gap between pulses that still counts as work; nil for no limit.
@@ -378,8 +401,11 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             var resumes = false
             var session: String?, editorRun: String?
             for index in targets {
-                if let idleTimeout, time - state.spans[index].lastPulse > idleTimeout {
+                let awaitsInput = state.spans[index].awaitsInput
+                if awaitsInput, time < state.spans[index].start { continue }
+                if awaitsInput || idleTimeout.map({ time - state.spans[index].lastPulse > $0 }) == true {
                     state.spans[index].end = state.spans[index].lastPulse
+                    state.spans[index].awaitsInput = false
                     state.spans[index].owner = nil
                     resumes = true
                     session = session ?? state.spans[index].session ?? state.spans[index].id

@@ -31,10 +31,15 @@ public enum ItemIdentifier {
     /// Characters that reached the text by typing, input methods and dictation included, as an
     /// editor plugin counts them (a quantity).
     public static let typedCharacters = "typed_characters"
-    /// Characters that reached the text as pastes (paste commands, yanks, bracketed pastes, drag and
-    /// drop), as an editor plugin or `clsfile open`'s terminal counts them (a quantity).
+    /// Characters that reached the text as pastes of text from outside the document (paste
+    /// commands, yanks, bracketed pastes, drag and drop of text from another document or program),
+    /// as an editor plugin or `clsfile open`'s terminal counts them (a quantity).
     public static let pastedCharacters = "pasted_characters"
-    /// The most characters pasted at once (a quantity).
+    /// Characters pasted that came from the same document: the person's own text moved or copied
+    /// (a cut, copy, yank, delete or kill in it, then a paste; or a paste of text it already held)
+    /// (a quantity). Never counted as pasted.
+    public static let movedCharacters = "moved_characters"
+    /// The most characters pasted from outside the document at once (a quantity).
     public static let largestPaste = "largest_paste"
     /// Keys pressed in `clsfile open`'s terminal when no plugin counted what reached the text:
     /// editing commands (`i`, Esc, `:wq`) included, so not characters typed (a quantity).

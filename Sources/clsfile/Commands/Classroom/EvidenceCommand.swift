@@ -212,7 +212,7 @@ struct EvidenceCommand: AsyncParsableCommand {
         ]
         if let primary = work.primaryItem { figures.append((primary.title, primary.formattedValue)) }
         var lead = [
-            "What your submission carries, sealed for your teacher when you run clsfile submit; nothing has been sent.",
+            "What your submission carries: " + EvidenceText.leaving(assignment) + ".",
             "Process evidence: " + ProcessEvidence.statement(for: assignment.processEvidence) + "."
         ]
         if let note = work.note(.work) { lead.append("Your note on the work: \(note.text)") }

@@ -8,9 +8,9 @@
 -- Each event but open carries --input-at, the time of the latest input (typing,
 -- cursor movement, scrolling, a write) in the buffer, so clsfile records the
 -- work when it happened, not when the hook ran; close carries --opened-at. Edit,
--- save and close carry the characters typed and pasted in the file since the
--- figures last sent for its open (--typed, --pasted, --largest-paste; see "Typed
--- and pasted characters" below and `figures`), so a Neovim that is killed loses
+-- save and close carry the characters typed, pasted and moved in the file since
+-- the figures last sent for its open (--typed, --pasted, --moved, --largest-paste;
+-- see "Typed and pasted characters" below and `figures`), so a Neovim that is killed loses
 -- only those since its last event. For $CLSFILE_SESSION_FILE the totals are
 -- written as JSON to $CLSFILE_SESSION_INPUT.
 -- Only views are sent for $CLSFILE_SESSION_FILE, the file `clsfile open` runs
@@ -47,10 +47,12 @@ local saving = {}       -- writes whose save waits for the end of the command
 local seen = {}         -- buffer -> its window, cursor and top line when last seen
 local entering = {}     -- buffer -> true until the command that entered it is done
 local ticks = {}        -- buffer -> b:changedtick when last seen
-local counts = {}       -- path -> its input since its open: { typed, pasted, largestPaste,
+local counts = {}       -- path -> its input since its open: { typed, pasted, moved, largestPaste,
                         -- unsent = the largest paste not sent yet }
-local sent = {}         -- path -> the figures sent since its open: { typed, pasted }
-local session_counts = { typed = 0, pasted = 0, largestPaste = 0, unsent = 0 } -- $CLSFILE_SESSION_FILE's, over the run
+local sent = {}         -- path -> the figures sent since its open: { typed, pasted, moved }
+local own = {}          -- { path, text } of the last yanks and deletes, newest last: text a paste
+                        -- of which is the file's own, moved, not pasted
+local session_counts = { typed = 0, pasted = 0, moved = 0, largestPaste = 0, unsent = 0 } -- $CLSFILE_SESSION_FILE's, over the run
 local session_opened = false -- whether $CLSFILE_SESSION_FILE was opened, so its totals are ours to tell
 local input_timer = nil -- the pending write of $CLSFILE_SESSION_INPUT
 local buffers = {}      -- buffer -> how its changes are counted (see track)
@@ -219,12 +221,13 @@ local function figures(e)
   if not c or not done or (event ~= 'edit' and event ~= 'save' and event ~= 'close') then return e.args end
   local typed_now = math.max(0, c.typed - done.typed)
   local pasted_now = math.max(0, c.pasted - done.pasted)
-  if typed_now == 0 and pasted_now == 0 and event ~= 'close' then return e.args end
+  local moved_now = math.max(0, c.moved - done.moved)
+  if typed_now == 0 and pasted_now == 0 and moved_now == 0 and event ~= 'close' then return e.args end
   local largest = math.min(c.unsent, pasted_now)
-  done.typed, done.pasted, c.unsent = done.typed + typed_now, done.pasted + pasted_now, 0
+  done.typed, done.pasted, done.moved, c.unsent = done.typed + typed_now, done.pasted + pasted_now, done.moved + moved_now, 0
   local args = vim.list_extend({}, e.args)
   vim.list_extend(args, { '--typed', tostring(typed_now), '--pasted', tostring(pasted_now),
-    '--largest-paste', tostring(largest) })
+    '--moved', tostring(moved_now), '--largest-paste', tostring(largest) })
   return args
 end
 
@@ -327,14 +330,15 @@ local function resync(buf)
   state.typed = ''
 end
 
--- The totals for $CLSFILE_SESSION_INPUT: written at most every 2 s while input goes
--- on, and when the file is closed or Neovim exits.
+-- The totals for $CLSFILE_SESSION_INPUT: written when the file opens, at most every
+-- 2 s while input goes on, before each write of the file, and when the file is closed
+-- or Neovim exits.
 local function write_input()
   local file = vim.env.CLSFILE_SESSION_INPUT
   if not file or file == '' or not session_opened or not get('enabled') then return end
   local c = session_counts
   local ok, err = pcall(vim.fn.writefile, {
-    string.format('{"typed":%d,"pasted":%d,"largestPaste":%d}', c.typed, c.pasted, c.largestPaste),
+    string.format('{"typed":%d,"pasted":%d,"moved":%d,"largestPaste":%d}', c.typed, c.pasted, c.moved, c.largestPaste),
   }, file)
   if not ok then remember('CLSFILE_SESSION_INPUT: ' .. tostring(err)) end
 end
@@ -347,10 +351,44 @@ local function write_input_later()
   end, 2000)
 end
 
-local function pasted(state, chars)
+-- Text without the line breaks at its ends: a put of lines ends with one.
+local function trimmed(text)
+  return (text:gsub('^\n+', ''):gsub('\n+$', ''))
+end
+
+-- True when text pasted in buf is its file's own: yanked or deleted in it in this run of
+-- Neovim, or held by it before the paste (it now holds it twice).
+local function is_own(buf, text)
+  text = trimmed(text)
+  if text == '' then return false end
+  local path = path_of(buf)
+  for _, held in ipairs(own) do
+    if held[1] == path and held[2] == text then return true end
+  end
+  local whole = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+  local first = whole:find(text, 1, true)
+  return first ~= nil and whole:find(text, first + #text, true) ~= nil
+end
+
+-- A paste of text into buf: moved when it is the file's own (is_own), else pasted.
+local function pasted(state, buf, text)
+  local chars = vim.fn.strchars(text)
+  if is_own(buf, text) then
+    state.counts.moved = state.counts.moved + chars
+    return
+  end
   state.counts.pasted = state.counts.pasted + chars
   state.counts.largestPaste = math.max(state.counts.largestPaste, chars)
   state.counts.unsent = math.max(state.counts.unsent, chars)
+end
+
+-- TextYankPost: a yank or delete in a file keeps its text as the file's own.
+local function yanked(buf)
+  local path = path_of(buf)
+  local text = trimmed(table.concat(vim.v.event.regcontents or {}, '\n'))
+  if not path or text == '' then return end
+  table.insert(own, { path, text })
+  if #own > 20 then table.remove(own, 1) end
 end
 
 -- InsertCharPre: a character typed (or fed as if typed) in Insert mode.
@@ -372,14 +410,14 @@ local function paste(lines, phase)
   local state = buffers[buf]
   -- A paste into the command line or a terminal is not the file's.
   if state and not mode:find('^[ct]') then
-    if phase == -1 or phase == 1 then state.paste = 0 end
-    state.paste = state.paste + vim.fn.strchars(table.concat(lines, '\n'))
+    if phase == -1 or phase == 1 then state.paste = {} end
+    table.insert(state.paste, table.concat(lines, '\n'))
     resync(buf) -- counted here, not again when its TextChanged comes
     -- Counted whole at its end (or when it is cancelled), so that an event sent between its
     -- chunks does not split one paste into two smaller ones.
     if phase == -1 or phase == 3 or result == false then
-      pasted(state, state.paste)
-      state.paste = 0
+      pasted(state, buf, table.concat(state.paste))
+      state.paste = {}
       if state.session then write_input_later() end
     end
   end
@@ -448,17 +486,17 @@ local function count(event, buf)
   if event == 'TextChanged' then
     if grown > 0 and new and keys == '' then
       local text = inserted(buf, grown)
-      if text then pasted(state, vim.fn.strchars(text)) end
+      if text then pasted(state, buf, text) end
     end
   elseif keyed > 1 and in_register(keys) then
     c.typed = c.typed - keyed
-    pasted(state, grown > #keys and vim.fn.strchars(before_cursor(buf, grown)) or keyed)
+    pasted(state, buf, grown > #keys and before_cursor(buf, grown) or keys)
   elseif grown > #keys then
     local text = before_cursor(buf, grown)
     local more = math.max(0, vim.fn.strchars(text) - keyed) -- clsfile refuses a negative count
     if keys == '' and more > 1 and text:find('%S') and event == 'TextChangedI'
         and not vim.api.nvim_get_mode().mode:find('^i[cx]') then
-      pasted(state, more)
+      pasted(state, buf, text)
     else
       c.typed = c.typed + more
     end
@@ -470,10 +508,12 @@ local function track(buf, path)
   local session = is_session_file(path)
   session_opened = session_opened or session
   -- `clsfile open` counts its file's input over the whole run, through buffer reloads.
-  counts[path] = session and session_counts or { typed = 0, pasted = 0, largestPaste = 0, unsent = 0 }
-  sent[path] = { typed = 0, pasted = 0 }
-  buffers[buf] = { counts = counts[path], session = session, size = 0, change = 0, typed = '', paste = 0 }
+  counts[path] = session and session_counts or { typed = 0, pasted = 0, moved = 0, largestPaste = 0, unsent = 0 }
+  sent[path] = { typed = 0, pasted = 0, moved = 0 }
+  buffers[buf] = { counts = counts[path], session = session, size = 0, change = 0, typed = '', paste = {} }
   resync(buf)
+  -- Written at once: `clsfile open` then knows from the start that Neovim counts.
+  if session then write_input() end
 end
 
 local function open(buf)
@@ -658,11 +698,17 @@ function M.enable()
   on({ 'TextChanged', 'TextChangedI' }, function(a) edit(a.buf) end)
   on({ 'BufEnter', 'BufReadPost' }, function(a) resync(a.buf) end)
   on('InsertCharPre', function(a) typed(a.buf) end)
+  on('TextYankPost', function(a) yanked(a.buf) end)
   on({ 'TextChanged', 'TextChangedI', 'TextChangedP' }, function(a) count(a.event, a.buf) end)
   if not original_paste then
     original_paste = vim.paste
     vim.paste = paste
   end
+  -- Before the session file is written, its totals are: `clsfile open` reads them when it
+  -- sees the write, for the history's row of that save.
+  on('BufWritePre', function(a)
+    if buffers[a.buf] and buffers[a.buf].session then write_input() end
+  end)
   on('BufWritePost', function(a) save(a.buf) end)
   on({ 'BufWinEnter', 'WinEnter', 'VimResized' }, function()
     local buf = vim.api.nvim_get_current_buf()

@@ -1,4 +1,5 @@
 /// The evidence that timed a `clsfile open` session: what its pulses, the signs of work, came from.
+/// Not part of ClassKit.
 ///
 /// `clsfile open` records it with the session's close as the additional quantity item
 /// `ItemIdentifier.timingSource` ("Timing Source"), whose quantity is the
