@@ -294,9 +294,15 @@ final class PulseLog: Sendable {
         state = NIOLockedValueBox(Evidence(tally: InputTally(isDictated: isDictated, isOwn: isOwn), lastFile: file))
     }
 
+    /// A sign of work now: a change of the file, or the bytes the person's terminal sent. Bytes
+    /// that are only the terminal's answers to the editor's queries (the cursor position Vim asks
+    /// for as it starts) are no input, and no pulse.
     func pulse(input: ArraySlice<UInt8>? = nil) {
         state.withLockedValue { state in
-            if let input { state.tally.add(input) }
+            if let input {
+                guard !InputTally.isTerminalReport(input) else { return }
+                state.tally.add(input)
+            }
             let now = Date()
             state.firstPulse = state.firstPulse ?? now
             state.lastPulse = now

@@ -91,6 +91,51 @@ struct InputTally: Sendable {
         }
     }
 
+    /// Whether bytes read from the person's terminal are only its answers to an editor's queries,
+    /// which no one typed: cursor position (`CSI row;col R`), device attributes (`CSI ? … c`,
+    /// `CSI > … c`), mode (`CSI ? … $ y`) and window reports (`CSI … t`), the keyboard protocol's
+    /// flags (`CSI ? … u`), focus changes (`CSI I`, `CSI O`), and OSC and DCS strings (colours,
+    /// the terminal's version and capabilities). Keys that are escape sequences (arrows, function
+    /// keys, the mouse) are input. A modified F3 that a terminal sends as `CSI 1;2 R` reads as a
+    /// cursor report: it types nothing.
+    static func isTerminalReport(_ bytes: some Collection<UInt8>) -> Bool {
+        let input = Array(bytes)
+        guard !input.isEmpty else { return false }
+        var index = 0
+        while index < input.count {
+            guard input[index] == 0x1B, index + 1 < input.count else { return false }
+            let introducer = input[index + 1]
+            if introducer == 0x5D || introducer == 0x50 {
+                // OSC or DCS: up to BEL or ST (ESC \).
+                var end = index + 2
+                while end < input.count, input[end] != 0x07, !(input[end] == 0x1B && end + 1 < input.count && input[end + 1] == 0x5C) {
+                    end += 1
+                }
+                guard end < input.count else { return false }
+                index = end + (input[end] == 0x07 ? 1 : 2)
+                continue
+            }
+            guard introducer == 0x5B else { return false }
+            let end = endOfEscape(in: input, from: index)
+            let body = input[(index + 2)..<end]
+            guard let final = body.last, (0x40...0x7E).contains(final) else { return false }
+            let parameters = body.dropLast()
+            let isReport: Bool
+            switch final {
+            case UInt8(ascii: "R"): isReport = parameters.contains(UInt8(ascii: ";"))
+            case UInt8(ascii: "c"): isReport = parameters.first == UInt8(ascii: "?") || parameters.first == UInt8(ascii: ">")
+            case UInt8(ascii: "y"): isReport = parameters.last == UInt8(ascii: "$")
+            case UInt8(ascii: "t"): isReport = !parameters.isEmpty
+            case UInt8(ascii: "u"): isReport = parameters.first == UInt8(ascii: "?")
+            case UInt8(ascii: "I"), UInt8(ascii: "O"): isReport = parameters.isEmpty
+            default: isReport = false
+            }
+            guard isReport else { return false }
+            index = end
+        }
+        return true
+    }
+
     private static func isCharacter(_ byte: UInt8) -> Bool {
         (byte >= 0x20 && byte != 0x7F && !(0x80...0xBF).contains(byte)) || byte == 0x0D || byte == 0x09
     }

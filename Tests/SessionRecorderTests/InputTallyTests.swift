@@ -60,6 +60,19 @@ struct InputTallyTests {
         #expect(tally.pasted == 27 && tally.largestPaste == 27)
     }
 
+    /// What a terminal answers an editor's queries with is no input; keys sent as escape
+    /// sequences are. (Vim's start under tmux brings `ESC[2;2R ESC[3;1R`: no one typed it.)
+    @Test(arguments: [
+        ("\u{1B}[2;2R\u{1B}[3;1R", true), ("\u{1B}[?62;22c", true), ("\u{1B}[>0;95;0c", true),
+        ("\u{1B}[?2026;2$y", true), ("\u{1B}]11;rgb:0000/0000/0000\u{7}", true), ("\u{1B}]10;rgb:ffff/ffff/ffff\u{1B}\\", true),
+        ("\u{1B}P>|tmux 3.3a\u{1B}\\", true), ("\u{1B}[I", true), ("\u{1B}[O", true), ("\u{1B}[8;30;100t", true),
+        ("\u{1B}[A", false), ("\u{1B}OA", false), ("\u{1B}[3~", false), ("\u{1B}", false), ("i", false),
+        ("\u{1B}[2;2Rx", false), ("\u{1B}[<0;10;5M", false), (":wq\r", false)
+    ])
+    func terminalReportsAreNoInput(bytes: String, isReport: Bool) {
+        #expect(InputTally.isTerminalReport(Array(bytes.utf8)) == isReport)
+    }
+
     @Test func aPasteEndingInTheSameReadAsAKeyStillCounts() {
         var tally = InputTally()
         tally.add(Array("\u{1B}[200~a whole paragraph pasted at once\u{1B}[201~\r".utf8))

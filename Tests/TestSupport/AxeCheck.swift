@@ -3,7 +3,7 @@ import Testing
 
 /// axe-core's WCAG 2.1 AA rules and a keyboard check, run on pages in a real headless Chromium by
 /// `Tests/Accessibility/axe_check.py` (selenium and axe-selenium-python from PyPI, in a virtual
-/// environment of their own).
+/// environment of their own), with the current axe-core (``axeCoreVersion``).
 ///
 /// Without chromedriver, Chromium or python3's venv the test is skipped saying what to install;
 /// under `CI=true` it fails instead (see ``Tool``).
@@ -59,8 +59,8 @@ public enum AxeCheck {
         try Tool.require(.chromium, .chromedriver, sourceLocation: sourceLocation)
         let python = try PythonPackages.python(
             named: "axe", requirements: Self.folder.appendingPathComponent("requirements.txt"), sourceLocation: sourceLocation)
-        // CLSFILE_AXE_SCRIPT=FILE checks with another axe.min.js, such as a newer axe-core than the bundled one.
-        let script = ProcessInfo.processInfo.environment["CLSFILE_AXE_SCRIPT"].map { ["--axe-script", $0] } ?? []
+        // CLSFILE_AXE_SCRIPT=FILE checks with another axe.min.js; else the current axe-core.
+        let script = ["--axe-script", try ProcessInfo.processInfo.environment["CLSFILE_AXE_SCRIPT"] ?? currentAxeScript(python: python).path]
         let process = try SpawnedProcess(
             python.path, [Self.folder.appendingPathComponent("axe_check.py").path] + script + pages, in: folder, name: "axe-check")
         guard let status = await process.wait(timeout: 120 + 30 * Double(pages.count)) else {
@@ -75,6 +75,31 @@ public enum AxeCheck {
             throw CheckError(description: "axe_check.py checked \(output.pages.count) of \(pages.count) pages")
         }
         return output.pages
+    }
+
+    /// The version of axe-core the pages are checked with, and the PyPI package that ships it.
+    public static let axeCoreVersion = "4.12.1"
+    static let axePackage = "axe-playwright-python==0.1.8"
+
+    /// axe-core ``axeCoreVersion`` (axe-selenium-python bundles 3.1, which has no WCAG 2.1 rules
+    /// and misses what 4.x finds, such as `link-in-text-block`), as the PyPI package
+    /// axe-playwright-python ships its `axe.min.js`: downloaded once, without its dependencies
+    /// (Playwright is not needed: the script is injected through Selenium), beside the checker's
+    /// environment.
+    static func currentAxeScript(python: URL) throws -> URL {
+        let folder = PythonPackages.packageRoot.appendingPathComponent(".build/test-venvs/axe-core-\(axeCoreVersion)")
+        let script = folder.appendingPathComponent("axe_playwright_python/axe.min.js")
+        if FileManager.default.fileExists(atPath: script.path) { return script }
+        let downloaded = try run(python, ["-m", "pip", "download", "-q", "--no-deps", "-d", folder.path, axePackage])
+        let wheel = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".whl") }
+        guard downloaded.status == 0, let wheel else {
+            throw CheckError(description: "pip could not download \(axePackage) (axe-core \(axeCoreVersion)): \(downloaded.errorOutput.suffix(300))")
+        }
+        let unpacked = try run(python, ["-m", "zipfile", "-e", folder.appendingPathComponent(wheel).path, folder.path])
+        guard unpacked.status == 0, FileManager.default.fileExists(atPath: script.path) else {
+            throw CheckError(description: "\(wheel) holds no axe_playwright_python/axe.min.js: \(unpacked.errorOutput.suffix(300))")
+        }
+        return script
     }
 
     /// Checks pages and expects of each no violation and no keyboard problem, naming what it found.
