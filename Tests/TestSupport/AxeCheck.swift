@@ -60,7 +60,9 @@ public enum AxeCheck {
         let python = try PythonPackages.python(
             named: "axe", requirements: Self.folder.appendingPathComponent("requirements.txt"), sourceLocation: sourceLocation)
         // CLSFILE_AXE_SCRIPT=FILE checks with another axe.min.js; else the current axe-core.
-        let script = ["--axe-script", try ProcessInfo.processInfo.environment["CLSFILE_AXE_SCRIPT"] ?? currentAxeScript(python: python).path]
+        let script = [
+            "--axe-script", try ProcessInfo.processInfo.environment["CLSFILE_AXE_SCRIPT"] ?? currentAxeScript(python: python).path
+        ]
         let process = try SpawnedProcess(
             python.path, [Self.folder.appendingPathComponent("axe_check.py").path] + script + pages, in: folder, name: "axe-check")
         guard let status = await process.wait(timeout: 120 + 30 * Double(pages.count)) else {
@@ -93,7 +95,8 @@ public enum AxeCheck {
         let downloaded = try run(python, ["-m", "pip", "download", "-q", "--no-deps", "-d", folder.path, axePackage])
         let wheel = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".whl") }
         guard downloaded.status == 0, let wheel else {
-            throw CheckError(description: "pip could not download \(axePackage) (axe-core \(axeCoreVersion)): \(downloaded.errorOutput.suffix(300))")
+            throw CheckError(
+                description: "pip could not download \(axePackage) (axe-core \(axeCoreVersion)): \(downloaded.errorOutput.suffix(300))")
         }
         let unpacked = try run(python, ["-m", "zipfile", "-e", folder.appendingPathComponent(wheel).path, folder.path])
         guard unpacked.status == 0, FileManager.default.fileExists(atPath: script.path) else {

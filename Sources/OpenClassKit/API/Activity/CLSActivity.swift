@@ -400,9 +400,19 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
             let targets = Self.spansToDrive(in: state)
             var resumes = false
             var session: String?, editorRun: String?
+            // Spans that waited for input in a session begun before them (a buffer entered again):
+            // of no length, they add nothing to a session that already has its start.
+            var discarded: [Int] = []
             for index in targets {
                 let awaitsInput = state.spans[index].awaitsInput
                 if awaitsInput, time < state.spans[index].start { continue }
+                if awaitsInput, let continued = state.spans[index].session {
+                    discarded.append(index)
+                    resumes = true
+                    session = session ?? continued
+                    editorRun = editorRun ?? state.spans[index].editorRun
+                    continue
+                }
                 if awaitsInput || idleTimeout.map({ time - state.spans[index].lastPulse > $0 }) == true {
                     state.spans[index].end = state.spans[index].lastPulse
                     state.spans[index].awaitsInput = false
@@ -414,6 +424,11 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
                     state.spans[index].lastPulse = max(state.spans[index].lastPulse, time)
                 }
                 state.pending.spans[state.spans[index].id] = state.nextSequence()
+            }
+            for index in discarded.sorted(by: >) {
+                let span = state.spans.remove(at: index)
+                state.pending.spans[span.id] = nil
+                state.pending.discardedSpans[span.id] = state.nextSequence()
             }
             if resumes {
                 // The same session goes on after the pause: the pause is not counted.
