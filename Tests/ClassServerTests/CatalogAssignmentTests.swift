@@ -202,7 +202,8 @@ struct CatalogAssignmentTests {
         ).write(to: work.appendingPathComponent("course.json"))
         try ada.clsfile("contexts", "import", work.appendingPathComponent("course.json").path)
         try ada.clsfile(
-            "open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo A metre is one hundred centimetres. >> \\\"$0\\\"\"",
+            "open", "--no-pty", "--editor",
+            "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo A metre is one hundred centimetres. >> \\\"$0\\\"\"",
             work.appendingPathComponent("notes.md").path)
         let synced = try ada.clsfile("sync")
         #expect(!synced.output.contains("received"), "an assignment is received once: \(synced.output)")

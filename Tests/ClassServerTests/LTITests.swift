@@ -178,7 +178,8 @@ struct LTITests {
             let reused = try student.clsfile(try Self.joinCommand(in: launch.body), expecting: 65)
             #expect(reused.errorOutput.contains("was used already"), "\(reused.errorOutput)")
             try student.clsfile(
-                "open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", essay.path)
+                "open", "--no-pty", "--editor",
+                "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", essay.path)
             try student.clsfile("sync")
             students.append((student, essay))
         }
@@ -316,7 +317,8 @@ struct LTITests {
             let essay = try room.copy("essay.md", from: shared, for: student)
             try student.clsfile("accept", essay.path + ".clshandout")
             // Written before the device is tied: the link sends the work recorded before.
-            try student.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo \(text) >> \\\"$0\\\"\"", essay.path)
+            try student.clsfile(
+                "open", "--no-pty", "--editor", "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo \(text) >> \\\"$0\\\"\"", essay.path)
             try student.clsfile(try Self.joinCommand(in: launch.body))
             students.append((sub, student, essay))
         }
@@ -425,7 +427,9 @@ struct LTITests {
         try ada.clsfile("role", "student", "--name", "Ada Lovelace")
         let essay = try room.copy("essay.md", from: shared, for: ada)
         try ada.clsfile("accept", essay.path + ".clshandout")
-        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rivers carry water. >> \\\"$0\\\"\"", essay.path)
+        try ada.clsfile(
+            "open", "--no-pty", "--editor", "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo Rivers carry water. >> \\\"$0\\\"\"",
+            essay.path)
         try ada.clsfile(try Self.joinCommand(in: launch.body))
         let started = Date()
         var posts: [[String: Any]] = []

@@ -252,7 +252,8 @@ struct SyncTests {
         // Ada works before joining; joining sends that work.
         try ada.clsfile("accept", adaEssay.path + ".clshandout")
         try ada.clsfile(
-            "open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", adaEssay.path)
+            "open", "--no-pty", "--editor",
+            "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", adaEssay.path)
         #expect(try await ada.store(.student).classServerMemberships().isEmpty)
         #expect(try await ada.store(.student).syncOutboxDepth() == 0)
         let joined = try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code.lowercased())
@@ -304,7 +305,8 @@ struct SyncTests {
         // Bob joins first, works with `clsfile open`, marks it done, syncs.
         try bob.clsfile("join", room.server.url.absoluteString, "--code", room.code)
         try bob.clsfile(
-            "open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", bobEssay.path)
+            "open", "--no-pty", "--editor",
+            "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", bobEssay.path)
         try bob.clsfile("done", bobEssay.path)
         try bob.clsfile("sync")
 
@@ -499,6 +501,7 @@ struct SyncTests {
         try ada.clsfile("join", room.server.url.absoluteString, "--code", room.code)
         // Work on the file before it is assigned (a plugin's hooks, which accept no handout) stays on the machine...
         try ada.clsfile("hook", "open", essay.path)
+        try ada.clsfile("hook", "edit", essay.path)
         try Data("# Rivers\n\nFirst draft of the essay.\n".utf8).write(to: essay)
         try await Task.sleep(for: .seconds(1.1))
         try ada.clsfile("hook", "save", essay.path)
@@ -531,8 +534,12 @@ struct SyncTests {
         #expect(status.output.contains("class: 7B (") && status.output.contains("class: 8C ("), "\(status.output)")
         #expect(!status.output.contains("joined before classes were tied"))
 
-        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", essay.path)
-        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Blossoms fall on the water. >> \\\"$0\\\"\"", poem.path)
+        try ada.clsfile(
+            "open", "--no-pty", "--editor",
+            "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", essay.path)
+        try ada.clsfile(
+            "open", "--no-pty", "--editor",
+            "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo Blossoms fall on the water. >> \\\"$0\\\"\"", poem.path)
         try ada.clsfile("sync")
         let rivera = try await room.report(of: "7B"), okafor = try await room.report(of: "8C")
         #expect(rivera.assignments.map(\.title) == ["Essay on rivers"])
@@ -546,8 +553,12 @@ struct SyncTests {
             database: "clsfile")
         do {
             let lock = try Self.holdSyncLock(of: ada)
-            try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rain fills the delta. >> \\\"$0\\\"\"", essay.path)
-            try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Petals on the stream. >> \\\"$0\\\"\"", poem.path)
+            try ada.clsfile(
+                "open", "--no-pty", "--editor", "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo Rain fills the delta. >> \\\"$0\\\"\"",
+                essay.path)
+            try ada.clsfile(
+                "open", "--no-pty", "--editor", "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo Petals on the stream. >> \\\"$0\\\"\"",
+                poem.path)
             withExtendedLifetime(lock) {}
         }
         let blocked = try ada.clsfile("sync", expecting: 65)
@@ -562,9 +573,12 @@ struct SyncTests {
         #expect(try await ada.store(.student).syncOutboxDepth() == 0)
         let lock = try Self.holdSyncLock(of: ada)
         let store = ada.store(.student)
-        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Petals drift. >> \\\"$0\\\"\"", poem.path)
+        try ada.clsfile(
+            "open", "--no-pty", "--editor", "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo Petals drift. >> \\\"$0\\\"\"", poem.path)
         #expect(try await store.syncOutboxDepth() == 0)
-        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Floods feed the fields. >> \\\"$0\\\"\"", essay.path)
+        try ada.clsfile(
+            "open", "--no-pty", "--editor", "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo Floods feed the fields. >> \\\"$0\\\"\"",
+            essay.path)
         let waiting = try await store.pendingSyncOperations(limit: 500)
         let riveraClass = try #require(try await store.classServerMemberships().first { $0.className == "7B" })
         #expect(try await store.classServerMemberships().count == 1)
@@ -585,8 +599,12 @@ struct SyncTests {
         let notes = try room.copy("notes.md", from: room.shared, for: ada)
         try ada.clsfile("accept", notes.path + ".clshandout")
         let lock = try Self.holdSyncLock(of: ada)
-        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Herons by the weir. >> \\\"$0\\\"\"", notes.path)
-        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", essay.path)
+        try ada.clsfile(
+            "open", "--no-pty", "--editor", "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo Herons by the weir. >> \\\"$0\\\"\"",
+            notes.path)
+        try ada.clsfile(
+            "open", "--no-pty", "--editor",
+            "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo The Nile floods every summer. >> \\\"$0\\\"\"", essay.path)
         withExtendedLifetime(lock) {}
         let waiting = try ada.clsfile("sync", expecting: 65)
         #expect(
@@ -630,7 +648,9 @@ struct SyncTests {
         let room = try await Classroom()
         let (ada, essay) = try room.joinedStudent("ada", fullName: "Ada Lovelace")
         let lock = try Self.holdSyncLock(of: ada)
-        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo More words here. >> \\\"$0\\\"\"", essay.path)
+        try ada.clsfile(
+            "open", "--no-pty", "--editor", "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo More words here. >> \\\"$0\\\"\"",
+            essay.path)
         let store = ada.store(.student)
         let batch = try await store.pendingSyncOperations(limit: 500).map(\.operation)
         #expect(!batch.isEmpty)
@@ -684,7 +704,9 @@ struct SyncRefusalTests {
         let lock = try SyncTests.holdSyncLock(of: ada)
         let operation = try #require(
             try await {
-                try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Words. >> \\\"$0\\\"\"", essay.path)
+                try ada.clsfile(
+                    "open", "--no-pty", "--editor", "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo Words. >> \\\"$0\\\"\"", essay.path
+                )
                 return try await ada.store(.student).pendingSyncOperations(limit: 1).first?.operation
             }())
         func body(_ operations: [SyncOperation], classID: UUID? = nil) throws -> Data {
@@ -800,7 +822,8 @@ struct SyncRefusalTests {
         let store = ada.store(.student)
         let membership = try #require(try await store.classServerMemberships().first)
         let lock = try SyncTests.holdSyncLock(of: ada)
-        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Words. >> \\\"$0\\\"\"", essay.path)
+        try ada.clsfile(
+            "open", "--no-pty", "--editor", "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo Words. >> \\\"$0\\\"\"", essay.path)
         let operation = try #require(try await store.pendingSyncOperations(limit: 1).first?.operation)
 
         func expectPlainRefusal(

@@ -59,7 +59,8 @@ struct TokenAudienceTests {
         #expect(page.status == 401 && page.body.contains("made for another server"))
 
         // Ada's own clsfile goes on syncing: its tokens name the server it joined.
-        try ada.clsfile("open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo More words. >> \\\"$0\\\"\"", essay.path)
+        try ada.clsfile(
+            "open", "--no-pty", "--editor", "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo More words. >> \\\"$0\\\"\"", essay.path)
         try ada.clsfile("sync")
         #expect(try await ada.store(.student).syncOutboxDepth() == 0)
         #expect(try await room.report().assignments.first?.students.map(\.work) == [try await SyncTests.ownWork(of: ada, essay: essay)])

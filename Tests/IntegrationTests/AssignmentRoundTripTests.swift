@@ -48,7 +48,8 @@ struct AssignmentRoundTripTests {
         try ada.clsfile("accept", scratch.url.appendingPathComponent("ada-work/essay.md.clshandout").path)
         try ada.edit(essays[0], appending: "The Nile is the longest river in Africa and it floods every summer.")
         let bobOpen = try bob.clsfile(
-            "open", "--no-pty", "--editor", "sh -c \"sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", essays[1].path)
+            "open", "--no-pty", "--editor",
+            "sh -c \"sleep 0.3; : >> \\\"$0\\\"; sleep 1.1; echo Rivers carry water to the sea. >> \\\"$0\\\"\"", essays[1].path)
         #expect(bobOpen.errorOutput.contains("accepted the handout 'Essay on rivers'"))
         #expect(try await bob.store(.student).isAssignedDocument(essays[1]))
 

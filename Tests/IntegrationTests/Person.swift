@@ -75,7 +75,9 @@ struct Person {
 
     /// Opens a file with a stand-in editor that appends text and takes a little time.
     func edit(_ file: URL, appending text: String, seconds: Double = 1.1) throws {
-        let script = "sleep \(seconds); printf '%s\\n' '\(text)' >> \"$0\""
+        // Input at the start (the file opened for writing, a moment after the editor starts, once
+        // `clsfile open` watches it) and at the end: the session's time runs between the two.
+        let script = "sleep 0.3; : >> \"$0\"; sleep \(seconds); printf '%s\\n' '\(text)' >> \"$0\""
         try clsfile("open", "--no-pty", "--editor", "sh -c \"\(script)\"", file.path)
     }
 }

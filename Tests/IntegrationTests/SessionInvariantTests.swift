@@ -41,7 +41,7 @@ struct SessionInvariantTests {
             for _ in 0..<steps where !ended {
                 switch Int.random(in: 0..<10, using: &random) {
                 case 0...4: try run.type(Int.random(in: 1...4, using: &random), random: &random)
-                case 5: try run.paste()
+                case 5: try Bool.random(using: &random) ? run.paste() : run.moveOwnText()
                 case 6: try run.save()
                 case 7: try await Task.sleep(for: .seconds(Self.pause))
                 case 8 where runIndex % 2 == 1:
@@ -95,6 +95,9 @@ struct SessionInvariantTests {
             quantity(ItemIdentifier.typedCharacters) == runs.map(\.recordedInput.typed).reduce(0, +),
             "typed: \(context)", sourceLocation: sourceLocation)
         #expect(
+            quantity(ItemIdentifier.movedCharacters) == runs.map(\.recordedInput.moved).reduce(0, +),
+            "moved: \(context)", sourceLocation: sourceLocation)
+        #expect(
             quantity(ItemIdentifier.pastedCharacters) == runs.map(\.recordedInput.pasted).reduce(0, +),
             "pasted: \(context)", sourceLocation: sourceLocation)
         let history = try await store.writingHistory(for: world.file)
@@ -109,6 +112,17 @@ struct SessionInvariantTests {
             if !activity.isStarted {
                 #expect(
                     abs(last.activeTime - total) < 0.05, "the last row has the whole time \(total): \(last)",
+                    sourceLocation: sourceLocation)
+            }
+            // Each session's typed, pasted and moved characters are its own: they add up to the whole.
+            for (name, whole, share) in [
+                ("typed", last.typedCharacters, history.sessions.map(\.typedCharacters)),
+                ("pasted", last.pastedCharacters, history.sessions.map(\.pastedCharacters)),
+                ("moved", last.movedCharacters, history.sessions.map(\.movedCharacters))
+            ] {
+                #expect(
+                    share.compactMap { $0 }.reduce(0, +) == whole ?? 0,
+                    "the sessions' \(name) characters add up to the last row's: \(history.sessions), \(context)",
                     sourceLocation: sourceLocation)
             }
         }
@@ -163,10 +177,12 @@ private protocol Run: AnyObject {
     var hasEnded: Bool { get }
     func type(_ words: Int, random: inout SplitMix) throws
     func paste() throws
+    /// Pastes again text the document already holds: its own text, copied.
+    func moveOwnText() throws
     func save() throws
     func close() throws
     /// The typed and pasted characters its close recorded (none for `clsfile open` without a plugin).
-    var recordedInput: (typed: Int, pasted: Int) { get }
+    var recordedInput: (typed: Int, pasted: Int, moved: Int) { get }
     /// When it gave input (typed, pasted, saved), oldest first.
     var inputTimes: [Date] { get }
     /// How late its input may reach the session, in seconds.
@@ -186,7 +202,7 @@ private final class PluginRun: Run {
     var text: String
     let opened = Date()
     var closedAt: Date?
-    var typed = 0, pasted = 0, largestPaste = 0
+    var typed = 0, pasted = 0, moved = 0, largestPaste = 0
     var inputTimes: [Date] = []
     var inputLatency: Double { 0.05 }
     /// Whether the text changed since it was last saved.
@@ -256,6 +272,14 @@ private final class PluginRun: Run {
         try sendInput("edit")
     }
 
+    func moveOwnText() throws {
+        guard let own = text.split(separator: " ").first.map({ " " + $0 }) else { return try paste() }
+        text += own
+        moved += own.count
+        isModified = true
+        try sendInput("edit")
+    }
+
     func save() throws {
         try Data(text.utf8).write(to: world.file)
         isModified = false
@@ -267,14 +291,14 @@ private final class PluginRun: Run {
         if isModified { try save() }
         try send([
             "event": "close", "openedAt": opened.timeIntervalSince1970, "typed": typed, "pasted": pasted,
-            "largestPaste": largestPaste
+            "moved": moved, "largestPaste": largestPaste
         ])
         closedAt = Date()
         input.fileHandleForWriting.closeFile()
         process.waitUntilExit()
     }
 
-    var recordedInput: (typed: Int, pasted: Int) { closedAt == nil ? (0, 0) : (typed, pasted) }
+    var recordedInput: (typed: Int, pasted: Int, moved: Int) { closedAt == nil ? (0, 0, 0) : (typed, pasted, moved) }
 }
 
 /// `clsfile open --no-pty` around a scripted editor that writes the file as it goes.
@@ -342,6 +366,12 @@ private final class OpenRun: Run {
         tell("append a pasted line of seven words here")
     }
 
+    /// A line the file holds, written again: no relay runs (`--no-pty`), so nothing counts it.
+    func moveOwnText() throws {
+        inputTimes.append(Date())
+        tell("append \(vocabulary[0]) \(vocabulary[1])")
+    }
+
     /// The scripted editor writes as it types.
     func save() throws {}
 
@@ -355,7 +385,7 @@ private final class OpenRun: Run {
     }
 
     /// No plugin runs in the scripted editor, and `--no-pty` relays no keys.
-    var recordedInput: (typed: Int, pasted: Int) { (0, 0) }
+    var recordedInput: (typed: Int, pasted: Int, moved: Int) { (0, 0, 0) }
 
     func kill() throws {
         process.signal(SIGKILL)
