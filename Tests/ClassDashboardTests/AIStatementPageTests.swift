@@ -17,6 +17,28 @@ struct AIStatementPageTests {
         return ClassReport.StudentRow(studentIdentifier: name.lowercased(), studentName: name, submittedAt: stated, work: work)
     }
 
+    /// When each student's work came, and who wrote notes on it, on the assignment and class pages.
+    @Test func thePagesShowWhenWorkCameAndWhoWroteNotes() throws {
+        var ada = Self.row("Ada", nil)
+        ada.work.notes = [
+            EvidenceNote(kind: .work, text: "My first essay."), EvidenceNote(kind: .session, sessionIdentifier: "s1", text: "Library")
+        ]
+        var bob = Self.row("Bob", nil)
+        bob.submittedAt = Self.stated.addingTimeInterval(3600)
+        let summary = ClassReport.summary(of: AssignmentFixture.make(title: "Essay", className: "7B"), rows: [ada, bob])
+        let links = Links(token: nil)
+        let table = AssignmentPage(assignment: summary, links: links).render().rendered
+        #expect(table.contains("<th>Received</th>"), "\(table)")
+        for row in [ada, bob] {
+            #expect(table.contains(#"<td class="received"><time datetime="\#(DisplayFormat.machine(row.submittedAt))">"#), "\(table)")
+        }
+        #expect(table.contains(#">2 notes</span>"#) && table.components(separatedBy: "note-mark").count == 2, "Ada's only: \(table)")
+        let page = ClassPage(report: ClassReport(assignments: [summary]), links: links).render().rendered
+        #expect(
+            page.contains(#"<td class="last-received"><time datetime="\#(DisplayFormat.machine(bob.submittedAt))">"#)
+                && page.contains("1 with notes"), "\(page)")
+    }
+
     @Test func theAssignmentPageHasAnAIUseColumnAndTheStudentPageTheirWords() throws {
         let note = #"Asked a chatbot for "three openings" <b>& chose none</b>"#
         let ada = Self.row("Ada", try AIStatement(use: .ideas, note: note, statedAt: Self.stated))
@@ -28,6 +50,7 @@ struct AIStatementPageTests {
 
         let table = AssignmentPage(assignment: summary, links: links).render().rendered
         #expect(table.contains("<th>AI use</th>") && table.contains("AI statement required"))
+        #expect(!table.contains("note-mark"), "no student wrote notes: \(table)")
         #expect(
             table.contains(
                 #"data-ai-use="ideas" title="Asked a chatbot for &quot;three openings&quot; &lt;b&gt;&amp; chose none&lt;/b&gt;">AI for ideas</span>"#

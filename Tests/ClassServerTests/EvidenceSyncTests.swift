@@ -322,6 +322,15 @@ struct EvidenceSyncTests {
             id: 7, entry: entry, snapshot: WritingSnapshotRecord(entry: entry, delta: Data([1]), digest: Data(count: 3), isKeyframe: true))
         let refused = #expect(throws: ServerError.self) { try OperationCheck.check([operation([damaged], attempt: 1)]) }
         #expect(refused?.message.contains("a snapshot digest of 3 bytes, not 16") == true)
+        // A hand-made row whose moved characters are negative or beyond any count is refused too.
+        for moved in [-1, Int.max / 2] {
+            var forged = entry
+            forged.movedCharacters = moved
+            let refusal = #expect(throws: ServerError.self) {
+                try OperationCheck.check([operation([SyncOperation.HistoryRow(id: 8, entry: forged)], attempt: 1)])
+            }
+            #expect(refusal?.message.contains("figures are out of range") == true, "\(moved): \(refusal?.message ?? "")")
+        }
     }
 }
 

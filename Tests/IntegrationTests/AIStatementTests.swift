@@ -72,6 +72,10 @@ struct AIStatementTests {
         #expect(files.count == 1)
         let opened = try SubmissionFile.read(from: file).openWork(with: handout.assignment, teacher: teacher.identity(.teacher), file: file)
         #expect(opened.work.aiStatement?.use == .feedback && opened.work.aiStatement?.note == Self.note)
+        // What the student reads of their evidence says that it was sent, and the statement it carried.
+        let evidence = try ada.clsfile("evidence").output
+        #expect(evidence.contains("Leaves:     a submission written ") && !evidence.contains("nothing has been sent"), "\(evidence)")
+        #expect(evidence.contains("AI use:     ") && evidence.contains(", in your words: \u{201C}"), "\(evidence)")
 
         // The teacher collects: the report's text and JSON show it, beside the figures.
         try teacher.clsfile("collect", inbox.path)

@@ -9,6 +9,20 @@ import TestSupport
 /// teacher's report, which shows each note beside what it explains.
 @Suite(.serialized)
 struct EvidenceCommandTests {
+    /// A file recorded in the person's own store, read with a development-mode role in force: `show`
+    /// says which store it read, so "no activity" does not read as work lost.
+    @Test func showOfAFileRecordedInAnotherRoleSaysWhichStoreItRead() throws {
+        let scratch = try Scratch()
+        let ada = try Person("ada", in: scratch)
+        let essay = try scratch.file("essay.txt", "three words here\n")
+        try ada.clsfile("hook", "edit", essay.path)
+        #expect(!(try ada.clsfile("show", essay.path).output.contains("role's store")))
+        try ada.clsfile("role", "student", "--name", "Ada Lovelace")
+        let shown = try ada.clsfile("show", essay.path).output
+        #expect(shown.contains("No activity recorded for") && shown.contains("This is the student role's store"), "\(shown)")
+        #expect(shown.contains("`clsfile role off` reads your own"), "\(shown)")
+    }
+
     /// Ada's work on an essay that asks for each session's figures: a session typed in the
     /// editor, one with a paste (as a plugin counts it), one dictated (the setting on).
     static func adasEssay(in scratch: Scratch) throws -> (teacher: Person, ada: Person, handout: Handout, essay: URL) {
@@ -97,6 +111,7 @@ struct EvidenceCommandTests {
         #expect(opened.notes?.count == 3 && opened.sessions.map { $0.isDictated == true } == [false, false, true])
         let sessions = WritingHistory(entries: try #require(opened.history)).sessions
         #expect(sessions.map(\.pastedCharacters) == [nil, 48, 0], "the dictated burst is typed: \(sessions)")
+        #expect(try ada.clsfile("evidence", "Essay on rivers").output.contains("Leaves:     a submission written "))
 
         // The teacher's report: each note under its session, the dictated session said.
         try teacher.clsfile("collect", inbox.path)

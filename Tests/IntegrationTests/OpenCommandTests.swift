@@ -15,6 +15,11 @@ struct OpenCommandTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
     }
 
+    /// `clsfile open --no-pty --editor EDITOR FILE` with the scratch store.
+    private func clsfileOpen(_ file: URL, editor: String, in scratch: Scratch) throws -> ProcessResult {
+        try run(try builtExecutable("clsfile"), ["open", "--no-pty", "--editor", editor, "--store", scratch.storeURL.path, file.path])
+    }
+
     private func item(_ identifier: String, in activity: [String: Any]) -> Double? {
         let items = activity["additionalItems"] as? [[String: Any]] ?? []
         return items.first { $0["identifier"] as? String == identifier }?["quantity"] as? Double
@@ -197,15 +202,11 @@ struct OpenCommandTests {
     @Test func anEditorThatCannotStartLeavesNoFileItMade() throws {
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("new.txt")
-        let result = try run(
-            try builtExecutable("clsfile"),
-            ["open", "--no-pty", "--editor", "nosucheditor", "--store", scratch.storeURL.path, file.path])
+        let result = try clsfileOpen(file, editor: "nosucheditor", in: scratch)
         #expect(result.status == 69, "\(result.errorOutput)")
         #expect(!FileManager.default.fileExists(atPath: file.path), "the empty file made for the editor is gone")
         let other = try scratch.file("kept.txt", "")
-        _ = try run(
-            try builtExecutable("clsfile"),
-            ["open", "--no-pty", "--editor", "nosucheditor", "--store", scratch.storeURL.path, other.path])
+        #expect(try clsfileOpen(other, editor: "nosucheditor", in: scratch).status == 69)
         #expect(FileManager.default.fileExists(atPath: other.path), "a file that was there stays")
         let never = try scratch.file("never.txt", "three words here\n")
         let shown = try show(never, store: scratch.storeURL)
@@ -220,8 +221,7 @@ struct OpenCommandTests {
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("data.bin")
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 197 &+ 13) }).write(to: file)
-        let result = try run(
-            try builtExecutable("clsfile"), ["open", "--no-pty", "--editor", "true", "--store", scratch.storeURL.path, file.path])
+        let result = try clsfileOpen(file, editor: "true", in: scratch)
         #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.errorOutput.contains("progress not measured") && !result.errorOutput.contains("0%"), "\(result.errorOutput)")
     }
@@ -229,9 +229,7 @@ struct OpenCommandTests {
     @Test func aMissingFolderIsAClearError() throws {
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("no-such-folder/essay.txt")
-        let result = try run(
-            try builtExecutable("clsfile"),
-            ["open", "--no-pty", "--editor", "true", "--store", scratch.storeURL.path, file.path])
+        let result = try clsfileOpen(file, editor: "true", in: scratch)
         #expect(result.status == 66)
         #expect(result.errorOutput.contains("the folder \(scratch.url.path)/no-such-folder does not exist"))
     }

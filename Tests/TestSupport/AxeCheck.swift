@@ -61,7 +61,9 @@ public enum AxeCheck {
             named: "axe", requirements: Self.folder.appendingPathComponent("requirements.txt"), sourceLocation: sourceLocation)
         // CLSFILE_AXE_SCRIPT=FILE checks with another axe.min.js; else the current axe-core.
         let script = [
-            "--axe-script", try ProcessInfo.processInfo.environment["CLSFILE_AXE_SCRIPT"] ?? currentAxeScript(python: python).path
+            "--axe-script",
+            try ProcessInfo.processInfo.environment["CLSFILE_AXE_SCRIPT"]
+                ?? currentAxeScript(python: python, sourceLocation: sourceLocation).path
         ]
         let process = try SpawnedProcess(
             python.path, [Self.folder.appendingPathComponent("axe_check.py").path] + script + pages, in: folder, name: "axe-check")
@@ -88,19 +90,23 @@ public enum AxeCheck {
     /// axe-playwright-python ships its `axe.min.js`: downloaded once, without its dependencies
     /// (Playwright is not needed: the script is injected through Selenium), beside the checker's
     /// environment.
-    static func currentAxeScript(python: URL) throws -> URL {
+    static func currentAxeScript(python: URL, sourceLocation: SourceLocation) throws -> URL {
         let folder = PythonPackages.packageRoot.appendingPathComponent(".build/test-venvs/axe-core-\(axeCoreVersion)")
         let script = folder.appendingPathComponent("axe_playwright_python/axe.min.js")
         if FileManager.default.fileExists(atPath: script.path) { return script }
         let downloaded = try run(python, ["-m", "pip", "download", "-q", "--no-deps", "-d", folder.path, axePackage])
-        let wheel = try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".whl") }
+        let wheel = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.first { $0.hasSuffix(".whl") }
         guard downloaded.status == 0, let wheel else {
-            throw CheckError(
-                description: "pip could not download \(axePackage) (axe-core \(axeCoreVersion)): \(downloaded.errorOutput.suffix(300))")
+            try PythonPackages.unavailable(
+                "pip could not download \(axePackage), which ships axe-core \(axeCoreVersion), into \(folder.path) (no network to PyPI?): "
+                    + "\(downloaded.errorOutput.suffix(300)); or set CLSFILE_AXE_SCRIPT to an axe.min.js", sourceLocation)
         }
         let unpacked = try run(python, ["-m", "zipfile", "-e", folder.appendingPathComponent(wheel).path, folder.path])
         guard unpacked.status == 0, FileManager.default.fileExists(atPath: script.path) else {
-            throw CheckError(description: "\(wheel) holds no axe_playwright_python/axe.min.js: \(unpacked.errorOutput.suffix(300))")
+            throw CheckError(
+                description:
+                    "\(folder.appendingPathComponent(wheel).path) holds no axe_playwright_python/axe.min.js (\(unpacked.errorOutput.suffix(300))): "
+                    + "remove \(folder.path) and run the test again, or set CLSFILE_AXE_SCRIPT")
         }
         return script
     }

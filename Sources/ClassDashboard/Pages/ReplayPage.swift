@@ -45,11 +45,11 @@ struct ReplayPage {
         if let words = entry.words {
             figures.append("\(words) words" + (previous?.words.map { " (\(words - $0 >= 0 ? "+" : "")\(words - $0))" } ?? ""))
         }
-        if let pasted = entry.pastedCharacters, pasted > (previous?.pastedCharacters ?? 0) {
-            figures.append("pasted \(pasted - (previous?.pastedCharacters ?? 0)) characters from outside the document")
+        if let pasted = entry.gain(of: \.pastedCharacters, since: previous) {
+            figures.append("pasted \(pasted) characters from outside the document")
         }
-        if let moved = entry.movedCharacters, moved > (previous?.movedCharacters ?? 0) {
-            figures.append("moved \(moved - (previous?.movedCharacters ?? 0)) characters of the student's own text")
+        if let moved = entry.gain(of: \.movedCharacters, since: previous) {
+            figures.append("moved \(moved) characters of the student's own text")
         }
         let part = self.part(of: snapshot)
         let content: HTML = """

@@ -67,6 +67,13 @@ public struct WritingHistoryEntry: Sendable, Equatable, Codable {
         self.isSessionStart = isSessionStart
         self.movedCharacters = movedCharacters
     }
+
+    /// How much a figure grew since the row before (by this row, for the first); nil when it did
+    /// not: what a replay step says it brought.
+    package func gain(of figure: KeyPath<WritingHistoryEntry, Int?>, since previous: WritingHistoryEntry?) -> Int? {
+        guard let now = self[keyPath: figure], now > (previous?[keyPath: figure] ?? 0) else { return nil }
+        return now - (previous?[keyPath: figure] ?? 0)
+    }
 }
 
 /// The writing history of one document: its rows, oldest first, and each session's share of

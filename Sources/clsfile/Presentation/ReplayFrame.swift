@@ -44,11 +44,11 @@ struct ReplayFrame {
             if text.count > Self.shownLines { lines.append("  … and \(text.count - Self.shownLines) more lines") }
             return lines.joined(separator: "\n")
         }
-        if let pasted = gain(\.pastedCharacters) {
+        if let pasted = entry.gain(of: \.pastedCharacters, since: previous) {
             let largest = entry.largestPaste.map { ", the largest paste so far \($0)" } ?? ""
             lines.append("  pasted: \(pasted) characters from outside the document arrived as pastes \(when)\(largest)")
         }
-        if let moved = gain(\.movedCharacters) {
+        if let moved = entry.gain(of: \.movedCharacters, since: previous) {
             lines.append("  moved: \(moved) characters of the document's own text were cut or copied and pasted \(when)")
         }
         if snapshot.inserted.isEmpty && snapshot.removedBytes == 0 {
@@ -60,13 +60,7 @@ struct ReplayFrame {
         return lines.joined(separator: "\n")
     }
 
-    /// How much a figure grew in this step (by it, for the first step); nil when it did not.
-    private func gain(_ figure: KeyPath<WritingHistoryEntry, Int?>) -> Int? {
-        guard let now = snapshot.entry[keyPath: figure], now > (previous?[keyPath: figure] ?? 0) else { return nil }
-        return now - (previous?[keyPath: figure] ?? 0)
-    }
-
-    /// Where ``gain(_:)``'s figures happened, in words.
+    /// Where a step's gains (``WritingHistoryEntry/gain(of:since:)``) happened, in words.
     private var when: String { previous == nil ? "by this step" : "in this step" }
 
     /// The step's figures, counted from the snapshot before; the first step gives its own
