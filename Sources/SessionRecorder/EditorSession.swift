@@ -34,7 +34,7 @@ public struct EditorSession: Sendable {
         /// What reached the text: a plugin's count of characters typed and pasted, else the
         /// relay's keys pressed and pastes; each figure nil where nothing counted it.
         public var input: SessionEvent.InputFigures
-        /// What the session's pulses came from; ``TimingSource/fileChanges`` when typing between
+        /// What the session's pulses came from; `TimingSource.fileChanges` when typing between
         /// saves could not be seen.
         public var timingSource: TimingSource = .fileChanges
         /// True when the session was recorded as written by dictation or an input method.

@@ -387,7 +387,7 @@ public final class CLSActivity: CLSObject, @unchecked Sendable {
     ///
     /// With an idle timeout, a pulse that comes after a longer gap ends the span at its previous
     /// pulse and starts a new one now: the idle time between is not counted. The first pulse of a
-    /// session opened with ``open(at:inEditorRun:)`` does the same whatever the gap: its time
+    /// session opened with `open(at:inEditorRun:)` (a recorder's open, not part of ClassKit) does the same whatever the gap: its time
     /// starts at that input (a pulse dated before the open is not the session's, and does
     /// nothing). A pulse on an activity that is not started does nothing. The pulse reaches the
     /// store with the next save.
